@@ -1,0 +1,39 @@
+/* cli_main.c -- `hydrosweep <subcommand> ...`: dispatch and top-level help. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hydrosweep <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  simulate MODEL   integrate one instance of a model, write a CSV trajectory\n"
+            "  info MODEL       list sizes and every named parameter with value and unit\n"
+            "\n"
+            "hydrosweep <command> --help shows the options of a command.\n"
+            "hydrosweep --version prints the version and commit.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("hydrosweep %s (commit %s)\n", HS_VERSION, HS_GIT_COMMIT);
+        return 0;
+    }
+    if (!strcmp(argv[1], "simulate")) return hs_cli_simulate(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info")) return hs_cli_info(argc - 1, argv + 1);
+    fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 1;
+}

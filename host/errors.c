@@ -1,0 +1,71 @@
+/* errors.c -- filling and formatting hs_error reports. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hs/errors.h"
+
+/* Copies with truncation; always terminates (strncpy would not). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    size_t k;
+    if (n == 0) return;
+    if (!src) src = "";
+    k = strlen(src);
+    if (k >= n) k = n - 1;
+    memcpy(dst, src, k);
+    dst[k] = '\0';
+}
+
+int hs_error_set(hs_error *e, int code, const char *file, int line, int col, const char *key,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    if (!e) return code;
+    memset(e, 0, sizeof *e);
+    e->code = code;
+    copy_str(e->file, sizeof e->file, file);
+    e->line = line > 0 ? line : 0;
+    e->col = col > 0 ? col : 0;
+    copy_str(e->key, sizeof e->key, key);
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* "FILE:LINE:COL: error: key 'KEY': MSG"; the location parts and the key are left out when
+ * unknown, so API-level errors (no file) still read naturally. */
+void hs_error_format(const hs_error *e, char *buf, unsigned long n)
+{
+    size_t used = 0;
+    int w;
+    if (!buf || n == 0) return;
+    buf[0] = '\0';
+    if (!e) return;
+#define HS_APPEND(...)                                                                     \
+    do {                                                                                   \
+        if (used < n) {                                                                    \
+            w = snprintf(buf + used, n - used, __VA_ARGS__);                               \
+            if (w > 0) used += (size_t)w;                                                  \
+        }                                                                                  \
+    } while (0)
+    if (e->file[0]) {
+        HS_APPEND("%s:", e->file);
+        if (e->line > 0) {
+            HS_APPEND("%d:", e->line);
+            if (e->col > 0) HS_APPEND("%d:", e->col);
+        }
+        HS_APPEND(" ");
+    } else if (e->line > 0) {
+        HS_APPEND("%d:", e->line);
+        if (e->col > 0) HS_APPEND("%d:", e->col);
+        HS_APPEND(" ");
+    }
+    HS_APPEND("error: ");
+    if (e->key[0]) HS_APPEND("key '%s': ", e->key);
+    HS_APPEND("%s", e->msg[0] ? e->msg : "unknown error");
+#undef HS_APPEND
+}

@@ -1,0 +1,1189 @@
+/* model_load.c -- reading model files (YAML) into the flat hs_model, and the physical rules.
+ *
+ * The YAML is read with libfyaml's event parser into a small tree of our own: libfyaml 0.7
+ * exposes source marks for scalar tokens only, and every error here must name the line and
+ * column of the offending node, mappings and sequences included. The loader checks the
+ * schema (types, unknown, missing and duplicate keys, references, limits); the physical rules
+ * live in model_validate.c (shared with hs_param_set), and a broken rule is mapped back to
+ * the YAML node that set the value. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfyaml.h>
+
+#include "params.h"
+
+/* ====================================================================================== */
+/* YAML tree                                                                              */
+/* ====================================================================================== */
+
+enum { Y_SCALAR = 0, Y_SEQ = 1, Y_MAP = 2 };
+#define Y_MAX_DEPTH 64
+
+typedef struct ynode {
+    int type;
+    int line, col; /* 1-based */
+    int plain; /* plain (unquoted) scalar: only those can be null or booleans */
+    char *text; /* scalar text */
+    int n, cap;
+    struct ynode **kid; /* sequence items, or mapping key0, value0, key1, value1, ... */
+} ynode;
+
+static void ynode_free(ynode *y)
+{
+    int i;
+    if (!y) return;
+    for (i = 0; i < y->n; ++i) ynode_free(y->kid[i]);
+    free(y->kid);
+    free(y->text);
+    free(y);
+}
+
+static int ynode_append(ynode *p, ynode *k)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 8;
+        ynode **nk = (ynode **)realloc(p->kid, (size_t)cap * sizeof *nk);
+        if (!nk) return -1;
+        p->kid = nk;
+        p->cap = cap;
+    }
+    p->kid[p->n++] = k;
+    return 0;
+}
+
+static void discard_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)
+{
+    (void)diag;
+    (void)user;
+    (void)buf;
+    (void)len;
+}
+
+/* Parses text into *root (NULL for an empty document). */
+static int yaml_parse(const char *text, const char *file, ynode **root, hs_error *err)
+{
+    struct fy_diag_cfg dcfg;
+    struct fy_parse_cfg pcfg;
+    struct fy_diag *diag;
+    struct fy_parser *fyp;
+    struct fy_event *ev;
+    ynode *stack[Y_MAX_DEPTH];
+    int depth = 0, ndoc = 0, rc = HS_OK, last_line = 1, last_col = 1, done = 0;
+
+    *root = NULL;
+    fy_diag_cfg_default(&dcfg);
+    dcfg.fp = NULL;
+    dcfg.output_fn = discard_diag; /* messages are collected and reported as hs_error */
+    diag = fy_diag_create(&dcfg);
+    if (!diag) return hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
+    fy_diag_set_collect_errors(diag, true);
+    memset(&pcfg, 0, sizeof pcfg);
+    pcfg.flags = FYPCF_QUIET;
+    pcfg.diag = diag;
+    fyp = fy_parser_create(&pcfg);
+    if (!fyp || fy_parser_set_string(fyp, text, strlen(text)) != 0) {
+        if (fyp) fy_parser_destroy(fyp);
+        fy_diag_destroy(diag);
+        return hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "cannot start the YAML parser");
+    }
+
+    while (rc == HS_OK && (ev = fy_parser_parse(fyp)) != NULL) {
+        const struct fy_mark *mk = fy_event_start_mark(ev);
+        ynode *y = NULL;
+        int line = mk ? mk->line + 1 : 0, col = mk ? mk->column + 1 : 0;
+        if (mk) {
+            last_line = line;
+            last_col = col;
+        }
+        switch (ev->type) {
+        case FYET_STREAM_END:
+            done = 1;
+            break;
+        case FYET_DOCUMENT_START:
+            if (++ndoc > 1)
+                rc = hs_error_set(err, HS_ERR_PARSE, file, last_line, last_col, "",
+                                  "a model file holds exactly one YAML document");
+            break;
+        case FYET_ALIAS:
+            rc = hs_error_set(err, HS_ERR_PARSE, file, line, col, "",
+                              "YAML aliases (*name) are not supported: write the value out");
+            break;
+        case FYET_SCALAR:
+        case FYET_SEQUENCE_START:
+        case FYET_MAPPING_START:
+            y = (ynode *)calloc(1, sizeof *y);
+            if (!y) {
+                rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
+                break;
+            }
+            y->type = ev->type == FYET_SCALAR ? Y_SCALAR
+                      : ev->type == FYET_SEQUENCE_START ? Y_SEQ
+                                                        : Y_MAP;
+            y->line = line;
+            y->col = col;
+            if (y->type == Y_SCALAR) {
+                size_t len = 0;
+                const char *t = fy_token_get_text(ev->scalar.value, &len);
+                y->plain = fy_token_scalar_style(ev->scalar.value) == FYSS_PLAIN;
+                y->text = (char *)malloc(len + 1);
+                if (!y->text) {
+                    free(y);
+                    rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
+                    break;
+                }
+                if (len) memcpy(y->text, t, len);
+                y->text[len] = '\0';
+            }
+            if (!mk && depth > 0) {
+                /* an empty value has no mark: point at its key (or its collection) */
+                ynode *p = stack[depth - 1];
+                const ynode *at = (p->type == Y_MAP && p->n % 2 == 1) ? p->kid[p->n - 1] : p;
+                y->line = at->line;
+                y->col = at->col;
+            }
+            if (depth == 0) {
+                *root = y;
+            } else if (ynode_append(stack[depth - 1], y) != 0) {
+                ynode_free(y);
+                rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
+                break;
+            }
+            if (y->type != Y_SCALAR) {
+                if (depth == Y_MAX_DEPTH) {
+                    rc = hs_error_set(err, HS_ERR_PARSE, file, line, col, "",
+                                      "YAML nested deeper than %d levels", Y_MAX_DEPTH);
+                    break;
+                }
+                stack[depth++] = y;
+            }
+            break;
+        case FYET_SEQUENCE_END:
+        case FYET_MAPPING_END:
+            if (depth > 0) --depth;
+            break;
+        default:
+            break;
+        }
+        fy_parser_event_free(fyp, ev);
+    }
+
+    if (rc == HS_OK && (!done || fy_parser_get_stream_error(fyp))) {
+        void *it = NULL;
+        struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
+        if (de)
+            rc = hs_error_set(err, HS_ERR_PARSE, file, de->line, de->column, "",
+                              "YAML syntax: %s", de->msg ? de->msg : "invalid YAML");
+        else
+            rc = hs_error_set(err, HS_ERR_PARSE, file, last_line, last_col, "",
+                              "YAML syntax error");
+    }
+    fy_parser_destroy(fyp);
+    fy_diag_destroy(diag);
+    if (rc != HS_OK) {
+        ynode_free(*root);
+        *root = NULL;
+    }
+    return rc;
+}
+
+/* ====================================================================================== */
+/* schema helpers                                                                         */
+/* ====================================================================================== */
+
+typedef struct ctx {
+    const char *file;
+    hs_error *err;
+    hs_model_desc *d;
+    const ynode *root;
+    const ynode *integ; /* integrator mapping or NULL */
+    /* YAML node and list index of each entity, by model index (bodies and joints sorted) */
+    const ynode *body_map[HS_MAX_BODIES], *joint_map[HS_MAX_BODIES];
+    int body_y[HS_MAX_BODIES], joint_y[HS_MAX_BODIES];
+    const ynode *cut_map[HS_MAX_CUTS], *point_map[HS_MAX_POINTS], *load_map[HS_MAX_LOADS];
+    const ynode *signal_map[HS_MAX_SIGNALS];
+} ctx;
+
+static int fail(ctx *c, int code, const ynode *at, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int fail(ctx *c, int code, const ynode *at, const char *key, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return hs_error_set(c->err, code, c->file, at ? at->line : 0, at ? at->col : 0, key, "%s",
+                        msg);
+}
+
+/* "path.key", or "key" at the top level. */
+static const char *join(char *out, size_t n, const char *path, const char *key)
+{
+    snprintf(out, n, "%s%s%s", path, path[0] ? "." : "", key);
+    return out;
+}
+
+static int is_null(const ynode *y)
+{
+    return y && y->type == Y_SCALAR && y->plain &&
+           (!y->text[0] || !strcmp(y->text, "~") || !strcmp(y->text, "null") ||
+            !strcmp(y->text, "Null") || !strcmp(y->text, "NULL"));
+}
+
+static const ynode *map_key(const ynode *m, const char *key)
+{
+    int i;
+    for (i = 0; i + 1 < m->n; i += 2)
+        if (m->kid[i]->type == Y_SCALAR && !strcmp(m->kid[i]->text, key)) return m->kid[i];
+    return NULL;
+}
+
+/* The value of key, NULL when absent or null (an emptied optional key counts as absent). */
+static const ynode *map_get(const ynode *m, const char *key)
+{
+    int i;
+    for (i = 0; i + 1 < m->n; i += 2)
+        if (m->kid[i]->type == Y_SCALAR && !strcmp(m->kid[i]->text, key))
+            return is_null(m->kid[i + 1]) ? NULL : m->kid[i + 1];
+    return NULL;
+}
+
+static const char *type_name(int t)
+{
+    return t == Y_MAP ? "a mapping (key: value pairs)" : t == Y_SEQ ? "a list" : "a scalar";
+}
+
+static int need(ctx *c, const ynode *y, int type, const char *path)
+{
+    if (y->type == type) return HS_OK;
+    return fail(c, HS_ERR_SCHEMA, y, path, "must be %s, not %s", type_name(type),
+                type_name(y->type));
+}
+
+static int missing(ctx *c, const ynode *m, const char *path, const char *key)
+{
+    char kp[128];
+    return fail(c, HS_ERR_SCHEMA, m, join(kp, sizeof kp, path, key),
+                "required key is missing or empty");
+}
+
+/* Every key a plain string, known and unique. */
+static int check_keys(ctx *c, const ynode *m, const char *path, const char *const *allowed)
+{
+    char kp[128], list[400];
+    int i, j, a;
+    for (i = 0; i + 1 < m->n; i += 2) {
+        const ynode *k = m->kid[i];
+        if (k->type != Y_SCALAR)
+            return fail(c, HS_ERR_SCHEMA, k, path, "mapping keys must be plain strings");
+        for (j = 0; j < i; j += 2)
+            if (m->kid[j]->type == Y_SCALAR && !strcmp(m->kid[j]->text, k->text))
+                return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, k->text),
+                            "duplicate key (first given at line %d)", m->kid[j]->line);
+        for (a = 0; allowed[a]; ++a)
+            if (!strcmp(allowed[a], k->text)) break;
+        if (!allowed[a]) {
+            size_t used = 0;
+            list[0] = '\0';
+            for (a = 0; allowed[a] && used < sizeof list; ++a) {
+                int w = snprintf(list + used, sizeof list - used, "%s%s", a ? ", " : "",
+                                 allowed[a]);
+                if (w > 0) used += (size_t)w;
+            }
+            return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, k->text),
+                        "unknown key (allowed here: %s)", list);
+        }
+    }
+    return HS_OK;
+}
+
+/* A key the current variant does not use is an error rather than silently ignored. */
+static int forbid(ctx *c, const ynode *m, const char *path, const char *key, const char *why)
+{
+    char kp[128];
+    const ynode *k = map_key(m, key);
+    if (!k) return HS_OK;
+    return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, key), "%s", why);
+}
+
+/* units: '|'-separated SI families the value may carry ("" = dimensionless); NULL: any.
+ * A bare number is always accepted and taken as SI. */
+static int unit_allowed(const char *units, const char *got)
+{
+    size_t n = strlen(got);
+    const char *p = units;
+    if (!units || !got[0]) return 1;
+    for (;;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && !strncmp(p, got, n)) return 1;
+        if (!bar) return 0;
+        p = bar + 1;
+    }
+}
+
+static int num_node(ctx *c, const ynode *y, const char *kp, const char *units, double *out)
+{
+    char unit[16];
+    if (y->type != Y_SCALAR || is_null(y))
+        return fail(c, HS_ERR_SCHEMA, y, kp, "must be a number (optionally with a unit, e.g. 80 mm)");
+    if (hs_parse_quantity(y->text, out, unit, sizeof unit) != 0)
+        return fail(c, HS_ERR_SCHEMA, y, kp,
+                    "'%s' is not a finite number with an optional known unit (e.g. 80 mm)",
+                    y->text);
+    if (!unit_allowed(units, unit))
+        return fail(c, HS_ERR_SCHEMA, y, kp, "'%s' has unit %s, expected %s%s", y->text, unit,
+                    units[0] ? units : "no unit",
+                    units[0] && units[0] != '|' ? "" : " (dimensionless)");
+    return HS_OK;
+}
+
+static int get_num(ctx *c, const ynode *m, const char *path, const char *key, const char *units,
+                   int required, double def, double *out)
+{
+    char kp[128];
+    const ynode *v = map_get(m, key);
+    if (!v) {
+        if (required) return missing(c, m, path, key);
+        *out = def;
+        return HS_OK;
+    }
+    return num_node(c, v, join(kp, sizeof kp, path, key), units, out);
+}
+
+static int vec_node(ctx *c, const ynode *y, const char *kp, int n, const char *units,
+                    double *out)
+{
+    char ek[160];
+    int i, rc;
+    if (y->type != Y_SEQ || y->n != n)
+        return fail(c, HS_ERR_SCHEMA, y, kp, "must be a list of %d numbers%s", n,
+                    n == 3 ? " [x, y, z]" : "");
+    for (i = 0; i < n; ++i) {
+        snprintf(ek, sizeof ek, "%s[%d]", kp, i);
+        if ((rc = num_node(c, y->kid[i], ek, units, &out[i])) != HS_OK) return rc;
+    }
+    return HS_OK;
+}
+
+static int get_vec(ctx *c, const ynode *m, const char *path, const char *key, int n,
+                   const char *units, int required, const double *def, double *out)
+{
+    char kp[128];
+    int i;
+    const ynode *v = map_get(m, key);
+    if (!v) {
+        if (required) return missing(c, m, path, key);
+        for (i = 0; i < n; ++i) out[i] = def ? def[i] : 0.0;
+        return HS_OK;
+    }
+    return vec_node(c, v, join(kp, sizeof kp, path, key), n, units, out);
+}
+
+/* A string value; is_name additionally requires [A-Za-z0-9_]+ (names form parameter names,
+ * so dots, '=' and spaces would make them ambiguous). */
+static int get_str(ctx *c, const ynode *m, const char *path, const char *key, int required,
+                   int is_name, char *buf, size_t n, const ynode **node)
+{
+    char kp[128];
+    const ynode *v = map_get(m, key);
+    const char *s;
+    join(kp, sizeof kp, path, key);
+    buf[0] = '\0';
+    if (node) *node = v ? v : m;
+    if (!v) return required ? missing(c, m, path, key) : HS_OK;
+    if (v->type != Y_SCALAR) return need(c, v, Y_SCALAR, kp);
+    if (is_name) {
+        for (s = v->text; *s; ++s)
+            if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                  (*s >= '0' && *s <= '9') || *s == '_'))
+                break;
+        if (*s || !v->text[0] || strlen(v->text) >= HS_NAME_LEN)
+            return fail(c, HS_ERR_SCHEMA, v, kp,
+                        "'%s' is not a valid name: use letters, digits and '_' (at most %d)",
+                        v->text, HS_NAME_LEN - 1);
+    }
+    snprintf(buf, n, "%s", v->text);
+    return HS_OK;
+}
+
+/* options: NULL-terminated, the position is the enum value. */
+static int get_enum(ctx *c, const ynode *m, const char *path, const char *key, int required,
+                    const char *const *options, int def, int *out)
+{
+    char kp[128], list[200];
+    size_t used = 0;
+    int i;
+    const ynode *v = map_get(m, key);
+    join(kp, sizeof kp, path, key);
+    if (!v) {
+        if (required) return missing(c, m, path, key);
+        *out = def;
+        return HS_OK;
+    }
+    if (v->type == Y_SCALAR)
+        for (i = 0; options[i]; ++i)
+            if (!strcmp(options[i], v->text)) {
+                *out = i;
+                return HS_OK;
+            }
+    list[0] = '\0';
+    for (i = 0; options[i] && used < sizeof list; ++i) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", options[i]);
+        if (w > 0) used += (size_t)w;
+    }
+    return fail(c, HS_ERR_SCHEMA, v, kp, "must be one of: %s", list);
+}
+
+static int get_bool(ctx *c, const ynode *m, const char *path, const char *key, int *out)
+{
+    char kp[128];
+    const ynode *v = map_get(m, key);
+    *out = 0;
+    if (!v) return HS_OK;
+    if (v->type == Y_SCALAR && v->plain) {
+        if (!strcmp(v->text, "true") || !strcmp(v->text, "True") || !strcmp(v->text, "TRUE")) {
+            *out = 1;
+            return HS_OK;
+        }
+        if (!strcmp(v->text, "false") || !strcmp(v->text, "False") || !strcmp(v->text, "FALSE"))
+            return HS_OK;
+    }
+    return fail(c, HS_ERR_SCHEMA, v, join(kp, sizeof kp, path, key), "must be true or false");
+}
+
+/* An optional list (absent = empty) with at most max items. */
+static int get_list(ctx *c, const ynode *root, const char *key, int max, const char *maxname,
+                    int required, const ynode **out)
+{
+    int rc;
+    const ynode *v = map_get(root, key);
+    *out = v;
+    if (!v) return required ? missing(c, root, "", key) : HS_OK;
+    if ((rc = need(c, v, Y_SEQ, key)) != HS_OK) return rc;
+    if (v->n > max) {
+        char kp[128];
+        snprintf(kp, sizeof kp, "%s[%d]", key, max);
+        return fail(c, HS_ERR_LIMIT, v->kid[max], kp, "too many %s: %d (%s is %d)", key, v->n,
+                    maxname, max);
+    }
+    return HS_OK;
+}
+
+static int find_name(const char (*names)[HS_NAME_LEN], int n, const char *s)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        if (!strcmp(names[i], s)) return i;
+    return -1;
+}
+
+/* A reference to a body, or ground (-1) when allow_ground. */
+static int body_ref(ctx *c, const ynode *m, const char *path, const char *key, int allow_ground,
+                    int *out)
+{
+    char name[128], kp[128];
+    const ynode *node;
+    int rc = get_str(c, m, path, key, 1, 0, name, sizeof name, &node);
+    if (rc != HS_OK) return rc;
+    join(kp, sizeof kp, path, key);
+    if (!strcmp(name, "ground")) {
+        if (allow_ground) {
+            *out = -1;
+            return HS_OK;
+        }
+        return fail(c, HS_ERR_VALUE, node, kp, "must be a body, not ground");
+    }
+    *out = hs_body_find(c->d, name);
+    if (*out >= 0) return HS_OK;
+    return fail(c, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s", key,
+                name, allow_ground ? " or ground" : "");
+}
+
+/* Duplicate names in one list: report the second one. */
+static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n, const ynode *const *nodes,
+                        const char *list, const char *what)
+{
+    int i, j;
+    char kp[128];
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < i; ++j)
+            if (!strcmp(names[i], names[j])) {
+                snprintf(kp, sizeof kp, "%s[%d].name", list, i);
+                return fail(c, HS_ERR_VALUE, nodes[i], kp,
+                            "duplicate %s name '%s' (first defined at line %d)", what, names[i],
+                            nodes[j]->line);
+            }
+    return HS_OK;
+}
+
+/* ====================================================================================== */
+/* sections                                                                               */
+/* ====================================================================================== */
+
+typedef struct tbody {
+    const ynode *map, *name_node;
+    char name[HS_NAME_LEN];
+    int shape, com_given;
+    double mass, dim[3], com[3], inertia[6];
+} tbody;
+
+typedef struct tjoint {
+    const ynode *map, *name_node, *parent_node, *child_node;
+    char name[HS_NAME_LEN], parent[128], child[128];
+    int type, hold;
+    double axis[3], at_parent[3], at_child[3], rot0[9], z0, zd0;
+} tjoint;
+
+static const char *const k_shapes[] = {"custom", "rod", "beam", "cuboid", "point", NULL};
+
+static int parse_body(ctx *c, const ynode *y, int i, tbody *b)
+{
+    static const char *const keys[] = {"name", "shape", "mass", "length", "width",
+                                       "height", "com", "inertia", NULL};
+    static const char *const dims[3] = {"length", "width", "height"};
+    char path[64], why[96];
+    int rc, k, ndim;
+    snprintf(path, sizeof path, "bodies[%d]", i);
+    memset(b, 0, sizeof *b);
+    b->map = y;
+    if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+        (rc = get_str(c, y, path, "name", 1, 1, b->name, sizeof b->name, &b->name_node)))
+        return rc;
+    if (!strcmp(b->name, "ground")) {
+        char kp[128];
+        return fail(c, HS_ERR_VALUE, b->name_node, join(kp, sizeof kp, path, "name"),
+                    "'ground' is reserved for the fixed frame");
+    }
+    if ((rc = get_enum(c, y, path, "shape", 1, k_shapes, 0, &b->shape)) ||
+        (rc = get_num(c, y, path, "mass", "kg", 1, 0.0, &b->mass)))
+        return rc;
+    ndim = b->shape == HS_SHAPE_ROD ? 1
+           : (b->shape == HS_SHAPE_BEAM || b->shape == HS_SHAPE_CUBOID) ? 3
+                                                                         : 0;
+    for (k = 0; k < 3; ++k) {
+        if (k < ndim) {
+            if ((rc = get_num(c, y, path, dims[k], "m", 1, 0.0, &b->dim[k]))) return rc;
+        } else {
+            snprintf(why, sizeof why, "%s is not used by shape %s", dims[k], k_shapes[b->shape]);
+            if ((rc = forbid(c, y, path, dims[k], why))) return rc;
+        }
+    }
+    b->com_given = map_get(y, "com") != NULL;
+    if ((rc = get_vec(c, y, path, "com", 3, "m", 0, NULL, b->com))) return rc;
+    if (b->shape == HS_SHAPE_CUSTOM)
+        return get_vec(c, y, path, "inertia", 6, "kg m^2", 1, NULL, b->inertia);
+    return forbid(c, y, path, "inertia",
+                  "inertia is given for shape custom only (other shapes compute it)");
+}
+
+/* Rodrigues: rotation by angle about the unit axis k, row-major. */
+static void rodrigues(const double k[3], double a, double R[9])
+{
+    double cs = cos(a), sn = sin(a), v = 1.0 - cs;
+    R[0] = cs + k[0] * k[0] * v;
+    R[1] = k[0] * k[1] * v - k[2] * sn;
+    R[2] = k[0] * k[2] * v + k[1] * sn;
+    R[3] = k[1] * k[0] * v + k[2] * sn;
+    R[4] = cs + k[1] * k[1] * v;
+    R[5] = k[1] * k[2] * v - k[0] * sn;
+    R[6] = k[2] * k[0] * v - k[1] * sn;
+    R[7] = k[2] * k[1] * v + k[0] * sn;
+    R[8] = cs + k[2] * k[2] * v;
+}
+
+static int parse_joint(ctx *c, const ynode *y, int i, tjoint *t)
+{
+    static const char *const keys[] = {"name", "type", "parent", "child", "axis",
+                                       "at_parent", "at_child", "rotation0", "z0", "zdot0",
+                                       "hold", NULL};
+    static const char *const rkeys[] = {"axis", "angle", NULL};
+    static const char *const types[] = {"revolute", "prismatic", NULL};
+    char path[64], rpath[96];
+    const ynode *r;
+    int rc, pr;
+    snprintf(path, sizeof path, "joints[%d]", i);
+    memset(t, 0, sizeof *t);
+    t->map = y;
+    if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+        (rc = get_str(c, y, path, "name", 1, 1, t->name, sizeof t->name, &t->name_node)) ||
+        (rc = get_enum(c, y, path, "type", 1, types, 0, &t->type)) ||
+        (rc = get_str(c, y, path, "parent", 1, 0, t->parent, sizeof t->parent,
+                      &t->parent_node)) ||
+        (rc = get_str(c, y, path, "child", 1, 0, t->child, sizeof t->child, &t->child_node)) ||
+        (rc = get_vec(c, y, path, "axis", 3, "", 1, NULL, t->axis)) ||
+        (rc = get_vec(c, y, path, "at_parent", 3, "m", 0, NULL, t->at_parent)) ||
+        (rc = get_vec(c, y, path, "at_child", 3, "m", 0, NULL, t->at_child)))
+        return rc;
+    pr = t->type == HS_JOINT_PRISMATIC;
+    if ((rc = get_num(c, y, path, "z0", pr ? "m" : "rad", 0, 0.0, &t->z0)) ||
+        (rc = get_num(c, y, path, "zdot0", pr ? "m/s" : "rad/s", 0, 0.0, &t->zd0)) ||
+        (rc = get_bool(c, y, path, "hold", &t->hold)))
+        return rc;
+    t->rot0[0] = t->rot0[4] = t->rot0[8] = 1.0; /* identity unless rotation0 is given */
+    r = map_get(y, "rotation0");
+    if (r) {
+        double ax[3], ang, n;
+        join(rpath, sizeof rpath, path, "rotation0");
+        if ((rc = need(c, r, Y_MAP, rpath)) || (rc = check_keys(c, r, rpath, rkeys)) ||
+            (rc = get_vec(c, r, rpath, "axis", 3, "", 1, NULL, ax)) ||
+            (rc = get_num(c, r, rpath, "angle", "rad", 1, 0.0, &ang)))
+            return rc;
+        n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+        if (!(n > 0.0)) {
+            char kp[128];
+            return fail(c, HS_ERR_VALUE, map_get(r, "axis"), join(kp, sizeof kp, rpath, "axis"),
+                        "axis must be non-zero");
+        }
+        ax[0] /= n;
+        ax[1] /= n;
+        ax[2] /= n;
+        rodrigues(ax, ang, t->rot0);
+    }
+    return HS_OK;
+}
+
+/* Checks the tree (each body the child of exactly one joint, parents known, no loops) and
+ * fills bodies and joints in an order where parents precede children; among the bodies
+ * ready at each step the one listed first in the file goes first. */
+static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
+{
+    hs_model *m = &c->d->model;
+    int child_joint[HS_MAX_BODIES], parent_of[HS_MAX_BODIES], newidx[HS_MAX_BODIES];
+    int placed[HS_MAX_BODIES];
+    char kp[128];
+    int i, j, b, n;
+    for (b = 0; b < nb; ++b) {
+        child_joint[b] = -1;
+        placed[b] = 0;
+    }
+    for (i = 0; i < nj; ++i) {
+        const tjoint *t = &tj[i];
+        int ch = -1, pa = -1;
+        for (b = 0; b < nb; ++b)
+            if (!strcmp(tb[b].name, t->child)) ch = b;
+        for (b = 0; b < nb; ++b)
+            if (!strcmp(tb[b].name, t->parent)) pa = b;
+        if (ch < 0) {
+            snprintf(kp, sizeof kp, "joints[%d].child", i);
+            if (!strcmp(t->child, "ground"))
+                return fail(c, HS_ERR_VALUE, t->child_node, kp,
+                            "child must be a body, not ground");
+            return fail(c, HS_ERR_VALUE, t->child_node, kp,
+                        "child '%s' is not a body defined in bodies", t->child);
+        }
+        if (pa < 0 && strcmp(t->parent, "ground") != 0) {
+            snprintf(kp, sizeof kp, "joints[%d].parent", i);
+            return fail(c, HS_ERR_VALUE, t->parent_node, kp,
+                        "parent '%s' is not a body defined in bodies or ground", t->parent);
+        }
+        if (pa == ch) {
+            snprintf(kp, sizeof kp, "joints[%d].parent", i);
+            return fail(c, HS_ERR_VALUE, t->parent_node, kp,
+                        "a joint cannot connect body '%s' to itself", t->child);
+        }
+        if (child_joint[ch] >= 0) {
+            snprintf(kp, sizeof kp, "joints[%d].child", i);
+            return fail(c, HS_ERR_VALUE, t->child_node, kp,
+                        "a body must be the child of exactly one joint: '%s' is already the "
+                        "child of joint '%s'",
+                        t->child, tj[child_joint[ch]].name);
+        }
+        child_joint[ch] = i;
+        parent_of[ch] = pa;
+    }
+    for (b = 0; b < nb; ++b)
+        if (child_joint[b] < 0) {
+            snprintf(kp, sizeof kp, "bodies[%d].name", b);
+            return fail(c, HS_ERR_VALUE, tb[b].name_node, kp,
+                        "a body must be the child of exactly one joint: no joint has child '%s'",
+                        tb[b].name);
+        }
+    for (n = 0; n < nb; ++n) {
+        for (b = 0; b < nb; ++b)
+            if (!placed[b] && (parent_of[b] < 0 || placed[parent_of[b]])) break;
+        if (b == nb) { /* the rest hang on each other, not on ground */
+            for (b = 0; b < nb && placed[b]; ++b) {
+            }
+            i = child_joint[b];
+            snprintf(kp, sizeof kp, "joints[%d].parent", i);
+            return fail(c, HS_ERR_VALUE, tj[i].parent_node, kp,
+                        "kinematic loop in joints: use a cut joint (body '%s' is not connected "
+                        "to ground through joints)",
+                        tb[b].name);
+        }
+        placed[b] = 1;
+        newidx[b] = n;
+        j = n;
+        {
+            const tbody *s = &tb[b];
+            const tjoint *t = &tj[child_joint[b]];
+            m->body_parent[j] = parent_of[b] < 0 ? -1 : newidx[parent_of[b]];
+            m->body_shape[j] = s->shape;
+            m->body_com_given[j] = s->com_given;
+            m->body_mass[j] = s->mass;
+            memcpy(m->body_dim[j], s->dim, sizeof s->dim);
+            memcpy(m->body_com[j], s->com, sizeof s->com);
+            memcpy(m->body_inertia[j], s->inertia, sizeof s->inertia);
+            m->joint_type[j] = t->type;
+            memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
+            memcpy(m->joint_at_child[j], t->at_child, sizeof t->at_child);
+            memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
+            memcpy(m->joint_rot0[j], t->rot0, sizeof t->rot0);
+            m->joint_z0[j] = t->z0;
+            m->joint_zd0[j] = t->zd0;
+            m->joint_hold[j] = t->hold;
+            snprintf(c->d->body_name[j], HS_NAME_LEN, "%s", s->name);
+            snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
+            c->body_map[j] = s->map;
+            c->body_y[j] = b;
+            c->joint_map[j] = t->map;
+            c->joint_y[j] = child_joint[b];
+        }
+    }
+    m->nbody = nb;
+    m->nz = nb;
+    return HS_OK;
+}
+
+static int parse_bodies_joints(ctx *c)
+{
+    const ynode *bl, *jl = NULL;
+    const ynode *names[HS_MAX_BODIES];
+    char bn[HS_MAX_BODIES][HS_NAME_LEN], jn[HS_MAX_BODIES][HS_NAME_LEN];
+    tbody *tb;
+    tjoint *tj;
+    int rc, i, nb, nj;
+    /* bodies are checked before the joints list is required: the first error in the file
+     * is the most useful one to report */
+    if ((rc = get_list(c, c->root, "bodies", HS_MAX_BODIES, "HS_MAX_BODIES", 1, &bl))) return rc;
+    if (bl->n == 0) return fail(c, HS_ERR_VALUE, bl, "bodies", "at least one body is required");
+    nb = bl->n;
+    tb = (tbody *)calloc(HS_MAX_BODIES, sizeof *tb);
+    tj = (tjoint *)calloc(HS_MAX_BODIES, sizeof *tj);
+    if (!tb || !tj) {
+        free(tb);
+        free(tj);
+        return fail(c, HS_ERR_IO, NULL, "", "out of memory");
+    }
+    for (i = 0; i < nb && rc == HS_OK; ++i) {
+        rc = parse_body(c, bl->kid[i], i, &tb[i]);
+        memcpy(bn[i], tb[i].name, HS_NAME_LEN);
+        names[i] = tb[i].name_node;
+    }
+    if (rc == HS_OK) rc = check_unique(c, (const char(*)[HS_NAME_LEN])bn, nb, names, "bodies", "body");
+    if (rc == HS_OK)
+        rc = get_list(c, c->root, "joints", HS_MAX_BODIES, "HS_MAX_BODIES", 1,
+                      &jl);
+    nj = rc == HS_OK ? jl->n : 0;
+    for (i = 0; i < nj && rc == HS_OK; ++i) {
+        rc = parse_joint(c, jl->kid[i], i, &tj[i]);
+        memcpy(jn[i], tj[i].name, HS_NAME_LEN);
+        names[i] = tj[i].name_node;
+    }
+    if (rc == HS_OK) rc = check_unique(c, (const char(*)[HS_NAME_LEN])jn, nj, names, "joints", "joint");
+    if (rc == HS_OK) rc = build_tree(c, tb, nb, tj, nj);
+    free(tb);
+    free(tj);
+    return rc;
+}
+
+static int parse_cuts(ctx *c)
+{
+    static const char *const keys[] = {"name", "type", "body_a", "at_a", "body_b", "at_b",
+                                       "axis_a", "axis_b", "normal_a", "normal_b", NULL};
+    static const char *const types[] = {"revolute", "revolute_planar", "prismatic",
+                                        "prismatic_planar", NULL};
+    static const int neq[4] = {5, 2, 5, 2}; /* equations per cut type (hs_cut_equations) */
+    static const double ez[3] = {0.0, 0.0, 1.0};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_CUTS];
+    char path[64];
+    int rc, i, ncon = 0;
+    if ((rc = get_list(c, c->root, "cuts", HS_MAX_CUTS, "HS_MAX_CUTS", 0, &l)) || !l) return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        int ty;
+        snprintf(path, sizeof path, "cuts[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->cut_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = get_enum(c, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
+            (rc = body_ref(c, y, path, "body_a", 1, &m->cut_body_a[i])) ||
+            (rc = body_ref(c, y, path, "body_b", 1, &m->cut_body_b[i])) ||
+            (rc = get_vec(c, y, path, "at_a", 3, "m", 0, NULL, m->cut_at_a[i])) ||
+            (rc = get_vec(c, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
+            return rc;
+        ty = m->cut_type[i];
+        /* revolute axes default to z (planar mechanisms); a slide direction has no default */
+        if ((rc = get_vec(c, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                          m->cut_axis_a[i])) ||
+            (rc = get_vec(c, y, path, "axis_b", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                          m->cut_axis_b[i])))
+            return rc;
+        if (ty == HS_CUT_PRISMATIC) {
+            if ((rc = get_vec(c, y, path, "normal_a", 3, "", 1, NULL, m->cut_normal_a[i])) ||
+                (rc = get_vec(c, y, path, "normal_b", 3, "", 1, NULL, m->cut_normal_b[i])))
+                return rc;
+        } else if (ty == HS_CUT_PRISMATIC_PLANAR) {
+            if ((rc = forbid(c, y, path, "normal_a", "normal_a is used by prismatic cuts only")) ||
+                (rc = get_vec(c, y, path, "normal_b", 3, "", 0, ez, m->cut_normal_b[i])))
+                return rc;
+        } else if ((rc = forbid(c, y, path, "normal_a", "normal_a is used by prismatic cuts only")) ||
+                   (rc = forbid(c, y, path, "normal_b",
+                                "normal_b is used by prismatic cuts only"))) {
+            return rc;
+        }
+        ncon += neq[ty];
+        if (ncon > HS_MAX_CON)
+            return fail(c, HS_ERR_LIMIT, y, path,
+                        "the cuts need %d constraint equations up to here (HS_MAX_CON is %d)",
+                        ncon, HS_MAX_CON);
+        c->cut_map[i] = y;
+    }
+    m->ncut = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cut_name, m->ncut, names, "cuts",
+                        "cut");
+}
+
+static int parse_points(ctx *c)
+{
+    static const char *const keys[] = {"name", "body", "at", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_POINTS];
+    char path[64];
+    int rc, i;
+    if ((rc = get_list(c, c->root, "points", HS_MAX_POINTS, "HS_MAX_POINTS", 0, &l)) || !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        snprintf(path, sizeof path, "points[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->point_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = body_ref(c, y, path, "body", 1, &m->point_body[i])) ||
+            (rc = get_vec(c, y, path, "at", 3, "m", 0, NULL, m->point_at[i])))
+            return rc;
+        c->point_map[i] = y;
+    }
+    m->npoint = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->point_name, m->npoint, names,
+                        "points", "point");
+}
+
+static int parse_signals(ctx *c)
+{
+    static const char *const keys[] = {"name", "knots", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_SIGNALS];
+    char path[64], kp[128];
+    int rc, i, k;
+    m->nknot = 0;
+    if ((rc = get_list(c, c->root, "signals", HS_MAX_SIGNALS, "HS_MAX_SIGNALS", 0, &l)) || !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i], *kn;
+        snprintf(path, sizeof path, "signals[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->signal_name[i], HS_NAME_LEN,
+                          &names[i])))
+            return rc;
+        kn = map_get(y, "knots");
+        join(kp, sizeof kp, path, "knots");
+        if (!kn) return missing(c, y, path, "knots");
+        if ((rc = need(c, kn, Y_SEQ, kp))) return rc;
+        if (kn->n == 0) return fail(c, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
+        m->sig_start[i] = m->nknot;
+        m->sig_n[i] = kn->n;
+        for (k = 0; k < kn->n; ++k) {
+            const ynode *p = kn->kid[k];
+            double tv[2];
+            snprintf(kp, sizeof kp, "%s.knots[%d]", path, k);
+            if (m->nknot == HS_MAX_KNOTS)
+                return fail(c, HS_ERR_LIMIT, p, kp,
+                            "too many knots in all signals together (HS_MAX_KNOTS is %d)",
+                            HS_MAX_KNOTS);
+            if (p->type != Y_SEQ || p->n != 2)
+                return fail(c, HS_ERR_SCHEMA, p, kp, "a knot is a list [t, value]");
+            if ((rc = num_node(c, p->kid[0], kp, "s", &tv[0])) ||
+                (rc = num_node(c, p->kid[1], kp, NULL, &tv[1])))
+                return rc;
+            m->knot_t[m->nknot] = tv[0];
+            m->knot_v[m->nknot] = tv[1];
+            ++m->nknot;
+        }
+        c->signal_map[i] = y;
+    }
+    m->nsignal = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->signal_name, m->nsignal, names,
+                        "signals", "signal");
+}
+
+static int signal_ref(ctx *c, const ynode *y, const char *path, const char *key, int *out)
+{
+    char name[128], kp[128];
+    const ynode *node;
+    int rc = get_str(c, y, path, key, 0, 0, name, sizeof name, &node);
+    *out = -1;
+    if (rc != HS_OK || !name[0]) return rc;
+    *out = find_name((const char(*)[HS_NAME_LEN])c->d->signal_name, c->d->model.nsignal, name);
+    if (*out >= 0) return HS_OK;
+    return fail(c, HS_ERR_VALUE, node, join(kp, sizeof kp, path, key),
+                "%s '%s' is not a signal defined in signals", key, name);
+}
+
+static int parse_loads(ctx *c)
+{
+    static const char *const keys[] = {"name", "body", "at", "frame", "force", "torque",
+                                       "force_signal", "torque_signal", NULL};
+    static const char *const frames[] = {"global", "body", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_LOADS];
+    char path[64];
+    int rc, i;
+    if ((rc = get_list(c, c->root, "loads", HS_MAX_LOADS, "HS_MAX_LOADS", 0, &l)) || !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        snprintf(path, sizeof path, "loads[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->load_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = body_ref(c, y, path, "body", 0, &m->load_body[i])) ||
+            (rc = get_vec(c, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
+            (rc = get_enum(c, y, path, "frame", 0, frames, HS_FRAME_GLOBAL, &m->load_frame[i])) ||
+            (rc = get_vec(c, y, path, "force", 3, "N", 0, NULL, m->load_force_dir[i])) ||
+            (rc = get_vec(c, y, path, "torque", 3, "N m", 0, NULL, m->load_torque_dir[i])) ||
+            (rc = signal_ref(c, y, path, "force_signal", &m->load_force_sig[i])) ||
+            (rc = signal_ref(c, y, path, "torque_signal", &m->load_torque_sig[i])))
+            return rc;
+        c->load_map[i] = y;
+    }
+    m->nload = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->load_name, m->nload, names,
+                        "loads", "load");
+}
+
+static int parse_integrator(ctx *c)
+{
+    static const char *const keys[] = {"dt", "t_end", "tol_position", "penalty", "max_iter",
+                                       "fd_rel", "fd_floor", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *y = map_get(c->root, "integrator");
+    const char *p = "integrator";
+    int rc;
+    c->integ = y;
+    m->dt = 1e-3;
+    m->t_end = 1.0;
+    m->tol_z = 1e-7;
+    m->penalty = 1e9;
+    m->max_iter = 20.0;
+    m->fd_rel = 1e-8;
+    m->fd_floor = 1e-2;
+    if (!y) return HS_OK;
+    if ((rc = need(c, y, Y_MAP, p)) || (rc = check_keys(c, y, p, keys)) ||
+        (rc = get_num(c, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
+        (rc = get_num(c, y, p, "t_end", "s", 0, m->t_end, &m->t_end)) ||
+        (rc = get_num(c, y, p, "tol_position", "|rad|m", 0, m->tol_z, &m->tol_z)) ||
+        (rc = get_num(c, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
+        (rc = get_num(c, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
+        (rc = get_num(c, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
+        (rc = get_num(c, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)))
+        return rc;
+    return HS_OK;
+}
+
+/* The YAML node a validation rule points at, and its dotted YAML key. */
+static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_t n)
+{
+    const ynode *map = NULL, *v;
+    const char *list = "";
+    int y = w->index;
+    switch (w->kind) {
+    case HS_WHERE_BODY: map = c->body_map[w->index]; list = "bodies"; y = c->body_y[w->index]; break;
+    case HS_WHERE_JOINT: map = c->joint_map[w->index]; list = "joints"; y = c->joint_y[w->index]; break;
+    case HS_WHERE_CUT: map = c->cut_map[w->index]; list = "cuts"; break;
+    case HS_WHERE_POINT: map = c->point_map[w->index]; list = "points"; break;
+    case HS_WHERE_LOAD: map = c->load_map[w->index]; list = "loads"; break;
+    case HS_WHERE_SIGNAL: map = c->signal_map[w->index]; list = "signals"; break;
+    case HS_WHERE_MODEL:
+        if (hs_is_integrator_key(w->field)) {
+            snprintf(key, n, "integrator.%s", w->field);
+            v = c->integ ? map_get(c->integ, w->field) : NULL;
+            return v ? v : c->integ ? c->integ : c->root;
+        }
+        snprintf(key, n, "%s", w->field);
+        v = w->field[0] ? map_get(c->root, w->field) : NULL;
+        return v ? v : c->root;
+    default: /* a parameter as such: the loader never produces non-finite values */
+        snprintf(key, n, "%s", w->field);
+        return c->root;
+    }
+    if (!map) {
+        key[0] = '\0';
+        return c->root;
+    }
+    v = map_get(map, w->field);
+    if (v && w->comp >= 0 && v->type == Y_SEQ && w->comp < v->n) {
+        snprintf(key, n, "%s[%d].%s[%d]", list, y, w->field, w->comp);
+        return v->kid[w->comp];
+    }
+    snprintf(key, n, "%s[%d].%s", list, y, w->field);
+    return v ? v : map;
+}
+
+static int load_root(ctx *c)
+{
+    static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints",
+                                       "cuts", "points", "signals", "loads", "integrator",
+                                       NULL};
+    hs_model_desc *d = c->d;
+    hs_where w;
+    hs_error verr;
+    int rc;
+    if (!c->root) return hs_error_set(c->err, HS_ERR_SCHEMA, c->file, 1, 1, "", "the model file is empty");
+    if ((rc = need(c, c->root, Y_MAP, "")) || (rc = check_keys(c, c->root, "", keys)) ||
+        (rc = get_str(c, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))
+        return rc;
+    if (map_get(c->root, "source") && map_get(c->root, "source")->type != Y_SCALAR)
+        return need(c, map_get(c->root, "source"), Y_SCALAR, "source");
+    if ((rc = get_vec(c, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
+        (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
+        (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_integrator(c)))
+        return rc;
+    hs_model_derive(&d->model);
+    if ((rc = hs_params_build(d, c->err)) != HS_OK) return rc;
+    rc = hs_model_validate_where(d, &verr, &w);
+    if (rc != HS_OK) {
+        char key[128];
+        const ynode *at = where_node(c, &w, key, sizeof key);
+        return hs_error_set(c->err, rc, c->file, at->line, at->col, key, "%s", verr.msg);
+    }
+    return HS_OK;
+}
+
+/* ====================================================================================== */
+/* public API                                                                             */
+/* ====================================================================================== */
+
+int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, hs_error *err)
+{
+    ctx c;
+    ynode *root = NULL;
+    size_t len;
+    int rc;
+    if (!out) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no output descriptor");
+    memset(out, 0, sizeof *out);
+    if (!path) path = "<text>";
+    if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no model text");
+    snprintf(out->path, sizeof out->path, "%s", path);
+    if (err) memset(err, 0, sizeof *err);
+    rc = yaml_parse(text, path, &root, err);
+    if (rc != HS_OK) return rc;
+    memset(&c, 0, sizeof c);
+    c.file = path;
+    c.err = err;
+    c.d = out;
+    c.root = root;
+    rc = load_root(&c);
+    ynode_free(root);
+    if (rc == HS_OK) {
+        len = strlen(text);
+        out->text = (char *)malloc(len + 1);
+        if (!out->text)
+            rc = hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory");
+        else
+            memcpy(out->text, text, len + 1);
+    }
+    if (rc != HS_OK) {
+        hs_model_desc_free(out);
+        memset(out, 0, sizeof *out);
+        snprintf(out->path, sizeof out->path, "%s", path);
+    }
+    return rc;
+}
+
+int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
+{
+    FILE *f;
+    char *buf = NULL, *nb;
+    size_t len = 0, cap = 0, got;
+    int rc;
+    if (out) memset(out, 0, sizeof *out);
+    if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model file given");
+    f = fopen(path, "rb");
+    if (!f) return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot open: %s", strerror(errno));
+    for (;;) {
+        if (cap - len < 4096) {
+            cap = cap ? 2 * cap : 16384;
+            nb = (char *)realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory");
+            }
+            buf = nb;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "read error");
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        free(buf);
+        return hs_error_set(err, HS_ERR_PARSE, path, 0, 0, "", "the file contains NUL bytes");
+    }
+    rc = hs_model_load_text(buf, path, out, err);
+    free(buf);
+    return rc;
+}
+
+void hs_model_desc_free(hs_model_desc *d)
+{
+    if (!d) return;
+    free(d->text);
+    free(d->param);
+    d->text = NULL;
+    d->param = NULL;
+    d->nparam = 0;
+}
+
+int hs_body_find(const hs_model_desc *d, const char *name)
+{
+    if (!d || !name) return -1;
+    return find_name((const char(*)[HS_NAME_LEN])d->body_name, d->model.nbody, name);
+}
+
+int hs_point_find(const hs_model_desc *d, const char *name)
+{
+    if (!d || !name) return -1;
+    return find_name((const char(*)[HS_NAME_LEN])d->point_name, d->model.npoint, name);
+}
+
+int hs_model_source(const hs_model_desc *d, char *buf, size_t n)
+{
+    ynode *root = NULL;
+    const ynode *v;
+    if (!buf || n == 0) return -1;
+    buf[0] = '\0';
+    if (!d || !d->text || yaml_parse(d->text, d->path, &root, NULL) != HS_OK) return -1;
+    v = root && root->type == Y_MAP ? map_get(root, "source") : NULL;
+    if (v && v->type == Y_SCALAR) snprintf(buf, n, "%s", v->text);
+    ynode_free(root);
+    return 0;
+}

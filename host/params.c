@@ -1,0 +1,368 @@
+/* params.c -- quantities with unit suffixes and the table of named model parameters.
+ *
+ * A parameter is a double inside the flat hs_model addressed by its byte offset, so batch
+ * backends can override it per instance without knowing names. The names are a stable
+ * interface (sweep files rely on them); docs/model-format.md lists them. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "params.h"
+
+/* ---- units ---- */
+
+typedef struct unit_def {
+    const char *suffix;
+    double factor; /* SI value of one suffix unit */
+    const char *family; /* SI unit the value is converted to */
+} unit_def;
+
+static const unit_def k_units[] = {
+    {"rad", 1.0, "rad"},
+    {"deg", HS_PI / 180.0, "rad"},
+    {"m", 1.0, "m"},
+    {"mm", 1e-3, "m"},
+    {"cm", 1e-2, "m"},
+    {"kg", 1.0, "kg"},
+    {"g", 1e-3, "kg"},
+    {"s", 1.0, "s"},
+    {"ms", 1e-3, "s"},
+    {"N", 1.0, "N"},
+    {"kN", 1e3, "N"},
+    {"Pa", 1.0, "Pa"},
+    {"kPa", 1e3, "Pa"},
+    {"MPa", 1e6, "Pa"},
+    {"GPa", 1e9, "Pa"},
+    {"bar", 1e5, "Pa"},
+    {"Hz", 1.0, "Hz"},
+    {"m/s", 1.0, "m/s"},
+    {"mm/s", 1e-3, "m/s"},
+    {"rad/s", 1.0, "rad/s"},
+    {"deg/s", HS_PI / 180.0, "rad/s"},
+    {"m/s^2", 1.0, "m/s^2"},
+    {"N/m", 1.0, "N/m"},
+    {"Ns/m", 1.0, "N s/m"},
+    {"N s/m", 1.0, "N s/m"},
+    {"N m", 1.0, "N m"},
+    {"Nm", 1.0, "N m"},
+    {"m^3", 1.0, "m^3"},
+    {"L", 1e-3, "m^3"},
+    {"cm^3", 1e-6, "m^3"},
+    {"m^3/s", 1.0, "m^3/s"},
+    {"L/min", 1e-3 / 60.0, "m^3/s"},
+    {"m^2", 1.0, "m^2"},
+    {"cm^2", 1e-4, "m^2"},
+    {"mm^2", 1e-6, "m^2"},
+    {"kg m^2", 1.0, "kg m^2"},
+};
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    size_t k;
+    if (!dst || n == 0) return;
+    k = strlen(src);
+    if (k >= n) k = n - 1;
+    memcpy(dst, src, k);
+    dst[k] = '\0';
+}
+
+/* Accepts only a decimal number ([+-] digits [. digits] [e[+-]digits]); strtod alone would
+ * also take "inf", "nan" and hex floats, which are not meant as model values. Returns the
+ * length of the number, 0 if there is none. */
+static size_t scan_number(const char *s)
+{
+    size_t i = 0, digits = 0;
+    if (s[i] == '+' || s[i] == '-') ++i;
+    while (isdigit((unsigned char)s[i])) ++i, ++digits;
+    if (s[i] == '.') {
+        ++i;
+        while (isdigit((unsigned char)s[i])) ++i, ++digits;
+    }
+    if (digits == 0) return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-') ++j;
+        if (isdigit((unsigned char)s[j])) {
+            while (isdigit((unsigned char)s[j])) ++j;
+            i = j;
+        }
+    }
+    return i;
+}
+
+int hs_parse_quantity(const char *s, double *value, char *unit_out, size_t unit_n)
+{
+    char num[64], unit[32];
+    size_t len, ulen, k;
+    const char *u;
+    double v;
+    if (!s || !value) return -1;
+    while (isspace((unsigned char)*s)) ++s;
+    len = scan_number(s);
+    if (len == 0 || len >= sizeof num) return -1;
+    memcpy(num, s, len);
+    num[len] = '\0';
+    errno = 0;
+    v = strtod(num, NULL);
+    if (errno == ERANGE && fabs(v) > 1.0) return -1; /* overflow; underflow to 0 is fine */
+    if (!isfinite(v)) return -1;
+    u = s + len;
+    while (isspace((unsigned char)*u)) ++u;
+    ulen = strlen(u);
+    while (ulen > 0 && isspace((unsigned char)u[ulen - 1])) --ulen;
+    if (ulen >= sizeof unit) return -1;
+    memcpy(unit, u, ulen);
+    unit[ulen] = '\0';
+    if (ulen == 0) {
+        *value = v;
+        if (unit_out && unit_n) unit_out[0] = '\0';
+        return 0;
+    }
+    for (k = 0; k < sizeof k_units / sizeof k_units[0]; ++k) {
+        if (strcmp(unit, k_units[k].suffix) == 0) {
+            *value = v * k_units[k].factor;
+            copy_str(unit_out, unit_n, k_units[k].family);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Signal values are the only parameters whose unit depends on what uses them. */
+static int is_signal_value(const char *name)
+{
+    return strncmp(name, "signal.", 7) == 0 && strstr(name, ".v.") != NULL;
+}
+
+int hs_param_unit_fits(const hs_param *p, const char *got)
+{
+    if (!got || !got[0]) return 1;
+    if (is_signal_value(p->name)) return 1;
+    /* the Newton tolerance applies to angles and lengths alike (as in the model file) */
+    if (!strcmp(p->name, "integrator.tol_position")) return !strcmp(got, "rad") || !strcmp(got, "m");
+    return strcmp(p->unit, got) == 0;
+}
+
+/* ---- the parameter table ---- */
+
+typedef struct table {
+    hs_param *p;
+    int n, cap;
+    int oom;
+} table;
+
+static void add(table *t, const char *unit, size_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void add(table *t, const char *unit, size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    hs_param *q;
+    if (t->oom) return;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        hs_param *np = (hs_param *)realloc(t->p, (size_t)cap * sizeof *np);
+        if (!np) {
+            t->oom = 1;
+            return;
+        }
+        t->p = np;
+        t->cap = cap;
+    }
+    q = &t->p[t->n++];
+    memset(q, 0, sizeof *q);
+    va_start(ap, fmt);
+    vsnprintf(q->name, sizeof q->name, fmt, ap);
+    va_end(ap);
+    copy_str(q->unit, sizeof q->unit, unit);
+    q->offset = offset;
+}
+
+/* Offsets of element [i] of a double array member, and of [i][k] of a double[][n] member:
+ * the arrays are contiguous, so plain element arithmetic from offsetof is exact. */
+#define OFF1(member, i) (offsetof(hs_model, member) + (size_t)(i) * sizeof(double))
+#define OFF2(member, i, k, n) \
+    (offsetof(hs_model, member) + ((size_t)(i) * (n) + (size_t)(k)) * sizeof(double))
+
+static const char *const k_xyz[3] = {"x", "y", "z"};
+
+static void add_vec(table *t, const char *unit, size_t off0, const char *prefix, const char *nm,
+                    const char *field)
+{
+    int k;
+    for (k = 0; k < 3; ++k)
+        add(t, unit, off0 + (size_t)k * sizeof(double), "%s.%s.%s.%s", prefix, nm, field,
+            k_xyz[k]);
+}
+
+int hs_params_build(hs_model_desc *d, hs_error *err)
+{
+    static const char *const inertia_names[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
+    const hs_model *m = &d->model;
+    table t;
+    int j, k, c, s;
+    memset(&t, 0, sizeof t);
+    free(d->param);
+    d->param = NULL;
+    d->nparam = 0;
+
+    for (k = 0; k < 3; ++k) add(&t, "m/s^2", OFF1(gravity, k), "gravity.%s", k_xyz[k]);
+
+    for (j = 0; j < m->nbody; ++j) {
+        const char *b = d->body_name[j];
+        int sh = m->body_shape[j];
+        add(&t, "kg", OFF1(body_mass, j), "body.%s.mass", b);
+        if (sh == HS_SHAPE_ROD || sh == HS_SHAPE_BEAM || sh == HS_SHAPE_CUBOID)
+            add(&t, "m", OFF2(body_dim, j, 0, 3), "body.%s.length", b);
+        if (sh == HS_SHAPE_BEAM || sh == HS_SHAPE_CUBOID) {
+            add(&t, "m", OFF2(body_dim, j, 1, 3), "body.%s.width", b);
+            add(&t, "m", OFF2(body_dim, j, 2, 3), "body.%s.height", b);
+        }
+        if (m->body_com_given[j] || sh == HS_SHAPE_CUSTOM)
+            add_vec(&t, "m", OFF2(body_com, j, 0, 3), "body", b, "com");
+        if (sh == HS_SHAPE_CUSTOM)
+            for (k = 0; k < 6; ++k)
+                add(&t, "kg m^2", OFF2(body_inertia, j, k, 6), "body.%s.inertia.%s", b,
+                    inertia_names[k]);
+    }
+
+    for (j = 0; j < m->nbody; ++j) {
+        const char *n = d->joint_name[j];
+        int pr = m->joint_type[j] == HS_JOINT_PRISMATIC;
+        add(&t, pr ? "m" : "rad", OFF1(joint_z0, j), "joint.%s.z0", n);
+        add(&t, pr ? "m/s" : "rad/s", OFF1(joint_zd0, j), "joint.%s.zdot0", n);
+        add_vec(&t, "", OFF2(joint_axis, j, 0, 3), "joint", n, "axis");
+        add_vec(&t, "m", OFF2(joint_at_parent, j, 0, 3), "joint", n, "at_parent");
+        add_vec(&t, "m", OFF2(joint_at_child, j, 0, 3), "joint", n, "at_child");
+    }
+
+    for (c = 0; c < m->ncut; ++c) {
+        const char *n = d->cut_name[c];
+        int ty = m->cut_type[c];
+        add_vec(&t, "m", OFF2(cut_at_a, c, 0, 3), "cut", n, "at_a");
+        add_vec(&t, "m", OFF2(cut_at_b, c, 0, 3), "cut", n, "at_b");
+        /* "where used": the planar revolute cut only needs b's axis (its plane normal) */
+        if (ty != HS_CUT_REVOLUTE_PLANAR)
+            add_vec(&t, "", OFF2(cut_axis_a, c, 0, 3), "cut", n, "axis_a");
+        add_vec(&t, "", OFF2(cut_axis_b, c, 0, 3), "cut", n, "axis_b");
+        if (ty == HS_CUT_PRISMATIC)
+            add_vec(&t, "", OFF2(cut_normal_a, c, 0, 3), "cut", n, "normal_a");
+        if (ty == HS_CUT_PRISMATIC || ty == HS_CUT_PRISMATIC_PLANAR)
+            add_vec(&t, "", OFF2(cut_normal_b, c, 0, 3), "cut", n, "normal_b");
+    }
+
+    for (j = 0; j < m->npoint; ++j)
+        add_vec(&t, "m", OFF2(point_at, j, 0, 3), "point", d->point_name[j], "at");
+
+    for (j = 0; j < m->nload; ++j) {
+        const char *n = d->load_name[j];
+        add_vec(&t, "m", OFF2(load_at, j, 0, 3), "load", n, "at");
+        add_vec(&t, "N", OFF2(load_force_dir, j, 0, 3), "load", n, "force");
+        add_vec(&t, "N m", OFF2(load_torque_dir, j, 0, 3), "load", n, "torque");
+    }
+
+    for (s = 0; s < m->nsignal; ++s) {
+        for (k = 0; k < m->sig_n[s]; ++k)
+            add(&t, "s", OFF1(knot_t, m->sig_start[s] + k), "signal.%s.t.%d", d->signal_name[s],
+                k);
+        for (k = 0; k < m->sig_n[s]; ++k)
+            add(&t, "", OFF1(knot_v, m->sig_start[s] + k), "signal.%s.v.%d", d->signal_name[s],
+                k);
+    }
+
+    add(&t, "s", offsetof(hs_model, dt), "integrator.dt");
+    add(&t, "s", offsetof(hs_model, t_end), "integrator.t_end");
+    add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
+    add(&t, "", offsetof(hs_model, penalty), "integrator.penalty");
+    add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
+    add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");
+    add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
+
+    if (t.oom) {
+        free(t.p);
+        return hs_error_set(err, HS_ERR_IO, d->path, 0, 0, "", "out of memory");
+    }
+    d->param = t.p;
+    d->nparam = t.n;
+    return HS_OK;
+}
+
+int hs_param_find(const hs_model_desc *d, const char *name)
+{
+    int i;
+    if (!d || !name) return -1;
+    for (i = 0; i < d->nparam; ++i)
+        if (strcmp(d->param[i].name, name) == 0) return i;
+    return -1;
+}
+
+double hs_param_get(const hs_model_desc *d, int index)
+{
+    double v;
+    if (!d || index < 0 || index >= d->nparam) return NAN;
+    memcpy(&v, (const char *)&d->model + d->param[index].offset, sizeof v);
+    return v;
+}
+
+int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err)
+{
+    hs_model *saved;
+    int i, rc;
+    if (!d || !name) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model or name");
+    i = hs_param_find(d, name);
+    if (i < 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "unknown parameter ('hydrosweep info MODEL' lists them)");
+    /* Deriving normalises axes in place and recomputes inertia, so restoring the one double
+     * would not undo a failed change: keep the whole model. */
+    saved = (hs_model *)malloc(sizeof *saved);
+    if (!saved) return hs_error_set(err, HS_ERR_IO, "", 0, 0, name, "out of memory");
+    memcpy(saved, &d->model, sizeof *saved);
+    memcpy((char *)&d->model + d->param[i].offset, &value, sizeof value);
+    hs_model_derive(&d->model);
+    rc = hs_model_validate(d, err);
+    if (rc != HS_OK) memcpy(&d->model, saved, sizeof *saved);
+    free(saved);
+    return rc;
+}
+
+int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
+{
+    char name[sizeof(((hs_param *)0)->name)], unit[16];
+    const char *eq, *a, *b;
+    double v;
+    int i;
+    if (!d || !assignment) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no assignment");
+    eq = strchr(assignment, '=');
+    if (!eq)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "",
+                            "'%s': expected NAME=VALUE (e.g. body.link1.mass=2kg)", assignment);
+    a = assignment;
+    b = eq;
+    while (a < b && isspace((unsigned char)*a)) ++a;
+    while (b > a && isspace((unsigned char)b[-1])) --b;
+    if (b == a || (size_t)(b - a) >= sizeof name)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "",
+                            "'%s': expected NAME=VALUE with a parameter name", assignment);
+    memcpy(name, a, (size_t)(b - a));
+    name[b - a] = '\0';
+    i = hs_param_find(d, name);
+    if (i < 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "unknown parameter ('hydrosweep info MODEL' lists them)");
+    if (hs_parse_quantity(eq + 1, &v, unit, sizeof unit) != 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "'%s' is not a number with an optional unit suffix", eq + 1);
+    if (!hs_param_unit_fits(&d->param[i], unit))
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "unit of '%s' is %s, but the parameter is in %s", eq + 1, unit,
+                            d->param[i].unit[0] ? d->param[i].unit : "no unit (dimensionless)");
+    return hs_param_set(d, name, v, err);
+}

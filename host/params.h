@@ -1,0 +1,61 @@
+/* params.h -- host-internal helpers shared by the loader, the parameter table and the CLI.
+ * Not part of the public API (include/hs/model_file.h is). */
+#ifndef HS_HOST_PARAMS_H
+#define HS_HOST_PARAMS_H
+
+#include <stddef.h>
+
+#include "hs/model_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (Re)builds d->param, the named-parameter table, from the model's layout (shapes, joint and
+ * cut types, which coms were given, signal sizes). Names are stable: sweep files use them.
+ * Frees a previous table. Returns HS_OK, or HS_ERR_IO with *err filled when out of memory. */
+int hs_params_build(hs_model_desc *d, hs_error *err);
+
+/* 1 if a value whose unit suffix had the SI family `got` ("" = no suffix) may be stored in
+ * the parameter `p`: no suffix always fits (SI assumed); signal values take any unit, and
+ * integrator.tol_position takes rad or m. */
+int hs_param_unit_fits(const hs_param *p, const char *got);
+
+/* What a validation rule was about, so that the loader can point at the YAML node that set
+ * the value and hs_model_validate can name the parameter. index is the model's (sorted)
+ * index; field is a YAML key of that entity ("mass", "axis", "knots", "dt", ...); comp is an
+ * element index inside the field (knot number), or -1. */
+enum hs_where_kind {
+    HS_WHERE_MODEL = 0, /* sizes, gravity, integrator.* (field names the key) */
+    HS_WHERE_BODY,
+    HS_WHERE_JOINT,
+    HS_WHERE_CUT,
+    HS_WHERE_POINT,
+    HS_WHERE_LOAD,
+    HS_WHERE_SIGNAL,
+    HS_WHERE_PARAM /* a parameter value as such (index into d->param): not finite */
+};
+
+typedef struct hs_where {
+    int kind; /* enum hs_where_kind */
+    int index;
+    int comp;
+    char field[32];
+} hs_where;
+
+/* hs_model_validate with the location of the broken rule in *where (may be NULL); the error's
+ * key is the parameter-style name (e.g. body.link1.mass), file/line/col are left empty. */
+int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *where);
+
+/* 1 if f is one of the integrator keys (dt, t_end, tol_position, ...). */
+int hs_is_integrator_key(const char *f);
+
+/* The model file's top-level "source" text into buf ("" if none); 0, or -1 if d has no text.
+ * (hs_model_desc keeps no copy of it, so it is read back from d->text.) */
+int hs_model_source(const hs_model_desc *d, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,153 @@
+/* hs/model.h -- the immutable model shared by every instance of a run.
+ *
+ * A model is one flat, pointer-free block (so it is copied to the device with one memcpy):
+ * sizes, tree topology, body inertia, joints, cut-joint constraint equations, named points,
+ * external loads, piecewise-linear signals and integrator settings. Arrays are sized by the
+ * HS_MAX_* limits of kernels/hs_hd.h; only the first n<thing> entries are meaningful.
+ *
+ * Conventions (docs/model-format.md):
+ *  - Body j has a frame with rotation A_j (body -> global) and origin p_j (global); a point
+ *    with body coordinates c is at p_j + A_j c.
+ *  - Bodies are numbered so that a parent precedes its children (the loader sorts them).
+ *    Joint j connects body j to body_parent[j] (-1: ground) and has coordinate z_j.
+ *  - Revolute joint: A_j = A_parent * Rot(axis, z_j) * rot0, and the joint point at_parent
+ *    (parent frame) coincides with at_child (child frame).
+ *    Prismatic joint: A_j = A_parent * rot0, and at_child sits at at_parent + axis * z_j.
+ *  - Cut joints are stored as scalar constraint equations of two kinds (seed 000 Sect. 2.2):
+ *      HS_CON_DD: phi = (A_a u) . (A_b v)                   (direction vs direction)
+ *      HS_CON_DP: phi = (A_b v) . (r_a(pa) - r_b(pb))        (direction vs point offset)
+ *    Body index -1 is ground (identity frame). hs_model_derive maps every cut kind onto these.
+ *  - All values are SI (m, kg, s, rad, N, Pa); the loader converts unit suffixes.
+ */
+#ifndef HS_MODEL_H
+#define HS_MODEL_H
+
+#include "../../kernels/hs_hd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hs_joint_type { HS_JOINT_REVOLUTE = 0, HS_JOINT_PRISMATIC = 1 };
+
+/* How a body's centre of mass and inertia are obtained (hs_model_derive). Shapes lie along
+ * the body's local x axis starting at the body origin, except cuboid and point, which are
+ * centred at the origin. */
+enum hs_shape {
+    HS_SHAPE_CUSTOM = 0, /* com and inertia given explicitly */
+    HS_SHAPE_ROD = 1, /* slender rod, length dim[0]: I = m L^2/12 about y and z */
+    HS_SHAPE_BEAM = 2, /* rectangular beam, length dim[0], section dim[1] x dim[2] */
+    HS_SHAPE_CUBOID = 3, /* box dim[0] x dim[1] x dim[2] centred at the origin */
+    HS_SHAPE_POINT = 4 /* point mass at com */
+};
+
+enum hs_con_type { HS_CON_DD = 0, HS_CON_DP = 1 };
+
+enum hs_cut_type {
+    HS_CUT_REVOLUTE = 0, /* 3 point + 2 axis equations */
+    HS_CUT_REVOLUTE_PLANAR = 1, /* 2 in-plane point equations */
+    HS_CUT_PRISMATIC = 2, /* 2 line + 2 axis + 1 roll equations */
+    HS_CUT_PRISMATIC_PLANAR = 3 /* 1 line + 1 direction equation */
+};
+
+enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
+
+#define HS_NAME_LEN 48
+
+typedef struct hs_model {
+    /* ---- sizes ---- */
+    int nbody; /* bodies = joints = relative coordinates */
+    int nz; /* relative coordinates (== nbody) */
+    int ncut; /* cut joints */
+    int ncon; /* scalar constraint equations */
+    int npoint; /* named points */
+    int nload; /* external loads */
+    int nsignal; /* piecewise-linear signals */
+    int nknot; /* knots of all signals */
+    int nx; /* Newton unknowns (nz for a pure mechanism) */
+
+    /* ---- bodies (nbody) ---- */
+    int body_parent[HS_MAX_BODIES]; /* parent body, -1 = ground; parent < child */
+    unsigned int body_anc[HS_MAX_BODIES]; /* bit k set: body k is on the path root..j (self included) */
+    int body_shape[HS_MAX_BODIES]; /* enum hs_shape */
+    int body_com_given[HS_MAX_BODIES]; /* 1: com overrides the shape's */
+    double body_mass[HS_MAX_BODIES]; /* kg (nbody) */
+    double body_dim[HS_MAX_BODIES][3]; /* shape dimensions, m (nbody x 3) */
+    double body_com[HS_MAX_BODIES][3]; /* centre of mass, body frame (nbody x 3) */
+    double body_inertia[HS_MAX_BODIES][6]; /* about com, body frame: xx yy zz xy xz yz (nbody x 6) */
+
+    /* ---- joints, one per body (nbody) ---- */
+    int joint_type[HS_MAX_BODIES]; /* enum hs_joint_type */
+    double joint_at_parent[HS_MAX_BODIES][3]; /* joint point, parent frame (global if ground) */
+    double joint_at_child[HS_MAX_BODIES][3]; /* joint point, child frame */
+    double joint_axis[HS_MAX_BODIES][3]; /* axis as given (any length), parent frame */
+    double joint_u[HS_MAX_BODIES][3]; /* derived: the unit axis, parent frame */
+    double joint_rot0[HS_MAX_BODIES][9]; /* fixed rotation parent -> child, row-major */
+    double joint_z0[HS_MAX_BODIES]; /* initial coordinate, rad or m */
+    double joint_zd0[HS_MAX_BODIES]; /* initial velocity, rad/s or m/s */
+    int joint_hold[HS_MAX_BODIES]; /* 1: kept at z0 when the initial loop closure is solved */
+
+    /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
+    int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */
+    int cut_body_a[HS_MAX_CUTS]; /* -1 = ground */
+    int cut_body_b[HS_MAX_CUTS];
+    double cut_at_a[HS_MAX_CUTS][3]; /* joint point on a, body-a frame (ncut x 3) */
+    double cut_at_b[HS_MAX_CUTS][3]; /* joint point on b, body-b frame (ncut x 3) */
+    double cut_axis_a[HS_MAX_CUTS][3]; /* rotation axis (revolute) or slide direction, frame a */
+    double cut_axis_b[HS_MAX_CUTS][3]; /* the same in frame b; planar revolute: plane normal */
+    double cut_normal_a[HS_MAX_CUTS][3]; /* prismatic: reference normal to the axis, frame a */
+    double cut_normal_b[HS_MAX_CUTS][3]; /* prismatic: its mate in frame b; planar: plane normal */
+    /* derived by hs_model_derive from the cut_* values above: */
+    int cut_con0[HS_MAX_CUTS]; /* index of the cut's first equation */
+    int cut_ncon[HS_MAX_CUTS]; /* equations of the cut */
+    int con_type[HS_MAX_CON]; /* enum hs_con_type */
+    int con_body_a[HS_MAX_CON]; /* -1 = ground */
+    int con_body_b[HS_MAX_CON];
+    double con_u[HS_MAX_CON][3]; /* direction fixed in body a (DD) (ncon x 3) */
+    double con_v[HS_MAX_CON][3]; /* direction fixed in body b (ncon x 3) */
+    double con_pa[HS_MAX_CON][3]; /* point on body a, body-a frame (DP) (ncon x 3) */
+    double con_pb[HS_MAX_CON][3]; /* point on body b, body-b frame (DP) (ncon x 3) */
+
+    /* ---- named points (npoint) ---- */
+    int point_body[HS_MAX_POINTS]; /* -1 = ground */
+    double point_at[HS_MAX_POINTS][3]; /* body frame (npoint x 3) */
+
+    /* ---- external loads (nload): F(t) = force_dir * signal(t) at a point, and a torque ---- */
+    int load_body[HS_MAX_LOADS];
+    int load_frame[HS_MAX_LOADS]; /* enum hs_frame: directions fixed in space or in the body */
+    double load_at[HS_MAX_LOADS][3]; /* application point, body frame (nload x 3) */
+    double load_force_dir[HS_MAX_LOADS][3]; /* N per unit signal (nload x 3) */
+    double load_torque_dir[HS_MAX_LOADS][3]; /* N m per unit signal (nload x 3) */
+    int load_force_sig[HS_MAX_LOADS]; /* signal index, -1: constant 1 */
+    int load_torque_sig[HS_MAX_LOADS];
+
+    /* ---- signals: piecewise linear in t, constant beyond the ends ---- */
+    int sig_start[HS_MAX_SIGNALS]; /* first knot */
+    int sig_n[HS_MAX_SIGNALS]; /* knots; equal times make a jump, right value from the jump on */
+    double knot_t[HS_MAX_KNOTS]; /* s (nknot) */
+    double knot_v[HS_MAX_KNOTS]; /* (nknot) */
+
+    /* ---- environment ---- */
+    double gravity[3]; /* m/s^2 */
+
+    /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
+    double dt; /* s */
+    double t_end; /* s */
+    double tol_z; /* Newton tolerance on position updates, rad or m */
+    double penalty; /* alpha of the augmented Lagrangian */
+    double max_iter; /* Newton iteration limit per step (integer-valued) */
+    double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
+    double fd_floor;
+} hs_model;
+
+/* Recomputes every derived quantity (centre of mass and inertia from shapes, ancestor masks,
+ * unit axes) from the primary values. Call after loading and after changing a parameter. */
+HS_HD static inline void hs_model_derive(hs_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "../../kernels/hs_model_derive.h"
+
+#endif

@@ -1,0 +1,64 @@
+/* hs/model_file.h -- loading model files (YAML) and the named-parameter table (host only). */
+#ifndef HS_MODEL_FILE_H
+#define HS_MODEL_FILE_H
+
+#include <stddef.h>
+#include "model.h"
+#include "errors.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One named numeric value of the model: the double at (char *)&desc->model + offset. */
+typedef struct hs_param {
+    char name[112]; /* stable dotted name, e.g. body.crank.mass, joint.j1.z0 */
+    char unit[16]; /* SI unit, e.g. kg, m, rad, N, "" for dimensionless */
+    size_t offset; /* byte offset of the double inside hs_model */
+} hs_param;
+
+/* A loaded model: the flat hs_model plus host-side names, parameters and source text. */
+typedef struct hs_model_desc {
+    hs_model model;
+    char name[HS_NAME_LEN]; /* model name */
+    char path[256]; /* file it came from */
+    char *text; /* the file's text (heap) */
+    char body_name[HS_MAX_BODIES][HS_NAME_LEN];
+    char joint_name[HS_MAX_BODIES][HS_NAME_LEN];
+    char cut_name[HS_MAX_CUTS][HS_NAME_LEN];
+    char point_name[HS_MAX_POINTS][HS_NAME_LEN];
+    char load_name[HS_MAX_LOADS][HS_NAME_LEN];
+    char signal_name[HS_MAX_SIGNALS][HS_NAME_LEN];
+    int nparam;
+    hs_param *param; /* (nparam) heap */
+} hs_model_desc;
+
+/* Loads and validates a model file; on failure returns an hs_errcode and fills *err. */
+int hs_model_load(const char *path, hs_model_desc *out, hs_error *err);
+/* The same from text in memory (path is used in messages only). */
+int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, hs_error *err);
+void hs_model_desc_free(hs_model_desc *d);
+
+/* Index of a parameter by name, -1 if none. */
+int hs_param_find(const hs_model_desc *d, const char *name);
+/* Sets a parameter by name, re-derives and re-validates the model. */
+int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err);
+/* "NAME=VALUE" (VALUE may carry a unit suffix, e.g. 30deg, 2bar). */
+int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err);
+double hs_param_get(const hs_model_desc *d, int index);
+
+/* Parses "1.5", "-30 deg", "80mm", "7.6 MPa" to SI; returns 0 on success. */
+int hs_parse_quantity(const char *s, double *value, char *unit_out, size_t unit_n);
+
+/* Checks the physical rules (positive masses, unit axes, limits, dt > 0 ...). */
+int hs_model_validate(const hs_model_desc *d, hs_error *err);
+
+/* Index of a body / joint / point by name, -1 if none ("ground" is -1 too: check separately). */
+int hs_body_find(const hs_model_desc *d, const char *name);
+int hs_point_find(const hs_model_desc *d, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,432 @@
+/* hs_integrator.h -- one instance's time integration: implicit trapezoidal rule with the
+ * positions as primary variables, index-3 penalty augmented Lagrangian with iterated
+ * multipliers, Newton-Raphson on the scaled residual with a forward-difference tangent, and
+ * mass-damping-stiffness-orthogonal projections of velocities and accelerations
+ * (seed 000 eqs. 18-21 and 32-41; seed 004 Pub. I eqs. 15-28 and 43-45).
+ *
+ * Everything here is HS_HD: the CPU reference, the OpenMP batch and the CUDA kernel run this
+ * code. No allocation: the caller owns hs_state (the per-instance data) and hs_work (scratch).
+ * A step that fails (iteration limit, NaN/Inf, singular matrix, constraint blow-up) leaves
+ * the state at the last good step and sets a status bit; the caller freezes the instance. */
+#ifndef HS_INTEGRATOR_H
+#define HS_INTEGRATOR_H
+
+#include "hs_dynamics.h"
+#include "hs_constraints.h"
+
+enum hs_status_bits {
+    HS_ST_MAXITER = 1, /* Newton hit the iteration limit: the step is not accepted */
+    HS_ST_NONFINITE = 2, /* NaN or Inf in the residual or the state */
+    HS_ST_SINGULAR = 4, /* singular Newton or projection matrix */
+    HS_ST_CONSTRAINT = 8, /* constraint violation above HS_PHI_BLOWUP */
+    HS_ST_GEOMETRY = 16 /* the initial loop closure has no solution near z0 */
+};
+
+/* Constraint violation (max |Phi|, m or rad) beyond which an instance is flagged: the
+ * penalty method keeps Phi near rounding level, so this only trips on a real failure. */
+#define HS_PHI_BLOWUP 1e-3
+
+typedef struct hs_state {
+    double t; /* time = step * dt (never accumulated: exact switching times) */
+    long step; /* steps taken */
+    double z[HS_MAX_Z]; /* relative coordinates (nz) */
+    double zd[HS_MAX_Z]; /* velocities after projection (nz) */
+    double zdd[HS_MAX_Z]; /* accelerations after projection (nz) */
+    double lambda[HS_MAX_CON]; /* iterated multipliers (ncon) */
+    double W_ext; /* work of the external loads since t = 0, J (trapezoidal) */
+    double P_ext; /* their power at t, W */
+    int status; /* enum hs_status_bits, 0 = fine */
+    int iters; /* Newton iterations of the last step */
+    int iters_max; /* largest per-step count so far */
+    long iters_total; /* sum over all steps */
+} hs_state;
+
+typedef struct hs_work {
+    hs_kin kin;
+    hs_dyn_work dyn;
+    double M[HS_MAX_Z * HS_MAX_Z]; /* mass matrix (nz x nz, ld HS_MAX_Z) */
+    double Q[HS_MAX_Z]; /* generalised forces (nz) */
+    double phi[HS_MAX_CON]; /* (ncon) */
+    double J[HS_MAX_CON * HS_MAX_Z]; /* Phi_z (ncon x nz, ld HS_MAX_Z) */
+    double Jb[HS_MAX_CON * HS_MAX_Z]; /* Phi_z at the base point of the last tangent */
+    double vp[HS_MAX_CON]; /* Phidot_z zdot (ncon) */
+    double T[HS_MAX_X * HS_MAX_X]; /* tangent, then its LU (nx x nx, ld HS_MAX_X) */
+    double P[HS_MAX_X * HS_MAX_X]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) */
+    double G[HS_MAX_CON * HS_MAX_CON]; /* small Gram matrices of the initial closure */
+    int piv[HS_MAX_X];
+    double f0[HS_MAX_X], f1[HS_MAX_X]; /* residuals (nx) */
+    double x[HS_MAX_X], xp[HS_MAX_X], dx[HS_MAX_X]; /* Newton iterate, perturbed, update */
+    double zd[HS_MAX_Z], zdd[HS_MAX_Z]; /* velocities/accelerations of the iterate */
+    double hd[HS_MAX_Z], hdd[HS_MAX_Z]; /* the hat terms of eq. (34) */
+    double lam[HS_MAX_CON]; /* multipliers being iterated */
+    double r[HS_MAX_X], y[HS_MAX_CON]; /* right-hand sides */
+} hs_work;
+
+/* Observables of a state (for output): energies and constraint violation. */
+typedef struct hs_obs {
+    double Ekin, Epot; /* J */
+    double phi_norm; /* ||Phi||_2, m or rad */
+    double phid_norm; /* ||Phi_z zdot||_2 */
+} hs_obs;
+
+HS_HD static inline int hs_isfinite(double v)
+{
+    return v == v && v - v == 0.0;
+}
+
+/* Scaled residual of eq. (39)/(22) at the iterate x with multipliers lam:
+ * f = dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q), with zd and zdd from the trapezoidal
+ * rule (eq. 33). Leaves kinematics, M, Q, Phi and Phi_z of x in w. */
+HS_HD static inline void hs_residual(const hs_model *m, double t, const double *x,
+                                     const double *lam, hs_work *w, double *f)
+{
+    int n = m->nz, i, j, e;
+    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sc = 0.25 * dt * dt;
+    for (i = 0; i < n; ++i) {
+        w->zd[i] = c1 * x[i] + w->hd[i];
+        w->zdd[i] = c2 * x[i] + w->hdd[i];
+    }
+    hs_kin_positions(m, x, &w->kin);
+    hs_kin_velocities(m, w->zd, &w->kin);
+    hs_mass_force(m, &w->kin, t, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    hs_constraints_phi(m, &w->kin, w->phi);
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    for (i = 0; i < n; ++i) {
+        double s = -w->Q[i];
+        for (j = 0; j < n; ++j) s += w->M[i * HS_MAX_Z + j] * w->zdd[j];
+        for (e = 0; e < m->ncon; ++e) s += w->J[e * HS_MAX_Z + i] * (m->penalty * w->phi[e] + lam[e]);
+        f[i] = sc * s;
+    }
+}
+
+/* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x).
+ * Column i uses the increment fd_rel * max(fd_floor, |x_i|), taken as the representable
+ * difference (x_i + eps) - x_i. */
+HS_HD static inline void hs_tangent(const hs_model *m, double t, const double *x, const double *lam,
+                                    const double *f0, hs_work *w)
+{
+    int n = m->nx, i, r;
+    for (i = 0; i < n; ++i) w->xp[i] = x[i];
+    for (i = 0; i < n; ++i) {
+        double ax = fabs(x[i]);
+        double eps = m->fd_rel * (ax > m->fd_floor ? ax : m->fd_floor);
+        double xi = x[i] + eps;
+        eps = xi - x[i];
+        w->xp[i] = xi;
+        hs_residual(m, t, w->xp, lam, w, w->f1);
+        for (r = 0; r < n; ++r) w->T[r * HS_MAX_X + i] = (w->f1[r] - f0[r]) / eps;
+        w->xp[i] = x[i];
+    }
+}
+
+/* L = P + dt^2/4 alpha J^T J (n x n, ld HS_MAX_X) into w->T, factorised. */
+HS_HD static inline int hs_projection_matrix(const hs_model *m, hs_work *w)
+{
+    int n = m->nz, i, j, e;
+    double sa = 0.25 * m->dt * m->dt * m->penalty;
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) {
+            double s = w->P[i * HS_MAX_X + j];
+            for (e = 0; e < m->ncon; ++e) s += sa * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
+            w->T[i * HS_MAX_X + j] = s;
+        }
+    return hs_lu_factor(w->T, n, HS_MAX_X, w->piv);
+}
+
+/* Mass-damping-stiffness-orthogonal projection (eqs. 20-21 / 27-28), in place on v (nz):
+ *   (P + dt^2/4 alpha J^T J) v = P v* - dt^2/4 alpha J^T (c + sigma),
+ * with c = 0 for velocities and c = Phidot_z zd for accelerations. One solve leaves a residual
+ * J v + c of order |P| / (dt^2/4 alpha |J|^2) times the initial one (not small for
+ * alpha = 1e9 at dt = 1 ms), so the multiplier sigma is iterated, sigma += J v + c, until
+ * |J v + c| is at rounding level: the fixed point is the exact P-weighted projection. The
+ * factorised matrix (w->T from hs_projection_matrix) is reused by every pass. */
+HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, const double *c)
+{
+    int n = m->nz, nc = m->ncon, i, j, e, it;
+    double sa = 0.25 * m->dt * m->dt * m->penalty, vmax = 0.0;
+    for (i = 0; i < n; ++i) {
+        double q = 0.0;
+        for (j = 0; j < n; ++j) q += w->P[i * HS_MAX_X + j] * v[j];
+        w->f1[i] = q; /* P v*, kept for every pass */
+        if (fabs(v[i]) > vmax) vmax = fabs(v[i]);
+    }
+    for (e = 0; e < nc; ++e) w->y[e] = c ? c[e] : 0.0; /* c + sigma */
+    for (it = 0; it < 30; ++it) {
+        double rmax = 0.0;
+        for (i = 0; i < n; ++i) {
+            double q = w->f1[i];
+            for (e = 0; e < nc; ++e) q -= sa * w->J[e * HS_MAX_Z + i] * w->y[e];
+            v[i] = q;
+        }
+        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, v);
+        for (e = 0; e < nc; ++e) {
+            double q = c ? c[e] : 0.0;
+            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * v[i];
+            w->y[e] += q;
+            if (fabs(q) > rmax) rmax = fabs(q);
+        }
+        if (rmax <= 1e-14 * (1.0 + vmax)) break;
+    }
+}
+
+/* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
+HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int n = m->nz, i, j, e, it, conv = 0, maxit = (int)m->max_iter;
+    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * m->penalty;
+    double t1 = (double)(s->step + 1) * dt;
+    if (s->status) return s->status;
+    /* hat terms (eq. 34) and predictor z + dt zd + dt^2/2 zdd */
+    for (i = 0; i < n; ++i) {
+        w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
+        w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
+        w->x[i] = s->z[i] + dt * s->zd[i] + 0.5 * dt * dt * s->zdd[i];
+    }
+    for (e = 0; e < m->ncon; ++e) w->lam[e] = s->lambda[e];
+    for (it = 1; it <= maxit && !conv; ++it) {
+        double dmax = 0.0;
+        hs_residual(m, t1, w->x, w->lam, w, w->f0);
+        for (i = 0; i < n; ++i)
+            if (!hs_isfinite(w->f0[i])) {
+                s->status |= HS_ST_NONFINITE;
+                return s->status;
+            }
+        for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
+        hs_tangent(m, t1, w->x, w->lam, w->f0, w);
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
+        if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
+            s->status |= HS_ST_SINGULAR;
+            return s->status;
+        }
+        for (i = 0; i < n; ++i) w->dx[i] = -w->f0[i];
+        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, w->dx);
+        for (i = 0; i < n; ++i) {
+            w->x[i] += w->dx[i];
+            if (fabs(w->dx[i]) > dmax) dmax = fabs(w->dx[i]);
+        }
+        if (!(dmax == dmax)) {
+            s->status |= HS_ST_NONFINITE;
+            return s->status;
+        }
+        /* multiplier update with the new positions (eq. 19) */
+        hs_kin_positions(m, w->x, &w->kin);
+        hs_constraints_phi(m, &w->kin, w->phi);
+        for (e = 0; e < m->ncon; ++e) w->lam[e] += m->penalty * w->phi[e];
+        conv = dmax <= m->tol_z;
+        s->iters = it;
+    }
+    if (!conv) {
+        s->status |= HS_ST_MAXITER;
+        return s->status;
+    }
+    /* Projections (eqs. 20-21 / 27-28). The weight P is the tangent less its penalty part
+     * (eq. 43, with Phi_z at the tangent's base point); the left-hand matrix uses Phi_z at the
+     * converged positions so that Phi_z zd = 0 holds there. */
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) {
+            double q = 0.0;
+            for (e = 0; e < m->ncon; ++e) q += w->Jb[e * HS_MAX_Z + i] * w->Jb[e * HS_MAX_Z + j];
+            w->P[i * HS_MAX_X + j] -= sa * q;
+        }
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z); /* kin holds the converged positions */
+    if (m->ncon > 0) {
+        if (hs_projection_matrix(m, w)) {
+            s->status |= HS_ST_SINGULAR;
+            return s->status;
+        }
+        for (i = 0; i < n; ++i) w->zd[i] = c1 * w->x[i] + w->hd[i];
+        hs_project(m, w, w->zd, NULL);
+        hs_kin_velocities(m, w->zd, &w->kin);
+        hs_constraints_vprod(m, &w->kin, w->vp);
+        for (i = 0; i < n; ++i) w->zdd[i] = c2 * w->x[i] + w->hdd[i];
+        hs_project(m, w, w->zdd, w->vp);
+    } else {
+        for (i = 0; i < n; ++i) {
+            w->zd[i] = c1 * w->x[i] + w->hd[i];
+            w->zdd[i] = c2 * w->x[i] + w->hdd[i];
+        }
+        hs_kin_velocities(m, w->zd, &w->kin);
+    }
+    for (i = 0; i < n; ++i)
+        if (!hs_isfinite(w->zd[i]) || !hs_isfinite(w->zdd[i])) {
+            s->status |= HS_ST_NONFINITE;
+            return s->status;
+        }
+    for (e = 0; e < m->ncon; ++e)
+        if (fabs(w->phi[e]) > HS_PHI_BLOWUP) {
+            s->status |= HS_ST_CONSTRAINT;
+            return s->status;
+        }
+    /* accept */
+    for (i = 0; i < n; ++i) {
+        s->z[i] = w->x[i];
+        s->zd[i] = w->zd[i];
+        s->zdd[i] = w->zdd[i];
+    }
+    for (e = 0; e < m->ncon; ++e) s->lambda[e] = w->lam[e];
+    {
+        double P1 = hs_external_power(m, &w->kin, t1);
+        s->W_ext += 0.5 * dt * (s->P_ext + P1);
+        s->P_ext = P1;
+    }
+    s->step += 1;
+    s->t = t1;
+    s->iters_total += s->iters;
+    if (s->iters > s->iters_max) s->iters_max = s->iters;
+    return 0;
+}
+
+/* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:
+ * the minimum-norm change of the free coordinates that cancels r to first order. A relative
+ * regularisation of 1e-14 keeps redundant constraints (rank-deficient Jf) solvable. */
+HS_HD static inline int hs_min_norm_correction(const hs_model *m, hs_work *w, const double *r,
+                                               double *dz)
+{
+    int nc = m->ncon, n = m->nz, a, b, i;
+    double dmax = 0.0;
+    for (a = 0; a < nc; ++a)
+        for (b = 0; b < nc; ++b) {
+            double s = 0.0;
+            for (i = 0; i < n; ++i)
+                if (!m->joint_hold[i]) s += w->J[a * HS_MAX_Z + i] * w->J[b * HS_MAX_Z + i];
+            w->G[a * HS_MAX_CON + b] = s;
+        }
+    for (a = 0; a < nc; ++a) {
+        if (w->G[a * HS_MAX_CON + a] > dmax) dmax = w->G[a * HS_MAX_CON + a];
+        w->y[a] = r[a];
+    }
+    if (!(dmax > 0.0)) return 1;
+    if (hs_solve_regularised(w->G, nc, HS_MAX_CON, w->piv, w->y, 1e-14 * dmax)) return 1;
+    for (i = 0; i < n; ++i) {
+        double s = 0.0;
+        if (!m->joint_hold[i])
+            for (a = 0; a < nc; ++a) s += w->J[a * HS_MAX_Z + i] * w->y[a];
+        dz[i] = -s;
+    }
+    return 0;
+}
+
+/* Initial state: z0 with the loop closure solved to rounding level (held joints stay at z0),
+ * velocities made consistent (Phi_z zd = 0) the same way, and accelerations and multipliers
+ * from the acceleration-level augmented Lagrangian iteration
+ *   (M + alpha J^T J) zdd = Q - J^T (lam + alpha c),  lam += alpha (J zdd + c),
+ * which also tolerates redundant constraints. Returns s->status. */
+HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int n = m->nz, nc = m->ncon, i, j, e, it;
+    double a = m->penalty;
+    s->t = 0.0;
+    s->step = 0;
+    s->status = 0;
+    s->iters = s->iters_max = 0;
+    s->iters_total = 0;
+    s->W_ext = 0.0;
+    for (i = 0; i < n; ++i) {
+        s->z[i] = m->joint_z0[i];
+        s->zd[i] = m->joint_zd0[i];
+        s->zdd[i] = 0.0;
+        w->hd[i] = w->hdd[i] = 0.0;
+    }
+    for (e = 0; e < nc; ++e) s->lambda[e] = 0.0;
+    if (nc > 0) {
+        double best = 1e300;
+        for (it = 0; it < 60; ++it) {
+            double pm = 0.0;
+            hs_kin_positions(m, s->z, &w->kin);
+            hs_constraints_phi(m, &w->kin, w->phi);
+            for (e = 0; e < nc; ++e)
+                if (fabs(w->phi[e]) > pm) pm = fabs(w->phi[e]);
+            if (!(pm == pm)) break;
+            /* stop at rounding level: no further decrease */
+            if (pm == 0.0 || (pm >= 0.5 * best && pm < 1e-12)) {
+                best = pm < best ? pm : best;
+                break;
+            }
+            if (pm < best) best = pm;
+            hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+            if (hs_min_norm_correction(m, w, w->phi, w->dx)) break;
+            for (i = 0; i < n; ++i) s->z[i] += w->dx[i];
+        }
+        if (!(best <= 1e-9)) {
+            s->status |= HS_ST_GEOMETRY;
+            return s->status;
+        }
+        hs_kin_positions(m, s->z, &w->kin);
+        hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+        for (it = 0; it < 3; ++it) { /* consistent velocities, with one refinement */
+            for (e = 0; e < nc; ++e) {
+                double q = 0.0;
+                for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zd[i];
+                w->r[e] = q;
+            }
+            if (hs_min_norm_correction(m, w, w->r, w->dx)) {
+                s->status |= HS_ST_GEOMETRY;
+                return s->status;
+            }
+            for (i = 0; i < n; ++i) s->zd[i] += w->dx[i];
+        }
+    }
+    /* accelerations and multipliers */
+    hs_kin_positions(m, s->z, &w->kin);
+    hs_kin_velocities(m, s->zd, &w->kin);
+    hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_vprod(m, &w->kin, w->vp);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) {
+            double q = w->M[i * HS_MAX_Z + j];
+            for (e = 0; e < nc; ++e) q += a * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
+            w->T[i * HS_MAX_X + j] = q;
+        }
+    if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
+        s->status |= HS_ST_SINGULAR;
+        return s->status;
+    }
+    for (it = 0; it < 100; ++it) {
+        double rmax = 0.0, cmax = 0.0;
+        for (i = 0; i < n; ++i) {
+            double q = w->Q[i];
+            for (e = 0; e < nc; ++e) q -= w->J[e * HS_MAX_Z + i] * (s->lambda[e] + a * w->vp[e]);
+            s->zdd[i] = q;
+        }
+        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, s->zdd);
+        for (e = 0; e < nc; ++e) {
+            double q = w->vp[e];
+            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zdd[i];
+            s->lambda[e] += a * q;
+            if (fabs(q) > rmax) rmax = fabs(q);
+            if (fabs(w->vp[e]) > cmax) cmax = fabs(w->vp[e]);
+        }
+        if (rmax <= 1e-13 * (1.0 + cmax)) break;
+    }
+    for (i = 0; i < n; ++i)
+        if (!hs_isfinite(s->z[i]) || !hs_isfinite(s->zd[i]) || !hs_isfinite(s->zdd[i])) {
+            s->status |= HS_ST_NONFINITE;
+            return s->status;
+        }
+    s->P_ext = hs_external_power(m, &w->kin, 0.0);
+    return s->status;
+}
+
+/* Energies and constraint violation of the state s (recomputes its kinematics). */
+HS_HD static inline void hs_observe(const hs_model *m, const hs_state *s, hs_work *w, hs_obs *o)
+{
+    int e, i;
+    double p2 = 0.0, v2 = 0.0;
+    hs_kin_positions(m, s->z, &w->kin);
+    hs_kin_velocities(m, s->zd, &w->kin);
+    hs_energy(m, &w->kin, &o->Ekin, &o->Epot);
+    hs_constraints_phi(m, &w->kin, w->phi);
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    for (e = 0; e < m->ncon; ++e) {
+        double q = 0.0;
+        for (i = 0; i < m->nz; ++i) q += w->J[e * HS_MAX_Z + i] * s->zd[i];
+        p2 += w->phi[e] * w->phi[e];
+        v2 += q * q;
+    }
+    o->phi_norm = sqrt(p2);
+    o->phid_norm = sqrt(v2);
+}
+
+#endif

@@ -1,0 +1,156 @@
+/* hs_kinematics.h -- semi-recursive kinematics of the spanning tree in relative coordinates
+ * (seed 000 Sect. 2.1, eqs. 1-7; seed 004 Pub. I eqs. 1-6).
+ *
+ * Body velocities are Z_j = [sdot_j; w_j] (eq. 1): sdot_j is the velocity of the body-j point
+ * that momentarily coincides with the global origin, w_j the angular velocity. The recursion
+ * from the root outwards is Z_j = Z_parent + b_j zdot_j (eq. 2) and
+ * Zdot_j = Zdot_parent + b_j zddot_j + d_j (eq. 3), where Zdot_j = [sddot_j; wdot_j] holds the
+ * material acceleration of the point at the origin (that is what makes eq. 7 hold with
+ * e_j = [w~ w~ g; 0]). We store Zd0_j, the body accelerations with zddot = 0, i.e. the
+ * accumulated d terms (the product Rdot zdot of eq. 5). */
+#ifndef HS_KINEMATICS_H
+#define HS_KINEMATICS_H
+
+#include "hs_linalg.h"
+#include "../include/hs/model.h"
+
+typedef struct hs_kin {
+    double A[HS_MAX_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
+    double p[HS_MAX_BODIES][3]; /* body-frame origin, global (nbody x 3) */
+    double g[HS_MAX_BODIES][3]; /* centre of mass, global (nbody x 3) */
+    double o[HS_MAX_BODIES][3]; /* joint point, global (nbody x 3) */
+    double u[HS_MAX_BODIES][3]; /* joint axis, global (nbody x 3) */
+    double b[HS_MAX_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
+    double Z[HS_MAX_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
+    double Zd0[HS_MAX_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
+} hs_kin;
+
+/* Positions, orientations and joint vectors b_j from the coordinates z (nz). */
+HS_HD static inline void hs_kin_positions(const hs_model *m, const double *z, hs_kin *k)
+{
+    int j;
+    for (j = 0; j < m->nbody; ++j) {
+        int par = m->body_parent[j];
+        double Ap[9], pp[3], R[9], T[9], loc[3], c[3];
+        if (par >= 0) {
+            int q;
+            for (q = 0; q < 9; ++q) Ap[q] = k->A[par][q];
+            hs_v3_copy(pp, k->p[par]);
+        } else {
+            hs_m3_identity(Ap);
+            hs_v3_set(pp, 0.0, 0.0, 0.0);
+        }
+        hs_m3_mulv(k->u[j], Ap, m->joint_u[j]);
+        if (m->joint_type[j] == HS_JOINT_REVOLUTE) {
+            hs_m3_rot(R, m->joint_u[j], z[j]);
+            hs_m3_mul(T, Ap, R);
+            hs_m3_mul(k->A[j], T, m->joint_rot0[j]);
+            hs_m3_mulv(c, Ap, m->joint_at_parent[j]);
+            hs_v3_axpy(k->o[j], pp, 1.0, c);
+            /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
+             * u x (0 - o) = o x u */
+            hs_v3_cross(k->b[j], k->o[j], k->u[j]);
+            hs_v3_copy(k->b[j] + 3, k->u[j]);
+        } else {
+            hs_m3_mul(k->A[j], Ap, m->joint_rot0[j]);
+            hs_v3_axpy(loc, m->joint_at_parent[j], z[j], m->joint_u[j]);
+            hs_m3_mulv(c, Ap, loc);
+            hs_v3_axpy(k->o[j], pp, 1.0, c);
+            hs_v3_copy(k->b[j], k->u[j]);
+            hs_v3_set(k->b[j] + 3, 0.0, 0.0, 0.0);
+        }
+        hs_m3_mulv(c, k->A[j], m->joint_at_child[j]);
+        hs_v3_sub(k->p[j], k->o[j], c);
+        hs_m3_mulv(c, k->A[j], m->body_com[j]);
+        hs_v3_axpy(k->g[j], k->p[j], 1.0, c);
+    }
+}
+
+/* Velocities Z_j (eq. 2) and the zero-zddot accelerations Zd0_j (eq. 3, the d_j terms).
+ * Requires hs_kin_positions at the same z. */
+HS_HD static inline void hs_kin_velocities(const hs_model *m, const double *zd, hs_kin *k)
+{
+    int j, q;
+    for (j = 0; j < m->nbody; ++j) {
+        int par = m->body_parent[j];
+        double wp[3], t1[3], t2[3], t3[3];
+        double *Z = k->Z[j], *D = k->Zd0[j];
+        const double *b = k->b[j], *u = k->u[j], *o = k->o[j];
+        if (par >= 0) {
+            for (q = 0; q < 6; ++q) {
+                Z[q] = k->Z[par][q];
+                D[q] = k->Zd0[par][q];
+            }
+        } else {
+            for (q = 0; q < 6; ++q) Z[q] = D[q] = 0.0;
+        }
+        hs_v3_copy(wp, Z + 3);
+        for (q = 0; q < 6; ++q) Z[q] += b[q] * zd[j];
+        if (m->joint_type[j] == HS_JOINT_REVOLUTE) {
+            /* wdot_j = wdot_p + u zdd + (w_p x u) zd: the axis turns with the parent.
+             * The joint point has one acceleration in both bodies, which gives
+             * sdd_j = sdd_p + (o x u) zdd - (w_p x u zd) x o + w_p x (w_p x o)
+             *         - w_j x (w_j x o). */
+            hs_v3_cross(t1, wp, u);
+            for (q = 0; q < 3; ++q) t1[q] *= zd[j];
+            for (q = 0; q < 3; ++q) D[3 + q] += t1[q];
+            hs_v3_cross(t2, t1, o);
+            for (q = 0; q < 3; ++q) D[q] -= t2[q];
+            hs_v3_cross2(t2, wp, o);
+            hs_v3_cross2(t3, Z + 3, o);
+            for (q = 0; q < 3; ++q) D[q] += t2[q] - t3[q];
+        } else {
+            /* sliding along an axis fixed in the parent: Coriolis term 2 w_p x u zd */
+            hs_v3_cross(t1, wp, u);
+            for (q = 0; q < 3; ++q) D[q] += 2.0 * t1[q] * zd[j];
+        }
+    }
+}
+
+/* Global position of the body-frame point c of body j (-1: ground). */
+HS_HD static inline void hs_kin_point(const hs_kin *k, int j, const double c[3], double r[3])
+{
+    if (j < 0) {
+        hs_v3_copy(r, c);
+    } else {
+        double t[3];
+        hs_m3_mulv(t, k->A[j], c);
+        hs_v3_axpy(r, k->p[j], 1.0, t);
+    }
+}
+
+/* Global direction of the body-frame vector c of body j. */
+HS_HD static inline void hs_kin_dir(const hs_kin *k, int j, const double c[3], double r[3])
+{
+    if (j < 0) hs_v3_copy(r, c);
+    else hs_m3_mulv(r, k->A[j], c);
+}
+
+/* Velocity of the body-j material point at global position r: sdot + w x r. */
+HS_HD static inline void hs_kin_point_vel(const hs_kin *k, int j, const double r[3], double v[3])
+{
+    if (j < 0) {
+        hs_v3_set(v, 0.0, 0.0, 0.0);
+    } else {
+        double t[3];
+        hs_v3_cross(t, k->Z[j] + 3, r);
+        hs_v3_axpy(v, k->Z[j], 1.0, t);
+    }
+}
+
+/* Acceleration at zddot = 0 of the body-j material point at r: sdd0 + wd0 x r + w x (w x r). */
+HS_HD static inline void hs_kin_point_acc0(const hs_kin *k, int j, const double r[3], double a[3])
+{
+    if (j < 0) {
+        hs_v3_set(a, 0.0, 0.0, 0.0);
+    } else {
+        double t[3], s[3];
+        hs_v3_cross(t, k->Zd0[j] + 3, r);
+        hs_v3_cross2(s, k->Z[j] + 3, r);
+        a[0] = k->Zd0[j][0] + t[0] + s[0];
+        a[1] = k->Zd0[j][1] + t[1] + s[1];
+        a[2] = k->Zd0[j][2] + t[2] + s[2];
+    }
+}
+
+#endif

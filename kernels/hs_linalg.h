@@ -1,0 +1,190 @@
+/* hs_linalg.h -- small dense linear algebra for one instance: 3-vectors, 3x3 rotations and
+ * 6x6 spatial blocks, and LU factorisation with partial pivoting for the Newton matrix.
+ * Row-major throughout. Tested against LAPACK dgetrf/dgetrs in tests/test_linalg.c. */
+#ifndef HS_LINALG_H
+#define HS_LINALG_H
+
+#include "hs_hd.h"
+
+/* ---- 3-vectors ---- */
+HS_HD static inline void hs_v3_set(double r[3], double x, double y, double z)
+{
+    r[0] = x;
+    r[1] = y;
+    r[2] = z;
+}
+HS_HD static inline void hs_v3_copy(double r[3], const double a[3])
+{
+    r[0] = a[0];
+    r[1] = a[1];
+    r[2] = a[2];
+}
+HS_HD static inline double hs_v3_dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+/* r = a x b (r may alias neither a nor b) */
+HS_HD static inline void hs_v3_cross(double r[3], const double a[3], const double b[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+/* r = a + s b (r may alias a) */
+HS_HD static inline void hs_v3_axpy(double r[3], const double a[3], double s, const double b[3])
+{
+    r[0] = a[0] + s * b[0];
+    r[1] = a[1] + s * b[1];
+    r[2] = a[2] + s * b[2];
+}
+HS_HD static inline void hs_v3_sub(double r[3], const double a[3], const double b[3])
+{
+    r[0] = a[0] - b[0];
+    r[1] = a[1] - b[1];
+    r[2] = a[2] - b[2];
+}
+HS_HD static inline double hs_v3_norm(const double a[3])
+{
+    return sqrt(hs_v3_dot(a, a));
+}
+/* r = w x (w x a) */
+HS_HD static inline void hs_v3_cross2(double r[3], const double w[3], const double a[3])
+{
+    double t[3];
+    hs_v3_cross(t, w, a);
+    hs_v3_cross(r, w, t);
+}
+
+/* ---- 3x3 matrices (row-major) ---- */
+HS_HD static inline void hs_m3_identity(double A[9])
+{
+    int k;
+    for (k = 0; k < 9; ++k) A[k] = (k % 4 == 0) ? 1.0 : 0.0;
+}
+/* r = A a */
+HS_HD static inline void hs_m3_mulv(double r[3], const double A[9], const double a[3])
+{
+    r[0] = A[0] * a[0] + A[1] * a[1] + A[2] * a[2];
+    r[1] = A[3] * a[0] + A[4] * a[1] + A[5] * a[2];
+    r[2] = A[6] * a[0] + A[7] * a[1] + A[8] * a[2];
+}
+/* C = A B (C aliases neither) */
+HS_HD static inline void hs_m3_mul(double C[9], const double A[9], const double B[9])
+{
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j)
+            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+/* Rotation by angle q about the unit axis u (Rodrigues). */
+HS_HD static inline void hs_m3_rot(double R[9], const double u[3], double q)
+{
+    double c = cos(q), s = sin(q), v = 1.0 - c;
+    R[0] = c + u[0] * u[0] * v;
+    R[1] = u[0] * u[1] * v - u[2] * s;
+    R[2] = u[0] * u[2] * v + u[1] * s;
+    R[3] = u[1] * u[0] * v + u[2] * s;
+    R[4] = c + u[1] * u[1] * v;
+    R[5] = u[1] * u[2] * v - u[0] * s;
+    R[6] = u[2] * u[0] * v - u[1] * s;
+    R[7] = u[2] * u[1] * v + u[0] * s;
+    R[8] = c + u[2] * u[2] * v;
+}
+/* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T. */
+HS_HD static inline void hs_m3_inertia_global(double G[9], const double A[9], const double J[6])
+{
+    double Jf[9], T[9];
+    int i, j, k;
+    Jf[0] = J[0];
+    Jf[4] = J[1];
+    Jf[8] = J[2];
+    Jf[1] = Jf[3] = J[3];
+    Jf[2] = Jf[6] = J[4];
+    Jf[5] = Jf[7] = J[5];
+    hs_m3_mul(T, A, Jf);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            double s = 0.0;
+            for (k = 0; k < 3; ++k) s += T[3 * i + k] * A[3 * j + k];
+            G[3 * i + j] = s;
+        }
+}
+
+/* ---- dense LU with partial pivoting (row-major, leading dimension lda) ----
+ * Factorises A = P L U in place (unit lower L below the diagonal, U on and above it);
+ * piv[k] is the row swapped with row k at step k (0-based, LAPACK's ipiv minus one).
+ * Returns 0, or k+1 when column k has no non-zero pivot (A singular); never divides by 0. */
+HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
+{
+    int i, j, k, info = 0;
+    for (k = 0; k < n; ++k) {
+        int p = k;
+        double amax = fabs(A[k * lda + k]);
+        for (i = k + 1; i < n; ++i) {
+            double a = fabs(A[i * lda + k]);
+            if (a > amax) {
+                amax = a;
+                p = i;
+            }
+        }
+        piv[k] = p;
+        if (amax == 0.0 || amax != amax) { /* zero or NaN column: singular */
+            if (!info) info = k + 1;
+            continue;
+        }
+        if (p != k)
+            for (j = 0; j < n; ++j) {
+                double t = A[k * lda + j];
+                A[k * lda + j] = A[p * lda + j];
+                A[p * lda + j] = t;
+            }
+        {
+            double inv = 1.0 / A[k * lda + k];
+            for (i = k + 1; i < n; ++i) {
+                double l = A[i * lda + k] * inv;
+                A[i * lda + k] = l;
+                if (l != 0.0)
+                    for (j = k + 1; j < n; ++j) A[i * lda + j] -= l * A[k * lda + j];
+            }
+        }
+    }
+    return info;
+}
+
+/* Solves A x = b with the factors of hs_lu_factor; b is overwritten by x. */
+HS_HD static inline void hs_lu_solve(const double *LU, int n, int lda, const int *piv, double *b)
+{
+    int i, j;
+    for (i = 0; i < n; ++i) {
+        int p = piv[i];
+        if (p != i) {
+            double t = b[i];
+            b[i] = b[p];
+            b[p] = t;
+        }
+    }
+    for (i = 1; i < n; ++i) {
+        double s = b[i];
+        for (j = 0; j < i; ++j) s -= LU[i * lda + j] * b[j];
+        b[i] = s;
+    }
+    for (i = n - 1; i >= 0; --i) {
+        double s = b[i];
+        for (j = i + 1; j < n; ++j) s -= LU[i * lda + j] * b[j];
+        b[i] = s / LU[i * lda + i];
+    }
+}
+
+/* Solves the symmetric positive semi-definite system (A + delta*I) x = b by LU, used for the
+ * regularised least-squares corrections of the initial loop closure. A is overwritten. */
+HS_HD static inline int hs_solve_regularised(double *A, int n, int lda, int *piv, double *b,
+                                             double delta)
+{
+    int i;
+    for (i = 0; i < n; ++i) A[i * lda + i] += delta;
+    if (hs_lu_factor(A, n, lda, piv)) return 1;
+    hs_lu_solve(A, n, lda, piv, b);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Configures (Release) and builds hydrosweep: scripts/build.sh [BUILD_DIR] (default: build).
+# nvcc on PATH: CUDA is built as cmake finds it; only at /usr/local/cuda/bin: its path is
+# passed to cmake; no nvcc at all: -DHS_CUDA=OFF.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${1:-build}
+
+args=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release)
+if command -v nvcc >/dev/null 2>&1; then
+    echo "build: CUDA on (nvcc: $(command -v nvcc))"
+elif [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo "build: CUDA on (nvcc: /usr/local/cuda/bin/nvcc)"
+    args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+else
+    echo "build: no nvcc found: CUDA off"
+    args+=(-DHS_CUDA=OFF)
+fi
+
+cmake "${args[@]}"
+cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# cli_simulate.sh -- the `hydrosweep simulate` and `info` commands as a user runs them:
+# CSV header names, row count, summary, --set/--t-end/--dt overrides, and clear errors with
+# non-zero exit codes for bad input. Usage: cli_simulate.sh PATH/TO/hydrosweep
+set -u
+HS=${1:?usage: cli_simulate.sh HYDROSWEEP}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect() { # expect DESCRIPTION COMMAND...: command succeeds
+  local d=$1; shift
+  if "$@" >/dev/null 2>&1; then ok; else bad "$d"; fi
+}
+
+# --- simulate the four-bar for 0.1 s
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --t-end 0.1 -o "$tmp/fb.csv" >"$tmp/sum.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok || bad "simulate exit code $rc"
+head -1 "$tmp/fb.csv" | grep -qx 't,crank_angle,crank_angle_dot,coupler_angle,coupler_angle_dot,boom_angle,boom_angle_dot,E_kin,E_pot,W_ext,E_balance,phi_norm,newton_iters' \
+  && ok || bad "CSV header: $(head -1 "$tmp/fb.csv")"
+rows=$(($(wc -l <"$tmp/fb.csv") - 1))
+[ "$rows" -eq 101 ] && ok || bad "expected 101 rows (t = 0 .. 0.1 s), got $rows"
+tail -1 "$tmp/fb.csv" | grep -q '^0\.1,' && ok || bad "last row at t = 0.1: $(tail -1 "$tmp/fb.csv")"
+grep -q 'newton iters' "$tmp/sum.txt" && grep -q 'max |E_balance|' "$tmp/sum.txt" \
+  && grep -q 'max phi_norm' "$tmp/sum.txt" && grep -q 'wall time' "$tmp/sum.txt" \
+  && ok || bad "summary lines missing: $(cat "$tmp/sum.txt")"
+# the crank angle starts at exactly -30 deg (held at z0)
+awk -F, 'NR==2 { d = $2 + 0.5235987755982988; exit !(d < 1e-15 && d > -1e-15) }' "$tmp/fb.csv" \
+  && ok || bad "first crank angle is not -30 deg"
+# the crank falls (released from rest): angle decreases
+awk -F, 'NR==2 {a=$2} END { exit !($2 < a) }' "$tmp/fb.csv" && ok || bad "crank does not move"
+
+# --- --set, --dt, --every
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --t-end 0.05 --dt 5e-3 --every 2 \
+  --set body.boom.mass=300kg -o "$tmp/b.csv" >/dev/null 2>&1 && ok || bad "overrides run"
+rows=$(($(wc -l <"$tmp/b.csv") - 1))
+[ "$rows" -eq 6 ] && ok || bad "--every 2 with 10 steps: want rows at steps 0,2,..,10 = 6, got $rows"
+
+# --- CSV to stdout, summary to stderr
+"$HS" simulate models/double_pendulum.yaml --t-end 0.01 2>/dev/null | head -1 | grep -q '^t,' \
+  && ok || bad "CSV on stdout"
+
+# --- errors: exit codes and messages
+"$HS" simulate models/does_not_exist.yaml >/dev/null 2>"$tmp/e1"; rc=$?
+[ $rc -eq 2 ] && grep -q 'does_not_exist' "$tmp/e1" && ok || bad "missing file: rc $rc, $(cat "$tmp/e1")"
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --set body.nope.mass=1 >/dev/null 2>"$tmp/e2"; rc=$?
+[ $rc -eq 2 ] && grep -q 'body.nope.mass' "$tmp/e2" && ok || bad "unknown parameter: rc $rc, $(cat "$tmp/e2")"
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --set body.boom.mass=-1 >/dev/null 2>"$tmp/e3"; rc=$?
+[ $rc -eq 2 ] && ok || bad "negative mass accepted: rc $rc"
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --bogus >/dev/null 2>"$tmp/e4"; rc=$?
+[ $rc -eq 1 ] && grep -q -- '--bogus' "$tmp/e4" && ok || bad "unknown option: rc $rc"
+"$HS" frobnicate >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] && ok || bad "unknown command rc $rc"
+printf 'name: x\nbodies:\n  - name: a\n    mass: 1\n    shape: point\n    colour: red\n' >"$tmp/bad.yaml"
+"$HS" simulate "$tmp/bad.yaml" >/dev/null 2>"$tmp/e5"; rc=$?
+[ $rc -eq 2 ] && grep -q 'bad.yaml:6:' "$tmp/e5" && grep -q 'colour' "$tmp/e5" \
+  && ok || bad "unknown key: rc $rc, $(cat "$tmp/e5")"
+# a run whose Newton iteration fails is flagged with exit 3 and keeps the rows so far
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --set integrator.max_iter=1 \
+  --set integrator.tol_position=1e-16 -o "$tmp/f.csv" >"$tmp/fs.txt" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q 'FAILED' "$tmp/fs.txt" && [ "$(wc -l <"$tmp/f.csv")" -ge 2 ] \
+  && ok || bad "Newton failure: rc $rc, $(cat "$tmp/fs.txt")"
+
+# --- help and info
+expect "simulate --help" "$HS" simulate --help
+"$HS" simulate --help | grep -q 'E_balance' && ok || bad "help lists columns"
+"$HS" info models/fourbar_rahikainen2018_mech.yaml >"$tmp/info.txt" 2>&1 && ok || bad "info runs"
+for p in body.boom.mass joint.crank_angle.z0 integrator.dt gravity.y cut.C.at_b.x; do
+  grep -q "^ *$p " "$tmp/info.txt" && ok || bad "info lists $p"
+done
+
+echo "cli_simulate: $pass passed, $fail failed"
+[ $fail -eq 0 ]

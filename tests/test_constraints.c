@@ -1,0 +1,134 @@
+/* test_constraints.c -- kernels/hs_constraints.h and the cut-joint equations of
+ * kernels/hs_model_derive.h: Phi_z against central differences of Phi and the velocity
+ * product against the second derivative of Phi along z + zd t, for every cut kind. */
+#include "hs_constraints.h"
+#include "test_util.h"
+
+static void phi_at(const hs_model *m, const double *z, double *phi)
+{
+    hs_kin k;
+    hs_kin_positions(m, z, &k);
+    hs_constraints_phi(m, &k, phi);
+}
+
+static void add_cut(hs_model *m, int type, int a, int b)
+{
+    int c = m->ncut++;
+    m->cut_type[c] = type;
+    m->cut_body_a[c] = a;
+    m->cut_body_b[c] = b;
+    hs_v3_set(m->cut_at_a[c], 0.3, 0.1 * c, -0.2);
+    hs_v3_set(m->cut_at_b[c], -0.1, 0.4, 0.05 * c);
+    hs_v3_set(m->cut_axis_a[c], 0.1, 0.2, 1.0);
+    hs_v3_set(m->cut_axis_b[c], 0.0, -0.3, 1.0);
+    /* normals perpendicular to the axes */
+    hs_v3_set(m->cut_normal_a[c], 1.0, 0.0, -0.1);
+    hs_v3_set(m->cut_normal_b[c], 1.0, 1.0, 0.3);
+}
+
+static void test_counts(void)
+{
+    hs_model m;
+    tu_tree3d(&m);
+    add_cut(&m, HS_CUT_REVOLUTE, 3, -1);
+    add_cut(&m, HS_CUT_REVOLUTE_PLANAR, 4, 2);
+    add_cut(&m, HS_CUT_PRISMATIC, 3, 4);
+    add_cut(&m, HS_CUT_PRISMATIC_PLANAR, 1, -1);
+    hs_model_derive(&m);
+    CHECK(m.ncon == 5 + 2 + 5 + 2, "equation count %d", m.ncon);
+    CHECK(m.cut_con0[2] == 7 && m.cut_ncon[2] == 5, "prismatic cut rows");
+}
+
+static void test_derivatives(void)
+{
+    hs_model m;
+    int trial, e, i, n;
+    tu_tree3d(&m);
+    add_cut(&m, HS_CUT_REVOLUTE, 3, -1);
+    add_cut(&m, HS_CUT_REVOLUTE_PLANAR, 4, 2);
+    add_cut(&m, HS_CUT_PRISMATIC, 3, 4);
+    add_cut(&m, HS_CUT_PRISMATIC_PLANAR, 1, -1);
+    hs_model_derive(&m);
+    n = m.nz;
+    for (trial = 0; trial < 10; ++trial) {
+        double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zp[HS_MAX_Z] = {0}, zm[HS_MAX_Z] = {0}, J[HS_MAX_CON * HS_MAX_Z];
+        double phi[HS_MAX_CON], pp[HS_MAX_CON], pm[HS_MAX_CON], c[HS_MAX_CON], h = 1e-5;
+        hs_kin k;
+        for (i = 0; i < n; ++i) {
+            z[i] = tu_rand(-2, 2);
+            zd[i] = tu_rand(-2, 2);
+        }
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zd, &k);
+        hs_constraints_phi(&m, &k, phi);
+        hs_constraints_jac(&m, &k, J, HS_MAX_Z);
+        hs_constraints_vprod(&m, &k, c);
+        for (i = 0; i < n; ++i) {
+            double s = z[i];
+            z[i] = s + h;
+            phi_at(&m, z, pp);
+            z[i] = s - h;
+            phi_at(&m, z, pm);
+            z[i] = s;
+            for (e = 0; e < m.ncon; ++e)
+                CHECK_CLOSE(J[e * HS_MAX_Z + i], (pp[e] - pm[e]) / (2 * h), 1e-8, "Phi_z");
+        }
+        h = 1e-4;
+        for (i = 0; i < n; ++i) {
+            zp[i] = z[i] + h * zd[i];
+            zm[i] = z[i] - h * zd[i];
+        }
+        phi_at(&m, zp, pp);
+        phi_at(&m, zm, pm);
+        for (e = 0; e < m.ncon; ++e)
+            CHECK_CLOSE(c[e], (pp[e] - 2 * phi[e] + pm[e]) / (h * h), 2e-5, "Phidot_z zd");
+    }
+}
+
+/* A closed planar four-bar (parallelogram of seed 004 Pub. I): Phi = 0 at the reconstructed
+ * initial angles -30, 30, 150 deg (model-data.md). */
+static void test_fourbar_closure(void)
+{
+    hs_model m;
+    double z[3], phi[HS_MAX_CON], d = HS_PI / 180;
+    int j;
+    tu_model_defaults(&m);
+    m.nbody = 3;
+    for (j = 0; j < 3; ++j) {
+        m.body_parent[j] = j - 1;
+        m.joint_type[j] = HS_JOINT_REVOLUTE;
+        hs_v3_set(m.joint_axis[j], 0, 0, 1);
+        m.body_shape[j] = HS_SHAPE_BEAM;
+        m.body_mass[j] = 50;
+        hs_v3_set(m.body_dim[j], 1, 0.05, 0.05);
+    }
+    m.body_dim[2][0] = 2.5;
+    hs_v3_set(m.joint_at_parent[1], 1, 0, 0);
+    hs_v3_set(m.joint_at_parent[2], 1, 0, 0);
+    m.ncut = 1;
+    m.cut_type[0] = HS_CUT_REVOLUTE_PLANAR;
+    m.cut_body_a[0] = 2;
+    m.cut_body_b[0] = -1;
+    hs_v3_set(m.cut_at_a[0], 1, 0, 0);
+    hs_v3_set(m.cut_at_b[0], 1, 0, 0);
+    hs_v3_set(m.cut_axis_a[0], 0, 0, 1);
+    hs_v3_set(m.cut_axis_b[0], 0, 0, 1);
+    hs_model_derive(&m);
+    z[0] = -30 * d;
+    z[1] = 30 * d;
+    z[2] = 150 * d;
+    phi_at(&m, z, phi);
+    CHECK(m.ncon == 2, "planar revolute: 2 equations");
+    CHECK(fabs(phi[0]) < 1e-15 && fabs(phi[1]) < 1e-15, "closed at z0: %g %g", phi[0], phi[1]);
+    z[0] += 0.01;
+    phi_at(&m, z, phi);
+    CHECK(fabs(phi[0]) + fabs(phi[1]) > 1e-3, "open when the crank alone moves");
+}
+
+int main(void)
+{
+    test_counts();
+    test_derivatives();
+    test_fourbar_closure();
+    return tu_report("test_constraints");
+}

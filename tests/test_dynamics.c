@@ -1,0 +1,193 @@
+/* test_dynamics.c -- kernels/hs_dynamics.h: M and Q of the planar double pendulum against the
+ * closed-form Lagrangian (1e-12), M symmetric positive definite on random configurations of
+ * a 3D tree, 1/2 zd^T M zd equal to the body-wise kinetic energy, and Q's velocity terms
+ * against the Lagrangian identity Q_v = -(Mdot zd - dT/dz). */
+#include "hs_dynamics.h"
+#include "test_util.h"
+
+static void mass_force(const hs_model *m, const double *z, const double *zd, double *M,
+                       double *Q)
+{
+    hs_kin k;
+    hs_dyn_work w;
+    hs_kin_positions(m, z, &k);
+    hs_kin_velocities(m, zd, &k);
+    hs_mass_force(m, &k, 0.0, M, HS_MAX_Z, Q, &w);
+}
+
+static void test_double_pendulum_closed_form(void)
+{
+    hs_model m;
+    int trial;
+    double m1 = 1.3, L1 = 1.1, m2 = 0.7, L2 = 0.9, g = 9.81;
+    double c1 = L1 / 2, c2 = L2 / 2, I1 = m1 * L1 * L1 / 12, I2 = m2 * L2 * L2 / 12;
+    tu_double_pendulum(&m, m1, L1, m2, L2, g);
+    for (trial = 0; trial < 20; ++trial) {
+        double z[2], zd[2], M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
+        double th1, th2, w1, w2, Ma[2][2], Qa[2], Mr[2][2], Qr[2];
+        z[0] = tu_rand(-3, 3);
+        z[1] = tu_rand(-3, 3);
+        zd[0] = tu_rand(-4, 4);
+        zd[1] = tu_rand(-4, 4);
+        mass_force(&m, z, zd, M, Q);
+        /* absolute angles th = S z, S = [1 0; 1 1] */
+        th1 = z[0];
+        th2 = z[0] + z[1];
+        w1 = zd[0];
+        w2 = zd[0] + zd[1];
+        Ma[0][0] = I1 + m1 * c1 * c1 + m2 * L1 * L1;
+        Ma[0][1] = Ma[1][0] = m2 * L1 * c2 * cos(th1 - th2);
+        Ma[1][1] = I2 + m2 * c2 * c2;
+        Qa[0] = -m2 * L1 * c2 * sin(th1 - th2) * w2 * w2 - (m1 * c1 + m2 * L1) * g * cos(th1);
+        Qa[1] = m2 * L1 * c2 * sin(th1 - th2) * w1 * w1 - m2 * g * c2 * cos(th2);
+        /* relative coordinates: M = S^T Ma S, Q = S^T Qa */
+        Mr[0][0] = Ma[0][0] + 2 * Ma[0][1] + Ma[1][1];
+        Mr[0][1] = Mr[1][0] = Ma[0][1] + Ma[1][1];
+        Mr[1][1] = Ma[1][1];
+        Qr[0] = Qa[0] + Qa[1];
+        Qr[1] = Qa[1];
+        CHECK_CLOSE(M[0], Mr[0][0], 1e-12, "M11");
+        CHECK_CLOSE(M[1], Mr[0][1], 1e-12, "M12");
+        CHECK_CLOSE(M[HS_MAX_Z], Mr[1][0], 1e-12, "M21");
+        CHECK_CLOSE(M[HS_MAX_Z + 1], Mr[1][1], 1e-12, "M22");
+        CHECK_CLOSE(Q[0], Qr[0], 1e-12, "Q1");
+        CHECK_CLOSE(Q[1], Qr[1], 1e-12, "Q2");
+    }
+}
+
+static void test_tree_spd_and_energy(void)
+{
+    hs_model m;
+    int trial, i, j, n;
+    tu_tree3d(&m);
+    n = m.nz;
+    for (trial = 0; trial < 20; ++trial) {
+        double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], L[HS_MAX_Z * HS_MAX_Z];
+        double T = 0, Ek, Ep;
+        int piv[HS_MAX_Z], ok = 1;
+        hs_kin k;
+        for (i = 0; i < n; ++i) {
+            z[i] = tu_rand(-2, 2);
+            zd[i] = tu_rand(-2, 2);
+        }
+        mass_force(&m, z, zd, M, Q);
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < n; ++j) {
+                CHECK(M[i * HS_MAX_Z + j] == M[j * HS_MAX_Z + i], "M symmetric (%d,%d)", i, j);
+                T += 0.5 * zd[i] * M[i * HS_MAX_Z + j] * zd[j];
+            }
+        /* positive definite: Cholesky succeeds */
+        for (i = 0; i < n * HS_MAX_Z; ++i) L[i] = M[i];
+        for (j = 0; j < n && ok; ++j) {
+            double s = L[j * HS_MAX_Z + j];
+            int q;
+            for (q = 0; q < j; ++q) s -= L[j * HS_MAX_Z + q] * L[j * HS_MAX_Z + q];
+            if (!(s > 0)) {
+                ok = 0;
+                break;
+            }
+            L[j * HS_MAX_Z + j] = sqrt(s);
+            for (i = j + 1; i < n; ++i) {
+                double t = L[i * HS_MAX_Z + j];
+                for (q = 0; q < j; ++q) t -= L[i * HS_MAX_Z + q] * L[j * HS_MAX_Z + q];
+                L[i * HS_MAX_Z + j] = t / L[j * HS_MAX_Z + j];
+            }
+        }
+        CHECK(ok, "M positive definite (trial %d)", trial);
+        (void)piv;
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zd, &k);
+        hs_energy(&m, &k, &Ek, &Ep);
+        CHECK_CLOSE(T, Ek, 1e-12, "1/2 zd^T M zd == body kinetic energy");
+    }
+}
+
+/* Lagrange: with no applied forces, Q(z, zd) = dT/dz - Mdot zd, where T = 1/2 zd^T M(z) zd.
+ * Both terms by central differences of M (an independent check of the velocity terms). */
+static void test_tree_velocity_terms(void)
+{
+    hs_model m;
+    int trial, i, j, q, n;
+    tu_tree3d(&m);
+    hs_v3_set(m.gravity, 0, 0, 0);
+    n = m.nz;
+    for (trial = 0; trial < 5; ++trial) {
+        double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zero[HS_MAX_Z] = {0}, M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
+        double Mp[HS_MAX_Z * HS_MAX_Z], Mm[HS_MAX_Z * HS_MAX_Z], Qd[HS_MAX_Z], zp[HS_MAX_Z] = {0},
+            zm[HS_MAX_Z] = {0}, h = 1e-5;
+        for (i = 0; i < n; ++i) {
+            z[i] = tu_rand(-2, 2);
+            zd[i] = tu_rand(-2, 2);
+            zero[i] = 0;
+        }
+        mass_force(&m, z, zd, M, Q);
+        for (i = 0; i < n; ++i) Qd[i] = 0;
+        /* -Mdot zd: Mdot = sum_q dM/dz_q zd_q */
+        for (i = 0; i < n; ++i) {
+            zp[i] = z[i] + h * zd[i];
+            zm[i] = z[i] - h * zd[i];
+        }
+        mass_force(&m, zp, zero, Mp, Qd);
+        mass_force(&m, zm, zero, Mm, Qd);
+        for (i = 0; i < n; ++i) {
+            double s = 0;
+            for (j = 0; j < n; ++j) s -= (Mp[i * HS_MAX_Z + j] - Mm[i * HS_MAX_Z + j]) / (2 * h) * zd[j];
+            Qd[i] = s;
+        }
+        /* + dT/dz_q */
+        for (q = 0; q < n; ++q) {
+            double Tp = 0, Tm = 0, sv = z[q];
+            z[q] = sv + h;
+            mass_force(&m, z, zero, Mp, Q);
+            z[q] = sv - h;
+            mass_force(&m, z, zero, Mm, Q);
+            z[q] = sv;
+            for (i = 0; i < n; ++i)
+                for (j = 0; j < n; ++j) {
+                    Tp += 0.5 * zd[i] * Mp[i * HS_MAX_Z + j] * zd[j];
+                    Tm += 0.5 * zd[i] * Mm[i * HS_MAX_Z + j] * zd[j];
+                }
+            Qd[q] += (Tp - Tm) / (2 * h);
+        }
+        mass_force(&m, z, zd, M, Q);
+        for (i = 0; i < n; ++i) CHECK_CLOSE(Q[i], Qd[i], 1e-7, "velocity terms of Q vs Lagrange");
+    }
+}
+
+/* Gravity part of Q equals -dV/dz (V from hs_energy) */
+static void test_tree_gravity(void)
+{
+    hs_model m;
+    int i, q, n;
+    double z[HS_MAX_Z] = {0}, zero[HS_MAX_Z] = {0}, M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], h = 1e-6;
+    tu_tree3d(&m);
+    n = m.nz;
+    for (i = 0; i < n; ++i) {
+        z[i] = tu_rand(-2, 2);
+        zero[i] = 0;
+    }
+    mass_force(&m, z, zero, M, Q);
+    for (q = 0; q < n; ++q) {
+        hs_kin k;
+        double Ek, Vp, Vm, sv = z[q];
+        z[q] = sv + h;
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zero, &k);
+        hs_energy(&m, &k, &Ek, &Vp);
+        z[q] = sv - h;
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zero, &k);
+        hs_energy(&m, &k, &Ek, &Vm);
+        z[q] = sv;
+        CHECK_CLOSE(Q[q], -(Vp - Vm) / (2 * h), 1e-7, "gravity force = -dV/dz");
+    }
+}
+
+int main(void)
+{
+    test_double_pendulum_closed_form();
+    test_tree_spd_and_energy();
+    test_tree_velocity_terms();
+    test_tree_gravity();
+    return tu_report("test_dynamics");
+}

@@ -1,0 +1,269 @@
+/* test_params.c -- unit suffixes, the named-parameter table, and changing parameters
+ * (re-derivation, rejection of invalid values with the old value kept, NAME=VALUE strings). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/model_file.h"
+#include "params.h"
+#include "test_util.h"
+
+static const char *k_model =
+    "name: pm\n"
+    "bodies:\n"
+    "  - {name: link1, shape: rod, mass: 1 kg, length: 1 m}\n"
+    "  - {name: slider, shape: beam, mass: 2, length: 0.5, width: 0.1, height: 0.1}\n"
+    "  - name: box\n"
+    "    shape: custom\n"
+    "    mass: 3\n"
+    "    com: [0.1, 0, 0]\n"
+    "    inertia: [1, 1.5, 2, 0, 0, 0]\n"
+    "  - {name: tip, shape: point, mass: 0.5}\n"
+    "joints:\n"
+    "  - {name: j1, type: revolute, parent: ground, child: link1, axis: [0, 0, 1], z0: -45 deg}\n"
+    "  - {name: js, type: prismatic, parent: link1, child: slider, axis: [1, 0, 0]}\n"
+    "  - {name: jb, type: revolute, parent: slider, child: box, axis: [0, 0, 1]}\n"
+    "  - {name: jt, type: revolute, parent: box, child: tip, axis: [0, 0, 1]}\n"
+    "cuts:\n"
+    "  - {name: P, type: prismatic, body_a: box, body_b: ground, axis_a: [1, 0, 0],\n"
+    "     axis_b: [1, 0, 0], normal_a: [0, 1, 0], normal_b: [0, 1, 0]}\n"
+    "  - {name: R, type: revolute_planar, body_a: tip, body_b: ground}\n"
+    "points:\n"
+    "  - {name: O, body: ground, at: [1, 2, 3]}\n"
+    "signals:\n"
+    "  - {name: s, knots: [[0, 0], [1, 5], [2, 5]]}\n"
+    "loads:\n"
+    "  - {name: F, body: tip, force: [0, -1, 0], force_signal: s}\n"
+    "integrator: {dt: 1 ms, t_end: 2 s}\n";
+
+static double Q(const char *s, char *unit)
+{
+    double v = NAN;
+    if (hs_parse_quantity(s, &v, unit, 16) != 0) return NAN;
+    return v;
+}
+
+static void test_quantities(void)
+{
+    char u[16];
+    double v;
+    CHECK(Q("-30 deg", u) == -30 * HS_PI / 180 && !strcmp(u, "rad"), "-30 deg");
+    CHECK(Q("-30deg", u) == -30 * HS_PI / 180, "-30deg without space");
+    CHECK(fabs(Q("80 mm", u) - 0.08) < 1e-17 && !strcmp(u, "m"), "80 mm");
+    CHECK(Q("7.6 MPa", u) == 7.6e6 && !strcmp(u, "Pa"), "7.6 MPa");
+    CHECK(Q("2 bar", u) == 2e5 && !strcmp(u, "Pa"), "2 bar");
+    CHECK(Q("1.5", u) == 1.5 && u[0] == '\0', "plain number, no unit");
+    CHECK(Q("  3 kg  ", u) == 3.0 && !strcmp(u, "kg"), "spaces around");
+    CHECK(Q("1e-3 s", u) == 1e-3 && !strcmp(u, "s"), "exponent then unit");
+    CHECK(Q("2e3", u) == 2000.0, "exponent");
+    CHECK(Q(".5 ms", u) == 5e-4, "leading dot");
+    CHECK(Q("+4 kN", u) == 4000.0 && !strcmp(u, "N"), "kN");
+    CHECK(Q("500 g", u) == 0.5 && !strcmp(u, "kg"), "g");
+    CHECK(Q("1 GPa", u) == 1e9, "GPa");
+    CHECK(Q("3 kPa", u) == 3e3, "kPa");
+    CHECK(Q("50 Hz", u) == 50 && !strcmp(u, "Hz"), "Hz");
+    CHECK(Q("2 m/s", u) == 2 && !strcmp(u, "m/s"), "m/s");
+    CHECK(Q("9.81 m/s^2", u) == 9.81 && !strcmp(u, "m/s^2"), "m/s^2");
+    CHECK(Q("1e5 N/m", u) == 1e5 && !strcmp(u, "N/m"), "N/m");
+    CHECK(Q("300 Ns/m", u) == 300 && !strcmp(u, "N s/m"), "Ns/m");
+    CHECK(Q("2 L", u) == 2e-3 && !strcmp(u, "m^3"), "L");
+    CHECK(fabs(Q("28 cm^3", u) - 28e-6) < 1e-20 && !strcmp(u, "m^3"), "cm^3");
+    CHECK(Q("1 m^3", u) == 1.0, "m^3");
+    CHECK(fabs(Q("314 mm^2", u) - 314e-6) < 1e-18 && !strcmp(u, "m^2"), "mm^2");
+    CHECK(Q("0.1 m^2", u) == 0.1, "m^2");
+    CHECK(Q("2 kg m^2", u) == 2 && !strcmp(u, "kg m^2"), "kg m^2");
+    CHECK(Q("25 cm", u) == 0.25, "cm");
+    CHECK(Q("10 ms", u) == 0.01, "ms is not m");
+    CHECK(Q("1 rad", u) == 1 && !strcmp(u, "rad"), "rad");
+    /* rejected */
+    CHECK(isnan(Q("abc", u)), "not a number");
+    CHECK(isnan(Q("", u)), "empty");
+    CHECK(isnan(Q("3 furlongs", u)), "unknown unit");
+    CHECK(isnan(Q("3 mmm", u)), "unknown unit mmm");
+    CHECK(isnan(Q("3 km", u)), "km is not a unit here");
+    CHECK(isnan(Q("nan", u)) && isnan(Q("inf", u)) && isnan(Q("1e999", u)), "non-finite");
+    CHECK(isnan(Q("0x10", u)), "hex");
+    CHECK(isnan(Q("1 2", u)), "two numbers");
+    CHECK(hs_parse_quantity("5 kg", &v, NULL, 0) == 0 && v == 5.0, "unit_out may be NULL");
+}
+
+static void test_table(hs_model_desc *d)
+{
+    int i;
+    const hs_model *m = &d->model;
+    static const char *const present[] = {
+        "gravity.x", "gravity.z", "body.link1.mass", "body.link1.length", "body.slider.width",
+        "body.slider.height", "body.box.com.x", "body.box.inertia.xx", "body.box.inertia.yz",
+        "joint.j1.z0", "joint.js.zdot0", "joint.jb.axis.y", "joint.jt.at_parent.x",
+        "joint.jt.at_child.z", "cut.P.at_a.x", "cut.P.at_b.z", "cut.P.axis_a.x",
+        "cut.P.axis_b.y", "cut.P.normal_a.y", "cut.P.normal_b.z", "cut.R.axis_b.z",
+        "point.O.at.y", "load.F.at.x", "load.F.force.y", "load.F.torque.z", "signal.s.t.0",
+        "signal.s.t.2", "signal.s.v.1", "integrator.dt", "integrator.t_end",
+        "integrator.tol_position", "integrator.penalty", "integrator.max_iter",
+        "integrator.fd_rel", "integrator.fd_floor", NULL};
+    static const char *const absent[] = {
+        "body.link1.width", "body.link1.com.x", "body.link1.inertia.xx", "body.tip.length",
+        "body.tip.com.x", "body.slider.inertia.zz", "cut.R.normal_a.x", "cut.R.normal_b.x",
+        "cut.R.axis_a.x", "signal.s.t.3", "body.nobody.mass", NULL};
+    for (i = 0; present[i]; ++i) CHECK(hs_param_find(d, present[i]) >= 0, "param %s", present[i]);
+    for (i = 0; absent[i]; ++i) CHECK(hs_param_find(d, absent[i]) < 0, "no param %s", absent[i]);
+    /* every parameter reads the double it names */
+    i = hs_param_find(d, "joint.j1.z0");
+    CHECK(i >= 0 && hs_param_get(d, i) == m->joint_z0[0] && !strcmp(d->param[i].unit, "rad"),
+          "joint.j1.z0 value and unit");
+    i = hs_param_find(d, "joint.js.z0");
+    CHECK(i >= 0 && !strcmp(d->param[i].unit, "m"), "prismatic z0 in m");
+    i = hs_param_find(d, "joint.js.zdot0");
+    CHECK(i >= 0 && !strcmp(d->param[i].unit, "m/s"), "prismatic zdot0 in m/s");
+    i = hs_param_find(d, "body.box.inertia.zz");
+    CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "kg m^2"),
+          "inertia.zz");
+    i = hs_param_find(d, "point.O.at.y");
+    CHECK(i >= 0 && hs_param_get(d, i) == 2.0, "point.O.at.y");
+    i = hs_param_find(d, "signal.s.v.1");
+    CHECK(i >= 0 && hs_param_get(d, i) == 5.0, "signal.s.v.1");
+    i = hs_param_find(d, "load.F.torque.z");
+    CHECK(i >= 0 && !strcmp(d->param[i].unit, "N m"), "torque unit");
+    i = hs_param_find(d, "integrator.t_end");
+    CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "s"), "t_end");
+    for (i = 0; i < d->nparam; ++i)
+        CHECK(d->param[i].offset + sizeof(double) <= sizeof(hs_model) &&
+                  d->param[i].offset % sizeof(double) == 0,
+              "offset of %s", d->param[i].name);
+    CHECK(isnan(hs_param_get(d, -1)) && isnan(hs_param_get(d, d->nparam)), "get out of range");
+}
+
+static void test_set(hs_model_desc *d)
+{
+    hs_error e;
+    const hs_model *m = &d->model;
+    double v;
+    int rc;
+
+    /* mass and length re-derive inertia and com */
+    rc = hs_param_set(d, "body.link1.mass", 2.0, &e);
+    CHECK(rc == HS_OK, "set mass: %s", e.msg);
+    CHECK(m->body_mass[0] == 2.0, "mass set");
+    CHECK_CLOSE(m->body_inertia[0][2], 2.0 / 12.0, 1e-15, "rod inertia re-derived");
+    rc = hs_param_set(d, "body.link1.length", 2.0, &e);
+    CHECK(rc == HS_OK && m->body_com[0][0] == 1.0, "length moves com");
+    CHECK_CLOSE(m->body_inertia[0][1], 2.0 * 4.0 / 12.0, 1e-15, "length re-derives inertia");
+    rc = hs_param_set(d, "body.slider.width", 0.2, &e);
+    CHECK(rc == HS_OK, "beam width");
+    CHECK_CLOSE(m->body_inertia[1][0], 2.0 * (0.04 + 0.01) / 12.0, 1e-15, "beam Ixx");
+
+    /* invalid values are rejected and the old value (and derived ones) kept */
+    rc = hs_param_set(d, "body.link1.mass", -1.0, &e);
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "body.link1.mass") &&
+              strstr(e.msg, "mass must be > 0"),
+          "negative mass rejected: %d %s %s", rc, e.key, e.msg);
+    CHECK(m->body_mass[0] == 2.0, "old mass kept");
+    CHECK_CLOSE(m->body_inertia[0][2], 2.0 * 4.0 / 12.0, 1e-15, "old inertia kept");
+    rc = hs_param_set(d, "body.link1.length", NAN, &e);
+    CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "finite"), "NaN rejected: %s", e.msg);
+    CHECK(m->body_dim[0][0] == 2.0 && m->body_com[0][0] == 1.0, "length kept after NaN");
+    rc = hs_param_set(d, "body.box.inertia.zz", 3.0, &e); /* 1 + 1.5 < 3 */
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "body.box.inertia") &&
+              strstr(e.msg, "triangle"),
+          "triangle inequality: %s %s", e.key, e.msg);
+    CHECK(m->body_inertia[2][2] == 2.0, "inertia kept");
+    rc = hs_param_set(d, "body.box.inertia.xy", 1.3, &e); /* not positive definite */
+    CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "positive definite"), "indefinite inertia");
+    CHECK(m->body_inertia[2][3] == 0.0, "xy kept");
+    rc = hs_param_set(d, "body.box.inertia.xy", 0.2, &e);
+    CHECK(rc == HS_OK && m->body_inertia[2][3] == 0.2, "valid product of inertia");
+
+    /* an axis component: the given value is kept, the unit axis re-derived; zero is refused */
+    rc = hs_param_set(d, "joint.jb.axis.z", 0.0, &e);
+    CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "axis must be non-zero") &&
+              !strcmp(e.key, "joint.jb.axis"),
+          "zero axis rejected: %s %s", e.key, e.msg);
+    CHECK(m->joint_axis[2][2] == 1.0 && m->joint_axis[2][0] == 0.0, "axis restored");
+    rc = hs_param_set(d, "joint.jb.axis.x", 1.0, &e);
+    CHECK(rc == HS_OK && m->joint_axis[2][0] == 1.0 && m->joint_axis[2][2] == 1.0 &&
+              fabs(m->joint_u[2][0] - sqrt(0.5)) < 1e-15 && fabs(m->joint_u[2][2] - sqrt(0.5)) < 1e-15,
+          "axis kept as given, its unit copy re-derived after a component change");
+
+    /* cut normal must stay perpendicular to its axis */
+    rc = hs_param_set(d, "cut.P.normal_a.x", 0.5, &e);
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "cut.P.normal_a"), "normal_a: %s", e.msg);
+    CHECK(m->cut_normal_a[0][0] == 0.0 && m->cut_normal_a[0][1] == 1.0, "normal_a kept");
+
+    /* integrator rules */
+    rc = hs_param_set(d, "integrator.dt", 3.0, &e);
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "integrator.dt") && strstr(e.msg, "<= t_end"),
+          "dt > t_end rejected: %s", e.msg);
+    CHECK(m->dt == 1e-3, "dt kept");
+    rc = hs_param_set(d, "integrator.t_end", 1e-4, &e);
+    CHECK(rc == HS_ERR_VALUE && m->t_end == 2.0, "t_end < dt rejected");
+    rc = hs_param_set(d, "integrator.max_iter", 2.5, &e);
+    CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "integer") && m->max_iter == 20.0, "max_iter");
+    rc = hs_param_set(d, "integrator.max_iter", 50, &e);
+    CHECK(rc == HS_OK && m->max_iter == 50.0, "max_iter 50");
+
+    /* signal knot times stay ordered */
+    rc = hs_param_set(d, "signal.s.t.1", 3.0, &e);
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "signal.s.t.2") && m->knot_t[1] == 1.0,
+          "knot order: %s %s", e.key, e.msg);
+    rc = hs_param_set(d, "signal.s.t.1", 2.0, &e); /* a jump at t = 2 */
+    CHECK(rc == HS_OK && m->knot_t[1] == 2.0, "jump allowed");
+    rc = hs_param_set(d, "signal.s.t.0", 2.0, &e); /* three equal times */
+    CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "at most two"), "three equal times: %s", e.msg);
+
+    rc = hs_param_set(d, "body.nobody.mass", 1.0, &e);
+    CHECK(rc == HS_ERR_ARG && !strcmp(e.key, "body.nobody.mass"), "unknown parameter");
+
+    /* NAME=VALUE strings with units */
+    rc = hs_param_set_string(d, "body.link1.mass=3kg", &e);
+    CHECK(rc == HS_OK && m->body_mass[0] == 3.0, "mass=3kg: %s", e.msg);
+    rc = hs_param_set_string(d, "joint.j1.z0=-30 deg", &e);
+    CHECK(rc == HS_OK && m->joint_z0[0] == -30 * HS_PI / 180, "z0=-30 deg");
+    rc = hs_param_set_string(d, " body.link1.length = 800 mm ", &e);
+    CHECK(rc == HS_OK && fabs(m->body_dim[0][0] - 0.8) < 1e-15, "spaces and mm: %s", e.msg);
+    rc = hs_param_set_string(d, "integrator.dt=0.5ms", &e);
+    CHECK(rc == HS_OK && m->dt == 5e-4, "dt=0.5ms");
+    rc = hs_param_set_string(d, "joint.js.z0=25mm", &e);
+    CHECK(rc == HS_OK && m->joint_z0[1] == 0.025, "prismatic z0=25mm");
+    rc = hs_param_set_string(d, "signal.s.v.2=2 bar", &e);
+    CHECK(rc == HS_OK && m->knot_v[2] == 2e5, "signal value with any unit");
+    rc = hs_param_set_string(d, "gravity.y=-9.81 m/s^2", &e);
+    CHECK(rc == HS_OK && m->gravity[1] == -9.81, "gravity with unit");
+    rc = hs_param_set_string(d, "integrator.tol_position=1e-9 rad", &e);
+    CHECK(rc == HS_OK && m->tol_z == 1e-9, "tol_position in rad: %s", e.msg);
+    rc = hs_param_set_string(d, "body.link1.mass=1 m", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "kg") && m->body_mass[0] == 3.0, "unit mismatch: %s",
+          e.msg);
+    rc = hs_param_set_string(d, "integrator.penalty=3 mm", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "dimensionless"), "unit on dimensionless: %s", e.msg);
+    rc = hs_param_set_string(d, "body.link1.mass", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "NAME=VALUE"), "no '='");
+    rc = hs_param_set_string(d, "=3", &e);
+    CHECK(rc == HS_ERR_ARG, "no name");
+    rc = hs_param_set_string(d, "body.link1.mass=heavy", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "not a number"), "not a number");
+    rc = hs_param_set_string(d, "body.x.mass=1", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "unknown parameter"), "unknown name");
+    rc = hs_param_set_string(d, "body.link1.mass=-1kg", &e);
+    CHECK(rc == HS_ERR_VALUE && m->body_mass[0] == 3.0, "invalid value via string");
+    v = hs_param_get(d, hs_param_find(d, "body.link1.mass"));
+    CHECK(v == 3.0, "get after set");
+}
+
+int main(void)
+{
+    hs_model_desc *d = (hs_model_desc *)calloc(1, sizeof *d);
+    hs_error e;
+    int rc;
+    if (!d) return 1;
+    test_quantities();
+    rc = hs_model_load_text(k_model, "pm.yaml", d, &e);
+    CHECK(rc == HS_OK, "load: %d:%d %s %s", e.line, e.col, e.key, e.msg);
+    if (rc == HS_OK) {
+        test_table(d);
+        test_set(d);
+    }
+    hs_model_desc_free(d);
+    free(d);
+    return tu_report("test_params");
+}

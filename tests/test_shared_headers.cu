@@ -1,0 +1,29 @@
+/* test_shared_headers.cu -- the shared kernels/ headers compiled as CUDA C++ by nvcc.
+ * The checks run on the host (no GPU needed); the kernel below makes nvcc compile the HS_HD
+ * functions for the device as well. It is never launched. Twin of test_shared_headers.c. */
+#include "shared_headers_body.h"
+
+#ifndef __CUDACC__
+#error "test_shared_headers.cu must be compiled by nvcc"
+#endif
+
+/* One thread runs everything the host checks exercise; outputs go to global memory. */
+__global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_work *dw,
+                                hs_state *s, hs_work *w, double *out, int *iout)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    shb_build_derive_model(m1);
+    hs_model_derive(m1);
+    iout[0] = m1->ncon;
+    iout[1] = shb_lu5(out, iout + 2, out + 25); /* out[0..24] LU, out[25..29] x, iout[2..6] */
+    shb_build_pendulum(m2);
+    hs_model_derive(m2);
+    shb_pendulum_eval(m2, k, dw, out + 30, out + 34, out + 36, out + 38, out + 42, out + 44);
+    out[46] = hs_signal_eval(m2, 0, 2.0);
+    iout[7] = shb_pendulum_steps(m2, s, w, 5);
+}
+
+int main(void)
+{
+    return shb_run("nvcc (CUDA C++17, host path)");
+}

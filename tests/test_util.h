@@ -1,0 +1,160 @@
+/* test_util.h -- tiny assertion helpers and hand-built models shared by the unit tests. */
+#ifndef HS_TEST_UTIL_H
+#define HS_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hs/model.h"
+#include "hs_linalg.h"
+
+static int tu_pass = 0, tu_fail = 0;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            ++tu_pass;                                                                             \
+        } else {                                                                                   \
+            ++tu_fail;                                                                             \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* |a - b| <= tol * max(1, |b|) */
+#define CHECK_CLOSE(a, b, tol, what)                                                               \
+    do {                                                                                           \
+        double ca_ = (a), cb_ = (b);                                                               \
+        double sc_ = fabs(cb_) > 1.0 ? fabs(cb_) : 1.0;                                           \
+        CHECK(fabs(ca_ - cb_) <= (tol) * sc_, "%s: got %.17g, want %.17g (tol %.1e)", what, ca_,   \
+              cb_, (double)(tol));                                                                 \
+    } while (0)
+
+static inline int tu_report(const char *name)
+{
+    printf("%s: %d passed, %d failed\n", name, tu_pass, tu_fail);
+    return tu_fail ? 1 : 0;
+}
+
+/* deterministic uniform numbers in [lo, hi) (xorshift64) */
+static unsigned long long tu_rng = 88172645463325252ULL;
+static inline double tu_rand(double lo, double hi)
+{
+    tu_rng ^= tu_rng << 13;
+    tu_rng ^= tu_rng >> 7;
+    tu_rng ^= tu_rng << 17;
+    return lo + (hi - lo) * (double)(tu_rng >> 11) / 9007199254740992.0;
+}
+
+static inline void tu_model_defaults(hs_model *m)
+{
+    int j;
+    memset(m, 0, sizeof *m);
+    for (j = 0; j < HS_MAX_BODIES; ++j) hs_m3_identity(m->joint_rot0[j]);
+    m->dt = 1e-3;
+    m->t_end = 1.0;
+    m->tol_z = 1e-10;
+    m->penalty = 1e9;
+    m->max_iter = 20;
+    m->fd_rel = 1e-8;
+    m->fd_floor = 1e-2;
+}
+
+/* Planar double pendulum of two rods (mass mi, length Li), hinged at the origin and at the
+ * first rod's tip, axes along z, gravity -g y. */
+static inline void tu_double_pendulum(hs_model *m, double m1, double L1, double m2, double L2, double g)
+{
+    int j;
+    tu_model_defaults(m);
+    m->nbody = 2;
+    m->body_parent[0] = -1;
+    m->body_parent[1] = 0;
+    m->body_mass[0] = m1;
+    m->body_mass[1] = m2;
+    m->body_dim[0][0] = L1;
+    m->body_dim[1][0] = L2;
+    for (j = 0; j < 2; ++j) {
+        m->body_shape[j] = HS_SHAPE_ROD;
+        m->joint_type[j] = HS_JOINT_REVOLUTE;
+        hs_v3_set(m->joint_axis[j], 0, 0, 1);
+    }
+    hs_v3_set(m->joint_at_parent[1], L1, 0, 0);
+    hs_v3_set(m->gravity, 0, -g, 0);
+    hs_model_derive(m);
+}
+
+/* A 3D tree with branching, prismatic joints, tilted axes, offsets and fixed rotations:
+ *   0 <- ground (revolute about a tilted axis), 1 <- 0 (prismatic), 2 <- 0 (revolute),
+ *   3 <- 2 (revolute), 4 <- 1 (revolute with rot0). Custom inertias, off-axis com. */
+static inline void tu_tree3d(hs_model *m)
+{
+    int j;
+    double ax[5][3] = {{0.2, 0.3, 1.0}, {1.0, 0.1, 0.0}, {0.0, 1.0, 0.4}, {0.3, -0.5, 0.8}, {1, 1, 1}};
+    int par[5] = {-1, 0, 0, 2, 1};
+    int typ[5] = {HS_JOINT_REVOLUTE, HS_JOINT_PRISMATIC, HS_JOINT_REVOLUTE, HS_JOINT_REVOLUTE,
+                  HS_JOINT_REVOLUTE};
+    tu_model_defaults(m);
+    m->nbody = 5;
+    for (j = 0; j < 5; ++j) {
+        double u[3] = {0.3, -0.2, 0.9};
+        m->body_parent[j] = par[j];
+        m->joint_type[j] = typ[j];
+        hs_v3_copy(m->joint_axis[j], ax[j]);
+        m->body_shape[j] = HS_SHAPE_CUSTOM;
+        m->body_mass[j] = 1.0 + j;
+        hs_v3_set(m->body_com[j], 0.3 + 0.1 * j, -0.05 * j, 0.02 * j);
+        m->body_inertia[j][0] = 0.5 + 0.1 * j;
+        m->body_inertia[j][1] = 0.6 + 0.05 * j;
+        m->body_inertia[j][2] = 0.7;
+        m->body_inertia[j][3] = 0.01 * j;
+        m->body_inertia[j][4] = -0.02;
+        m->body_inertia[j][5] = 0.015;
+        hs_v3_set(m->joint_at_parent[j], 0.5 + 0.1 * j, 0.1 * j, -0.05 * j);
+        hs_v3_set(m->joint_at_child[j], -0.1 * j, 0.05, 0.0);
+        hs_normalize3(u);
+        if (j == 4) hs_m3_rot(m->joint_rot0[j], u, 0.7);
+    }
+    hs_v3_set(m->gravity, 0.5, -9.81, 1.0);
+    hs_model_derive(m);
+}
+
+/* The parallelogram four-bar of seed 004 Pub. I (model-data.md): beams 1, 1, 2.5 m with a
+ * 0.05 m square section, 50, 50, 250 kg; crank at the origin, coupler at its tip, boom hinged
+ * at the coupler's tip and closed by a planar revolute cut to ground at (1, 0, 0), 1 m along
+ * the boom; z0 = -30, 30, 150 deg; gravity -9.81 y. */
+static inline void tu_fourbar(hs_model *m)
+{
+    int j;
+    double d = HS_PI / 180;
+    tu_model_defaults(m);
+    m->nbody = 3;
+    for (j = 0; j < 3; ++j) {
+        m->body_parent[j] = j - 1;
+        m->joint_type[j] = HS_JOINT_REVOLUTE;
+        hs_v3_set(m->joint_axis[j], 0, 0, 1);
+        m->body_shape[j] = HS_SHAPE_BEAM;
+        m->body_mass[j] = 50;
+        hs_v3_set(m->body_dim[j], 1, 0.05, 0.05);
+    }
+    m->body_mass[2] = 250;
+    m->body_dim[2][0] = 2.5;
+    hs_v3_set(m->joint_at_parent[1], 1, 0, 0);
+    hs_v3_set(m->joint_at_parent[2], 1, 0, 0);
+    m->joint_z0[0] = -30 * d;
+    m->joint_z0[1] = 30 * d;
+    m->joint_z0[2] = 150 * d;
+    m->ncut = 1;
+    m->cut_type[0] = HS_CUT_REVOLUTE_PLANAR;
+    m->cut_body_a[0] = 2;
+    m->cut_body_b[0] = -1;
+    hs_v3_set(m->cut_at_a[0], 1, 0, 0);
+    hs_v3_set(m->cut_at_b[0], 1, 0, 0);
+    hs_v3_set(m->cut_axis_a[0], 0, 0, 1);
+    hs_v3_set(m->cut_axis_b[0], 0, 0, 1);
+    hs_v3_set(m->gravity, 0, -9.81, 0);
+    hs_model_derive(m);
+}
+
+#endif
