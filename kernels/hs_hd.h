@@ -26,7 +26,14 @@
 #define HS_MAX_LOADS 16 /* external forces/torques */
 #define HS_MAX_SIGNALS 32 /* piecewise-linear time functions */
 #define HS_MAX_KNOTS 256 /* knots of all signals together */
-#define HS_MAX_X 40 /* Newton unknowns of one instance */
+#define HS_MAX_VOLS 12 /* hydraulic volumes (pressure states) */
+#define HS_MAX_SRCS 6 /* constant-pressure sources (pumps, tanks) */
+#define HS_MAX_THR 8 /* throttle valves */
+#define HS_MAX_DCV 4 /* 4/3 directional control valves */
+#define HS_MAX_CYLS 4 /* double-acting cylinders */
+#define HS_MAX_FS (2 * HS_MAX_CYLS) /* friction states (LuGre: 1, modified LuGre: 2 each) */
+#define HS_MAX_FP 16 /* friction parameters per cylinder */
+#define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
 
 #define HS_PI 3.14159265358979323846
 

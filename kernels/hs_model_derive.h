@@ -165,7 +165,21 @@ HS_HD static inline void hs_model_derive(hs_model *m)
         }
     }
     m->nz = m->nbody;
-    m->nx = m->nz;
+    /* hydraulics: areas, throttle coefficients (seed 000 eq. 25), friction state layout */
+    m->nfs = 0;
+    for (j = 0; j < m->ncyl; ++j) {
+        double dp = m->cyl_d_piston[j], dr = m->cyl_d_rod[j];
+        int f = m->cyl_fric[j];
+        m->cyl_Ap[j] = 0.25 * HS_PI * dp * dp;
+        m->cyl_Ar[j] = 0.25 * HS_PI * (dp * dp - dr * dr);
+        m->cyl_fs0[j] = m->nfs;
+        m->cyl_nfs[j] = f == HS_FRIC_LUGRE ? 1 : f == HS_FRIC_LUGRE_MOD ? 2 : 0;
+        m->nfs += m->cyl_nfs[j];
+    }
+    for (j = 0; j < m->nthr; ++j)
+        m->thr_Cv[j] = m->thr_Cv_given[j] > 0.0 ? m->thr_Cv_given[j]
+                                                : m->thr_Cd[j] * m->thr_A[j] * sqrt(2.0 / m->rho);
+    m->nx = m->nz + m->nvol + m->nfs;
 }
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures (Release) and builds hydrosweep: scripts/build.sh [BUILD_DIR] (default: build).
-# nvcc on PATH: CUDA is built as cmake finds it; only at /usr/local/cuda/bin: its path is
-# passed to cmake; no nvcc at all: -DHS_CUDA=OFF.
+# nvcc on PATH: -DHS_CUDA=ON; only at /usr/local/cuda/bin: its path is passed to cmake as
+# well; no nvcc at all: -DHS_CUDA=OFF. HS_CUDA is always given explicitly, so a build
+# directory configured before with the other setting follows what is installed now.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -10,9 +11,10 @@ BUILD_DIR=${1:-build}
 args=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release)
 if command -v nvcc >/dev/null 2>&1; then
     echo "build: CUDA on (nvcc: $(command -v nvcc))"
+    args+=(-DHS_CUDA=ON)
 elif [ -x /usr/local/cuda/bin/nvcc ]; then
     echo "build: CUDA on (nvcc: /usr/local/cuda/bin/nvcc)"
-    args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+    args+=(-DHS_CUDA=ON -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
 else
     echo "build: no nvcc found: CUDA off"
     args+=(-DHS_CUDA=OFF)

@@ -130,7 +130,9 @@ static void test_initial_closure(void)
             if (fabs(q) > r) r = fabs(q);
             if (fabs(W->Q[i]) > scale) scale = fabs(W->Q[i]);
         }
-        CHECK(r < 1e-10 * scale, "dynamic equilibrium at t = 0: residual %.3e N m (|Q| %.1f)", r,
+        /* the penalty solve (M + alpha J^T J) carries rounding of alpha * eps * |zdd|:
+         * with alpha = 1e9 that is ~1e-10 of |Q| */
+        CHECK(r < 1e-9 * scale, "dynamic equilibrium at t = 0: residual %.3e N m (|Q| %.1f)", r,
               scale);
     }
     /* an impossible loop is flagged, not silently accepted */

@@ -122,8 +122,9 @@ static inline void tu_tree3d(hs_model *m)
 
 /* The parallelogram four-bar of seed 004 Pub. I (model-data.md): beams 1, 1, 2.5 m with a
  * 0.05 m square section, 50, 50, 250 kg; crank at the origin, coupler at its tip, boom hinged
- * at the coupler's tip and closed by a planar revolute cut to ground at (1, 0, 0), 1 m along
- * the boom; z0 = -30, 30, 150 deg; gravity -9.81 y. */
+ * at the coupler's tip B and closed by a planar revolute cut to ground at its end C = (1, 0, 0),
+ * 1 m from B; its centre of mass 1.25 m from C on the B side (Pub. I eq. 53);
+ * z0 = -30, 30, 150 deg; gravity -9.81 y. */
 static inline void tu_fourbar(hs_model *m)
 {
     int j;
@@ -140,6 +141,8 @@ static inline void tu_fourbar(hs_model *m)
     }
     m->body_mass[2] = 250;
     m->body_dim[2][0] = 2.5;
+    m->body_com_given[2] = 1; /* boom from C through B: com 1.25 m from C on the B side */
+    hs_v3_set(m->body_com[2], -0.25, 0, 0);
     hs_v3_set(m->joint_at_parent[1], 1, 0, 0);
     hs_v3_set(m->joint_at_parent[2], 1, 0, 0);
     m->joint_z0[0] = -30 * d;

@@ -52,6 +52,46 @@ enum hs_cut_type {
 
 enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
 
+/* Seal friction models of a cylinder (seed 003 Sect. 3; seed 004 Pubs. II-III). */
+enum hs_friction {
+    HS_FRIC_NONE = 0,
+    HS_FRIC_VISCOUS = 1, /* c sdot */
+    HS_FRIC_BROWN_MCPHEE = 2, /* seed 003 eq. (24) */
+    HS_FRIC_BENGISU_AKAY = 3, /* seed 003 eqs. (22)-(23), as printed */
+    HS_FRIC_LUGRE = 4, /* seed 003 eqs. (25)-(27): bristle state q */
+    HS_FRIC_LUGRE_MOD = 5, /* seed 003 eqs. (28)-(34): states q and film h */
+    HS_FRIC_EFFICIENCY_PRINTED = 6, /* seed 004 Pub. II: (p1 A1 - p2 A2)(1 - eta) sdot, N m/s */
+    HS_FRIC_EFFICIENCY = 7 /* physical: (1 - eta) |p1 A1 - p2 A2| tanh(sdot / v_eps) */
+};
+
+/* Indices into cyl_fp[c][.]: the named friction parameters. */
+enum hs_fric_param {
+    HS_FP_FC = 0, /* Coulomb force, N */
+    HS_FP_FS, /* static force, N */
+    HS_FP_VS, /* Stribeck velocity, m/s */
+    HS_FP_SIGMA0, /* bristle stiffness, N/m */
+    HS_FP_SIGMA1, /* bristle damping, N s/m */
+    HS_FP_SIGMA2, /* viscous coefficient, N s/m */
+    HS_FP_XI, /* Bengisu-Akay decay, s/m */
+    HS_FP_N, /* LuGre Stribeck exponent */
+    HS_FP_VB, /* modified LuGre: velocity of minimum friction, m/s */
+    HS_FP_TAU_HP, /* film time constants: acceleration, deceleration, dwell, s */
+    HS_FP_TAU_HN,
+    HS_FP_TAU_H0,
+    HS_FP_ETA, /* efficiency */
+    HS_FP_C, /* viscous coefficient of the viscous model, N s/m */
+    HS_FP_VEPS, /* velocity scale of the physical efficiency law, m/s */
+    HS_FP_COUNT
+};
+
+/* How a cylinder's initial chamber pressures are set (hs_init). */
+enum hs_cyl_init {
+    HS_CYLINIT_PRESSURES = 0, /* the volumes' p0 as given */
+    HS_CYLINIT_EQ_PROD = 1, /* static equilibrium, rod-side pressure given (cyl_init_value) */
+    HS_CYLINIT_EQ_PPISTON = 2, /* static equilibrium, piston-side pressure given */
+    HS_CYLINIT_FORCE = 3 /* prescribed initial force; rod-side pressure from cyl_init_p */
+};
+
 #define HS_NAME_LEN 48
 
 typedef struct hs_model {
@@ -130,10 +170,54 @@ typedef struct hs_model {
     /* ---- environment ---- */
     double gravity[3]; /* m/s^2 */
 
+    /* ---- hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sect. 3) ----
+     * Nodes: 0..nvol-1 are volumes (pressure states), nvol..nvol+nsrc-1 constant sources. */
+    int nvol, nsrc, nthr, ndcv, ncyl;
+    int nfs; /* friction states in all */
+    double B_oil; /* oil bulk modulus, Pa */
+    double rho; /* oil density, kg/m^3 */
+    double vol_V[HS_MAX_VOLS]; /* hose/pipe part of the volume, m^3 (nvol) */
+    double vol_B[HS_MAX_VOLS]; /* its bulk modulus, Pa (nvol) */
+    double vol_p0[HS_MAX_VOLS]; /* initial pressure, Pa (nvol) */
+    int vol_cyl[HS_MAX_VOLS]; /* cylinder whose chamber belongs to the volume, -1: none */
+    int vol_side[HS_MAX_VOLS]; /* 0: piston side, 1: rod side */
+    double src_p[HS_MAX_SRCS]; /* source pressure, Pa (nsrc) */
+    int thr_a[HS_MAX_THR], thr_b[HS_MAX_THR]; /* nodes; positive flow a -> b */
+    double thr_Cd[HS_MAX_THR]; /* discharge coefficient */
+    double thr_A[HS_MAX_THR]; /* orifice area, m^2 */
+    double thr_Cv_given[HS_MAX_THR]; /* semi-empirical coefficient if > 0, m^3/(s sqrt(Pa)) */
+    double thr_dplim[HS_MAX_THR]; /* laminar band, Pa */
+    double thr_Cv[HS_MAX_THR]; /* derived: Cv_given or Cd A sqrt(2/rho), eq. (25) */
+    int dcv_P[HS_MAX_DCV], dcv_T[HS_MAX_DCV], dcv_A[HS_MAX_DCV], dcv_B[HS_MAX_DCV]; /* nodes */
+    double dcv_Cv[HS_MAX_DCV]; /* flow coefficient, m^3/(s V sqrt(Pa)) */
+    double dcv_kpath[HS_MAX_DCV][4]; /* factors of Cv for the paths P-A, B-T, P-B, A-T (1) */
+    double dcv_tau[HS_MAX_DCV]; /* spool time constant, s (or from f_-45: 1/(2 pi f)) */
+    double dcv_dplim[HS_MAX_DCV]; /* laminar band, Pa */
+    double dcv_U0[HS_MAX_DCV]; /* initial spool position, V */
+    int dcv_sig[HS_MAX_DCV]; /* U_ref signal, -1: constant 0 */
+    int cyl_body_a[HS_MAX_CYLS], cyl_body_b[HS_MAX_CYLS]; /* base (a) and rod end (b), -1 ground */
+    double cyl_at_a[HS_MAX_CYLS][3], cyl_at_b[HS_MAX_CYLS][3]; /* body frames (ncyl x 3) */
+    double cyl_d_piston[HS_MAX_CYLS], cyl_d_rod[HS_MAX_CYLS]; /* diameters, m */
+    double cyl_stroke[HS_MAX_CYLS]; /* l: piston-side + rod-side chamber lengths, m */
+    double cyl_l_p0[HS_MAX_CYLS]; /* piston-side chamber length at t = 0, m */
+    double cyl_B[HS_MAX_CYLS]; /* cylinder wall bulk modulus, Pa */
+    int cyl_vol_p[HS_MAX_CYLS], cyl_vol_r[HS_MAX_CYLS]; /* volumes of the two chambers */
+    int cyl_fric[HS_MAX_CYLS]; /* enum hs_friction */
+    double cyl_fp[HS_MAX_CYLS][HS_MAX_FP]; /* friction parameters, enum hs_fric_param */
+    double cyl_ld[HS_MAX_CYLS], cyl_kd[HS_MAX_CYLS], cyl_cd[HS_MAX_CYLS]; /* end dampers
+                                                   (eq. 31 of Pub. III); ld = 0: none */
+    int cyl_init[HS_MAX_CYLS]; /* enum hs_cyl_init */
+    double cyl_init_p[HS_MAX_CYLS]; /* the given chamber pressure, Pa */
+    double cyl_init_F[HS_MAX_CYLS]; /* prescribed initial force, N (HS_CYLINIT_FORCE) */
+    double cyl_Ap[HS_MAX_CYLS], cyl_Ar[HS_MAX_CYLS]; /* derived: piston and annulus areas */
+    int cyl_fs0[HS_MAX_CYLS], cyl_nfs[HS_MAX_CYLS]; /* derived: first friction state, count */
+
     /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
     double dt; /* s */
     double t_end; /* s */
     double tol_z; /* Newton tolerance on position updates, rad or m */
+    double tol_p; /* ... on pressure updates, Pa */
+    double tol_fs; /* ... on friction-state updates (m, or 1 for the film h) */
     double penalty; /* alpha of the augmented Lagrangian */
     double max_iter; /* Newton iteration limit per step (integer-valued) */
     double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
