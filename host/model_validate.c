@@ -12,15 +12,18 @@
 
 int hs_is_integrator_key(const char *f)
 {
-    static const char *const k[] = {"dt", "t_end", "tol_position", "penalty", "max_iter",
-                                    "fd_rel", "fd_floor", NULL};
+    static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
+                                    "tol_friction", "penalty", "max_iter", "fd_rel",
+                                    "fd_floor", NULL};
     int i;
     for (i = 0; k[i]; ++i)
         if (!strcmp(k[i], f)) return 1;
     return 0;
 }
 
-static const char *const k_kind_prefix[] = {"", "body", "joint", "cut", "point", "load", "signal"};
+static const char *const k_kind_prefix[] = {"", "body", "joint", "cut", "point", "load",
+                                            "signal", "fluid", "source", "volume", "throttle",
+                                            "valve", "cylinder"};
 
 static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index,
                  const char *field, int comp, int code, const char *fmt, ...)
@@ -48,12 +51,19 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
     case HS_WHERE_POINT: nm = d->point_name[index]; break;
     case HS_WHERE_LOAD: nm = d->load_name[index]; break;
     case HS_WHERE_SIGNAL: nm = d->signal_name[index]; break;
+    case HS_WHERE_SOURCE: nm = d->src_name[index]; break;
+    case HS_WHERE_VOLUME: nm = d->vol_name[index]; break;
+    case HS_WHERE_THROTTLE: nm = d->thr_name[index]; break;
+    case HS_WHERE_VALVE: nm = d->dcv_name[index]; break;
+    case HS_WHERE_CYLINDER: nm = d->cyl_name[index]; break;
     default: break;
     }
     if (kind == HS_WHERE_PARAM)
         snprintf(key, sizeof key, "%s", d->param[index].name);
     else if (kind == HS_WHERE_MODEL)
         snprintf(key, sizeof key, "%s%s", hs_is_integrator_key(field) ? "integrator." : "", field);
+    else if (kind == HS_WHERE_FLUID)
+        snprintf(key, sizeof key, "fluid.%s", field);
     else if (kind == HS_WHERE_SIGNAL && comp >= 0)
         snprintf(key, sizeof key, "signal.%s.t.%d", nm, comp);
     else
@@ -121,10 +131,27 @@ static int check_limits(const hs_model_desc *d, hs_error *err, hs_where *w)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "bodies", -1, HS_ERR_LIMIT,
                      "a model needs 1 to HS_MAX_BODIES = %d bodies, has %d", HS_MAX_BODIES,
                      m->nbody);
-    if (m->nz != m->nbody || m->nx > HS_MAX_X || m->nx < m->nz)
+    if (m->nvol < 0 || m->nvol > HS_MAX_VOLS || m->nsrc < 0 || m->nsrc > HS_MAX_SRCS ||
+        m->nthr < 0 || m->nthr > HS_MAX_THR || m->ndcv < 0 || m->ndcv > HS_MAX_DCV ||
+        m->ncyl < 0 || m->ncyl > HS_MAX_CYLS || m->nfs < 0 || m->nfs > HS_MAX_FS)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "hydraulics", -1, HS_ERR_LIMIT,
+                     "a hydraulic size exceeds its limit (volumes %d of HS_MAX_VOLS = %d, "
+                     "sources %d of HS_MAX_SRCS = %d, throttles %d of HS_MAX_THR = %d, valves "
+                     "%d of HS_MAX_DCV = %d, cylinders %d of HS_MAX_CYLS = %d, friction states "
+                     "%d of HS_MAX_FS = %d)",
+                     m->nvol, HS_MAX_VOLS, m->nsrc, HS_MAX_SRCS, m->nthr, HS_MAX_THR, m->ndcv,
+                     HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->nfs, HS_MAX_FS);
+    if (m->nz != m->nbody || m->nx != m->nz + m->nvol + m->nfs)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "bodies", -1, HS_ERR_LIMIT,
-                     "inconsistent sizes: nz = %d, nx = %d (HS_MAX_X is %d)", m->nz, m->nx,
-                     HS_MAX_X);
+                     "inconsistent sizes: nz = %d, nvol = %d, nfs = %d, nx = %d (call "
+                     "hs_model_derive)",
+                     m->nz, m->nvol, m->nfs, m->nx);
+    if (m->nx > HS_MAX_X)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, m->nfs > 0 ? "hydraulics" : "bodies", -1,
+                     HS_ERR_LIMIT,
+                     "too many Newton unknowns: nx = nz + nvol + nfs = %d + %d + %d = %d "
+                     "(HS_MAX_X is %d)",
+                     m->nz, m->nvol, m->nfs, m->nx, HS_MAX_X);
     if (m->ncut < 0 || m->ncut > HS_MAX_CUTS || m->ncon < 0 || m->ncon > HS_MAX_CON ||
         m->npoint < 0 || m->npoint > HS_MAX_POINTS || m->nload < 0 ||
         m->nload > HS_MAX_LOADS || m->nsignal < 0 || m->nsignal > HS_MAX_SIGNALS ||
@@ -277,6 +304,12 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (!(m->tol_z > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_position", -1, HS_ERR_VALUE,
                      "tol_position must be > 0");
+    if (!(m->tol_p > 0.0))
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_pressure", -1, HS_ERR_VALUE,
+                     "tol_pressure must be > 0");
+    if (!(m->tol_fs > 0.0))
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_friction", -1, HS_ERR_VALUE,
+                     "tol_friction must be > 0");
     if (!(m->penalty > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "penalty", -1, HS_ERR_VALUE,
                      "penalty must be > 0");
@@ -292,6 +325,251 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     return HS_OK;
 }
 
+/* ---- hydraulics ---- */
+
+/* 1 if the parameter named by the printf-style arguments exists (an optional part was given). */
+static int has_param(const hs_model_desc *d, const char *fmt, const char *name, const char *tail)
+{
+    char buf[sizeof(((hs_param *)0)->name)];
+    snprintf(buf, sizeof buf, fmt, name, tail);
+    return hs_param_find(d, buf) >= 0;
+}
+
+/* A friction rule of cylinder c, about parameter k. */
+static int ffail(const hs_model_desc *d, hs_error *err, hs_where *w, int c, int k,
+                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static int ffail(const hs_model_desc *d, hs_error *err, hs_where *w, int c, int k,
+                 const char *fmt, ...)
+{
+    char field[32], msg[400];
+    va_list ap;
+    snprintf(field, sizeof field, "friction.%s", hs_fric_param_keys[k]);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return vfail(d, err, w, HS_WHERE_CYLINDER, c, field, -1, HS_ERR_VALUE, "%s", msg);
+}
+
+/* The parameter rules of each friction model (docs/model-format.md lists what each uses). */
+static int check_friction(const hs_model_desc *d, hs_error *err, hs_where *w, int c)
+{
+    const hs_model *m = &d->model;
+    const double *fp = m->cyl_fp[c];
+    int f = m->cyl_fric[c], k;
+    const char *mn;
+    if (f < 0 || f >= HS_FRICTION_COUNT)
+        return vfail(d, err, w, HS_WHERE_CYLINDER, c, "friction.model", -1, HS_ERR_VALUE,
+                     "unknown friction model %d", f);
+    mn = hs_friction_names[f];
+    if (!(fp[HS_FP_SIGMA2] >= 0.0))
+        return ffail(d, err, w, c, HS_FP_SIGMA2, "sigma2 must be >= 0");
+    if (f == HS_FRIC_BROWN_MCPHEE || f == HS_FRIC_BENGISU_AKAY || f == HS_FRIC_LUGRE ||
+        f == HS_FRIC_LUGRE_MOD) {
+        if (!(fp[HS_FP_VS] > 0.0))
+            return ffail(d, err, w, c, HS_FP_VS, "vs must be > 0 (friction model %s uses it)",
+                         mn);
+        if (!(fp[HS_FP_FC] >= 0.0 && fp[HS_FP_FC] <= fp[HS_FP_FS]))
+            return ffail(d, err, w, c, HS_FP_FC,
+                         "Stribeck models (here %s) need 0 <= Fc <= Fs (Fc = %g N, Fs = %g N)",
+                         mn, fp[HS_FP_FC], fp[HS_FP_FS]);
+    }
+    if (f == HS_FRIC_BENGISU_AKAY && !(fp[HS_FP_XI] >= 0.0))
+        return ffail(d, err, w, c, HS_FP_XI, "xi must be >= 0 (0: use 1/vs)");
+    if (f == HS_FRIC_LUGRE || f == HS_FRIC_LUGRE_MOD) {
+        if (!(fp[HS_FP_SIGMA0] > 0.0))
+            return ffail(d, err, w, c, HS_FP_SIGMA0, "sigma0 must be > 0 (friction model %s)",
+                         mn);
+        if (!(fp[HS_FP_SIGMA1] >= 0.0))
+            return ffail(d, err, w, c, HS_FP_SIGMA1, "sigma1 must be >= 0 (friction model %s)",
+                         mn);
+        if (!(fp[HS_FP_N] > 0.0))
+            return ffail(d, err, w, c, HS_FP_N, "n must be > 0 (friction model %s)", mn);
+    }
+    if (f == HS_FRIC_LUGRE_MOD) {
+        if (!(fp[HS_FP_FS] > 0.0))
+            return ffail(d, err, w, c, HS_FP_FS, "Fs must be > 0 (friction model %s)", mn);
+        if (!(fp[HS_FP_VB] >= 0.0))
+            return ffail(d, err, w, c, HS_FP_VB, "vb must be >= 0 (0: use 3 vs)");
+        for (k = HS_FP_TAU_HP; k <= HS_FP_TAU_H0; ++k)
+            if (!(fp[k] > 0.0))
+                return ffail(d, err, w, c, k, "%s must be > 0 (friction model %s)",
+                             hs_fric_param_keys[k], mn);
+    }
+    if (f == HS_FRIC_EFFICIENCY_PRINTED || f == HS_FRIC_EFFICIENCY) {
+        if (!(fp[HS_FP_ETA] > 0.0 && fp[HS_FP_ETA] <= 1.0))
+            return ffail(d, err, w, c, HS_FP_ETA, "eta must satisfy 0 < eta <= 1 (got %g)",
+                         fp[HS_FP_ETA]);
+    }
+    if (f == HS_FRIC_EFFICIENCY && !(fp[HS_FP_VEPS] > 0.0))
+        return ffail(d, err, w, c, HS_FP_VEPS, "v_eps must be > 0 (friction model %s)", mn);
+    if (f == HS_FRIC_VISCOUS && !(fp[HS_FP_C] >= 0.0))
+        return ffail(d, err, w, c, HS_FP_C, "c must be >= 0");
+    return HS_OK;
+}
+
+static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
+{
+    const hs_model *m = &d->model;
+    int c, rc;
+    for (c = 0; c < m->ncyl; ++c) {
+        int vp = m->cyl_vol_p[c], vr = m->cyl_vol_r[c], mode = m->cyl_init[c];
+        if (m->cyl_body_a[c] < -1 || m->cyl_body_a[c] >= m->nbody || m->cyl_body_b[c] < -1 ||
+            m->cyl_body_b[c] >= m->nbody)
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "body_a", -1, HS_ERR_VALUE,
+                         "body index out of range");
+        if (m->cyl_body_a[c] == m->cyl_body_b[c])
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "body_b", -1, HS_ERR_VALUE,
+                         "body_a and body_b must differ");
+        if (!(m->cyl_d_piston[c] > 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_piston", -1, HS_ERR_VALUE,
+                         "d_piston must be > 0");
+        if (!(m->cyl_d_rod[c] > 0.0 && m->cyl_d_rod[c] < m->cyl_d_piston[c]))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_rod", -1, HS_ERR_VALUE,
+                         "d_rod must be > 0 and < d_piston (d_rod = %g m, d_piston = %g m)",
+                         m->cyl_d_rod[c], m->cyl_d_piston[c]);
+        if (!(m->cyl_stroke[c] > 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "stroke", -1, HS_ERR_VALUE,
+                         "stroke must be > 0");
+        if (!(m->cyl_l_p0[c] > 0.0 && m->cyl_l_p0[c] < m->cyl_stroke[c]))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "l_piston0", -1, HS_ERR_VALUE,
+                         "l_piston0 must satisfy 0 < l_piston0 < stroke (l_piston0 = %g m, "
+                         "stroke = %g m)",
+                         m->cyl_l_p0[c], m->cyl_stroke[c]);
+        if (!(m->cyl_B[c] > 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "B_wall", -1, HS_ERR_VALUE,
+                         "B_wall must be > 0");
+        if (vp < 0 || vp >= m->nvol || m->vol_cyl[vp] != c || m->vol_side[vp] != 0)
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "piston_volume", -1, HS_ERR_VALUE,
+                         "the piston-side volume must be a volume marked as this cylinder's "
+                         "piston chamber (vol_cyl, vol_side)");
+        if (vr < 0 || vr >= m->nvol || vr == vp || m->vol_cyl[vr] != c || m->vol_side[vr] != 1)
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "rod_volume", -1, HS_ERR_VALUE,
+                         "the rod-side volume must be another volume marked as this "
+                         "cylinder's rod chamber (vol_cyl, vol_side)");
+        if ((rc = check_friction(d, err, w, c)) != HS_OK) return rc;
+        if (m->cyl_ld[c] < 0.0 ||
+            (m->cyl_ld[c] == 0.0 && has_param(d, "cylinder.%s.%s", d->cyl_name[c],
+                                              "end_dampers.l_d")))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.l_d", -1, HS_ERR_VALUE,
+                         "l_d must be > 0");
+        if (!(m->cyl_kd[c] >= 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.k_d", -1, HS_ERR_VALUE,
+                         "k_d must be >= 0");
+        if (!(m->cyl_cd[c] >= 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.c_d", -1, HS_ERR_VALUE,
+                         "c_d must be >= 0");
+        if (mode < HS_CYLINIT_PRESSURES || mode > HS_CYLINIT_FORCE)
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "init.mode", -1, HS_ERR_VALUE,
+                         "unknown init mode %d", mode);
+        if (mode != HS_CYLINIT_PRESSURES && !(m->cyl_init_p[c] >= 0.0))
+            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "init.p", -1, HS_ERR_VALUE,
+                         "the initial chamber pressure must be >= 0 (absolute)");
+    }
+    return HS_OK;
+}
+
+static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
+{
+    static const char *const port[4] = {"P", "T", "A", "B"};
+    static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
+    const hs_model *m = &d->model;
+    int nnode = m->nvol + m->nsrc, i, k, l;
+    if (hs_model_has_hydraulics(m) || hs_param_find(d, "fluid.B_oil") >= 0) {
+        if (!(m->B_oil > 0.0))
+            return vfail(d, err, w, HS_WHERE_FLUID, 0, "B_oil", -1, HS_ERR_VALUE,
+                         "B_oil must be > 0");
+        if (!(m->rho > 0.0))
+            return vfail(d, err, w, HS_WHERE_FLUID, 0, "rho", -1, HS_ERR_VALUE,
+                         "rho must be > 0");
+    }
+    for (i = 0; i < m->nsrc; ++i)
+        if (!(m->src_p[i] >= 0.0))
+            return vfail(d, err, w, HS_WHERE_SOURCE, i, "p", -1, HS_ERR_VALUE,
+                         "p must be >= 0 (absolute pressure)");
+    for (i = 0; i < m->nvol; ++i) {
+        if (m->vol_cyl[i] < -1 || m->vol_cyl[i] >= m->ncyl ||
+            (m->vol_cyl[i] >= 0 && m->vol_side[i] != 0 && m->vol_side[i] != 1))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "name", -1, HS_ERR_VALUE,
+                         "cylinder index or side out of range");
+        if (!(m->vol_V[i] >= 0.0) || (m->vol_cyl[i] < 0 && !(m->vol_V[i] > 0.0)))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "V", -1, HS_ERR_VALUE,
+                         "V must be > 0 (only a cylinder chamber may have V = 0: the chamber "
+                         "adds its own volume)");
+        if (!(m->vol_B[i] > 0.0))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "B", -1, HS_ERR_VALUE,
+                         "B must be > 0");
+        if (!(m->vol_p0[i] >= 0.0))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "p0", -1, HS_ERR_VALUE,
+                         "p0 must be >= 0 (absolute pressure)");
+    }
+    for (i = 0; i < m->nthr; ++i) {
+        int a = m->thr_a[i], b = m->thr_b[i];
+        if (a < 0 || a >= nnode || b < 0 || b >= nnode)
+            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "from", -1, HS_ERR_VALUE,
+                         "node index out of range");
+        if (a == b)
+            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "to", -1, HS_ERR_VALUE,
+                         "from and to must be different nodes");
+        if (a >= m->nvol && b >= m->nvol)
+            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "to", -1, HS_ERR_VALUE,
+                         "at least one of from and to must be a volume (both are sources)");
+        if (m->thr_Cd[i] == 0.0 && m->thr_A[i] == 0.0) { /* given as Cv */
+            if (!(m->thr_Cv_given[i] > 0.0))
+                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cv", -1, HS_ERR_VALUE,
+                             "Cv must be > 0");
+        } else {
+            if (!(m->thr_Cd[i] > 0.0))
+                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cd", -1, HS_ERR_VALUE,
+                             "Cd must be > 0");
+            if (!(m->thr_A[i] > 0.0))
+                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "A", -1, HS_ERR_VALUE,
+                             "A must be > 0");
+            if (m->thr_Cv_given[i] != 0.0)
+                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cv", -1, HS_ERR_VALUE,
+                             "give either Cv or Cd and A, not both");
+        }
+        if (!(m->thr_dplim[i] > 0.0))
+            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "dp_lim", -1, HS_ERR_VALUE,
+                         "dp_lim must be > 0");
+    }
+    for (i = 0; i < m->ndcv; ++i) {
+        const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
+        for (k = 0; k < 4; ++k) {
+            if (nd[k] < 0 || nd[k] >= nnode || (k >= 2 && nd[k] >= m->nvol))
+                return vfail(d, err, w, HS_WHERE_VALVE, i, port[k], -1, HS_ERR_VALUE,
+                             "%s must be %s", port[k],
+                             k >= 2 ? "a volume" : "a node (volume or source)");
+            for (l = 0; l < k; ++l)
+                if (nd[l] == nd[k])
+                    return vfail(d, err, w, HS_WHERE_VALVE, i, port[k], -1, HS_ERR_VALUE,
+                                 "P, T, A and B must be four different nodes (%s is %s too)",
+                                 port[k], port[l]);
+        }
+        if (!(m->dcv_Cv[i] > 0.0))
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "Cv", -1, HS_ERR_VALUE,
+                         "Cv must be > 0");
+        for (k = 0; k < 4; ++k)
+            if (!(m->dcv_kpath[i][k] >= 0.0))
+                return vfail(d, err, w, HS_WHERE_VALVE, i, kpath[k], -1, HS_ERR_VALUE,
+                             "%s must be >= 0", kpath[k]);
+        if (!(m->dcv_tau[i] > 0.0))
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "tau", -1, HS_ERR_VALUE,
+                         "tau must be > 0");
+        if (!(m->dcv_dplim[i] > 0.0))
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_lim", -1, HS_ERR_VALUE,
+                         "dp_lim must be > 0");
+        if (m->dcv_sig[i] < -1 || m->dcv_sig[i] >= m->nsignal)
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ref", -1, HS_ERR_VALUE,
+                         "signal index out of range");
+    }
+    return check_cylinders(d, err, w);
+}
+
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
     int rc, i;
@@ -303,7 +581,7 @@ int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_PARAM, i, d->param[i].name, -1, HS_ERR_VALUE,
                          "value must be finite");
     if ((rc = check_bodies_joints(d, err, w)) != HS_OK || (rc = check_cuts(d, err, w)) != HS_OK ||
-        (rc = check_rest(d, err, w)) != HS_OK)
+        (rc = check_rest(d, err, w)) != HS_OK || (rc = check_hydraulics(d, err, w)) != HS_OK)
         return rc;
     return HS_OK;
 }

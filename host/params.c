@@ -1,7 +1,8 @@
 /* params.c -- quantities with unit suffixes and the table of named model parameters.
  *
  * A parameter is a double inside the flat hs_model addressed by its byte offset, so batch
- * backends can override it per instance without knowing names. The names are a stable
+ * backends can override it per instance without knowing names; enum parameters (a cylinder's
+ * friction model) are ints there instead, with a table of value names (hs_param.type). The names are a stable
  * interface (sweep files rely on them); docs/model-format.md lists them. */
 #include <ctype.h>
 #include <errno.h>
@@ -58,7 +59,29 @@ static const unit_def k_units[] = {
     {"cm^2", 1e-4, "m^2"},
     {"mm^2", 1e-6, "m^2"},
     {"kg m^2", 1.0, "kg m^2"},
+    {"kg/m^3", 1.0, "kg/m^3"},
+    {"s/m", 1.0, "s/m"},
+    {"V", 1.0, "V"},
+    {"m^3/(s sqrt(Pa))", 1.0, "m^3/(s sqrt(Pa))"},
+    {"m^3/(s V sqrt(Pa))", 1.0, "m^3/(s V sqrt(Pa))"},
 };
+
+/* ---- hydraulic name tables (shared with the loader) ---- */
+
+const char *const hs_friction_names[HS_FRICTION_COUNT + 1] = {
+    "none", "viscous", "brown_mcphee", "bengisu_akay", "lugre", "lugre_modified",
+    "efficiency_as_printed", "efficiency", NULL};
+
+const char *const hs_fric_param_keys[HS_FP_COUNT + 1] = {
+    "Fc", "Fs", "vs", "sigma0", "sigma1", "sigma2", "xi", "n", "vb", "tau_hp", "tau_hn",
+    "tau_h0", "eta", "c", "v_eps", NULL};
+
+const char *const hs_fric_param_units[HS_FP_COUNT] = {
+    "N", "N", "m/s", "N/m", "N s/m", "N s/m", "s/m", "", "m/s", "s", "s", "s", "", "N s/m",
+    "m/s"};
+
+const double hs_fric_param_defaults[HS_FP_COUNT] = {
+    0.0, 0.0, 0.01, 1e7, 1e3, 0.0, 0.0, 2.0, 0.0, 0.1, 0.05, 1.0, 1.0, 0.0, 1e-3};
 
 static void copy_str(char *dst, size_t n, const char *src)
 {
@@ -142,8 +165,10 @@ int hs_param_unit_fits(const hs_param *p, const char *got)
 {
     if (!got || !got[0]) return 1;
     if (is_signal_value(p->name)) return 1;
-    /* the Newton tolerance applies to angles and lengths alike (as in the model file) */
+    /* the Newton tolerance applies to angles and lengths alike (as in the model file); the
+     * friction-state one to bristle deflections (m) and the dimensionless film */
     if (!strcmp(p->name, "integrator.tol_position")) return !strcmp(got, "rad") || !strcmp(got, "m");
+    if (!strcmp(p->name, "integrator.tol_friction")) return !strcmp(got, "m");
     return strcmp(p->unit, got) == 0;
 }
 
@@ -191,7 +216,87 @@ static void add(table *t, const char *unit, size_t offset, const char *fmt, ...)
 #define OFF2(member, i, k, n) \
     (offsetof(hs_model, member) + ((size_t)(i) * (n) + (size_t)(k)) * sizeof(double))
 
+/* ... and of element [i] of an int array member (enum parameters). */
+#define OFFI(member, i) (offsetof(hs_model, member) + (size_t)(i) * sizeof(int))
+
 static const char *const k_xyz[3] = {"x", "y", "z"};
+
+/* The parameter added last becomes an enum parameter with these value names. */
+static void make_enum(table *t, const char *const *names, int n)
+{
+    if (t->oom || t->n == 0) return;
+    t->p[t->n - 1].type = HS_PARAM_ENUM;
+    t->p[t->n - 1].n_enum = n;
+    t->p[t->n - 1].enum_names = names;
+}
+
+int hs_model_has_hydraulics(const hs_model *m)
+{
+    return m->nvol > 0 || m->nsrc > 0 || m->nthr > 0 || m->ndcv > 0 || m->ncyl > 0;
+}
+
+/* Hydraulic parameters (docs/model-format.md), after the mechanism's. */
+static void add_hydraulics(table *t, const hs_model_desc *d)
+{
+    static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
+    const hs_model *m = &d->model;
+    int i, k;
+    if (hs_model_has_hydraulics(m) || m->B_oil > 0.0) {
+        add(t, "Pa", offsetof(hs_model, B_oil), "fluid.B_oil");
+        add(t, "kg/m^3", offsetof(hs_model, rho), "fluid.rho");
+    }
+    for (i = 0; i < m->nsrc; ++i) add(t, "Pa", OFF1(src_p, i), "source.%s.p", d->src_name[i]);
+    for (i = 0; i < m->nvol; ++i) {
+        const char *n = d->vol_name[i];
+        add(t, "m^3", OFF1(vol_V, i), "volume.%s.V", n);
+        add(t, "Pa", OFF1(vol_B, i), "volume.%s.B", n);
+        add(t, "Pa", OFF1(vol_p0, i), "volume.%s.p0", n);
+    }
+    for (i = 0; i < m->nthr; ++i) {
+        const char *n = d->thr_name[i];
+        if (m->thr_Cv_given[i] > 0.0) {
+            add(t, "m^3/(s sqrt(Pa))", OFF1(thr_Cv_given, i), "throttle.%s.Cv", n);
+        } else {
+            add(t, "", OFF1(thr_Cd, i), "throttle.%s.Cd", n);
+            add(t, "m^2", OFF1(thr_A, i), "throttle.%s.A", n);
+        }
+        add(t, "Pa", OFF1(thr_dplim, i), "throttle.%s.dp_lim", n);
+    }
+    for (i = 0; i < m->ndcv; ++i) {
+        const char *n = d->dcv_name[i];
+        add(t, "m^3/(s V sqrt(Pa))", OFF1(dcv_Cv, i), "valve.%s.Cv", n);
+        for (k = 0; k < 4; ++k) add(t, "", OFF2(dcv_kpath, i, k, 4), "valve.%s.%s", n, kpath[k]);
+        add(t, "s", OFF1(dcv_tau, i), "valve.%s.tau", n);
+        add(t, "Pa", OFF1(dcv_dplim, i), "valve.%s.dp_lim", n);
+        add(t, "V", OFF1(dcv_U0, i), "valve.%s.U0", n);
+    }
+    for (i = 0; i < m->ncyl; ++i) {
+        const char *n = d->cyl_name[i];
+        int mode = m->cyl_init[i];
+        add_vec(t, "m", OFF2(cyl_at_a, i, 0, 3), "cylinder", n, "at_a");
+        add_vec(t, "m", OFF2(cyl_at_b, i, 0, 3), "cylinder", n, "at_b");
+        add(t, "m", OFF1(cyl_d_piston, i), "cylinder.%s.d_piston", n);
+        add(t, "m", OFF1(cyl_d_rod, i), "cylinder.%s.d_rod", n);
+        add(t, "m", OFF1(cyl_stroke, i), "cylinder.%s.stroke", n);
+        add(t, "m", OFF1(cyl_l_p0, i), "cylinder.%s.l_piston0", n);
+        add(t, "Pa", OFF1(cyl_B, i), "cylinder.%s.B_wall", n);
+        add(t, "", OFFI(cyl_fric, i), "cylinder.%s.friction.model", n);
+        make_enum(t, hs_friction_names, HS_FRICTION_COUNT);
+        /* every friction parameter, whatever the model, so that the model can be switched */
+        for (k = 0; k < HS_FP_COUNT; ++k)
+            add(t, hs_fric_param_units[k], OFF2(cyl_fp, i, k, HS_MAX_FP),
+                "cylinder.%s.friction.%s", n, hs_fric_param_keys[k]);
+        if (m->cyl_ld[i] > 0.0) {
+            add(t, "m", OFF1(cyl_ld, i), "cylinder.%s.end_dampers.l_d", n);
+            add(t, "N/m", OFF1(cyl_kd, i), "cylinder.%s.end_dampers.k_d", n);
+            add(t, "N s/m", OFF1(cyl_cd, i), "cylinder.%s.end_dampers.c_d", n);
+        }
+        if (mode == HS_CYLINIT_EQ_PROD || mode == HS_CYLINIT_EQ_PPISTON ||
+            mode == HS_CYLINIT_FORCE)
+            add(t, "Pa", OFF1(cyl_init_p, i), "cylinder.%s.init.p", n);
+        if (mode == HS_CYLINIT_FORCE) add(t, "N", OFF1(cyl_init_F, i), "cylinder.%s.init.F", n);
+    }
+}
 
 static void add_vec(table *t, const char *unit, size_t off0, const char *prefix, const char *nm,
                     const char *field)
@@ -277,6 +382,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
                 k);
     }
 
+    add_hydraulics(&t, d);
+
     add(&t, "s", offsetof(hs_model, dt), "integrator.dt");
     add(&t, "s", offsetof(hs_model, t_end), "integrator.t_end");
     add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
@@ -284,6 +391,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
     add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");
     add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
+    add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
+    add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
 
     if (t.oom) {
         free(t.p);
@@ -307,8 +416,36 @@ double hs_param_get(const hs_model_desc *d, int index)
 {
     double v;
     if (!d || index < 0 || index >= d->nparam) return NAN;
+    if (d->param[index].type == HS_PARAM_ENUM) {
+        int e;
+        memcpy(&e, (const char *)&d->model + d->param[index].offset, sizeof e);
+        return (double)e;
+    }
     memcpy(&v, (const char *)&d->model + d->param[index].offset, sizeof v);
     return v;
+}
+
+const char *hs_param_value_name(const hs_model_desc *d, int index)
+{
+    const hs_param *p;
+    int e;
+    if (!d || index < 0 || index >= d->nparam) return NULL;
+    p = &d->param[index];
+    if (p->type != HS_PARAM_ENUM || !p->enum_names) return NULL;
+    memcpy(&e, (const char *)&d->model + p->offset, sizeof e);
+    return e >= 0 && e < p->n_enum ? p->enum_names[e] : NULL;
+}
+
+/* "a (0), b (1), ..." */
+static void enum_list(const hs_param *p, char *buf, size_t n)
+{
+    size_t used = 0;
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < p->n_enum && used < n; ++k) {
+        int w = snprintf(buf + used, n - used, "%s%s (%d)", k ? ", " : "", p->enum_names[k], k);
+        if (w > 0) used += (size_t)w;
+    }
 }
 
 int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err)
@@ -320,12 +457,24 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     if (i < 0)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
                             "unknown parameter ('hydrosweep info MODEL' lists them)");
-    /* Deriving normalises axes in place and recomputes inertia, so restoring the one double
+    if (d->param[i].type == HS_PARAM_ENUM &&
+        !(value >= 0.0 && value < d->param[i].n_enum && value == floor(value))) {
+        char list[400];
+        enum_list(&d->param[i], list, sizeof list);
+        return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, name, "must be one of: %s", list);
+    }
+    /* Deriving normalises axes in place and recomputes inertia, so restoring the one value
      * would not undo a failed change: keep the whole model. */
     saved = (hs_model *)malloc(sizeof *saved);
     if (!saved) return hs_error_set(err, HS_ERR_IO, "", 0, 0, name, "out of memory");
     memcpy(saved, &d->model, sizeof *saved);
-    memcpy((char *)&d->model + d->param[i].offset, &value, sizeof value);
+    if (d->param[i].type == HS_PARAM_ENUM) {
+        int e = (int)value;
+        memcpy((char *)&d->model + d->param[i].offset, &e, sizeof e);
+    } else {
+        memcpy((char *)&d->model + d->param[i].offset, &value, sizeof value);
+    }
+    /* re-derives sizes too: a friction model switch changes nfs and nx */
     hs_model_derive(&d->model);
     rc = hs_model_validate(d, err);
     if (rc != HS_OK) memcpy(&d->model, saved, sizeof *saved);
@@ -335,7 +484,7 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
 
 int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
 {
-    char name[sizeof(((hs_param *)0)->name)], unit[16];
+    char name[sizeof(((hs_param *)0)->name)], unit[32];
     const char *eq, *a, *b;
     double v;
     int i;
@@ -357,6 +506,26 @@ int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
     if (i < 0)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
                             "unknown parameter ('hydrosweep info MODEL' lists them)");
+    if (d->param[i].type == HS_PARAM_ENUM) {
+        /* a value name, or its integer */
+        const hs_param *p = &d->param[i];
+        const char *s = eq + 1, *e;
+        char list[400];
+        int k;
+        while (isspace((unsigned char)*s)) ++s;
+        e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1])) --e;
+        for (k = 0; k < p->n_enum; ++k)
+            if (strlen(p->enum_names[k]) == (size_t)(e - s) &&
+                !strncmp(p->enum_names[k], s, (size_t)(e - s)))
+                return hs_param_set(d, name, (double)k, err);
+        if (hs_parse_quantity(eq + 1, &v, unit, sizeof unit) == 0 && !unit[0] && v == floor(v) &&
+            v >= 0.0 && v < p->n_enum)
+            return hs_param_set(d, name, v, err);
+        enum_list(p, list, sizeof list);
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name, "'%s' is not one of: %s", eq + 1,
+                            list);
+    }
     if (hs_parse_quantity(eq + 1, &v, unit, sizeof unit) != 0)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
                             "'%s' is not a number with an optional unit suffix", eq + 1);

@@ -11,8 +11,19 @@
 extern "C" {
 #endif
 
+/* Names of enum hs_friction (the YAML values of friction.model and of the enum parameter
+ * cylinder.C.friction.model), NULL-terminated; HS_FRICTION_COUNT of them. */
+#define HS_FRICTION_COUNT 8
+extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
+
+/* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),
+ * with their units, and their defaults. */
+extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];
+extern const char *const hs_fric_param_units[HS_FP_COUNT];
+extern const double hs_fric_param_defaults[HS_FP_COUNT];
+
 /* (Re)builds d->param, the named-parameter table, from the model's layout (shapes, joint and
- * cut types, which coms were given, signal sizes). Names are stable: sweep files use them.
+ * cut types, which coms were given, signal sizes, throttle variants, optional cylinder parts). Names are stable: sweep files use them.
  * Frees a previous table. Returns HS_OK, or HS_ERR_IO with *err filled when out of memory. */
 int hs_params_build(hs_model_desc *d, hs_error *err);
 
@@ -33,6 +44,12 @@ enum hs_where_kind {
     HS_WHERE_POINT,
     HS_WHERE_LOAD,
     HS_WHERE_SIGNAL,
+    HS_WHERE_FLUID, /* field: B_oil, rho */
+    HS_WHERE_SOURCE,
+    HS_WHERE_VOLUME,
+    HS_WHERE_THROTTLE,
+    HS_WHERE_VALVE,
+    HS_WHERE_CYLINDER, /* field may be dotted: friction.Fc, end_dampers.l_d, init.p */
     HS_WHERE_PARAM /* a parameter value as such (index into d->param): not finite */
 };
 
@@ -43,11 +60,14 @@ typedef struct hs_where {
     char field[32];
 } hs_where;
 
+/* 1 if the model has any hydraulic entity (volumes, sources, throttles, valves, cylinders). */
+int hs_model_has_hydraulics(const hs_model *m);
+
 /* hs_model_validate with the location of the broken rule in *where (may be NULL); the error's
  * key is the parameter-style name (e.g. body.link1.mass), file/line/col are left empty. */
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *where);
 
-/* 1 if f is one of the integrator keys (dt, t_end, tol_position, ...). */
+/* 1 if f is one of the integrator keys (dt, t_end, tol_position, tol_pressure, ...). */
 int hs_is_integrator_key(const char *f);
 
 /* The model file's top-level "source" text into buf ("" if none); 0, or -1 if d has no text.

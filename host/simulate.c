@@ -22,6 +22,9 @@ const char *hs_status_string(int status)
     if (status & HS_ST_SINGULAR) return "singular Newton or projection matrix";
     if (status & HS_ST_MAXITER) return "Newton iteration limit reached (step not accepted)";
     if (status & HS_ST_CONSTRAINT) return "constraint violation blew up";
+    if (status & HS_ST_STROKE) return "a cylinder left its stroke (chamber length <= 0)";
+    if (status & HS_ST_EQUILIBRIUM)
+        return "the cylinders cannot hold the initial configuration statically";
     return "unknown failure";
 }
 

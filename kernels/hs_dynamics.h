@@ -130,13 +130,13 @@ HS_HD static inline void hs_body_force6(const hs_model *m, const hs_kin *k, int 
     }
 }
 
-/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) at the state in k and time t.
- * Requires hs_kin_positions and hs_kin_velocities. */
-HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, double t, double *M,
-                                       int ldm, double *Q, hs_dyn_work *w)
+/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) from the applied forces already in
+ * w->F and w->N (hs_applied_forces plus, e.g., cylinder forces). Requires hs_kin_positions and
+ * hs_kin_velocities. */
+HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *k, double *M,
+                                               int ldm, double *Q, hs_dyn_work *w)
 {
     int j, r, c;
-    hs_applied_forces(m, k, t, w->F, w->N);
     for (j = 0; j < m->nbody; ++j) {
         double Qb[6];
         hs_body_mass6(m, k, j, w->Mc[j]);
@@ -174,6 +174,14 @@ HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, doubl
             M[l * ldm + j] = s;
         }
     }
+}
+
+/* M and Q with gravity and the external loads at time t as the applied forces. */
+HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, double t, double *M,
+                                       int ldm, double *Q, hs_dyn_work *w)
+{
+    hs_applied_forces(m, k, t, w->F, w->N);
+    hs_mass_force_applied(m, k, M, ldm, Q, w);
 }
 
 /* Kinetic and potential energy at the state in k (E_pot relative to the global origin). */

@@ -13,13 +13,16 @@
 
 #include "hs_dynamics.h"
 #include "hs_constraints.h"
+#include "hs_hydraulics.h"
 
 enum hs_status_bits {
     HS_ST_MAXITER = 1, /* Newton hit the iteration limit: the step is not accepted */
     HS_ST_NONFINITE = 2, /* NaN or Inf in the residual or the state */
     HS_ST_SINGULAR = 4, /* singular Newton or projection matrix */
     HS_ST_CONSTRAINT = 8, /* constraint violation above HS_PHI_BLOWUP */
-    HS_ST_GEOMETRY = 16 /* the initial loop closure has no solution near z0 */
+    HS_ST_GEOMETRY = 16, /* the initial loop closure has no solution near z0 */
+    HS_ST_STROKE = 32, /* a cylinder left its stroke (a chamber length <= 0) */
+    HS_ST_EQUILIBRIUM = 64 /* the cylinders cannot hold the initial configuration statically */
 };
 
 /* Constraint violation (max |Phi|, m or rad) beyond which an instance is flagged: the
@@ -35,6 +38,12 @@ typedef struct hs_state {
     double lambda[HS_MAX_CON]; /* iterated multipliers (ncon) */
     double W_ext; /* work of the external loads since t = 0, J (trapezoidal) */
     double P_ext; /* their power at t, W */
+    double p[HS_MAX_VOLS], pd[HS_MAX_VOLS]; /* pressures and their rates (nvol) */
+    double fs[HS_MAX_FS], fsd[HS_MAX_FS]; /* friction states and rates (nfs) */
+    double U[HS_MAX_DCV]; /* spool positions, V (ndcv) */
+    double s0[HS_MAX_CYLS]; /* cylinder lengths at t = 0 (ncyl) */
+    double W_cyl[HS_MAX_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
+    double P_cyl[HS_MAX_CYLS]; /* its power F sdot at t, W */
     int status; /* enum hs_status_bits, 0 = fine */
     int iters; /* Newton iterations of the last step */
     int iters_max; /* largest per-step count so far */
@@ -52,21 +61,28 @@ typedef struct hs_work {
     double vp[HS_MAX_CON]; /* Phidot_z zdot (ncon) */
     double T[HS_MAX_X * HS_MAX_X]; /* tangent, then its LU (nx x nx, ld HS_MAX_X) */
     double P[HS_MAX_X * HS_MAX_X]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) */
-    double G[HS_MAX_CON * HS_MAX_CON]; /* small Gram matrices of the initial closure */
+#define HS_MAX_G (HS_MAX_CON + HS_MAX_CYLS)
+    double G[HS_MAX_G * HS_MAX_G]; /* small Gram / normal matrices of the initialisation */
+    hs_hyd hyd; /* hydraulic quantities of the last evaluated state */
+    double U1[HS_MAX_DCV]; /* spool positions at the end of the step (ndcv) */
+    double hx[HS_MAX_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
+    double js[HS_MAX_CYLS][HS_MAX_Z]; /* ds/dz of the cylinders (initial equilibrium) */
     int piv[HS_MAX_X];
     double f0[HS_MAX_X], f1[HS_MAX_X]; /* residuals (nx) */
     double x[HS_MAX_X], xp[HS_MAX_X], dx[HS_MAX_X]; /* Newton iterate, perturbed, update */
     double zd[HS_MAX_Z], zdd[HS_MAX_Z]; /* velocities/accelerations of the iterate */
     double hd[HS_MAX_Z], hdd[HS_MAX_Z]; /* the hat terms of eq. (34) */
     double lam[HS_MAX_CON]; /* multipliers being iterated */
-    double r[HS_MAX_X], y[HS_MAX_CON]; /* right-hand sides */
+    double r[HS_MAX_X], y[HS_MAX_G]; /* right-hand sides */
 } hs_work;
 
-/* Observables of a state (for output): energies and constraint violation. */
+/* Observables of a state (for output): energies, constraint violation, cylinders. */
 typedef struct hs_obs {
     double Ekin, Epot; /* J */
     double phi_norm; /* ||Phi||_2, m or rad */
     double phid_norm; /* ||Phi_z zdot||_2 */
+    double W_cyl; /* sum of the cylinders' work, J */
+    double s[HS_MAX_CYLS], sd[HS_MAX_CYLS], F[HS_MAX_CYLS], Ffric[HS_MAX_CYLS]; /* (ncyl) */
 } hs_obs;
 
 HS_HD static inline int hs_isfinite(double v)
@@ -74,13 +90,29 @@ HS_HD static inline int hs_isfinite(double v)
     return v == v && v - v == 0.0;
 }
 
-/* Scaled residual of eq. (39)/(22) at the iterate x with multipliers lam:
- * f = dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q), with zd and zdd from the trapezoidal
- * rule (eq. 33). Leaves kinematics, M, Q, Phi and Phi_z of x in w. */
-HS_HD static inline void hs_residual(const hs_model *m, double t, const double *x,
-                                     const double *lam, hs_work *w, double *f)
+/* Applied forces of the iterate: gravity, external loads at t and the cylinder forces from
+ * the pressures p (nvol) and friction states fs (nfs); fills w->hyd. Needs kinematics. */
+HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double t, const double *p,
+                                   const double *fs, const double *U, hs_work *w)
 {
-    int n = m->nz, i, j, e;
+    hs_applied_forces(m, &w->kin, t, w->dyn.F, w->dyn.N);
+    if (m->ncyl > 0 || m->nvol > 0) {
+        hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
+        hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
+    }
+}
+
+/* Scaled residual of the monolithic system (seed 004 Pub. I eq. 41; seed 000 eq. 39) at the
+ * iterate x = [z, p, fs] with multipliers lam:
+ *   z rows:  dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q(z, zd, p, fs))
+ *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
+ * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
+ * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
+ * Phi, Phi_z and hydraulics in w. */
+HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, double t,
+                                     const double *x, const double *lam, hs_work *w, double *f)
+{
+    int n = m->nz, nx = m->nx, i, j, e;
     double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sc = 0.25 * dt * dt;
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + w->hd[i];
@@ -88,22 +120,28 @@ HS_HD static inline void hs_residual(const hs_model *m, double t, const double *
     }
     hs_kin_positions(m, x, &w->kin);
     hs_kin_velocities(m, w->zd, &w->kin);
-    hs_mass_force(m, &w->kin, t, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    hs_forces(m, s, t, x + n, x + n + m->nvol, w->U1, w);
+    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
     for (i = 0; i < n; ++i) {
-        double s = -w->Q[i];
-        for (j = 0; j < n; ++j) s += w->M[i * HS_MAX_Z + j] * w->zdd[j];
-        for (e = 0; e < m->ncon; ++e) s += w->J[e * HS_MAX_Z + i] * (m->penalty * w->phi[e] + lam[e]);
-        f[i] = sc * s;
+        double r = -w->Q[i];
+        for (j = 0; j < n; ++j) r += w->M[i * HS_MAX_Z + j] * w->zdd[j];
+        for (e = 0; e < m->ncon; ++e) r += w->J[e * HS_MAX_Z + i] * (m->penalty * w->phi[e] + lam[e]);
+        f[i] = sc * r;
+    }
+    for (i = n; i < nx; ++i) {
+        int v = i - n;
+        double rate = v < m->nvol ? w->hyd.h[v] : w->hyd.fsd[v - m->nvol];
+        f[i] = sc * (c1 * x[i] + w->hx[i] - rate);
     }
 }
 
 /* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x).
  * Column i uses the increment fd_rel * max(fd_floor, |x_i|), taken as the representable
  * difference (x_i + eps) - x_i. */
-HS_HD static inline void hs_tangent(const hs_model *m, double t, const double *x, const double *lam,
-                                    const double *f0, hs_work *w)
+HS_HD static inline void hs_tangent(const hs_model *m, const hs_state *s, double t, const double *x,
+                                    const double *lam, const double *f0, hs_work *w)
 {
     int n = m->nx, i, r;
     for (i = 0; i < n; ++i) w->xp[i] = x[i];
@@ -113,7 +151,7 @@ HS_HD static inline void hs_tangent(const hs_model *m, double t, const double *x
         double xi = x[i] + eps;
         eps = xi - x[i];
         w->xp[i] = xi;
-        hs_residual(m, t, w->xp, lam, w, w->f1);
+        hs_residual(m, s, t, w->xp, lam, w, w->f1);
         for (r = 0; r < n; ++r) w->T[r * HS_MAX_X + i] = (w->f1[r] - f0[r]) / eps;
         w->xp[i] = x[i];
     }
@@ -169,60 +207,80 @@ HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, co
     }
 }
 
+/* Cylinder powers F sdot of the state in w->hyd (ncyl). */
+HS_HD static inline void hs_cylinder_power(const hs_model *m, const hs_work *w, double *P)
+{
+    int c;
+    for (c = 0; c < m->ncyl; ++c) P[c] = w->hyd.F[c] * w->hyd.sd[c];
+}
+
 /* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
 HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, i, j, e, it, conv = 0, maxit = (int)m->max_iter;
+    int n = m->nz, nx = m->nx, i, j, e, it, conv = 0, maxit = (int)m->max_iter;
     double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * m->penalty;
-    double t1 = (double)(s->step + 1) * dt;
+    double t0 = (double)s->step * dt, t1 = (double)(s->step + 1) * dt;
     if (s->status) return s->status;
-    /* hat terms (eq. 34) and predictor z + dt zd + dt^2/2 zdd */
+    /* spools first: their equation is linear and decoupled (closed-form trapezoidal step) */
+    for (i = 0; i < m->ndcv; ++i)
+        w->U1[i] = hs_spool_step(s->U[i], m->dcv_sig[i] >= 0 ? hs_signal_eval(m, m->dcv_sig[i], t0) : 0.0,
+                                 m->dcv_sig[i] >= 0 ? hs_signal_eval(m, m->dcv_sig[i], t1) : 0.0, dt,
+                                 m->dcv_tau[i]);
+    /* hat terms (eqs. 34, 38) and predictors: z + dt zd + dt^2/2 zdd, p + dt pdot (seed 000) */
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
         w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
         w->x[i] = s->z[i] + dt * s->zd[i] + 0.5 * dt * dt * s->zdd[i];
     }
+    for (i = n; i < nx; ++i) {
+        int v = i - n;
+        double xv = v < m->nvol ? s->p[v] : s->fs[v - m->nvol];
+        double xr = v < m->nvol ? s->pd[v] : s->fsd[v - m->nvol];
+        w->hx[i] = -(c1 * xv + xr);
+        w->x[i] = xv + dt * xr;
+    }
     for (e = 0; e < m->ncon; ++e) w->lam[e] = s->lambda[e];
     for (it = 1; it <= maxit && !conv; ++it) {
-        double dmax = 0.0;
-        hs_residual(m, t1, w->x, w->lam, w, w->f0);
-        for (i = 0; i < n; ++i)
+        hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
+        for (i = 0; i < nx; ++i)
             if (!hs_isfinite(w->f0[i])) {
                 s->status |= HS_ST_NONFINITE;
                 return s->status;
             }
         for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
-        hs_tangent(m, t1, w->x, w->lam, w->f0, w);
+        hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
         for (i = 0; i < n; ++i)
             for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
-        if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
+        if (hs_lu_factor(w->T, nx, HS_MAX_X, w->piv)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
         }
-        for (i = 0; i < n; ++i) w->dx[i] = -w->f0[i];
-        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, w->dx);
-        for (i = 0; i < n; ++i) {
+        for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
+        hs_lu_solve(w->T, nx, HS_MAX_X, w->piv, w->dx);
+        /* separate tolerances per variable class: positions, pressures, friction states */
+        conv = 1;
+        for (i = 0; i < nx; ++i) {
+            double tol = i < n ? m->tol_z : (i < n + m->nvol ? m->tol_p : m->tol_fs);
             w->x[i] += w->dx[i];
-            if (fabs(w->dx[i]) > dmax) dmax = fabs(w->dx[i]);
-        }
-        if (!(dmax == dmax)) {
-            s->status |= HS_ST_NONFINITE;
-            return s->status;
+            if (!(fabs(w->dx[i]) <= tol)) conv = 0;
+            if (!hs_isfinite(w->dx[i])) {
+                s->status |= HS_ST_NONFINITE;
+                return s->status;
+            }
         }
         /* multiplier update with the new positions (eq. 19) */
         hs_kin_positions(m, w->x, &w->kin);
         hs_constraints_phi(m, &w->kin, w->phi);
         for (e = 0; e < m->ncon; ++e) w->lam[e] += m->penalty * w->phi[e];
-        conv = dmax <= m->tol_z;
         s->iters = it;
     }
     if (!conv) {
         s->status |= HS_ST_MAXITER;
         return s->status;
     }
-    /* Projections (eqs. 20-21 / 27-28). The weight P is the tangent less its penalty part
-     * (eq. 43, with Phi_z at the tangent's base point); the left-hand matrix uses Phi_z at the
-     * converged positions so that Phi_z zd = 0 holds there. */
+    /* Projections (eqs. 20-21 / 27-28). The weight P is the z block of the tangent less its
+     * penalty part (Pub. I eq. 43, with Phi_z at the tangent's base point); the left-hand
+     * matrix uses Phi_z at the converged positions so that Phi_z zd = 0 holds there. */
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
             double q = 0.0;
@@ -230,22 +288,20 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
             w->P[i * HS_MAX_X + j] -= sa * q;
         }
     hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z); /* kin holds the converged positions */
+    for (i = 0; i < n; ++i) {
+        w->zd[i] = c1 * w->x[i] + w->hd[i];
+        w->zdd[i] = c2 * w->x[i] + w->hdd[i];
+    }
     if (m->ncon > 0) {
         if (hs_projection_matrix(m, w)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
         }
-        for (i = 0; i < n; ++i) w->zd[i] = c1 * w->x[i] + w->hd[i];
         hs_project(m, w, w->zd, NULL);
         hs_kin_velocities(m, w->zd, &w->kin);
         hs_constraints_vprod(m, &w->kin, w->vp);
-        for (i = 0; i < n; ++i) w->zdd[i] = c2 * w->x[i] + w->hdd[i];
         hs_project(m, w, w->zdd, w->vp);
     } else {
-        for (i = 0; i < n; ++i) {
-            w->zd[i] = c1 * w->x[i] + w->hd[i];
-            w->zdd[i] = c2 * w->x[i] + w->hdd[i];
-        }
         hs_kin_velocities(m, w->zd, &w->kin);
     }
     for (i = 0; i < n; ++i)
@@ -258,17 +314,43 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
             s->status |= HS_ST_CONSTRAINT;
             return s->status;
         }
+    /* hydraulics at the accepted state (projected velocities): cylinder power and validity */
+    if (m->ncyl > 0 || m->nvol > 0) {
+        hs_hydraulics(m, &w->kin, w->x + n, w->x + n + m->nvol, w->U1, s->s0, &w->hyd);
+        if (w->hyd.stroke_out) {
+            s->status |= HS_ST_STROKE;
+            return s->status;
+        }
+    }
     /* accept */
     for (i = 0; i < n; ++i) {
         s->z[i] = w->x[i];
         s->zd[i] = w->zd[i];
         s->zdd[i] = w->zdd[i];
     }
+    for (i = n; i < nx; ++i) {
+        int v = i - n;
+        double rate = c1 * w->x[i] + w->hx[i]; /* trapezoidal rate, eq. (33) */
+        if (v < m->nvol) {
+            s->p[v] = w->x[i];
+            s->pd[v] = rate;
+        } else {
+            s->fs[v - m->nvol] = w->x[i];
+            s->fsd[v - m->nvol] = rate;
+        }
+    }
+    for (i = 0; i < m->ndcv; ++i) s->U[i] = w->U1[i];
     for (e = 0; e < m->ncon; ++e) s->lambda[e] = w->lam[e];
     {
-        double P1 = hs_external_power(m, &w->kin, t1);
+        double P1 = hs_external_power(m, &w->kin, t1), Pc[HS_MAX_CYLS];
+        int c;
         s->W_ext += 0.5 * dt * (s->P_ext + P1);
         s->P_ext = P1;
+        hs_cylinder_power(m, w, Pc);
+        for (c = 0; c < m->ncyl; ++c) {
+            s->W_cyl[c] += 0.5 * dt * (s->P_cyl[c] + Pc[c]);
+            s->P_cyl[c] = Pc[c];
+        }
     }
     s->step += 1;
     s->t = t1;
@@ -290,20 +372,109 @@ HS_HD static inline int hs_min_norm_correction(const hs_model *m, hs_work *w, co
             double s = 0.0;
             for (i = 0; i < n; ++i)
                 if (!m->joint_hold[i]) s += w->J[a * HS_MAX_Z + i] * w->J[b * HS_MAX_Z + i];
-            w->G[a * HS_MAX_CON + b] = s;
+            w->G[a * HS_MAX_G + b] = s;
         }
     for (a = 0; a < nc; ++a) {
-        if (w->G[a * HS_MAX_CON + a] > dmax) dmax = w->G[a * HS_MAX_CON + a];
+        if (w->G[a * HS_MAX_G + a] > dmax) dmax = w->G[a * HS_MAX_G + a];
         w->y[a] = r[a];
     }
     if (!(dmax > 0.0)) return 1;
-    if (hs_solve_regularised(w->G, nc, HS_MAX_CON, w->piv, w->y, 1e-14 * dmax)) return 1;
+    if (hs_solve_regularised(w->G, nc, HS_MAX_G, w->piv, w->y, 1e-14 * dmax)) return 1;
     for (i = 0; i < n; ++i) {
         double s = 0.0;
         if (!m->joint_hold[i])
             for (a = 0; a < nc; ++a) s += w->J[a * HS_MAX_Z + i] * w->y[a];
         dz[i] = -s;
     }
+    return 0;
+}
+
+/* Static equilibrium at the initial configuration (seed 004 Pub. I eqs. 53-54, seed 000 text
+ * after eq. 45, done generically): with the mechanism at rest, the forces F_c of the cylinders
+ * initialised "at equilibrium" and the multipliers lam satisfy
+ *   Q0 + sum_c (ds_c/dz)^T F_c - Phi_z^T lam = 0      (nz equations),
+ * Q0 being gravity, loads and the other cylinders. Solved in the least-squares sense
+ * (normal equations, a relative 1e-14 regularisation for redundant constraints); a residual
+ * above 1e-8 |Q0| means the cylinders cannot hold the mechanism and is flagged. Then each
+ * cylinder's missing chamber pressure follows from F = p_p A_p - p_r A_r + F_d (friction is
+ * zero at rest), and volumes joined by throttles (no flow at rest) share their pressure. */
+HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int n = m->nz, nc = m->ncon, ne = 0, c, i, a, b, it, ceq[HS_MAX_CYLS], set[HS_MAX_VOLS];
+    double F[HS_MAX_CYLS];
+    for (c = 0; c < m->ncyl; ++c) {
+        F[c] = m->cyl_init_F[c];
+        if (m->cyl_init[c] == HS_CYLINIT_EQ_PROD || m->cyl_init[c] == HS_CYLINIT_EQ_PPISTON)
+            ceq[ne++] = c;
+    }
+    for (i = 0; i < m->nvol; ++i) set[i] = 0;
+    if (ne > 0) {
+        int nu = ne + nc;
+        double dmax = 0.0, rmax = 0.0, qmax = 0.0;
+        hs_applied_forces(m, &w->kin, 0.0, w->dyn.F, w->dyn.N);
+        hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
+        for (i = 0; i < ne; ++i) w->hyd.F[ceq[i]] = 0.0;
+        hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
+        hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
+        hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+        for (i = 0; i < ne; ++i) hs_cylinder_jac(m, &w->kin, &w->hyd, ceq[i], w->js[i]);
+        /* A = [js^T | -J^T] (nz x nu): column u of A at row k */
+#define HS_ACOL(u, k) ((u) < ne ? w->js[(u)][(k)] : -w->J[((u) - ne) * HS_MAX_Z + (k)])
+        for (a = 0; a < nu; ++a) {
+            double r = 0.0;
+            for (b = 0; b < nu; ++b) {
+                double g = 0.0;
+                for (i = 0; i < n; ++i) g += HS_ACOL(a, i) * HS_ACOL(b, i);
+                w->G[a * HS_MAX_G + b] = g;
+            }
+            for (i = 0; i < n; ++i) r -= HS_ACOL(a, i) * w->Q[i];
+            w->y[a] = r;
+            if (w->G[a * HS_MAX_G + a] > dmax) dmax = w->G[a * HS_MAX_G + a];
+        }
+        if (!(dmax > 0.0) || hs_solve_regularised(w->G, nu, HS_MAX_G, w->piv, w->y, 1e-14 * dmax)) {
+            s->status |= HS_ST_EQUILIBRIUM;
+            return s->status;
+        }
+        for (i = 0; i < n; ++i) {
+            double r = w->Q[i];
+            for (a = 0; a < nu; ++a) r += HS_ACOL(a, i) * w->y[a];
+            if (fabs(r) > rmax) rmax = fabs(r);
+            if (fabs(w->Q[i]) > qmax) qmax = fabs(w->Q[i]);
+        }
+#undef HS_ACOL
+        if (!(rmax <= 1e-8 * (1.0 + qmax))) {
+            s->status |= HS_ST_EQUILIBRIUM;
+            return s->status;
+        }
+        for (i = 0; i < ne; ++i) F[ceq[i]] = w->y[i];
+    }
+    for (c = 0; c < m->ncyl; ++c) {
+        int vp = m->cyl_vol_p[c], vr = m->cyl_vol_r[c], mode = m->cyl_init[c];
+        double Ap = m->cyl_Ap[c], Ar = m->cyl_Ar[c];
+        double Fd = hs_end_damper(m, c, m->cyl_l_p0[c], m->cyl_stroke[c] - m->cyl_l_p0[c], 0.0);
+        if (mode == HS_CYLINIT_PRESSURES) continue;
+        if (mode == HS_CYLINIT_EQ_PPISTON) {
+            s->p[vp] = m->cyl_init_p[c];
+            s->p[vr] = (s->p[vp] * Ap - F[c] + Fd) / Ar;
+        } else { /* rod-side pressure given: equilibrium or prescribed force */
+            s->p[vr] = m->cyl_init_p[c];
+            s->p[vp] = (F[c] + s->p[vr] * Ar - Fd) / Ap;
+        }
+        if (!(s->p[vp] >= 0.0) || !(s->p[vr] >= 0.0)) {
+            s->status |= HS_ST_EQUILIBRIUM; /* holding it would need a negative pressure */
+            return s->status;
+        }
+        set[vp] = set[vr] = 1;
+    }
+    for (it = 0; it < m->nvol; ++it) /* throttles carry no flow at rest: equal pressures */
+        for (i = 0; i < m->nthr; ++i) {
+            a = m->thr_a[i];
+            b = m->thr_b[i];
+            if (a >= m->nvol || b >= m->nvol || set[a] == set[b]) continue;
+            if (set[a]) s->p[b] = s->p[a];
+            else s->p[a] = s->p[b];
+            set[a] = set[b] = 1;
+        }
     return 0;
 }
 
@@ -367,10 +538,24 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
             for (i = 0; i < n; ++i) s->zd[i] += w->dx[i];
         }
     }
-    /* accelerations and multipliers */
+    /* hydraulic states: spools, friction states, cylinder reference lengths, pressures */
     hs_kin_positions(m, s->z, &w->kin);
     hs_kin_velocities(m, s->zd, &w->kin);
-    hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    for (i = 0; i < m->ndcv; ++i) s->U[i] = m->dcv_U0[i];
+    for (i = 0; i < m->nfs; ++i) s->fs[i] = s->fsd[i] = 0.0;
+    for (i = 0; i < m->nvol; ++i) s->p[i] = m->vol_p0[i];
+    for (i = 0; i < m->ncyl; ++i) {
+        hs_cylinder_geometry(m, &w->kin, i, &w->hyd);
+        s->s0[i] = w->hyd.s[i];
+        s->W_cyl[i] = 0.0;
+    }
+    if (m->ncyl > 0 && hs_init_pressures(m, s, w)) return s->status;
+    /* accelerations and multipliers */
+    hs_forces(m, s, 0.0, s->p, s->fs, s->U, w);
+    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    for (i = 0; i < m->nvol; ++i) s->pd[i] = w->hyd.h[i];
+    for (i = 0; i < m->nfs; ++i) s->fsd[i] = w->hyd.fsd[i];
+    hs_cylinder_power(m, w, s->P_cyl);
     hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
     hs_constraints_vprod(m, &w->kin, w->vp);
     for (i = 0; i < n; ++i)
@@ -427,6 +612,17 @@ HS_HD static inline void hs_observe(const hs_model *m, const hs_state *s, hs_wor
     }
     o->phi_norm = sqrt(p2);
     o->phid_norm = sqrt(v2);
+    o->W_cyl = 0.0;
+    if (m->ncyl > 0) {
+        hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
+        for (i = 0; i < m->ncyl; ++i) {
+            o->s[i] = w->hyd.s[i];
+            o->sd[i] = w->hyd.sd[i];
+            o->F[i] = w->hyd.F[i];
+            o->Ffric[i] = w->hyd.Ffric[i];
+            o->W_cyl += s->W_cyl[i];
+        }
+    }
 }
 
 #endif

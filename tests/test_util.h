@@ -160,4 +160,80 @@ static inline void tu_fourbar(hs_model *m)
     hs_model_derive(m);
 }
 
+/* The hydraulically actuated four-bar of seed 004 Pub. I (Table 1, model-data.md): the
+ * four-bar above plus a cylinder from D = (0, -1, 0) to the crank's midpoint, volumes
+ * valve / piston / rod, a throttle valve -> piston (Cd 0.8, A_t 2.83e-5), a 4/3 valve with
+ * P = pump (7.6 MPa), T = tank (0.1 MPa), A = valve volume, B = rod side, and U_ref of
+ * eq. (55) as signal 0. Friction: none. Initial pressures from static equilibrium with
+ * p_rod = 3.5 MPa (eq. 54). */
+static inline void tu_fourbar_pub1(hs_model *m)
+{
+    static const double T[8] = {0.5, 0.5, 2.8, 2.8, 4.5, 4.5, 6.0, 6.0};
+    static const double V[8] = {0, 10, 10, 0, 0, -10, -10, 0};
+    int k;
+    tu_fourbar(m);
+    m->penalty = 1e11;
+    m->tol_z = 1e-7;
+    m->tol_p = 1e2;
+    m->tol_fs = 1e-7;
+    m->B_oil = 1500e6;
+    m->rho = 850;
+    m->nvol = 3; /* 0 valve, 1 piston, 2 rod */
+    m->nsrc = 2; /* nodes 3 pump, 4 tank */
+    m->src_p[0] = 7.6e6;
+    m->src_p[1] = 0.1e6;
+    m->vol_V[0] = 4.71e-5;
+    m->vol_V[1] = 3.14e-5;
+    m->vol_V[2] = 7.85e-5;
+    for (k = 0; k < 3; ++k) {
+        m->vol_B[k] = 550e6;
+        m->vol_p0[k] = 1e5;
+        m->vol_cyl[k] = -1;
+    }
+    m->vol_cyl[1] = m->vol_cyl[2] = 0;
+    m->vol_side[1] = 0;
+    m->vol_side[2] = 1;
+    m->nthr = 1;
+    m->thr_a[0] = 0;
+    m->thr_b[0] = 1;
+    m->thr_Cd[0] = 0.8;
+    m->thr_A[0] = 2.83e-5;
+    m->thr_dplim[0] = 2e5;
+    m->ndcv = 1;
+    m->dcv_P[0] = 3;
+    m->dcv_T[0] = 4;
+    m->dcv_A[0] = 0;
+    m->dcv_B[0] = 2;
+    m->dcv_Cv[0] = 2.138e-8;
+    for (k = 0; k < 4; ++k) m->dcv_kpath[0][k] = 1.0;
+    m->dcv_tau[0] = 1.0 / (2 * HS_PI * 35.0);
+    m->dcv_dplim[0] = 2e5;
+    m->dcv_sig[0] = 0;
+    m->nsignal = 1;
+    m->sig_start[0] = 0;
+    m->sig_n[0] = 8;
+    m->nknot = 8;
+    for (k = 0; k < 8; ++k) {
+        m->knot_t[k] = T[k];
+        m->knot_v[k] = V[k];
+    }
+    m->ncyl = 1;
+    m->cyl_body_a[0] = -1;
+    hs_v3_set(m->cyl_at_a[0], 0, -1, 0);
+    m->cyl_body_b[0] = 0;
+    hs_v3_set(m->cyl_at_b[0], 0.5, 0, 0);
+    m->cyl_d_piston[0] = 0.080;
+    m->cyl_d_rod[0] = 0.035;
+    m->cyl_stroke[0] = 0.7;
+    m->cyl_l_p0[0] = 0.2;
+    m->cyl_B[0] = 31500e6;
+    m->cyl_vol_p[0] = 1;
+    m->cyl_vol_r[0] = 2;
+    m->cyl_fric[0] = HS_FRIC_NONE;
+    m->cyl_init[0] = HS_CYLINIT_EQ_PROD;
+    m->cyl_init_p[0] = 3.5e6;
+    m->t_end = 7.0;
+    hs_model_derive(m);
+}
+
 #endif

@@ -796,9 +796,11 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
 
     for (i = 0; i < ntimes; ++i) {
         double tout = times[i], tret = 0.0;
+        double slack = 1e-12 * (tout > 1.0 ? tout : 1.0); /* as hs_signal_eval's */
         int flag;
-        /* cross every knot before tout: integrate onto it, restart with the new inputs */
-        while (ibp < nbp && tout > seg_end) {
+        /* cross every knot before tout: integrate onto it, restart with the new inputs (an
+         * output time within rounding of a knot is taken at the knot, before the restart) */
+        while (ibp < nbp && tout > seg_end + slack) {
             if (seg_end > t_have) {
                 flag = IDASolve(mem, seg_end, &tret, yy, yp, IDA_NORMAL);
                 if (flag < 0) {
@@ -827,7 +829,7 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
                 ++st.nsegments;
             }
         }
-        if (tout > t_have) {
+        if (tout > t_have + slack) {
             flag = IDASolve(mem, tout, &tret, yy, yp, IDA_NORMAL);
             if (flag < 0) {
                 fail(err, n, "planar reference: IDASolve failed (flag %d) on the way to t = %g",

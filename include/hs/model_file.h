@@ -10,11 +10,21 @@
 extern "C" {
 #endif
 
-/* One named numeric value of the model: the double at (char *)&desc->model + offset. */
+/* How a parameter is stored in hs_model. */
+enum hs_param_type {
+    HS_PARAM_DOUBLE = 0, /* a double at the offset */
+    HS_PARAM_ENUM = 1 /* an int at the offset holding 0..n_enum-1, named by enum_names */
+};
+
+/* One named value of the model at (char *)&desc->model + offset. hs_param_get returns it as a
+ * double either way; anything writing by offset (batch overrides) must honour type. */
 typedef struct hs_param {
     char name[112]; /* stable dotted name, e.g. body.crank.mass, joint.j1.z0 */
-    char unit[16]; /* SI unit, e.g. kg, m, rad, N, "" for dimensionless */
-    size_t offset; /* byte offset of the double inside hs_model */
+    char unit[32]; /* SI unit, e.g. kg, m, rad, N, "" for dimensionless (and for enums) */
+    size_t offset; /* byte offset of the value inside hs_model */
+    int type; /* enum hs_param_type */
+    int n_enum; /* HS_PARAM_ENUM: number of values */
+    const char *const *enum_names; /* HS_PARAM_ENUM: value names (static storage), else NULL */
 } hs_param;
 
 /* A loaded model: the flat hs_model plus host-side names, parameters and source text. */
@@ -29,6 +39,11 @@ typedef struct hs_model_desc {
     char point_name[HS_MAX_POINTS][HS_NAME_LEN];
     char load_name[HS_MAX_LOADS][HS_NAME_LEN];
     char signal_name[HS_MAX_SIGNALS][HS_NAME_LEN];
+    char vol_name[HS_MAX_VOLS][HS_NAME_LEN];
+    char src_name[HS_MAX_SRCS][HS_NAME_LEN];
+    char thr_name[HS_MAX_THR][HS_NAME_LEN];
+    char dcv_name[HS_MAX_DCV][HS_NAME_LEN];
+    char cyl_name[HS_MAX_CYLS][HS_NAME_LEN];
     int nparam;
     hs_param *param; /* (nparam) heap */
 } hs_model_desc;
@@ -43,9 +58,13 @@ void hs_model_desc_free(hs_model_desc *d);
 int hs_param_find(const hs_model_desc *d, const char *name);
 /* Sets a parameter by name, re-derives and re-validates the model. */
 int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err);
-/* "NAME=VALUE" (VALUE may carry a unit suffix, e.g. 30deg, 2bar). */
+/* "NAME=VALUE" (VALUE may carry a unit suffix, e.g. 30deg, 2bar; an enum parameter takes a
+ * value name or its integer, e.g. cylinder.lift.friction.model=lugre). */
 int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err);
+/* A parameter's value as a double (an enum parameter's integer value), NAN if no such index. */
 double hs_param_get(const hs_model_desc *d, int index);
+/* The name of an enum parameter's current value (e.g. "lugre"); NULL for other parameters. */
+const char *hs_param_value_name(const hs_model_desc *d, int index);
 
 /* Parses "1.5", "-30 deg", "80mm", "7.6 MPa" to SI; returns 0 on success. */
 int hs_parse_quantity(const char *s, double *value, char *unit_out, size_t unit_n);
