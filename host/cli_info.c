@@ -17,7 +17,9 @@ static void usage(FILE *f)
             "every named parameter as NAME VALUE UNIT (SI units; the names are those accepted\n"
             "by --set and by sweep files).\n"
             "  --set NAME=VALUE  override a parameter first; VALUE may carry a unit suffix,\n"
-            "                    e.g. --set joint.j1.z0=-30deg --set body.link1.mass=2kg\n"
+            "                    e.g. --set joint.j1.z0=-30deg --set body.link1.mass=2kg;\n"
+            "                    an enum parameter takes a name, e.g.\n"
+            "                    --set cylinder.lift.friction.model=lugre\n"
             "Exit status: 0 success, 1 usage, 2 bad model or parameter.\n");
 }
 
@@ -109,6 +111,12 @@ int hs_cli_info(int argc, char **argv)
     printf("points:           %d\n", m->npoint);
     printf("loads:            %d\n", m->nload);
     printf("signals:          %d (knots: %d)\n", m->nsignal, m->nknot);
+    if (hs_model_has_hydraulics(m)) {
+        printf("volumes:          %d (sources: %d)\n", m->nvol, m->nsrc);
+        printf("throttles:        %d\n", m->nthr);
+        printf("valves:           %d\n", m->ndcv);
+        printf("cylinders:        %d (friction states: %d)\n", m->ncyl, m->nfs);
+    }
     printf("Newton unknowns:  %d\n", m->nx);
     printf("parameters:       %d\n\n", d->nparam);
 
@@ -117,9 +125,14 @@ int hs_cli_info(int argc, char **argv)
         if (n > w) w = n;
     }
     printf("%-*s  %-17s  %s\n", w, "NAME", "VALUE", "UNIT");
-    for (i = 0; i < d->nparam; ++i)
-        printf("%-*s  %-17.10g  %s\n", w, d->param[i].name, hs_param_get(d, i),
-               d->param[i].unit[0] ? d->param[i].unit : "-");
+    for (i = 0; i < d->nparam; ++i) {
+        const char *vn = hs_param_value_name(d, i); /* enum parameters print their name */
+        if (vn)
+            printf("%-*s  %-17s  %s\n", w, d->param[i].name, vn, "-");
+        else
+            printf("%-*s  %-17.10g  %s\n", w, d->param[i].name, hs_param_get(d, i),
+                   d->param[i].unit[0] ? d->param[i].unit : "-");
+    }
     hs_model_desc_free(d);
     free(d);
     return 0;

@@ -26,8 +26,11 @@ static void usage(FILE *f)
             "  -o FILE           CSV output (default: standard output)\n"
             "\n"
             "CSV columns: t, then <joint> and <joint>_dot for every joint (rad or m, rad/s or\n"
-            "m/s), E_kin, E_pot, W_ext (work of external loads), E_balance (E_kin + E_pot -\n"
-            "W_ext minus its initial value), phi_norm (constraint violation), newton_iters.\n"
+            "m/s), p_<volume> (Pa), U_<valve> (V), and per cylinder s_<cyl> (length, m),\n"
+            "sdot_<cyl> (m/s), F_<cyl> (net force along it, N), Ffric_<cyl> (N), W_<cyl> (its\n"
+            "work on the mechanism, J); then E_kin, E_pot, W_ext (work of external loads),\n"
+            "E_balance (E_kin + E_pot - W_ext - sum W_<cyl> minus its initial value), phi_norm\n"
+            "(constraint violation), newton_iters.\n"
             "Exit status: 0 success, 1 usage, 2 bad model or parameter, 3 the integration\n"
             "failed (the CSV holds every step up to the failure).\n");
 }

@@ -5,7 +5,9 @@
  * column of the offending node, mappings and sequences included. The loader checks the
  * schema (types, unknown, missing and duplicate keys, references, limits); the physical rules
  * live in model_validate.c (shared with hs_param_set), and a broken rule is mapped back to
- * the YAML node that set the value. */
+ * the YAML node that set the value. Sections: the mechanism (bodies, joints, cuts, points,
+ * signals, loads), fluid and hydraulics (sources, volumes, throttles, valves, cylinders), and
+ * the integrator settings. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -206,6 +208,9 @@ typedef struct ctx {
     int body_y[HS_MAX_BODIES], joint_y[HS_MAX_BODIES];
     const ynode *cut_map[HS_MAX_CUTS], *point_map[HS_MAX_POINTS], *load_map[HS_MAX_LOADS];
     const ynode *signal_map[HS_MAX_SIGNALS];
+    const ynode *fluid; /* fluid mapping or NULL */
+    const ynode *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
+    const ynode *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS];
 } ctx;
 
 static int fail(ctx *c, int code, const ynode *at, const char *key, const char *fmt, ...)
@@ -333,7 +338,7 @@ static int unit_allowed(const char *units, const char *got)
 
 static int num_node(ctx *c, const ynode *y, const char *kp, const char *units, double *out)
 {
-    char unit[16];
+    char unit[32];
     if (y->type != Y_SCALAR || is_null(y))
         return fail(c, HS_ERR_SCHEMA, y, kp, "must be a number (optionally with a unit, e.g. 80 mm)");
     if (hs_parse_quantity(y->text, out, unit, sizeof unit) != 0)
@@ -461,22 +466,29 @@ static int get_bool(ctx *c, const ynode *m, const char *path, const char *key, i
     return fail(c, HS_ERR_SCHEMA, v, join(kp, sizeof kp, path, key), "must be true or false");
 }
 
-/* An optional list (absent = empty) with at most max items. */
-static int get_list(ctx *c, const ynode *root, const char *key, int max, const char *maxname,
-                    int required, const ynode **out)
+/* An optional list (absent = empty) with at most max items, in the mapping at path. */
+static int get_list_in(ctx *c, const ynode *map, const char *path, const char *key, int max,
+                       const char *maxname, int required, const ynode **out)
 {
+    char kp[128], ip[160];
     int rc;
-    const ynode *v = map_get(root, key);
+    const ynode *v = map_get(map, key);
     *out = v;
-    if (!v) return required ? missing(c, root, "", key) : HS_OK;
-    if ((rc = need(c, v, Y_SEQ, key)) != HS_OK) return rc;
+    if (!v) return required ? missing(c, map, path, key) : HS_OK;
+    join(kp, sizeof kp, path, key);
+    if ((rc = need(c, v, Y_SEQ, kp)) != HS_OK) return rc;
     if (v->n > max) {
-        char kp[128];
-        snprintf(kp, sizeof kp, "%s[%d]", key, max);
-        return fail(c, HS_ERR_LIMIT, v->kid[max], kp, "too many %s: %d (%s is %d)", key, v->n,
+        snprintf(ip, sizeof ip, "%s[%d]", kp, max);
+        return fail(c, HS_ERR_LIMIT, v->kid[max], ip, "too many %s: %d (%s is %d)", key, v->n,
                     maxname, max);
     }
     return HS_OK;
+}
+
+static int get_list(ctx *c, const ynode *root, const char *key, int max, const char *maxname,
+                    int required, const ynode **out)
+{
+    return get_list_in(c, root, "", key, max, maxname, required, out);
 }
 
 static int find_name(const char (*names)[HS_NAME_LEN], int n, const char *s)
@@ -975,8 +987,9 @@ static int parse_loads(ctx *c)
 
 static int parse_integrator(ctx *c)
 {
-    static const char *const keys[] = {"dt", "t_end", "tol_position", "penalty", "max_iter",
-                                       "fd_rel", "fd_floor", NULL};
+    static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
+                                       "tol_friction", "penalty", "max_iter", "fd_rel",
+                                       "fd_floor", NULL};
     hs_model *m = &c->d->model;
     const ynode *y = map_get(c->root, "integrator");
     const char *p = "integrator";
@@ -985,6 +998,8 @@ static int parse_integrator(ctx *c)
     m->dt = 1e-3;
     m->t_end = 1.0;
     m->tol_z = 1e-7;
+    m->tol_p = 1e-2;
+    m->tol_fs = 1e-7;
     m->penalty = 1e9;
     m->max_iter = 20.0;
     m->fd_rel = 1e-8;
@@ -994,6 +1009,8 @@ static int parse_integrator(ctx *c)
         (rc = get_num(c, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
         (rc = get_num(c, y, p, "t_end", "s", 0, m->t_end, &m->t_end)) ||
         (rc = get_num(c, y, p, "tol_position", "|rad|m", 0, m->tol_z, &m->tol_z)) ||
+        (rc = get_num(c, y, p, "tol_pressure", "Pa", 0, m->tol_p, &m->tol_p)) ||
+        (rc = get_num(c, y, p, "tol_friction", "|m", 0, m->tol_fs, &m->tol_fs)) ||
         (rc = get_num(c, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
         (rc = get_num(c, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
         (rc = get_num(c, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
@@ -1002,13 +1019,465 @@ static int parse_integrator(ctx *c)
     return HS_OK;
 }
 
+/* ---- hydraulics ---- */
+
+/* The fluid section; required when hydraulics is given. B_oil and rho are checked > 0 here as
+ * well as in model_validate.c: without hydraulics a 0 would make no fluid parameters and so
+ * escape the validator. */
+static int parse_fluid(ctx *c)
+{
+    static const char *const keys[] = {"B_oil", "rho", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *y = map_get(c->root, "fluid");
+    const char *p = "fluid";
+    char kp[128];
+    int rc;
+    c->fluid = y;
+    if (!y) {
+        const ynode *h = map_get(c->root, "hydraulics");
+        if (h)
+            return fail(c, HS_ERR_SCHEMA, map_key(c->root, "hydraulics"), "fluid",
+                        "a fluid section (B_oil, rho) is required when hydraulics is given");
+        return HS_OK;
+    }
+    if ((rc = need(c, y, Y_MAP, p)) || (rc = check_keys(c, y, p, keys)) ||
+        (rc = get_num(c, y, p, "B_oil", "Pa", 1, 0.0, &m->B_oil)) ||
+        (rc = get_num(c, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)))
+        return rc;
+    if (!(m->B_oil > 0.0))
+        return fail(c, HS_ERR_VALUE, map_get(y, "B_oil"), join(kp, sizeof kp, p, "B_oil"),
+                    "B_oil must be > 0");
+    if (!(m->rho > 0.0))
+        return fail(c, HS_ERR_VALUE, map_get(y, "rho"), join(kp, sizeof kp, p, "rho"),
+                    "rho must be > 0");
+    return HS_OK;
+}
+
+/* A node name: volume v -> v, source s -> nvol + s. vol_only: the node must be a volume. */
+static int node_ref(ctx *c, const ynode *y, const char *path, const char *key, int vol_only,
+                    int *out, const ynode **node)
+{
+    char name[128], kp[128];
+    const hs_model_desc *d = c->d;
+    int rc = get_str(c, y, path, key, 1, 0, name, sizeof name, node), s;
+    if (rc != HS_OK) return rc;
+    join(kp, sizeof kp, path, key);
+    *out = find_name((const char(*)[HS_NAME_LEN])d->vol_name, d->model.nvol, name);
+    if (*out >= 0) return HS_OK;
+    s = find_name((const char(*)[HS_NAME_LEN])d->src_name, d->model.nsrc, name);
+    if (s >= 0 && vol_only)
+        return fail(c, HS_ERR_VALUE, *node, kp,
+                    "'%s' is a source: %s must be a volume (hydraulics.volumes)", name, key);
+    if (s >= 0) {
+        *out = d->model.nvol + s;
+        return HS_OK;
+    }
+    return fail(c, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics", key,
+                name, vol_only ? "volume" : "node (a volume or source)");
+}
+
+/* Volumes and sources are both nodes: one name space. The later definition is reported. */
+static int check_nodes_unique(ctx *c, const ynode *const *vnames, const ynode *const *snames)
+{
+    const hs_model_desc *d = c->d;
+    int nv = d->model.nvol, n = nv + d->model.nsrc, i, j;
+    char kp[128];
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < i; ++j) {
+            const char *a = i < nv ? d->vol_name[i] : d->src_name[i - nv];
+            const char *b = j < nv ? d->vol_name[j] : d->src_name[j - nv];
+            const ynode *na = i < nv ? vnames[i] : snames[i - nv];
+            const ynode *nb = j < nv ? vnames[j] : snames[j - nv];
+            int ia = i < nv ? i : i - nv, ib = j < nv ? j : j - nv;
+            const char *la = i < nv ? "volumes" : "sources", *lb = j < nv ? "volumes" : "sources";
+            if (strcmp(a, b) != 0) continue;
+            if (na->line < nb->line || (na->line == nb->line && na->col < nb->col)) {
+                const ynode *t = na;
+                const char *tl = la;
+                int ti = ia;
+                na = nb, nb = t, la = lb, lb = tl, ia = ib, ib = ti;
+            }
+            snprintf(kp, sizeof kp, "hydraulics.%s[%d].name", la, ia);
+            return fail(c, HS_ERR_VALUE, na, kp,
+                        "duplicate node name '%s' (first defined at line %d in hydraulics.%s; "
+                        "volumes and sources share one name space)",
+                        a, nb->line, lb);
+        }
+    return HS_OK;
+}
+
+static int parse_sources_volumes(ctx *c, const ynode *h)
+{
+    static const char *const skeys[] = {"name", "p", NULL};
+    static const char *const vkeys[] = {"name", "V", "B", "p0", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *sl, *vl, *snames[HS_MAX_SRCS], *vnames[HS_MAX_VOLS];
+    char path[64];
+    int rc, i;
+    if ((rc = get_list_in(c, h, "hydraulics", "sources", HS_MAX_SRCS, "HS_MAX_SRCS", 0, &sl)) ||
+        (rc = get_list_in(c, h, "hydraulics", "volumes", HS_MAX_VOLS, "HS_MAX_VOLS", 0, &vl)))
+        return rc;
+    for (i = 0; sl && i < sl->n; ++i) {
+        const ynode *y = sl->kid[i];
+        snprintf(path, sizeof path, "hydraulics.sources[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, skeys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->src_name[i], HS_NAME_LEN,
+                          &snames[i])) ||
+            (rc = get_num(c, y, path, "p", "Pa", 1, 0.0, &m->src_p[i])))
+            return rc;
+        c->src_map[i] = y;
+    }
+    m->nsrc = sl ? sl->n : 0;
+    for (i = 0; vl && i < vl->n; ++i) {
+        const ynode *y = vl->kid[i];
+        snprintf(path, sizeof path, "hydraulics.volumes[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, vkeys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->vol_name[i], HS_NAME_LEN,
+                          &vnames[i])) ||
+            (rc = get_num(c, y, path, "V", "m^3", 1, 0.0, &m->vol_V[i])) ||
+            (rc = get_num(c, y, path, "B", "Pa", 1, 0.0, &m->vol_B[i])) ||
+            (rc = get_num(c, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])))
+            return rc;
+        m->vol_cyl[i] = -1; /* set by the cylinder whose chamber it is */
+        m->vol_side[i] = 0;
+        c->vol_map[i] = y;
+    }
+    m->nvol = vl ? vl->n : 0;
+    return check_nodes_unique(c, vnames, snames);
+}
+
+static int parse_throttles(ctx *c, const ynode *h)
+{
+    static const char *const keys[] = {"name", "from", "to", "Cd", "A", "Cv", "dp_lim", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_THR], *node;
+    char path[64];
+    int rc, i;
+    if ((rc = get_list_in(c, h, "hydraulics", "throttles", HS_MAX_THR, "HS_MAX_THR", 0, &l)) ||
+        !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        snprintf(path, sizeof path, "hydraulics.throttles[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->thr_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = node_ref(c, y, path, "from", 0, &m->thr_a[i], &node)) ||
+            (rc = node_ref(c, y, path, "to", 0, &m->thr_b[i], &node)))
+            return rc;
+        m->thr_Cd[i] = m->thr_A[i] = m->thr_Cv_given[i] = 0.0;
+        if (map_get(y, "Cv")) {
+            if ((rc = forbid(c, y, path, "Cd", "give either Cv or Cd and A, not both")) ||
+                (rc = forbid(c, y, path, "A", "give either Cv or Cd and A, not both")) ||
+                (rc = get_num(c, y, path, "Cv", "m^3/(s sqrt(Pa))", 1, 0.0,
+                              &m->thr_Cv_given[i])))
+                return rc;
+        } else if ((rc = get_num(c, y, path, "Cd", "", 1, 0.0, &m->thr_Cd[i])) ||
+                   (rc = get_num(c, y, path, "A", "m^2", 1, 0.0, &m->thr_A[i]))) {
+            return rc;
+        }
+        if ((rc = get_num(c, y, path, "dp_lim", "Pa", 0, 2e5, &m->thr_dplim[i]))) return rc;
+        c->thr_map[i] = y;
+    }
+    m->nthr = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->thr_name, m->nthr, names,
+                        "hydraulics.throttles", "throttle");
+}
+
+/* Exactly one of keys a and b; the later one is reported when both are given. */
+static int one_of(ctx *c, const ynode *y, const char *path, const char *a, const char *b,
+                  const char *what)
+{
+    const ynode *ka = map_get(y, a) ? map_key(y, a) : NULL;
+    const ynode *kb = map_get(y, b) ? map_key(y, b) : NULL;
+    char kp[128];
+    if (ka && kb) {
+        const ynode *later = kb->line > ka->line || (kb->line == ka->line && kb->col > ka->col)
+                                 ? kb
+                                 : ka;
+        return fail(c, HS_ERR_SCHEMA, later, join(kp, sizeof kp, path, later->text),
+                    "give either %s or %s, not both (%s)", a, b, what);
+    }
+    if (!ka && !kb)
+        return fail(c, HS_ERR_SCHEMA, y, join(kp, sizeof kp, path, a),
+                    "one of %s or %s is required (%s)", a, b, what);
+    return HS_OK;
+}
+
+static int parse_valves(ctx *c, const ynode *h)
+{
+    static const char *const keys[] = {"name", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
+                                       "k_PB", "k_AT", "tau", "f45", "dp_lim", "U0", "U_ref",
+                                       NULL};
+    static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_DCV], *node;
+    char path[64], kp[128];
+    int rc, i, k;
+    if ((rc = get_list_in(c, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", 0, &l)) || !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        snprintf(path, sizeof path, "hydraulics.valves[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->dcv_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
+            (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
+            (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
+            (rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node)) ||
+            (rc = get_num(c, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
+            return rc;
+        for (k = 0; k < 4; ++k)
+            if ((rc = get_num(c, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k]))) return rc;
+        if ((rc = one_of(c, y, path, "tau", "f45",
+                         "the spool time constant, or the -45 degree frequency")))
+            return rc;
+        if (map_get(y, "tau")) {
+            if ((rc = get_num(c, y, path, "tau", "s", 1, 0.0, &m->dcv_tau[i]))) return rc;
+        } else {
+            double f45;
+            if ((rc = get_num(c, y, path, "f45", "Hz", 1, 0.0, &f45))) return rc;
+            if (!(f45 > 0.0))
+                return fail(c, HS_ERR_VALUE, map_get(y, "f45"), join(kp, sizeof kp, path, "f45"),
+                            "f45 must be > 0");
+            m->dcv_tau[i] = 1.0 / (2.0 * HS_PI * f45);
+        }
+        if ((rc = get_num(c, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
+            (rc = get_num(c, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
+            (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])))
+            return rc;
+        c->dcv_map[i] = y;
+    }
+    m->ndcv = l->n;
+    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->dcv_name, m->ndcv, names,
+                        "hydraulics.valves", "valve");
+}
+
+/* A chamber volume of cylinder i (side 0 piston, 1 rod): a volume no other side uses. */
+static int chamber_ref(ctx *c, const ynode *y, const char *path, int i, int side)
+{
+    static const char *const key[2] = {"piston_volume", "rod_volume"};
+    static const char *const sname[2] = {"piston", "rod"};
+    hs_model *m = &c->d->model;
+    const ynode *node;
+    char kp[128];
+    int v, rc = node_ref(c, y, path, key[side], 1, &v, &node);
+    if (rc != HS_OK) return rc;
+    join(kp, sizeof kp, path, key[side]);
+    if (side == 1 && v == m->cyl_vol_p[i])
+        return fail(c, HS_ERR_VALUE, node, kp,
+                    "piston_volume and rod_volume must be different volumes");
+    if (m->vol_cyl[v] >= 0)
+        return fail(c, HS_ERR_VALUE, node, kp,
+                    "volume '%s' is already the %s-side chamber of cylinder '%s' (a volume is "
+                    "the chamber of at most one cylinder side)",
+                    c->d->vol_name[v], sname[m->vol_side[v]], c->d->cyl_name[m->vol_cyl[v]]);
+    m->vol_cyl[v] = i;
+    m->vol_side[v] = side;
+    if (side == 0)
+        m->cyl_vol_p[i] = v;
+    else
+        m->cyl_vol_r[i] = v;
+    return HS_OK;
+}
+
+static int parse_cyl_friction(ctx *c, const ynode *y, const char *path, int i)
+{
+    const char *keys[HS_FP_COUNT + 2];
+    hs_model *m = &c->d->model;
+    const ynode *f = map_get(y, "friction");
+    char fp[96];
+    int rc, k;
+    m->cyl_fric[i] = HS_FRIC_NONE;
+    for (k = 0; k < HS_FP_COUNT; ++k) m->cyl_fp[i][k] = hs_fric_param_defaults[k];
+    for (; k < HS_MAX_FP; ++k) m->cyl_fp[i][k] = 0.0;
+    if (!f) return HS_OK;
+    keys[0] = "model";
+    for (k = 0; k <= HS_FP_COUNT; ++k) keys[k + 1] = hs_fric_param_keys[k]; /* NULL last */
+    join(fp, sizeof fp, path, "friction");
+    if ((rc = need(c, f, Y_MAP, fp)) || (rc = check_keys(c, f, fp, keys)) ||
+        (rc = get_enum(c, f, fp, "model", 0, hs_friction_names, HS_FRIC_NONE, &m->cyl_fric[i])))
+        return rc;
+    for (k = 0; k < HS_FP_COUNT; ++k)
+        if ((rc = get_num(c, f, fp, hs_fric_param_keys[k], hs_fric_param_units[k], 0,
+                          hs_fric_param_defaults[k], &m->cyl_fp[i][k])))
+            return rc;
+    return HS_OK;
+}
+
+static int parse_cyl_dampers_init(ctx *c, const ynode *y, const char *path, int i)
+{
+    static const char *const dkeys[] = {"l_d", "k_d", "c_d", NULL};
+    static const char *const ikeys[] = {"mode", "p_rod", "p_piston", "F", NULL};
+    static const char *const modes[] = {"pressures", "equilibrium", "force", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *dm = map_get(y, "end_dampers"), *im = map_get(y, "init");
+    char sp[96], kp[128];
+    int rc, mode;
+    m->cyl_ld[i] = m->cyl_kd[i] = m->cyl_cd[i] = 0.0;
+    m->cyl_init[i] = HS_CYLINIT_PRESSURES;
+    m->cyl_init_p[i] = m->cyl_init_F[i] = 0.0;
+    if (dm) {
+        join(sp, sizeof sp, path, "end_dampers");
+        if ((rc = need(c, dm, Y_MAP, sp)) || (rc = check_keys(c, dm, sp, dkeys)) ||
+            (rc = get_num(c, dm, sp, "l_d", "m", 1, 0.0, &m->cyl_ld[i])) ||
+            (rc = get_num(c, dm, sp, "k_d", "N/m", 1, 0.0, &m->cyl_kd[i])) ||
+            (rc = get_num(c, dm, sp, "c_d", "N s/m", 1, 0.0, &m->cyl_cd[i])))
+            return rc;
+        /* l_d = 0 would mean "no dampers" and drop their parameters: refuse it here */
+        if (!(m->cyl_ld[i] > 0.0))
+            return fail(c, HS_ERR_VALUE, map_get(dm, "l_d"), join(kp, sizeof kp, sp, "l_d"),
+                        "l_d must be > 0 (leave end_dampers out for none)");
+    }
+    if (!im) return HS_OK;
+    join(sp, sizeof sp, path, "init");
+    if ((rc = need(c, im, Y_MAP, sp)) || (rc = check_keys(c, im, sp, ikeys)) ||
+        (rc = get_enum(c, im, sp, "mode", 0, modes, 0, &mode)))
+        return rc;
+    if (mode == 0) {
+        m->cyl_init[i] = HS_CYLINIT_PRESSURES;
+        if ((rc = forbid(c, im, sp, "p_rod", "mode pressures uses the volumes' p0 only")) ||
+            (rc = forbid(c, im, sp, "p_piston", "mode pressures uses the volumes' p0 only")) ||
+            (rc = forbid(c, im, sp, "F", "F is used by mode force only")))
+            return rc;
+    } else if (mode == 1) {
+        if ((rc = forbid(c, im, sp, "F", "F is used by mode force only")) ||
+            (rc = one_of(c, im, sp, "p_rod", "p_piston",
+                         "mode equilibrium takes the pressure of one chamber")))
+            return rc;
+        if (map_get(im, "p_rod")) {
+            m->cyl_init[i] = HS_CYLINIT_EQ_PROD;
+            rc = get_num(c, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i]);
+        } else {
+            m->cyl_init[i] = HS_CYLINIT_EQ_PPISTON;
+            rc = get_num(c, im, sp, "p_piston", "Pa", 1, 0.0, &m->cyl_init_p[i]);
+        }
+        if (rc) return rc;
+    } else {
+        m->cyl_init[i] = HS_CYLINIT_FORCE;
+        if ((rc = forbid(c, im, sp, "p_piston", "mode force takes F and p_rod")) ||
+            (rc = get_num(c, im, sp, "F", "N", 1, 0.0, &m->cyl_init_F[i])) ||
+            (rc = get_num(c, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i])))
+            return rc;
+    }
+    return HS_OK;
+}
+
+static int parse_cylinders(ctx *c, const ynode *h)
+{
+    static const char *const keys[] = {"name", "body_a", "at_a", "body_b", "at_b",
+                                       "d_piston", "d_rod", "stroke", "l_piston0", "B_wall",
+                                       "piston_volume", "rod_volume", "friction",
+                                       "end_dampers", "init", NULL};
+    hs_model *m = &c->d->model;
+    const ynode *l, *names[HS_MAX_CYLS];
+    char path[64];
+    int rc, i;
+    if ((rc = get_list_in(c, h, "hydraulics", "cylinders", HS_MAX_CYLS, "HS_MAX_CYLS", 0, &l)) ||
+        !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const ynode *y = l->kid[i];
+        snprintf(path, sizeof path, "hydraulics.cylinders[%d]", i);
+        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
+            (rc = get_str(c, y, path, "name", 1, 1, c->d->cyl_name[i], HS_NAME_LEN,
+                          &names[i])) ||
+            (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cyl_name, i + 1, names,
+                               "hydraulics.cylinders", "cylinder")) ||
+            (rc = body_ref(c, y, path, "body_a", 1, &m->cyl_body_a[i])) ||
+            (rc = get_vec(c, y, path, "at_a", 3, "m", 0, NULL, m->cyl_at_a[i])) ||
+            (rc = body_ref(c, y, path, "body_b", 1, &m->cyl_body_b[i])) ||
+            (rc = get_vec(c, y, path, "at_b", 3, "m", 0, NULL, m->cyl_at_b[i])) ||
+            (rc = get_num(c, y, path, "d_piston", "m", 1, 0.0, &m->cyl_d_piston[i])) ||
+            (rc = get_num(c, y, path, "d_rod", "m", 1, 0.0, &m->cyl_d_rod[i])) ||
+            (rc = get_num(c, y, path, "stroke", "m", 1, 0.0, &m->cyl_stroke[i])) ||
+            (rc = get_num(c, y, path, "l_piston0", "m", 1, 0.0, &m->cyl_l_p0[i])) ||
+            (rc = get_num(c, y, path, "B_wall", "Pa", 1, 0.0, &m->cyl_B[i])) ||
+            (rc = chamber_ref(c, y, path, i, 0)) || (rc = chamber_ref(c, y, path, i, 1)) ||
+            (rc = parse_cyl_friction(c, y, path, i)) ||
+            (rc = parse_cyl_dampers_init(c, y, path, i)))
+            return rc;
+        c->cyl_map[i] = y;
+    }
+    m->ncyl = l->n;
+    return HS_OK;
+}
+
+static int parse_hydraulics(ctx *c)
+{
+    static const char *const keys[] = {"sources", "volumes", "throttles", "valves",
+                                       "cylinders", NULL};
+    const ynode *h;
+    int rc;
+    if ((rc = parse_fluid(c))) return rc;
+    h = map_get(c->root, "hydraulics");
+    if (!h) return HS_OK;
+    if ((rc = need(c, h, Y_MAP, "hydraulics")) || (rc = check_keys(c, h, "hydraulics", keys)) ||
+        (rc = parse_sources_volumes(c, h)) || (rc = parse_throttles(c, h)) ||
+        (rc = parse_valves(c, h)) || (rc = parse_cylinders(c, h)))
+        return rc;
+    return HS_OK;
+}
+
 /* The YAML node a validation rule points at, and its dotted YAML key. */
+/* The node of a (possibly dotted) field inside map, trying the YAML spellings of a model
+ * field that has more than one (a valve's tau may be given as f45, a cylinder's init.p as
+ * init.p_rod or init.p_piston, a throttle's Cd and A instead of Cv). *yk receives the key
+ * found; NULL if none, with *yk the deepest mapping reached (or ""). */
+static const ynode *field_node(const ynode *map, const char *field, char *yk, size_t n,
+                               const ynode **deepest)
+{
+    static const char *const alias[][2] = {{"tau", "f45"},
+                                           {"init.p", "init.p_rod"},
+                                           {"init.p", "init.p_piston"},
+                                           {"Cv", "Cd"}};
+    size_t a;
+    int pass;
+    *deepest = map;
+    yk[0] = '\0';
+    for (pass = 0; pass < 2; ++pass)
+        for (a = 0; a < (pass ? sizeof alias / sizeof alias[0] : 1); ++a) {
+            const char *f = pass ? alias[a][1] : field, *dot;
+            const ynode *sub = map, *v;
+            if (pass && strcmp(alias[a][0], field) != 0) continue;
+            dot = strchr(f, '.');
+            if (dot) {
+                char head[32];
+                size_t hl = (size_t)(dot - f);
+                if (hl >= sizeof head) continue;
+                memcpy(head, f, hl);
+                head[hl] = '\0';
+                sub = map_get(map, head);
+                if (!sub || sub->type != Y_MAP) continue;
+                if (!pass) *deepest = sub;
+                f = dot + 1;
+            }
+            v = map_get(sub, f);
+            if (v) {
+                snprintf(yk, n, "%s", pass ? alias[a][1] : field);
+                return v;
+            }
+        }
+    return NULL;
+}
+
 static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_t n)
 {
-    const ynode *map = NULL, *v;
+    const ynode *map = NULL, *v, *deep;
     const char *list = "";
+    char yk[48];
     int y = w->index;
     switch (w->kind) {
+    case HS_WHERE_FLUID:
+        snprintf(key, n, "fluid.%s", w->field);
+        v = c->fluid ? map_get(c->fluid, w->field) : NULL;
+        return v ? v : c->fluid ? c->fluid : c->root;
+    case HS_WHERE_SOURCE: map = c->src_map[w->index]; list = "hydraulics.sources"; break;
+    case HS_WHERE_VOLUME: map = c->vol_map[w->index]; list = "hydraulics.volumes"; break;
+    case HS_WHERE_THROTTLE: map = c->thr_map[w->index]; list = "hydraulics.throttles"; break;
+    case HS_WHERE_VALVE: map = c->dcv_map[w->index]; list = "hydraulics.valves"; break;
+    case HS_WHERE_CYLINDER: map = c->cyl_map[w->index]; list = "hydraulics.cylinders"; break;
     case HS_WHERE_BODY: map = c->body_map[w->index]; list = "bodies"; y = c->body_y[w->index]; break;
     case HS_WHERE_JOINT: map = c->joint_map[w->index]; list = "joints"; y = c->joint_y[w->index]; break;
     case HS_WHERE_CUT: map = c->cut_map[w->index]; list = "cuts"; break;
@@ -1032,6 +1501,11 @@ static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_
         key[0] = '\0';
         return c->root;
     }
+    if (w->kind >= HS_WHERE_SOURCE && w->kind <= HS_WHERE_CYLINDER) {
+        v = field_node(map, w->field, yk, sizeof yk, &deep);
+        snprintf(key, n, "%s[%d].%s", list, y, v ? yk : w->field);
+        return v ? v : deep;
+    }
     v = map_get(map, w->field);
     if (v && w->comp >= 0 && v->type == Y_SEQ && w->comp < v->n) {
         snprintf(key, n, "%s[%d].%s[%d]", list, y, w->field, w->comp);
@@ -1044,8 +1518,8 @@ static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_
 static int load_root(ctx *c)
 {
     static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints",
-                                       "cuts", "points", "signals", "loads", "integrator",
-                                       NULL};
+                                       "cuts", "points", "signals", "loads", "fluid",
+                                       "hydraulics", "integrator", NULL};
     hs_model_desc *d = c->d;
     hs_where w;
     hs_error verr;
@@ -1058,7 +1532,8 @@ static int load_root(ctx *c)
         return need(c, map_get(c->root, "source"), Y_SCALAR, "source");
     if ((rc = get_vec(c, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
         (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
-        (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_integrator(c)))
+        (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_hydraulics(c)) ||
+        (rc = parse_integrator(c)))
         return rc;
     hs_model_derive(&d->model);
     if ((rc = hs_params_build(d, c->err)) != HS_OK) return rc;

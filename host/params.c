@@ -2,8 +2,8 @@
  *
  * A parameter is a double inside the flat hs_model addressed by its byte offset, so batch
  * backends can override it per instance without knowing names; enum parameters (a cylinder's
- * friction model) are ints there instead, with a table of value names (hs_param.type). The names are a stable
- * interface (sweep files rely on them); docs/model-format.md lists them. */
+ * friction model) are ints there instead, with a table of value names (hs_param.type). The
+ * names are a stable interface (sweep files rely on them); docs/model-format.md lists them. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -221,6 +221,15 @@ static void add(table *t, const char *unit, size_t offset, const char *fmt, ...)
 
 static const char *const k_xyz[3] = {"x", "y", "z"};
 
+static void add_vec(table *t, const char *unit, size_t off0, const char *prefix, const char *nm,
+                    const char *field)
+{
+    int k;
+    for (k = 0; k < 3; ++k)
+        add(t, unit, off0 + (size_t)k * sizeof(double), "%s.%s.%s.%s", prefix, nm, field,
+            k_xyz[k]);
+}
+
 /* The parameter added last becomes an enum parameter with these value names. */
 static void make_enum(table *t, const char *const *names, int n)
 {
@@ -296,15 +305,6 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
             add(t, "Pa", OFF1(cyl_init_p, i), "cylinder.%s.init.p", n);
         if (mode == HS_CYLINIT_FORCE) add(t, "N", OFF1(cyl_init_F, i), "cylinder.%s.init.F", n);
     }
-}
-
-static void add_vec(table *t, const char *unit, size_t off0, const char *prefix, const char *nm,
-                    const char *field)
-{
-    int k;
-    for (k = 0; k < 3; ++k)
-        add(t, unit, off0 + (size_t)k * sizeof(double), "%s.%s.%s.%s", prefix, nm, field,
-            k_xyz[k]);
 }
 
 int hs_params_build(hs_model_desc *d, hs_error *err)

@@ -23,8 +23,9 @@ extern const char *const hs_fric_param_units[HS_FP_COUNT];
 extern const double hs_fric_param_defaults[HS_FP_COUNT];
 
 /* (Re)builds d->param, the named-parameter table, from the model's layout (shapes, joint and
- * cut types, which coms were given, signal sizes, throttle variants, optional cylinder parts). Names are stable: sweep files use them.
- * Frees a previous table. Returns HS_OK, or HS_ERR_IO with *err filled when out of memory. */
+ * cut types, which coms were given, signal sizes, throttle variants, optional cylinder parts).
+ * Names are stable: sweep files use them. Frees a previous table. Returns HS_OK, or HS_ERR_IO
+ * with *err filled when out of memory. */
 int hs_params_build(hs_model_desc *d, hs_error *err);
 
 /* 1 if a value whose unit suffix had the SI family `got` ("" = no suffix) may be stored in

@@ -35,7 +35,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     hs_obs o;
     double E0 = 0.0;
     long n, k;
-    int st = 0;
+    int st = 0, i;
     memset(sum, 0, sizeof *sum);
     if (!s || !w) {
         free(s);
@@ -48,7 +48,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     st = hs_init(m, s, w);
     if (!st) {
         hs_observe(m, s, w, &o);
-        E0 = o.Ekin + o.Epot - s->W_ext;
+        E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
         sum->max_phi = o.phi_norm;
         sum->max_phid = o.phid_norm;
         if (fn && fn(ctx, m, s, &o, 0.0)) n = 0;
@@ -58,7 +58,9 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
         st = hs_step(m, s, w);
         if (st) break;
         hs_observe(m, s, w, &o);
-        Eb = o.Ekin + o.Epot - s->W_ext - E0;
+        Eb = o.Ekin + o.Epot - s->W_ext - o.W_cyl - E0;
+        for (i = 0; i < m->ncyl; ++i)
+            if (fabs(s->W_cyl[i]) > sum->max_abs_Wcyl) sum->max_abs_Wcyl = fabs(s->W_cyl[i]);
         if (fabs(Eb) > sum->max_abs_Ebal) sum->max_abs_Ebal = fabs(Eb);
         if (o.phi_norm > sum->max_phi) sum->max_phi = o.phi_norm;
         if (o.phid_norm > sum->max_phid) sum->max_phid = o.phid_norm;
@@ -87,6 +89,11 @@ static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
     if (s->step % c->every != 0 && s->step != c->nplanned) return 0;
     fprintf(c->f, "%.12g", s->t);
     for (j = 0; j < m->nz; ++j) fprintf(c->f, ",%.15g,%.15g", s->z[j], s->zd[j]);
+    for (j = 0; j < m->nvol; ++j) fprintf(c->f, ",%.12g", s->p[j]);
+    for (j = 0; j < m->ndcv; ++j) fprintf(c->f, ",%.12g", s->U[j]);
+    for (j = 0; j < m->ncyl; ++j)
+        fprintf(c->f, ",%.15g,%.12g,%.12g,%.12g,%.12g", o->s[j], o->sd[j], o->F[j], o->Ffric[j],
+                s->W_cyl[j]);
     fprintf(c->f, ",%.15g,%.15g,%.15g,%.15g,%.6e,%d\n", o->Ekin, o->Epot, s->W_ext, Eb,
             o->phi_norm, s->step ? s->iters : 0);
     return 0;
@@ -99,6 +106,12 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
     int j, st;
     fprintf(out, "t");
     for (j = 0; j < m->nz; ++j) fprintf(out, ",%s,%s_dot", d->joint_name[j], d->joint_name[j]);
+    for (j = 0; j < m->nvol; ++j) fprintf(out, ",p_%s", d->vol_name[j]);
+    for (j = 0; j < m->ndcv; ++j) fprintf(out, ",U_%s", d->dcv_name[j]);
+    for (j = 0; j < m->ncyl; ++j) {
+        const char *c2 = d->cyl_name[j];
+        fprintf(out, ",s_%s,sdot_%s,F_%s,Ffric_%s,W_%s", c2, c2, c2, c2, c2);
+    }
     fprintf(out, ",E_kin,E_pot,W_ext,E_balance,phi_norm,newton_iters\n");
     c.f = out;
     c.every = every;
@@ -115,6 +128,7 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
             d->model.dt, s->t_final);
     fprintf(f, "newton iters     mean %.3f, max %d\n", s->mean_iters, s->max_iters);
     fprintf(f, "max |E_balance|  %.3e J\n", s->max_abs_Ebal);
+    if (d->model.ncyl > 0) fprintf(f, "max |W_cyl|      %.3e J\n", s->max_abs_Wcyl);
     fprintf(f, "max phi_norm     %.3e\n", s->max_phi);
     fprintf(f, "wall time        %.3f s\n", s->wall_s);
     if (s->status)

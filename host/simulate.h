@@ -14,6 +14,7 @@ typedef struct hs_sim_summary {
     double mean_iters; /* Newton iterations per accepted step */
     int max_iters;
     double max_abs_Ebal; /* max |E_balance|, J */
+    double max_abs_Wcyl; /* max |W_<cyl>| over cylinders and time, J */
     double max_phi; /* max ||Phi||_2 over all steps */
     double max_phid; /* max ||Phi_z zd||_2 */
     double t_final; /* time of the last accepted step */

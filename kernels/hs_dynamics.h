@@ -19,10 +19,11 @@ typedef struct hs_dyn_work {
     double N[HS_MAX_BODIES][3]; /* applied moment about the global origin (nbody x 3) */
 } hs_dyn_work;
 
-/* Applied forces: gravity at the centres of mass and the external loads at time t.
+/* Applied forces: gravity at the centres of mass and the external loads at time t (their
+ * signals' left limit if side < 0, right limit otherwise: hs_signal.h).
  * F_j (global) and N_j, the moment about the global origin (eq. 10's tau + g~ f). */
-HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, double t,
-                                           double F[][3], double N[][3])
+HS_HD static inline void hs_applied_forces_side(const hs_model *m, const hs_kin *k, double t,
+                                                int side, double F[][3], double N[][3])
 {
     int j, l;
     for (j = 0; j < m->nbody; ++j) {
@@ -33,8 +34,8 @@ HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, d
     }
     for (l = 0; l < m->nload; ++l) {
         int j2 = m->load_body[l];
-        double sf = hs_signal_eval(m, m->load_force_sig[l], t);
-        double st = hs_signal_eval(m, m->load_torque_sig[l], t);
+        double sf = hs_signal_eval_side(m, m->load_force_sig[l], t, side);
+        double st = hs_signal_eval_side(m, m->load_torque_sig[l], t, side);
         double f[3], tq[3], r[3], w[3];
         int q;
         if (j2 < 0) continue; /* a load on ground does no work and moves nothing */
@@ -58,8 +59,15 @@ HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, d
     }
 }
 
-/* Power of the external loads (gravity excluded: it is in E_pot) at time t. */
-HS_HD static inline double hs_external_power(const hs_model *m, const hs_kin *k, double t)
+HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, double t,
+                                           double F[][3], double N[][3])
+{
+    hs_applied_forces_side(m, k, t, 1, F, N);
+}
+
+/* Power of the external loads (gravity excluded: it is in E_pot) at time t (signal limit as
+ * in hs_applied_forces_side). */
+HS_HD static inline double hs_external_power(const hs_model *m, const hs_kin *k, double t, int side)
 {
     double P = 0.0;
     int l;
@@ -67,8 +75,8 @@ HS_HD static inline double hs_external_power(const hs_model *m, const hs_kin *k,
         int j = m->load_body[l];
         double sf, st, f[3], tq[3], r[3], v[3];
         if (j < 0) continue;
-        sf = hs_signal_eval(m, m->load_force_sig[l], t);
-        st = hs_signal_eval(m, m->load_torque_sig[l], t);
+        sf = hs_signal_eval_side(m, m->load_force_sig[l], t, side);
+        st = hs_signal_eval_side(m, m->load_torque_sig[l], t, side);
         if (m->load_frame[l] == HS_FRAME_BODY) {
             hs_m3_mulv(f, k->A[j], m->load_force_dir[l]);
             hs_m3_mulv(tq, k->A[j], m->load_torque_dir[l]);

@@ -92,10 +92,10 @@ HS_HD static inline int hs_isfinite(double v)
 
 /* Applied forces of the iterate: gravity, external loads at t and the cylinder forces from
  * the pressures p (nvol) and friction states fs (nfs); fills w->hyd. Needs kinematics. */
-HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double t, const double *p,
-                                   const double *fs, const double *U, hs_work *w)
+HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double t, int side,
+                                   const double *p, const double *fs, const double *U, hs_work *w)
 {
-    hs_applied_forces(m, &w->kin, t, w->dyn.F, w->dyn.N);
+    hs_applied_forces_side(m, &w->kin, t, side, w->dyn.F, w->dyn.N);
     if (m->ncyl > 0 || m->nvol > 0) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
@@ -120,7 +120,7 @@ HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, doubl
     }
     hs_kin_positions(m, x, &w->kin);
     hs_kin_velocities(m, w->zd, &w->kin);
-    hs_forces(m, s, t, x + n, x + n + m->nvol, w->U1, w);
+    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w); /* end of step: left limits */
     hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
@@ -214,6 +214,61 @@ HS_HD static inline void hs_cylinder_power(const hs_model *m, const hs_work *w, 
     for (c = 0; c < m->ncyl; ++c) P[c] = w->hyd.F[c] * w->hyd.sd[c];
 }
 
+/* Rates consistent with the state s at time t (inputs' right limits): accelerations and
+ * multipliers from the acceleration-level augmented Lagrangian iteration
+ *   (M + alpha J^T J) zdd = Q - J^T (lam + alpha c),  lam += alpha (J zdd + c),
+ * (c = Phidot_z zd), which tolerates redundant constraints; pressure and friction-state
+ * rates; cylinder and load powers. Used at t = 0 and after a load jumps on a step boundary.
+ * Returns s->status. */
+HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_work *w, double t)
+{
+    int n = m->nz, nc = m->ncon, i, j, e, it;
+    double a = m->penalty;
+    hs_kin_positions(m, s->z, &w->kin);
+    hs_kin_velocities(m, s->zd, &w->kin);
+    hs_forces(m, s, t, 1, s->p, s->fs, s->U, w);
+    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    for (i = 0; i < m->nvol; ++i) s->pd[i] = w->hyd.h[i];
+    for (i = 0; i < m->nfs; ++i) s->fsd[i] = w->hyd.fsd[i];
+    hs_cylinder_power(m, w, s->P_cyl);
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_vprod(m, &w->kin, w->vp);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) {
+            double q = w->M[i * HS_MAX_Z + j];
+            for (e = 0; e < nc; ++e) q += a * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
+            w->T[i * HS_MAX_X + j] = q;
+        }
+    if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
+        s->status |= HS_ST_SINGULAR;
+        return s->status;
+    }
+    for (it = 0; it < 100; ++it) {
+        double rmax = 0.0, cmax = 0.0;
+        for (i = 0; i < n; ++i) {
+            double q = w->Q[i];
+            for (e = 0; e < nc; ++e) q -= w->J[e * HS_MAX_Z + i] * (s->lambda[e] + a * w->vp[e]);
+            s->zdd[i] = q;
+        }
+        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, s->zdd);
+        for (e = 0; e < nc; ++e) {
+            double q = w->vp[e];
+            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zdd[i];
+            s->lambda[e] += a * q;
+            if (fabs(q) > rmax) rmax = fabs(q);
+            if (fabs(w->vp[e]) > cmax) cmax = fabs(w->vp[e]);
+        }
+        if (rmax <= 1e-13 * (1.0 + cmax)) break;
+    }
+    for (i = 0; i < n; ++i)
+        if (!hs_isfinite(s->z[i]) || !hs_isfinite(s->zd[i]) || !hs_isfinite(s->zdd[i])) {
+            s->status |= HS_ST_NONFINITE;
+            return s->status;
+        }
+    s->P_ext = hs_external_power(m, &w->kin, t, 1);
+    return s->status;
+}
+
 /* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
 HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
 {
@@ -223,9 +278,10 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     if (s->status) return s->status;
     /* spools first: their equation is linear and decoupled (closed-form trapezoidal step) */
     for (i = 0; i < m->ndcv; ++i)
-        w->U1[i] = hs_spool_step(s->U[i], m->dcv_sig[i] >= 0 ? hs_signal_eval(m, m->dcv_sig[i], t0) : 0.0,
-                                 m->dcv_sig[i] >= 0 ? hs_signal_eval(m, m->dcv_sig[i], t1) : 0.0, dt,
-                                 m->dcv_tau[i]);
+        w->U1[i] = hs_spool_step(
+            s->U[i], m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t0, 1) : 0.0,
+            m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t1, -1) : 0.0, dt,
+            m->dcv_tau[i]);
     /* hat terms (eqs. 34, 38) and predictors: z + dt zd + dt^2/2 zdd, p + dt pdot (seed 000) */
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
@@ -342,7 +398,7 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     for (i = 0; i < m->ndcv; ++i) s->U[i] = w->U1[i];
     for (e = 0; e < m->ncon; ++e) s->lambda[e] = w->lam[e];
     {
-        double P1 = hs_external_power(m, &w->kin, t1), Pc[HS_MAX_CYLS];
+        double P1 = hs_external_power(m, &w->kin, t1, -1), Pc[HS_MAX_CYLS];
         int c;
         s->W_ext += 0.5 * dt * (s->P_ext + P1);
         s->P_ext = P1;
@@ -356,6 +412,9 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     s->t = t1;
     s->iters_total += s->iters;
     if (s->iters > s->iters_max) s->iters_max = s->iters;
+    /* a load that switches at t1 changes the accelerations there: the next step starts from
+     * the right-limit rates (exact switch handling keeps the rule second order) */
+    if (hs_loads_jump(m, t1)) return hs_consistent_rates(m, s, w, t1);
     return 0;
 }
 
@@ -485,8 +544,7 @@ HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_wor
  * which also tolerates redundant constraints. Returns s->status. */
 HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nc = m->ncon, i, j, e, it;
-    double a = m->penalty;
+    int n = m->nz, nc = m->ncon, i, e, it;
     s->t = 0.0;
     s->step = 0;
     s->status = 0;
@@ -550,48 +608,7 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
         s->W_cyl[i] = 0.0;
     }
     if (m->ncyl > 0 && hs_init_pressures(m, s, w)) return s->status;
-    /* accelerations and multipliers */
-    hs_forces(m, s, 0.0, s->p, s->fs, s->U, w);
-    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
-    for (i = 0; i < m->nvol; ++i) s->pd[i] = w->hyd.h[i];
-    for (i = 0; i < m->nfs; ++i) s->fsd[i] = w->hyd.fsd[i];
-    hs_cylinder_power(m, w, s->P_cyl);
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
-    hs_constraints_vprod(m, &w->kin, w->vp);
-    for (i = 0; i < n; ++i)
-        for (j = 0; j < n; ++j) {
-            double q = w->M[i * HS_MAX_Z + j];
-            for (e = 0; e < nc; ++e) q += a * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
-            w->T[i * HS_MAX_X + j] = q;
-        }
-    if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
-        s->status |= HS_ST_SINGULAR;
-        return s->status;
-    }
-    for (it = 0; it < 100; ++it) {
-        double rmax = 0.0, cmax = 0.0;
-        for (i = 0; i < n; ++i) {
-            double q = w->Q[i];
-            for (e = 0; e < nc; ++e) q -= w->J[e * HS_MAX_Z + i] * (s->lambda[e] + a * w->vp[e]);
-            s->zdd[i] = q;
-        }
-        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, s->zdd);
-        for (e = 0; e < nc; ++e) {
-            double q = w->vp[e];
-            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zdd[i];
-            s->lambda[e] += a * q;
-            if (fabs(q) > rmax) rmax = fabs(q);
-            if (fabs(w->vp[e]) > cmax) cmax = fabs(w->vp[e]);
-        }
-        if (rmax <= 1e-13 * (1.0 + cmax)) break;
-    }
-    for (i = 0; i < n; ++i)
-        if (!hs_isfinite(s->z[i]) || !hs_isfinite(s->zd[i]) || !hs_isfinite(s->zdd[i])) {
-            s->status |= HS_ST_NONFINITE;
-            return s->status;
-        }
-    s->P_ext = hs_external_power(m, &w->kin, 0.0);
-    return s->status;
+    return hs_consistent_rates(m, s, w, 0.0);
 }
 
 /* Energies and constraint violation of the state s (recomputes its kinematics). */

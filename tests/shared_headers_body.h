@@ -17,7 +17,9 @@
  *     (rods 0.5 m / 2 kg and 0.4 m / 3 kg) at z = (90 deg, -90 deg), zd = (1, 0), whose tip is
  *     pinned to ground by a planar revolute cut (a locked structure).
  *  5. hs_init and hs_step on that locked structure: the static reaction at the tip, and
- *     positions that do not move. */
+ *     positions that do not move.
+ *  6. Scalar hydraulic laws: orifice flow with its laminar band, the closed-form spool step,
+ *     the Bengisu-Akay parabola below the Stribeck velocity. */
 #ifndef SHARED_HEADERS_BODY_H
 #define SHARED_HEADERS_BODY_H
 
@@ -32,6 +34,8 @@
 #include "hs_kinematics.h"
 #include "hs_constraints.h"
 #include "hs_dynamics.h"
+#include "hs_friction.h"
+#include "hs_hydraulics.h"
 #include "hs_integrator.h"
 
 /* ------------------------------------------------------------------------------------------
@@ -215,6 +219,19 @@ HS_HD static inline int shb_pendulum_steps(const hs_model *m, hs_state *s, hs_wo
     int i, st = hs_init(m, s, w);
     for (i = 0; i < nsteps && !st; ++i) st = hs_step(m, s, w);
     return st;
+}
+
+/* Scalar hydraulic laws at fixed arguments (out: 8 values). */
+HS_HD static inline void shb_hydraulic_scalars(double out[8])
+{
+    out[0] = hs_orifice_flow(2.0, 4e5, 1e5); /* turbulent */
+    out[1] = hs_orifice_flow(2.0, -4e5, 1e5);
+    out[2] = hs_orifice_flow(2.0, 2.5e4, 1e5); /* laminar */
+    out[3] = hs_orifice_flow(2.0, 1e5, 1e5); /* at the band edge */
+    out[4] = hs_spool_step(0.0, 1.0, 1.0, 0.01, 0.01);
+    out[5] = hs_fric_bengisu_akay(100.0, 150.0, 0.02, 50.0, 0.0, 0.01);
+    out[6] = hs_fric_bengisu_akay(100.0, 150.0, 0.02, 50.0, 0.0, -0.01);
+    out[7] = hs_sgn(-3.0) + 10.0 * hs_sgn(0.0);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -467,6 +484,24 @@ static void shb_test_integrator(void)
     SHB_NEAR(s->W_ext, 0.0, 0.0); /* no external loads */
 }
 
+/* By hand: turbulent 2 sqrt(4e5) = 1264.9110640673518 (and its negative); laminar
+ * 2 * 2.5e4 / sqrt(1e5) = 158.11388300841895; at the band edge both laws give
+ * 2 sqrt(1e5) = 632.4555320336759. Spool: a = dt/(2 tau) = 0.5, U1 = (0 + 0.5 * 2) / 1.5
+ * = 2/3. Bengisu-Akay at |v| = vs/2: -Fs/vs^2 (vs/2)^2 + Fs = 0.75 Fs = 112.5, odd in v. */
+static void shb_test_hydraulic_scalars(void)
+{
+    double o[8];
+    shb_hydraulic_scalars(o);
+    SHB_NEAR(o[0], 1264.9110640673518, 1e-15);
+    SHB_NEAR(o[1], -1264.9110640673518, 1e-15);
+    SHB_NEAR(o[2], 158.11388300841895, 1e-15);
+    SHB_NEAR(o[3], 632.4555320336759, 1e-15);
+    SHB_NEAR(o[4], 2.0 / 3.0, 1e-15);
+    SHB_NEAR(o[5], 112.5, 1e-14);
+    SHB_NEAR(o[6], -112.5, 1e-14);
+    SHB_NEAR(o[7], -1.0, 0.0);
+}
+
 /* Runs every check; prints "N passed, M failed"; returns the exit status. */
 static int shb_run(const char *compiler)
 {
@@ -476,6 +511,7 @@ static int shb_run(const char *compiler)
     shb_test_signal();
     shb_test_pendulum();
     shb_test_integrator();
+    shb_test_hydraulic_scalars();
     printf("%d passed, %d failed\n", shb_pass, shb_fail);
     return shb_fail ? 1 : 0;
 }

@@ -40,7 +40,7 @@ static double F(hs_model *m, double v, double *fs, double Fp, double *fsd)
 static void test_brown_mcphee(void)
 {
     hs_model m;
-    double d[2];
+    double d[2] = {0, 0};
     tu_model_defaults(&m);
     set_params(&m, HS_FRIC_BROWN_MCPHEE);
     CHECK(F(&m, 0.0, NULL, 0, d) == 0.0, "zero at rest");
@@ -62,7 +62,7 @@ static void test_brown_mcphee(void)
 static void test_bengisu_akay(void)
 {
     hs_model m;
-    double d[2], eps = 1e-12;
+    double d[2] = {0, 0}, eps = 1e-12;
     tu_model_defaults(&m);
     set_params(&m, HS_FRIC_BENGISU_AKAY);
     CHECK(fabs(F(&m, 1e-15, NULL, 0, d)) < 1e-9, "zero at rest (parabola through 0)");
@@ -89,7 +89,7 @@ static void test_lugre_steady_state(void)
     CHECK(m.nfs == 1, "LuGre has one state");
     for (i = 0; i < 5; ++i) {
         double v = vs[i], g = FC + (FS - FC) * exp(-pow(fabs(v) / VS, 2));
-        double q = g * hs_sgn(v) / 1e7, d[2], f = F(&m, v, &q, 0, d);
+        double q[2] = {g * hs_sgn(v) / 1e7, 0}, d[2] = {1, 1}, f = F(&m, v, q, 0, d);
         CHECK(fabs(d[0]) < 1e-15, "qdot = 0 at the steady state (v %g): %g", v, d[0]);
         CHECK_CLOSE(f, g * hs_sgn(v) + S2 * v, 1e-12, "steady force g(v) + sigma2 v");
     }
@@ -98,15 +98,15 @@ static void test_lugre_steady_state(void)
     CHECK_CLOSE(hs_fric_g(FC, FS, VS, 2, 0, VS), FC + (FS - FC) * exp(-1.0), 1e-13, "g(vs)");
     /* sticking: at v = 0 the bristle acts as a spring sigma0 q */
     {
-        double q = 1e-5, d[2];
-        CHECK_CLOSE(F(&m, 0.0, &q, 0, d), 1e7 * 1e-5, 1e-12, "sigma0 q at rest");
+        double q[2] = {1e-5, 0}, d[2] = {0, 0};
+        CHECK_CLOSE(F(&m, 0.0, q, 0, d), 1e7 * 1e-5, 1e-12, "sigma0 q at rest");
     }
 }
 
 static void test_lugre_modified(void)
 {
     hs_model m;
-    double d[2];
+    double d[2] = {0, 0};
     tu_model_defaults(&m);
     set_params(&m, HS_FRIC_LUGRE_MOD);
     hs_model_derive(&m);
@@ -139,7 +139,7 @@ static void test_lugre_modified(void)
 static void test_efficiency_and_viscous(void)
 {
     hs_model m;
-    double d[2];
+    double d[2] = {0, 0};
     tu_model_defaults(&m);
     set_params(&m, HS_FRIC_EFFICIENCY_PRINTED);
     /* Pub. II as printed: (p1 A1 - p2 A2)(1 - eta) sdot */

@@ -195,6 +195,48 @@ static void test_external_work(void)
           s.W_ext);
 }
 
+/* A load that jumps exactly on a step boundary (t = 0.5 s for every dt below): the step ending
+ * there uses the left limit and the rates are re-solved with the right limit, so the rule
+ * stays second order (found by validation/val_ida_reference_selfcheck case C: first order
+ * when the step ending on the jump saw the new value). */
+static void test_jump_order(void)
+{
+    hs_model m;
+    hs_state s;
+    double zs[4][2], dts[4] = {4e-3, 2e-3, 1e-3, 5e-4}, e[3];
+    int i;
+    tu_double_pendulum(&m, 1, 1, 1, 1, 9.81);
+    m.joint_z0[0] = -HS_PI / 4;
+    m.nload = 1;
+    m.load_body[0] = 1;
+    hs_v3_set(m.load_at[0], 1, 0, 0);
+    hs_v3_set(m.load_force_dir[0], 0, 5.0, 0);
+    m.load_force_sig[0] = 0;
+    m.load_torque_sig[0] = -1;
+    m.nsignal = 1;
+    m.sig_start[0] = 0;
+    m.sig_n[0] = 2;
+    m.nknot = 2;
+    m.knot_t[0] = 0.5;
+    m.knot_v[0] = 0;
+    m.knot_t[1] = 0.5;
+    m.knot_v[1] = 1;
+    m.t_end = 1.0;
+    m.tol_z = 1e-13;
+    for (i = 0; i < 4; ++i) {
+        m.dt = dts[i];
+        CHECK(run(&m, &s, NULL, NULL, NULL) == 0, "run dt %g", dts[i]);
+        zs[i][0] = s.z[0];
+        zs[i][1] = s.z[1];
+    }
+    for (i = 0; i < 3; ++i) e[i] = fabs(zs[i][0] - zs[i + 1][0]) + fabs(zs[i][1] - zs[i + 1][1]);
+    for (i = 0; i < 2; ++i) {
+        double p = log(e[i] / e[i + 1]) / log(2.0);
+        printf("  force jump on a step boundary: observed order %.3f\n", p);
+        CHECK(p > 1.8 && p < 2.2, "order %.3f in [1.8, 2.2] with a load jump", p);
+    }
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -204,6 +246,7 @@ int main(void)
     test_initial_closure();
     test_newton_failure_flagged();
     test_external_work();
+    test_jump_order();
     free(W);
     return tu_report("test_integrator");
 }

@@ -86,8 +86,12 @@ static void test_valid_pendulum(void)
           "rot0 identity");
     CHECK_CLOSE(m->gravity[1], -9.81, 1e-15, "gravity");
     CHECK(m->dt == 1e-3 && m->t_end == 1.0 && m->tol_z == 1e-7 && m->penalty == 1e9 &&
-              m->max_iter == 20.0 && m->fd_rel == 1e-8 && m->fd_floor == 1e-2,
+              m->max_iter == 20.0 && m->fd_rel == 1e-8 && m->fd_floor == 1e-2 &&
+              m->tol_p == 1e-2 && m->tol_fs == 1e-7,
           "integrator defaults");
+    CHECK(m->nvol == 0 && m->nsrc == 0 && m->nthr == 0 && m->ndcv == 0 && m->ncyl == 0 &&
+              m->nfs == 0,
+          "no hydraulics");
     CHECK(m->body_anc[1] == 3u && m->body_anc[0] == 1u, "ancestor masks");
     CHECK(hs_body_find(g_d, "link2") == 1 && hs_body_find(g_d, "ground") == -1 &&
               hs_body_find(g_d, "nope") == -1,
@@ -234,7 +238,8 @@ static void test_sections(void)
                        "loads:\n"
                        "  - {name: F, body: b, at: [1, 0, 0], frame: body, force: [0, -10, 0], "
                        "force_signal: push, torque: [0, 0, 1]}\n"
-                       "integrator: {dt: 0.5 ms, t_end: 2 s, max_iter: 7, fd_floor: 0.1}\n";
+                       "integrator: {dt: 0.5 ms, t_end: 2 s, max_iter: 7, fd_floor: 0.1,\n"
+                       "             tol_pressure: 50 Pa, tol_friction: 1e-9 m}\n";
     hs_error e;
     const hs_model *m = &g_d->model;
     int rc = load(text, &e);
@@ -257,7 +262,7 @@ static void test_sections(void)
               m->load_force_dir[0][1] == -10.0 && m->load_torque_dir[0][2] == 1.0,
           "load");
     CHECK(m->dt == 5e-4 && m->t_end == 2.0 && m->max_iter == 7.0 && m->fd_floor == 0.1 &&
-              m->penalty == 1e9,
+              m->penalty == 1e9 && m->tol_p == 50.0 && m->tol_fs == 1e-9,
           "integrator");
 }
 

@@ -76,6 +76,18 @@ static void test_quantities(void)
     CHECK(Q("25 cm", u) == 0.25, "cm");
     CHECK(Q("10 ms", u) == 0.01, "ms is not m");
     CHECK(Q("1 rad", u) == 1 && !strcmp(u, "rad"), "rad");
+    CHECK(Q("850 kg/m^3", u) == 850 && !strcmp(u, "kg/m^3"), "kg/m^3");
+    CHECK(Q("80 s/m", u) == 80 && !strcmp(u, "s/m"), "s/m");
+    CHECK(Q("-2.5 V", u) == -2.5 && !strcmp(u, "V"), "V");
+    {
+        char lu[32];
+        CHECK(hs_parse_quantity("2.138e-8 m^3/(s V sqrt(Pa))", &v, lu, sizeof lu) == 0 &&
+                  v == 2.138e-8 && !strcmp(lu, "m^3/(s V sqrt(Pa))"),
+              "valve flow coefficient unit");
+        CHECK(hs_parse_quantity("3e-9 m^3/(s sqrt(Pa))", &v, lu, sizeof lu) == 0 && v == 3e-9 &&
+                  !strcmp(lu, "m^3/(s sqrt(Pa))"),
+              "throttle flow coefficient unit");
+    }
     /* rejected */
     CHECK(isnan(Q("abc", u)), "not a number");
     CHECK(isnan(Q("", u)), "empty");
@@ -101,11 +113,13 @@ static void test_table(hs_model_desc *d)
         "point.O.at.y", "load.F.at.x", "load.F.force.y", "load.F.torque.z", "signal.s.t.0",
         "signal.s.t.2", "signal.s.v.1", "integrator.dt", "integrator.t_end",
         "integrator.tol_position", "integrator.penalty", "integrator.max_iter",
-        "integrator.fd_rel", "integrator.fd_floor", NULL};
+        "integrator.fd_rel", "integrator.fd_floor", "integrator.tol_pressure",
+        "integrator.tol_friction", NULL};
     static const char *const absent[] = {
         "body.link1.width", "body.link1.com.x", "body.link1.inertia.xx", "body.tip.length",
         "body.tip.com.x", "body.slider.inertia.zz", "cut.R.normal_a.x", "cut.R.normal_b.x",
-        "cut.R.axis_a.x", "signal.s.t.3", "body.nobody.mass", NULL};
+        "cut.R.axis_a.x", "signal.s.t.3", "body.nobody.mass", "fluid.B_oil", "fluid.rho",
+        NULL};
     for (i = 0; present[i]; ++i) CHECK(hs_param_find(d, present[i]) >= 0, "param %s", present[i]);
     for (i = 0; absent[i]; ++i) CHECK(hs_param_find(d, absent[i]) < 0, "no param %s", absent[i]);
     /* every parameter reads the double it names */
@@ -129,8 +143,14 @@ static void test_table(hs_model_desc *d)
     CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "s"), "t_end");
     for (i = 0; i < d->nparam; ++i)
         CHECK(d->param[i].offset + sizeof(double) <= sizeof(hs_model) &&
-                  d->param[i].offset % sizeof(double) == 0,
-              "offset of %s", d->param[i].name);
+                  d->param[i].offset % sizeof(double) == 0 &&
+                  d->param[i].type == HS_PARAM_DOUBLE && hs_param_value_name(d, i) == NULL,
+              "offset and type of %s", d->param[i].name);
+    i = hs_param_find(d, "integrator.tol_pressure");
+    CHECK(i >= 0 && hs_param_get(d, i) == 1e-2 && !strcmp(d->param[i].unit, "Pa"),
+          "tol_pressure default and unit");
+    i = hs_param_find(d, "integrator.tol_friction");
+    CHECK(i >= 0 && hs_param_get(d, i) == 1e-7, "tol_friction default");
     CHECK(isnan(hs_param_get(d, -1)) && isnan(hs_param_get(d, d->nparam)), "get out of range");
 }
 

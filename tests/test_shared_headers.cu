@@ -21,6 +21,7 @@ __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_wo
     shb_pendulum_eval(m2, k, dw, out + 30, out + 34, out + 36, out + 38, out + 42, out + 44);
     out[46] = hs_signal_eval(m2, 0, 2.0);
     iout[7] = shb_pendulum_steps(m2, s, w, 5);
+    shb_hydraulic_scalars(out + 47);
 }
 
 int main(void)

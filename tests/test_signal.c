@@ -52,5 +52,14 @@ int main(void)
                   dts[i]);
         }
     }
+    /* left limits: the value before a jump at the jump time; interpolation otherwise */
+    CHECK(hs_signal_eval_side(&m, 0, 0.5, -1) == 0.0, "left limit at the opening jump");
+    CHECK(hs_signal_eval_side(&m, 0, 2.8, -1) == 10.0, "left limit at the closing jump");
+    CHECK(hs_signal_eval_side(&m, 0, 6.0, -1) == -10.0, "left limit at the last jump");
+    CHECK(hs_signal_eval_side(&m, 0, 1.7, -1) == 10.0, "left = right off the knots");
+    CHECK_CLOSE(hs_signal_eval_side(&m, 1, 2.0, -1), 2.0, 1e-15, "ramp left limit");
+    CHECK(hs_signal_eval_side(&m, 1, 3.0, -1) == 4.0 && hs_signal_eval_side(&m, 1, 9.0, -1) == 4.0,
+          "ramp end, left");
+    CHECK(hs_signal_eval_side(&m, 1, 0.5, -1) == 0.0, "before the ramp, left");
     return tu_report("test_signal");
 }

@@ -174,6 +174,12 @@ int hs_ida_planar_check(const hs_model *m, char *e, size_t n)
     int j, c, l;
     if (m->nbody < 1 || m->nbody > HS_MAX_BODIES)
         return fail(e, n, "planar reference: nbody = %d out of range", m->nbody);
+    if (m->nx != m->nz)
+        return fail(e, n,
+                    "planar reference: the model has %d non-mechanical states (hydraulic "
+                    "pressures, friction states); the reference models the mechanism only so "
+                    "far (extend sys_forces and the DAE of ida_reference.c)",
+                    m->nx - m->nz);
     for (j = 0; j < m->nbody; ++j) {
         const double *R = m->joint_rot0[j];
         if (fabs(R[2]) > 1e-9 || fabs(R[5]) > 1e-9 || fabs(R[6]) > 1e-9 || fabs(R[7]) > 1e-9 ||
@@ -201,8 +207,10 @@ int hs_ida_planar_check(const hs_model *m, char *e, size_t n)
         if (m->body_parent[j] >= j)
             return fail(e, n, "planar reference: body %d's parent %d does not precede it", j,
                         m->body_parent[j]);
-        if (!(m->body_mass[j] > 0.0) || !(m->body_inertia[j][2] > 0.0))
-            return fail(e, n, "planar reference: body %d needs mass > 0 and Izz > 0", j);
+        /* zero Izz (a point mass) is fine where the joints fix the angle; a singular
+         * augmented matrix is reported by consistent() */
+        if (!(m->body_mass[j] >= 0.0) || !(m->body_inertia[j][2] >= 0.0))
+            return fail(e, n, "planar reference: body %d needs mass >= 0 and Izz >= 0", j);
     }
     for (c = 0; c < m->ncut; ++c) {
         int t = m->cut_type[c];
