@@ -132,6 +132,15 @@ int hs_cli_simulate(int argc, char **argv)
         out = stdout;
     }
     {
+        double r = hs_penalty_ratio(&d.model);
+        if (d.model.ncon > 0 && r < 1.0)
+            fprintf(stderr,
+                    "hydrosweep simulate: warning: penalty * dt^2 / 4 is only %.2g times the largest "
+                    "mass-matrix entry; the constraint multipliers will converge slowly (raise "
+                    "integrator.penalty to about %.1e or more)\n",
+                    r, d.model.penalty * 10.0 / r);
+    }
+    {
         double t0 = now_s();
         rc = hs_simulate_csv(&d, out, every, &sum);
         sum.wall_s = now_s() - t0;

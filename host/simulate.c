@@ -28,6 +28,23 @@ const char *hs_status_string(int status)
     return "unknown failure";
 }
 
+double hs_penalty_ratio(const hs_model *m)
+{
+    hs_work *w;
+    double dmax = 0.0;
+    int i;
+    if (m->ncon == 0) return 0.0;
+    w = (hs_work *)calloc(1, sizeof *w);
+    if (!w) return 0.0;
+    hs_kin_positions(m, m->joint_z0, &w->kin);
+    hs_kin_velocities(m, m->joint_zd0, &w->kin);
+    hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    for (i = 0; i < m->nz; ++i)
+        if (w->M[i * HS_MAX_Z + i] > dmax) dmax = w->M[i * HS_MAX_Z + i];
+    free(w);
+    return dmax > 0.0 ? 0.25 * m->penalty * m->dt * m->dt / dmax : 0.0;
+}
+
 int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum)
 {
     hs_state *s = (hs_state *)calloc(1, sizeof *s);

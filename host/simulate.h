@@ -38,6 +38,11 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
 
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *sum);
 
+/* alpha dt^2/4 divided by the largest diagonal entry of M at z0 (0 without constraints). The
+ * multipliers converge at a rate of about 1/(1 + this ratio) per Newton iteration, so a
+ * ratio below 1 makes constrained models crawl or hit the iteration limit. */
+double hs_penalty_ratio(const hs_model *m);
+
 /* Human-readable reason for status bits ("ok" for 0). */
 const char *hs_status_string(int status);
 

@@ -64,6 +64,28 @@ printf 'name: x\nbodies:\n  - name: a\n    mass: 1\n    shape: point\n    colour
 [ $rc -eq 3 ] && grep -q 'FAILED' "$tmp/fs.txt" && [ "$(wc -l <"$tmp/f.csv")" -ge 2 ] \
   && ok || bad "Newton failure: rc $rc, $(cat "$tmp/fs.txt")"
 
+# --- a hydraulic model: pressure, spool and cylinder columns; static start of Pub. I
+"$HS" simulate models/fourbar_rahikainen2018.yaml --t-end 0.6 -o "$tmp/h.csv" >"$tmp/hs.txt" 2>&1 \
+  && ok || bad "hydraulic model runs: $(cat "$tmp/hs.txt")"
+head -1 "$tmp/h.csv" | grep -q ',p_valve,p_piston,p_rod,U_dcv,s_lift,sdot_lift,F_lift,Ffric_lift,W_lift,E_kin,' \
+  && ok || bad "hydraulic CSV header: $(head -1 "$tmp/h.csv")"
+python3 - "$tmp/h.csv" <<'PY' && ok || bad "Pub. I static start / valve opening in the CSV"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r0, r = rows[0], rows[-1]
+assert abs(float(r0["p_piston"]) - 4.14e6) < 5e3, r0["p_piston"]      # Pub. I Table 2
+assert float(r0["p_valve"]) == float(r0["p_piston"]) and float(r0["p_rod"]) == 3.5e6
+assert float(rows[500]["U_dcv"]) == 0.0 and float(r["U_dcv"]) > 5.0   # U_ref steps at 0.5 s
+assert abs(float(r0["s_lift"]) - 0.8660254) < 1e-6                    # s0 (Table 1)
+assert float(r["W_lift"]) != 0.0 and abs(float(r["E_balance"])) < 1.0
+PY
+grep -q 'max |W_cyl|' "$tmp/hs.txt" && ok || bad "summary has max |W_cyl|"
+"$HS" simulate models/fourbar_jaiswal2021_friction.yaml --t-end 0.01 \
+  --set cylinder.lift.friction.model=lugre -o /dev/null >/dev/null 2>&1 && ok || bad "friction model by --set"
+"$HS" simulate models/fourbar_jaiswal2021_friction.yaml --set cylinder.lift.friction.model=magic \
+  >/dev/null 2>"$tmp/e6"; rc=$?
+[ $rc -eq 2 ] && grep -q 'lugre' "$tmp/e6" && ok || bad "unknown friction model: rc $rc, $(cat "$tmp/e6")"
+
 # --- help and info
 expect "simulate --help" "$HS" simulate --help
 "$HS" simulate --help | grep -q 'E_balance' && ok || bad "help lists columns"

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Single-instance speed of the CPU reference path (one core): wall time of each case model's
+work cycle with `hydrosweep simulate`, median of R repeats, written as JSON + Markdown with
+machine, date and commit.
+
+usage: bench/bench_single.py [--build build] [--repeats 5] [--out bench/results]
+"""
+import argparse, datetime, json, os, platform, re, statistics, subprocess, sys, tempfile
+
+MODELS = [
+    ("fourbar_jaiswal2021_friction", []),  # seed 003, Brown-McPhee (the issue's reference case)
+    ("fourbar_jaiswal2021_friction", ["--set", "cylinder.lift.friction.model=lugre_modified"]),
+    ("fourbar_rahikainen2018", []),
+    ("fourbar_jaiswal2021", []),
+    ("quickreturn_jaiswal2021", []),
+    ("crane_rahikainen2020_single", []),
+    ("fourbar_rahikainen2018_mech", []),
+]
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run_once(exe, model, extra):
+    with tempfile.NamedTemporaryFile(suffix=".csv") as out:
+        r = subprocess.run([exe, "simulate", f"models/{model}.yaml", *extra, "--every", "1000",
+                            "-o", out.name], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"bench: {model} failed:\n{r.stdout}{r.stderr}")
+    get = lambda key: re.search(key + r"\s+(.*)", r.stdout).group(1)
+    steps = int(re.match(r"(\d+)", get("steps")).group(1))
+    dt = float(re.search(r"dt = ([0-9.eE+-]+)", get("steps")).group(1))
+    wall = float(get("wall time").split()[0])
+    iters = float(re.search(r"mean ([0-9.]+)", get("newton iters")).group(1))
+    return steps, dt, wall, iters
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--out", default="bench/results")
+    a = ap.parse_args()
+    exe = os.path.join(a.build, "hydrosweep")
+    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    rows = []
+    for model, extra in MODELS:
+        walls = []
+        for _ in range(a.repeats):
+            steps, dt, wall, iters = run_once(exe, model, extra)
+            walls.append(wall)
+        med = statistics.median(walls)
+        rows.append(dict(model=model, options=" ".join(extra), steps=steps, dt=dt,
+                         simulated_s=steps * dt, wall_median_s=med, wall_min_s=min(walls),
+                         realtime_factor=steps * dt / med, steps_per_s=steps / med,
+                         mean_newton_iters=iters))
+        print(f"{model:34s} {' '.join(extra)[-40:]:40s} {steps*dt:5.1f} s simulated in "
+              f"{med*1e3:8.1f} ms (x{steps*dt/med:7.0f} real time)", flush=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc)
+    meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit, machine=cpu_name(),
+                cores_used=1, repeats=a.repeats, tool="hydrosweep simulate (CPU reference, one core)")
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-single-instance-cpu")
+    with open(base + ".json", "w") as f:
+        json.dump(dict(meta=meta, results=rows), f, indent=2)
+    with open(base + ".md", "w") as f:
+        f.write(f"# Single-instance speed, CPU reference path\n\n"
+                f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}, one core\n"
+                f"- command: `python3 bench/bench_single.py --repeats {a.repeats}` (median of the "
+                f"wall time printed by `hydrosweep simulate`, which excludes loading)\n\n"
+                "| model | options | simulated | steps | wall (median) | x real time | mean Newton iters |\n"
+                "|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            f.write(f"| {r['model']} | {r['options'] or '-'} | {r['simulated_s']:.1f} s | {r['steps']} | "
+                    f"{r['wall_median_s']*1e3:.1f} ms | {r['realtime_factor']:.0f} | {r['mean_newton_iters']:.3f} |\n")
+    print(f"wrote {base}.json and {base}.md")
+
+
+if __name__ == "__main__":
+    main()
