@@ -12,6 +12,9 @@ static void usage(FILE *f)
             "commands:\n"
             "  simulate MODEL   integrate one instance of a model, write a CSV trajectory\n"
             "  info MODEL       list sizes and every named parameter with value and unit\n"
+            "  run SWEEP        run every instance of a sweep file, write HDF5 + CSV results\n"
+            "  validate SWEEP   compare a sample of instances with the reference backend\n"
+            "  merge OUT PIECES join the results of --shard runs into one file\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");
@@ -33,6 +36,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "simulate")) return hs_cli_simulate(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info")) return hs_cli_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "run")) return hs_cli_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "validate")) return hs_cli_validate(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "merge")) return hs_cli_merge(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

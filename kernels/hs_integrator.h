@@ -15,6 +15,15 @@
 #include "hs_constraints.h"
 #include "hs_hydraulics.h"
 
+/* The dense LU used for the Newton, projection and acceleration systems. A translation unit
+ * may define both before including this header to solve with another library (the reference
+ * backend uses LAPACK's dgetrf/dgetrs: host/backend_reference.c). Same signatures as
+ * hs_lu_factor / hs_lu_solve of hs_linalg.h. */
+#ifndef HS_LU_FACTOR
+#define HS_LU_FACTOR hs_lu_factor
+#define HS_LU_SOLVE hs_lu_solve
+#endif
+
 enum hs_status_bits {
     HS_ST_MAXITER = 1, /* Newton hit the iteration limit: the step is not accepted */
     HS_ST_NONFINITE = 2, /* NaN or Inf in the residual or the state */
@@ -168,7 +177,7 @@ HS_HD static inline int hs_projection_matrix(const hs_model *m, hs_work *w)
             for (e = 0; e < m->ncon; ++e) s += sa * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
             w->T[i * HS_MAX_X + j] = s;
         }
-    return hs_lu_factor(w->T, n, HS_MAX_X, w->piv);
+    return HS_LU_FACTOR(w->T, n, HS_MAX_X, w->piv);
 }
 
 /* Mass-damping-stiffness-orthogonal projection (eqs. 20-21 / 27-28), in place on v (nz):
@@ -196,7 +205,7 @@ HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, co
             for (e = 0; e < nc; ++e) q -= sa * w->J[e * HS_MAX_Z + i] * w->y[e];
             v[i] = q;
         }
-        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, v);
+        HS_LU_SOLVE(w->T, n, HS_MAX_X, w->piv, v);
         for (e = 0; e < nc; ++e) {
             double q = c ? c[e] : 0.0;
             for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * v[i];
@@ -239,7 +248,7 @@ HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_w
             for (e = 0; e < nc; ++e) q += a * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
             w->T[i * HS_MAX_X + j] = q;
         }
-    if (hs_lu_factor(w->T, n, HS_MAX_X, w->piv)) {
+    if (HS_LU_FACTOR(w->T, n, HS_MAX_X, w->piv)) {
         s->status |= HS_ST_SINGULAR;
         return s->status;
     }
@@ -250,7 +259,7 @@ HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_w
             for (e = 0; e < nc; ++e) q -= w->J[e * HS_MAX_Z + i] * (s->lambda[e] + a * w->vp[e]);
             s->zdd[i] = q;
         }
-        hs_lu_solve(w->T, n, HS_MAX_X, w->piv, s->zdd);
+        HS_LU_SOLVE(w->T, n, HS_MAX_X, w->piv, s->zdd);
         for (e = 0; e < nc; ++e) {
             double q = w->vp[e];
             for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zdd[i];
@@ -307,12 +316,12 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
         hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
         for (i = 0; i < n; ++i)
             for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
-        if (hs_lu_factor(w->T, nx, HS_MAX_X, w->piv)) {
+        if (HS_LU_FACTOR(w->T, nx, HS_MAX_X, w->piv)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
         }
         for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
-        hs_lu_solve(w->T, nx, HS_MAX_X, w->piv, w->dx);
+        HS_LU_SOLVE(w->T, nx, HS_MAX_X, w->piv, w->dx);
         /* separate tolerances per variable class: positions, pressures, friction states */
         conv = 1;
         for (i = 0; i < nx; ++i) {

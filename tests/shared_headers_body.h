@@ -19,7 +19,8 @@
  *  5. hs_init and hs_step on that locked structure: the static reaction at the tip, and
  *     positions that do not move.
  *  6. Scalar hydraulic laws: orifice flow with its laminar band, the closed-form spool step,
- *     the Bengisu-Akay parabola below the Stribeck velocity. */
+ *     the Bengisu-Akay parabola below the Stribeck velocity.
+ *  7. Batch helpers: trajectory sample counts and the running statistics of a signal. */
 #ifndef SHARED_HEADERS_BODY_H
 #define SHARED_HEADERS_BODY_H
 
@@ -37,6 +38,7 @@
 #include "hs_friction.h"
 #include "hs_hydraulics.h"
 #include "hs_integrator.h"
+#include "hs_batch.h"
 
 /* ------------------------------------------------------------------------------------------
  * Computations (HS_HD: host and device)
@@ -232,6 +234,26 @@ HS_HD static inline void shb_hydraulic_scalars(double out[8])
     out[5] = hs_fric_bengisu_akay(100.0, 150.0, 0.02, 50.0, 0.0, 0.01);
     out[6] = hs_fric_bengisu_akay(100.0, 150.0, 0.02, 50.0, 0.0, -0.01);
     out[7] = hs_sgn(-3.0) + 10.0 * hs_sgn(0.0);
+}
+
+/* Batch helpers (out: 9 values): sample counts and statistics of 2, -1, 3 at t = 0, 1, 2. */
+HS_HD static inline void shb_batch_scalars(double out[9])
+{
+    hs_acc a;
+    out[0] = (double)hs_traj_count(10, 3);
+    out[1] = (double)hs_traj_count(9, 3);
+    out[2] = (double)hs_traj_count(9, 0);
+    a.n = 0;
+    a.min = a.max = a.last = a.sum = a.sumsq = a.tmax = 0.0;
+    hs_acc_add(&a, 2.0, 0.0);
+    hs_acc_add(&a, -1.0, 1.0);
+    hs_acc_add(&a, 3.0, 2.0);
+    out[3] = a.min;
+    out[4] = a.max;
+    out[5] = a.tmax;
+    out[6] = a.last;
+    out[7] = a.sum;
+    out[8] = a.sumsq + 100.0 * (double)a.n;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -502,6 +524,24 @@ static void shb_test_hydraulic_scalars(void)
     SHB_NEAR(o[7], -1.0, 0.0);
 }
 
+/* By hand: every 3rd of 10 steps keeps steps 0 3 6 9 and the last, 10: 5 samples; of 9
+ * steps 0 3 6 9: 4; every 0: none. Statistics of 2, -1, 3: min -1, max 3 (first reached at
+ * t = 2), last 3, sum 4, sum of squares 14, count 3. */
+static void shb_test_batch_scalars(void)
+{
+    double o[9];
+    shb_batch_scalars(o);
+    SHB_NEAR(o[0], 5.0, 0.0);
+    SHB_NEAR(o[1], 4.0, 0.0);
+    SHB_NEAR(o[2], 0.0, 0.0);
+    SHB_NEAR(o[3], -1.0, 0.0);
+    SHB_NEAR(o[4], 3.0, 0.0);
+    SHB_NEAR(o[5], 2.0, 0.0);
+    SHB_NEAR(o[6], 3.0, 0.0);
+    SHB_NEAR(o[7], 4.0, 0.0);
+    SHB_NEAR(o[8], 314.0, 0.0);
+}
+
 /* Runs every check; prints "N passed, M failed"; returns the exit status. */
 static int shb_run(const char *compiler)
 {
@@ -512,6 +552,7 @@ static int shb_run(const char *compiler)
     shb_test_pendulum();
     shb_test_integrator();
     shb_test_hydraulic_scalars();
+    shb_test_batch_scalars();
     printf("%d passed, %d failed\n", shb_pass, shb_fail);
     return shb_fail ? 1 : 0;
 }

@@ -7,9 +7,12 @@
 #error "test_shared_headers.cu must be compiled by nvcc"
 #endif
 
-/* One thread runs everything the host checks exercise; outputs go to global memory. */
+/* One thread runs everything the host checks exercise, and one instance of the batch path;
+ * outputs go to global memory. */
 __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_work *dw,
-                                hs_state *s, hs_work *w, double *out, int *iout)
+                                hs_state *s, hs_work *w, double *out, int *iout,
+                                const hs_override_spec *ov, const double *v,
+                                const hs_output_spec *spec, hs_batch_out *bo)
 {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     shb_build_derive_model(m1);
@@ -22,6 +25,8 @@ __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_wo
     out[46] = hs_signal_eval(m2, 0, 2.0);
     iout[7] = shb_pendulum_steps(m2, s, w, 5);
     shb_hydraulic_scalars(out + 47);
+    shb_batch_scalars(out + 55);
+    iout[8] = hs_run_instance(m2, ov, v, spec, 0, bo, m1, s, w);
 }
 
 int main(void)

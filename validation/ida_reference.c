@@ -24,7 +24,26 @@
  * Piecewise-linear signals: the integration restarts (IDAReInit, with new consistent v' and
  * lambda) at every knot time, and inside a segment the signal is the straight line through
  * its values at the segment start and midpoint (both from hs_signal_eval), so IDA never
- * integrates across a kink or a jump. */
+ * integrates across a kink or a jump.
+ *
+ * Hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sects. 3 and 5), appended to y as plain
+ * differential states [p (nvol), U (ndcv), fs (nfs), W_cyl]:
+ *   p_k'  = Be_k / V_k (sum of inflows - V_k'),  V_k = V_hose + sum of chamber parts A l,
+ *           1/Be_k = 1/B_oil + V_hose/(V_k B_hose) + sum A l/(V_k B_wall);
+ *   chambers: l_p = l_p0 + (s - s0), l_r = stroke - l_p, V_p' = A_p s', V_r' = -A_r s',
+ *           s = |r_b - r_a| from the absolute coordinates (plus a constant out-of-plane
+ *           offset, if any), s' = e . (r_b' - r_a');
+ *   throttles Q = orifice(Cv, p_a - p_b); 4/3 valves: U >= 0: P->A (Cv k_PA U), B->T
+ *           (Cv k_BT U); U < 0: P->B (Cv k_PB |U|), A->T (Cv k_AT |U|);
+ *   U' = (U_ref(t) - U)/tau (an ODE state here; U_ref straight on each segment, as loads);
+ *   fs' from the friction law (LuGre bristle/film states);
+ *   cylinder force F = p_p A_p - p_r A_r - F_fric + F_damper along e = (r_b - r_a)/s:
+ *           +F e at r_b on body b, -F e at r_a on body a; W_cyl' = F s' (its work).
+ * From the engine, besides hs_init's initial state (z, zd, p, U, s0: the static-equilibrium
+ * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force and
+ * hs_end_damper (unit-tested against the papers on their own). Circuit assembly, areas,
+ * Cv of throttles, cylinder geometry, bulk moduli, pressure equations and force
+ * application are written here. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +58,7 @@
 
 #include "ida_reference.h"
 #include "hs_integrator.h" /* hs_init only: the common consistent initial state */
+#include "hs_hydraulics.h" /* hs_orifice_flow, hs_friction_force, hs_end_damper only */
 #include "hs_signal.h"
 #include "simulate.h" /* harness: hs_simulate, hs_status_string */
 
@@ -52,6 +72,8 @@ extern void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int
 #define RPC (2 * HS_MAX_BODIES + 2 * HS_MAX_CUTS) /* constraint primitives */
 #define RA (RQ + RC) /* augmented system */
 
+#define M_PI_REF 3.14159265358979323846
+
 enum { PC_POINT = 0, PC_ANGLE = 1, PC_LINE = 2, PC_PARALLEL = 3 };
 
 typedef struct pcon {
@@ -63,6 +85,17 @@ typedef struct pcon {
     double c; /* ANGLE: constant relative angle */
 } pcon;
 
+/* Hydraulic quantities at one state (sys_hydraulics). */
+typedef struct ref_hyd {
+    double s[HS_MAX_CYLS], sd[HS_MAX_CYLS]; /* cylinder lengths and rates */
+    double e[HS_MAX_CYLS][2]; /* in-plane part of the unit vector a -> b */
+    double rsa[HS_MAX_CYLS][2], rsb[HS_MAX_CYLS][2]; /* R s of the attachments (moment arms) */
+    double lp[HS_MAX_CYLS], lr[HS_MAX_CYLS]; /* chamber lengths */
+    double F[HS_MAX_CYLS], Ffric[HS_MAX_CYLS]; /* net force pushing the ends apart; friction */
+    double rate[HS_MAX_VOLS + HS_MAX_DCV + HS_MAX_FS + 1]; /* derivatives of the block */
+    double Pcyl; /* sum of F s' */
+} ref_hyd;
+
 typedef struct ref_sys {
     const hs_model *m;
     int nb, nq, nc, ny; /* bodies, 3 nb, constraint rows, DAE unknowns 2 nq + nc + 1 */
@@ -71,11 +104,20 @@ typedef struct ref_sys {
     double mass[RB], izz[RB], com[RB][2];
     int jsign[RB]; /* revolute: +1 axis +z, -1 axis -z */
     double beta[RB]; /* angle of rot0 about z */
+    /* hydraulics: y = [q, v, lambda, W, p (nvol), U (ndcv), fs (nfs), W_cyl]; nh = 0 for a
+     * pure mechanism (then the DAE is exactly the mechanical one) */
+    int nh, ip, iu, ifs, iwc; /* hydraulic unknowns, offsets of p, U, fs, W_cyl in y */
+    double cyl_sa[HS_MAX_CYLS][2], cyl_sb[HS_MAX_CYLS][2]; /* attachments relative to the com */
+    double cyl_dz[HS_MAX_CYLS]; /* constant out-of-plane offset z_b - z_a of the ends, m */
+    double cyl_Ap[HS_MAX_CYLS], cyl_Ar[HS_MAX_CYLS]; /* piston and annulus areas, m^2 */
+    double s0[HS_MAX_CYLS]; /* cylinder lengths at t = 0 (hs_init's) */
+    double thr_Cv[HS_MAX_THR]; /* throttle coefficients */
     /* load signals, straight lines on the current segment */
     double seg_t0;
     double sig_v0[HS_MAX_SIGNALS], sig_slope[HS_MAX_SIGNALS];
     /* scratch */
     double phi[RC], J[RC * RQ], gam[RC], Q[RQ];
+    ref_hyd H; /* hydraulics of the last evaluated state */
     double A[RA * RA], rhs[RA];
     int piv[RA];
 } ref_sys;
@@ -103,6 +145,9 @@ void hs_ida_opts_default(hs_ida_opts *o)
     o->atol_q = 1e-13;
     o->atol_v = 1e-12;
     o->max_steps = 10000000L;
+    o->atol_p = 1e-3;
+    o->atol_U = 1e-10;
+    o->atol_fs = 1e-13;
 }
 
 /* ------------------------------------------------------------------ planar geometry */
@@ -169,17 +214,63 @@ static int in_plane(const double *a)
     return n > 0.0 && fabs(a[2]) <= 1e-9 * n;
 }
 
+/* The circuit is well formed (the loader checks it too; the reference does not rely on
+ * that): nodes in range, valve ports A and B and cylinder chambers are volumes, positive
+ * sizes and coefficients, friction states within their limit. */
+static int hyd_check(const hs_model *m, char *e, size_t n)
+{
+    int i, nn = m->nvol + m->nsrc, nfs = 0;
+    if (m->nvol < 0 || m->nvol > HS_MAX_VOLS || m->nsrc < 0 || m->nsrc > HS_MAX_SRCS ||
+        m->nthr < 0 || m->nthr > HS_MAX_THR || m->ndcv < 0 || m->ndcv > HS_MAX_DCV ||
+        m->ncyl < 0 || m->ncyl > HS_MAX_CYLS)
+        return fail(e, n, "planar reference: hydraulic sizes out of range");
+    if (m->nvol > 0 && !(m->B_oil > 0.0))
+        return fail(e, n, "planar reference: B_oil must be > 0");
+    for (i = 0; i < m->nvol; ++i)
+        if (!(m->vol_V[i] >= 0.0) || !(m->vol_B[i] > 0.0))
+            return fail(e, n, "planar reference: volume %d needs V >= 0 and B > 0", i);
+    for (i = 0; i < m->nthr; ++i)
+        if (m->thr_a[i] < 0 || m->thr_a[i] >= nn || m->thr_b[i] < 0 || m->thr_b[i] >= nn ||
+            !(m->thr_dplim[i] > 0.0))
+            return fail(e, n, "planar reference: throttle %d: bad node or dp_lim", i);
+    for (i = 0; i < m->ndcv; ++i) {
+        if (m->dcv_P[i] < 0 || m->dcv_P[i] >= nn || m->dcv_T[i] < 0 || m->dcv_T[i] >= nn ||
+            m->dcv_A[i] < 0 || m->dcv_A[i] >= m->nvol || m->dcv_B[i] < 0 ||
+            m->dcv_B[i] >= m->nvol)
+            return fail(e, n, "planar reference: valve %d: P, T must be nodes and A, B volumes",
+                        i);
+        if (!(m->dcv_tau[i] > 0.0) || !(m->dcv_dplim[i] > 0.0))
+            return fail(e, n, "planar reference: valve %d needs tau > 0 and dp_lim > 0", i);
+        if (m->dcv_sig[i] >= m->nsignal)
+            return fail(e, n, "planar reference: valve %d: unknown signal", i);
+    }
+    for (i = 0; i < m->ncyl; ++i) {
+        if (m->cyl_body_a[i] >= m->nbody || m->cyl_body_b[i] >= m->nbody ||
+            m->cyl_body_a[i] < -1 || m->cyl_body_b[i] < -1)
+            return fail(e, n, "planar reference: cylinder %d on an unknown body", i);
+        if (m->cyl_vol_p[i] < 0 || m->cyl_vol_p[i] >= m->nvol || m->cyl_vol_r[i] < 0 ||
+            m->cyl_vol_r[i] >= m->nvol || m->cyl_vol_p[i] == m->cyl_vol_r[i])
+            return fail(e, n, "planar reference: cylinder %d: chambers must be two volumes", i);
+        if (!(m->cyl_d_piston[i] > m->cyl_d_rod[i]) || !(m->cyl_d_rod[i] >= 0.0) ||
+            !(m->cyl_B[i] > 0.0))
+            return fail(e, n, "planar reference: cylinder %d: needs d_piston > d_rod >= 0 and "
+                              "B_wall > 0",
+                        i);
+        if (m->cyl_fs0[i] != nfs || m->cyl_nfs[i] < 0)
+            return fail(e, n, "planar reference: cylinder %d: friction states not in order", i);
+        nfs += m->cyl_nfs[i];
+    }
+    if (nfs != m->nfs || m->nfs > HS_MAX_FS)
+        return fail(e, n, "planar reference: %d friction states, the cylinders have %d",
+                    m->nfs, nfs);
+    return 0;
+}
+
 int hs_ida_planar_check(const hs_model *m, char *e, size_t n)
 {
     int j, c, l;
     if (m->nbody < 1 || m->nbody > HS_MAX_BODIES)
         return fail(e, n, "planar reference: nbody = %d out of range", m->nbody);
-    if (m->nx != m->nz)
-        return fail(e, n,
-                    "planar reference: the model has %d non-mechanical states (hydraulic "
-                    "pressures, friction states); the reference models the mechanism only so "
-                    "far (extend sys_forces and the DAE of ida_reference.c)",
-                    m->nx - m->nz);
     for (j = 0; j < m->nbody; ++j) {
         const double *R = m->joint_rot0[j];
         if (fabs(R[2]) > 1e-9 || fabs(R[5]) > 1e-9 || fabs(R[6]) > 1e-9 || fabs(R[7]) > 1e-9 ||
@@ -237,7 +328,7 @@ int hs_ida_planar_check(const hs_model *m, char *e, size_t n)
         if (m->load_body[l] >= m->nbody)
             return fail(e, n, "planar reference: load %d on unknown body %d", l,
                         m->load_body[l]);
-    return 0;
+    return hyd_check(m, e, n);
 }
 
 /* ------------------------------------------------------------------ building the system */
@@ -326,7 +417,34 @@ static void build_sys(ref_sys *S, const hs_model *m)
             k->u[1] = ab[0];
         }
     }
-    S->ny = 2 * S->nq + S->nc + 1;
+    /* hydraulics */
+    {
+        double zo[RB] = {0.0}; /* global z of the body origins (constant in planar motion) */
+        int i, hyd = m->nvol > 0 || m->ndcv > 0 || m->ncyl > 0 || m->nfs > 0;
+        for (j = 0; j < m->nbody; ++j) {
+            int p = m->body_parent[j];
+            zo[j] = (p >= 0 ? zo[p] : 0.0) + m->joint_at_parent[j][2] - m->joint_at_child[j][2];
+        }
+        for (c = 0; c < m->ncyl; ++c) {
+            int a = m->cyl_body_a[c], b = m->cyl_body_b[c];
+            double dp = m->cyl_d_piston[c], dr = m->cyl_d_rod[c];
+            rel_com(S, a, m->cyl_at_a[c], S->cyl_sa[c]);
+            rel_com(S, b, m->cyl_at_b[c], S->cyl_sb[c]);
+            S->cyl_dz[c] = ((b >= 0 ? zo[b] : 0.0) + m->cyl_at_b[c][2]) -
+                           ((a >= 0 ? zo[a] : 0.0) + m->cyl_at_a[c][2]);
+            S->cyl_Ap[c] = 0.25 * M_PI_REF * dp * dp;
+            S->cyl_Ar[c] = 0.25 * M_PI_REF * (dp * dp - dr * dr);
+        }
+        for (i = 0; i < m->nthr; ++i) /* Cd A sqrt(2/rho) (seed 000 eq. 25) unless given */
+            S->thr_Cv[i] = m->thr_Cv_given[i] > 0.0 ? m->thr_Cv_given[i]
+                                                    : m->thr_Cd[i] * m->thr_A[i] * sqrt(2.0 / m->rho);
+        S->nh = hyd ? m->nvol + m->ndcv + m->nfs + 1 : 0;
+        S->ip = 2 * S->nq + S->nc + 1;
+        S->iu = S->ip + m->nvol;
+        S->ifs = S->iu + m->ndcv;
+        S->iwc = S->ifs + m->nfs;
+    }
+    S->ny = 2 * S->nq + S->nc + 1 + S->nh;
 }
 
 /* ------------------------------------------------------------------ Phi, Phi_q, gamma */
@@ -444,9 +562,98 @@ static void seg_setup(ref_sys *S, double t0, double t1)
     }
 }
 
-/* Generalised forces Q (nq): gravity and the external loads; *P: the loads' power. */
-static void sys_forces(const ref_sys *S, double t, const double *q, const double *v, double *Q,
-                       double *P)
+/* Everything hydraulic at (t, q, v) and the hydraulic block x = y + S->ip = [p, U, fs, W_cyl]
+ * (see the header of this file): cylinder geometry and forces, and in H->rate the
+ * derivatives p', U', fs', W_cyl'. v may be NULL (then s' = 0: geometry and static forces). */
+static void sys_hydraulics(const ref_sys *S, double t, const double *q, const double *v,
+                           const double *x, ref_hyd *H)
+{
+    const hs_model *m = S->m;
+    const double *p = x, *U = x + (S->iu - S->ip), *fs = x + (S->ifs - S->ip);
+    double *pd = H->rate, *Ud = H->rate + (S->iu - S->ip), *fsd = H->rate + (S->ifs - S->ip);
+    double qin[HS_MAX_VOLS], Vch[HS_MAX_VOLS], dVch[HS_MAX_VOLS], cw[HS_MAX_VOLS];
+    int c, i, k;
+    H->Pcyl = 0.0;
+    for (k = 0; k < m->nvol; ++k) qin[k] = Vch[k] = dVch[k] = cw[k] = 0.0;
+    for (c = 0; c < m->ncyl; ++c) {
+        int a = m->cyl_body_a[c], b = m->cyl_body_b[c], vp = m->cyl_vol_p[c],
+            vr = m->cyl_vol_r[c];
+        double ra[2], rb[2], ea[2], eb[2], d[2], s, sd = 0.0, Ap = S->cyl_Ap[c],
+                                                 Ar = S->cyl_Ar[c], Fp, lp, lr;
+        body_point(q, a, S->cyl_sa[c], ra, H->rsa[c], ea);
+        body_point(q, b, S->cyl_sb[c], rb, H->rsb[c], eb);
+        d[0] = rb[0] - ra[0];
+        d[1] = rb[1] - ra[1];
+        s = sqrt(d[0] * d[0] + d[1] * d[1] + S->cyl_dz[c] * S->cyl_dz[c]);
+        H->e[c][0] = d[0] / s;
+        H->e[c][1] = d[1] / s;
+        if (v) {
+            double va[2], vb[2];
+            point_vel(v, a, ea, va);
+            point_vel(v, b, eb, vb);
+            sd = H->e[c][0] * (vb[0] - va[0]) + H->e[c][1] * (vb[1] - va[1]);
+        }
+        H->s[c] = s;
+        H->sd[c] = sd;
+        lp = m->cyl_l_p0[c] + (s - S->s0[c]);
+        lr = m->cyl_stroke[c] - lp;
+        H->lp[c] = lp;
+        H->lr[c] = lr;
+        Vch[vp] += Ap * lp;
+        Vch[vr] += Ar * lr;
+        dVch[vp] += Ap * sd; /* the piston side grows on extension */
+        dVch[vr] -= Ar * sd;
+        cw[vp] += Ap * lp / m->cyl_B[c];
+        cw[vr] += Ar * lr / m->cyl_B[c];
+        Fp = p[vp] * Ap - p[vr] * Ar;
+        H->Ffric[c] = hs_friction_force(m, c, sd, fs + m->cyl_fs0[c], Fp, fsd + m->cyl_fs0[c]);
+        H->F[c] = Fp - H->Ffric[c] + hs_end_damper(m, c, lp, lr, sd);
+        H->Pcyl += H->F[c] * sd;
+    }
+    for (i = 0; i < m->nthr; ++i) {
+        int na = m->thr_a[i], nb = m->thr_b[i];
+        double pa = na < m->nvol ? p[na] : m->src_p[na - m->nvol];
+        double pb = nb < m->nvol ? p[nb] : m->src_p[nb - m->nvol];
+        double Q = hs_orifice_flow(S->thr_Cv[i], pa - pb, m->thr_dplim[i]);
+        if (na < m->nvol) qin[na] -= Q;
+        if (nb < m->nvol) qin[nb] += Q;
+    }
+    for (i = 0; i < m->ndcv; ++i) {
+        int nP = m->dcv_P[i], nT = m->dcv_T[i], nA = m->dcv_A[i], nB = m->dcv_B[i];
+        double pP = nP < m->nvol ? p[nP] : m->src_p[nP - m->nvol];
+        double pT = nT < m->nvol ? p[nT] : m->src_p[nT - m->nvol];
+        double pA = p[nA], pB = p[nB], u = U[i], Cv = m->dcv_Cv[i], lim = m->dcv_dplim[i];
+        double q1, q2; /* P -> (A or B), (B or A) -> T */
+        double uref = m->dcv_sig[i] >= 0 ? sig_value(S, m->dcv_sig[i], t) : 0.0;
+        if (u >= 0.0) { /* P -> A, B -> T */
+            q1 = hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
+            q2 = hs_orifice_flow(Cv * m->dcv_kpath[i][1] * u, pB - pT, lim);
+            qin[nA] += q1;
+            qin[nB] -= q2;
+            if (nP < m->nvol) qin[nP] -= q1;
+            if (nT < m->nvol) qin[nT] += q2;
+        } else { /* P -> B, A -> T */
+            q1 = hs_orifice_flow(-Cv * m->dcv_kpath[i][2] * u, pP - pB, lim);
+            q2 = hs_orifice_flow(-Cv * m->dcv_kpath[i][3] * u, pA - pT, lim);
+            qin[nB] += q1;
+            qin[nA] -= q2;
+            if (nP < m->nvol) qin[nP] -= q1;
+            if (nT < m->nvol) qin[nT] += q2;
+        }
+        Ud[i] = (uref - u) / m->dcv_tau[i];
+    }
+    for (k = 0; k < m->nvol; ++k) {
+        double V = m->vol_V[k] + Vch[k];
+        double iBe = 1.0 / m->B_oil + m->vol_V[k] / (V * m->vol_B[k]) + cw[k] / V;
+        pd[k] = (qin[k] - dVch[k]) / (iBe * V);
+    }
+    if (S->nh > 0) H->rate[S->iwc - S->ip] = H->Pcyl;
+}
+
+/* Generalised forces Q (nq): gravity, the external loads and, with H (may be NULL), the
+ * cylinder forces of sys_hydraulics; *P: the power of the loads and the cylinders. */
+static void sys_forces(const ref_sys *S, double t, const double *q, const double *v,
+                       const ref_hyd *H, double *Q, double *P)
 {
     const hs_model *m = S->m;
     int j, l;
@@ -479,6 +686,26 @@ static void sys_forces(const ref_sys *S, double t, const double *q, const double
             point_vel(v, b, ers, rv);
             pw += dot2(f, rv) + tq * v[3 * b + 2];
         }
+    }
+    if (H) {
+        int c;
+        for (c = 0; c < m->ncyl; ++c) {
+            int a = m->cyl_body_a[c], b = m->cyl_body_b[c];
+            double f[2];
+            f[0] = H->F[c] * H->e[c][0];
+            f[1] = H->F[c] * H->e[c][1];
+            if (b >= 0) {
+                Q[3 * b] += f[0];
+                Q[3 * b + 1] += f[1];
+                Q[3 * b + 2] += cross2(H->rsb[c], f);
+            }
+            if (a >= 0) {
+                Q[3 * a] -= f[0];
+                Q[3 * a + 1] -= f[1];
+                Q[3 * a + 2] -= cross2(H->rsa[c], f);
+            }
+        }
+        pw += H->Pcyl;
     }
     if (P) *P = pw;
 }
@@ -583,7 +810,8 @@ static int res_fn(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void *ud
     const double *q = y, *v = y + nq, *lam = y + 2 * nq, *vd = yd + nq;
     double P;
     sys_constraints(S, q, v, NULL, S->J, S->gam);
-    sys_forces(S, t, q, v, S->Q, &P);
+    if (S->nh > 0) sys_hydraulics(S, t, q, v, y + S->ip, &S->H);
+    sys_forces(S, t, q, v, S->nh > 0 ? &S->H : NULL, S->Q, &P);
     for (i = 0; i < nq; ++i) r[i] = yd[i] - v[i];
     for (j = 0; j < S->nb; ++j) {
         r[nq + 3 * j] = S->mass[j] * vd[3 * j] - S->Q[3 * j];
@@ -598,18 +826,21 @@ static int res_fn(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void *ud
         r[2 * nq + e] = s;
     }
     r[2 * nq + nc] = yd[2 * nq + nc] - P;
+    for (i = 0; i < S->nh; ++i) r[S->ip + i] = yd[S->ip + i] - S->H.rate[i];
     return 0;
 }
 
-/* Consistent derivatives at (t, q, v): q' = v, and v', lambda from
- * [M Phi_q^T; Phi_q 0] [v'; lambda] = [Q; -gamma] (LAPACK dgesv); W' = P_ext. */
+/* Consistent derivatives at (t, q, v, hydraulic states): q' = v, and v', lambda from
+ * [M Phi_q^T; Phi_q 0] [v'; lambda] = [Q; -gamma] (LAPACK dgesv); W' = P_ext + P_cyl; the
+ * hydraulic states' derivatives from their (explicit) equations. */
 static int consistent(ref_sys *S, double t, double *y, double *yd, char *err, size_t n)
 {
     int nq = S->nq, nc = S->nc, N = nq + nc, one = 1, info = 0, i, e;
     double P;
     const double *q = y, *v = y + nq;
     sys_constraints(S, q, v, NULL, S->J, S->gam);
-    sys_forces(S, t, q, v, S->Q, &P);
+    if (S->nh > 0) sys_hydraulics(S, t, q, v, y + S->ip, &S->H);
+    sys_forces(S, t, q, v, S->nh > 0 ? &S->H : NULL, S->Q, &P);
     for (i = 0; i < N * N; ++i) S->A[i] = 0.0;
     for (i = 0; i < nq; ++i) S->A[i + i * N] = (i % 3 == 2) ? S->izz[i / 3] : S->mass[i / 3];
     for (e = 0; e < nc; ++e)
@@ -634,6 +865,7 @@ static int consistent(ref_sys *S, double t, double *y, double *yd, char *err, si
         yd[2 * nq + e] = 0.0;
     }
     yd[2 * nq + nc] = P;
+    for (i = 0; i < S->nh; ++i) yd[S->ip + i] = S->H.rate[i]; /* p', U', fs', W_cyl' */
     return 0;
 }
 
@@ -645,7 +877,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Knot times of the signals that drive loads, strictly inside (0, tend), sorted, unique. */
+/* Knot times of the signals that drive loads and valves, strictly inside (0, tend), sorted, unique. */
 static int breakpoints(const hs_model *m, double tend, double *bp)
 {
     int l, k, nb = 0, out = 0;
@@ -655,6 +887,8 @@ static int breakpoints(const hs_model *m, double tend, double *bp)
         if (m->load_force_sig[l] >= 0) used[m->load_force_sig[l]] = 1;
         if (m->load_torque_sig[l] >= 0) used[m->load_torque_sig[l]] = 1;
     }
+    for (l = 0; l < m->ndcv; ++l)
+        if (m->dcv_sig[l] >= 0) used[m->dcv_sig[l]] = 1;
     for (k = 0; k < m->nsignal; ++k) {
         int i;
         if (!used[k]) continue;
@@ -671,12 +905,14 @@ static int breakpoints(const hs_model *m, double tend, double *bp)
 }
 
 /* Samples the state held in y at time t into the outputs of row i. */
-static void record(ref_sys *S, const double *y, int i, double E0, double *z_out,
-                   double *zd_out, double *E_out, hs_ida_stats *st)
+static void record(ref_sys *S, double t, const double *y, int i, double E0, const hs_ida_out *o,
+                   hs_ida_stats *st)
 {
-    int nq = S->nq, nc = S->nc, nz = S->m->nz, e, k;
+    const hs_model *m = S->m;
+    int nq = S->nq, nc = S->nc, nz = m->nz, e, k;
     const double *q = y, *v = y + nq;
     double E = sys_energy(S, q, v) - y[2 * nq + nc];
+    size_t r = (size_t)i;
     sys_constraints(S, q, NULL, S->phi, S->J, NULL);
     for (e = 0; e < nc; ++e) {
         double pd = 0.0;
@@ -685,23 +921,47 @@ static void record(ref_sys *S, const double *y, int i, double E0, double *z_out,
         if (fabs(pd) > st->phid_max) st->phid_max = fabs(pd);
     }
     if (fabs(E - E0) > st->dE_max) st->dE_max = fabs(E - E0);
-    if (z_out || zd_out) {
+    if (o->z || o->zd) {
         double z[HS_MAX_Z], zd[HS_MAX_Z];
         abs_to_tree(S, q, v, z, zd);
         for (k = 0; k < nz; ++k) {
-            if (z_out) z_out[(size_t)i * (size_t)nz + (size_t)k] = z[k];
-            if (zd_out) zd_out[(size_t)i * (size_t)nz + (size_t)k] = zd[k];
+            if (o->z) o->z[r * (size_t)nz + (size_t)k] = z[k];
+            if (o->zd) o->zd[r * (size_t)nz + (size_t)k] = zd[k];
         }
     }
-    if (E_out) E_out[i] = E;
+    if (o->E) o->E[i] = E;
+    if (S->nh > 0) {
+        sys_hydraulics(S, t, q, v, y + S->ip, &S->H);
+        for (k = 0; k < m->nvol; ++k) {
+            double pk = y[S->ip + k];
+            if (o->p) o->p[r * (size_t)m->nvol + (size_t)k] = pk;
+            if (i == 0 && k == 0) st->p_min = st->p_max = pk;
+            if (pk < st->p_min) st->p_min = pk;
+            if (pk > st->p_max) st->p_max = pk;
+        }
+        for (k = 0; k < m->ndcv; ++k)
+            if (o->U) o->U[r * (size_t)m->ndcv + (size_t)k] = y[S->iu + k];
+        for (k = 0; k < m->nfs; ++k)
+            if (o->fs) o->fs[r * (size_t)m->nfs + (size_t)k] = y[S->ifs + k];
+        for (k = 0; k < m->ncyl; ++k) {
+            size_t x = r * (size_t)m->ncyl + (size_t)k;
+            if (o->s) o->s[x] = S->H.s[k];
+            if (o->sd) o->sd[x] = S->H.sd[k];
+            if (o->F) o->F[x] = S->H.F[k];
+        }
+        if (o->W_cyl) o->W_cyl[i] = y[S->iwc];
+    } else if (o->W_cyl) {
+        o->W_cyl[i] = 0.0;
+    }
 }
 
-int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const double *times,
-                           int ntimes, double *z_out, double *zd_out, double *E_out,
-                           hs_ida_stats *stats, char *err, size_t n)
+int hs_ida_planar_hyd_solve(const hs_model *m, const hs_ida_opts *opts_in, const double *times,
+                            int ntimes, const hs_ida_out *out, hs_ida_stats *stats, char *err,
+                            size_t n)
 {
     hs_ida_opts opts;
     hs_ida_stats st;
+    hs_ida_out none;
     ref_sys *S = NULL;
     hs_state *hs = NULL;
     hs_work *hw = NULL;
@@ -717,6 +977,8 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
 
     if (opts_in) opts = *opts_in;
     else hs_ida_opts_default(&opts);
+    memset(&none, 0, sizeof none);
+    if (!out) out = &none;
     memset(&st, 0, sizeof st);
     if (err && n) err[0] = '\0';
     if (hs_ida_planar_check(m, err, n)) goto done;
@@ -745,12 +1007,15 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
     ny = S->ny;
     st.ncoord = nq;
     st.ncon = nc;
+    st.nhyd = S->nh;
 
-    /* the common initial state: hs_init's z, zd (loop closure solved there) */
+    /* the common initial state: hs_init's z, zd (loop closure solved there) and hydraulic
+     * states p, U, fs, s0 (static-equilibrium pressures) */
     if (hs_init(m, hs, hw)) {
         fail(err, n, "planar reference: hs_init failed: %s", hs_status_string(hs->status));
         goto done;
     }
+    for (i = 0; i < m->ncyl; ++i) S->s0[i] = hs->s0[i];
 
     if (SUNContext_Create(NULL, &ctx)) {
         fail(err, n, "planar reference: SUNContext_Create failed");
@@ -774,7 +1039,27 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
             a[i] = i < nq ? opts.atol_q : i < 2 * nq ? opts.atol_v : 1e-8;
             d[i] = (i >= 2 * nq && i < 2 * nq + nc) ? 0.0 : 1.0; /* lambda algebraic */
         }
-        /* W (last) is a plain quadrature; lambda is kept out of the error test */
+        /* W (after lambda) is a plain quadrature; lambda is kept out of the error test */
+        if (S->nh > 0) {
+            for (i = 0; i < m->nvol; ++i) {
+                y[S->ip + i] = hs->p[i];
+                a[S->ip + i] = opts.atol_p;
+            }
+            for (i = 0; i < m->ndcv; ++i) {
+                y[S->iu + i] = hs->U[i];
+                a[S->iu + i] = opts.atol_U;
+            }
+            for (i = 0; i < m->nfs; ++i) {
+                y[S->ifs + i] = hs->fs[i];
+                a[S->ifs + i] = opts.atol_fs;
+            }
+            y[S->iwc] = 0.0;
+            /* the cylinder lengths of the absolute coordinates against hs_init's s0 */
+            sys_hydraulics(S, 0.0, y, NULL, y + S->ip, &S->H);
+            for (i = 0; i < m->ncyl; ++i)
+                if (fabs(S->H.s[i] - S->s0[i]) > st.s0_mismatch)
+                    st.s0_mismatch = fabs(S->H.s[i] - S->s0[i]);
+        }
     }
     nbp = breakpoints(m, tlast, bp);
     seg_end = nbp > 0 ? bp[0] : tlast;
@@ -846,7 +1131,7 @@ int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts_in, const 
             }
             t_have = tout;
         }
-        record(S, N_VGetArrayPointer(yy), i, E0, z_out, zd_out, E_out, &st);
+        record(S, t_have, N_VGetArrayPointer(yy), i, E0, out, &st);
     }
     IDAGetNumSteps(mem, &ns);
     IDAGetNumResEvals(mem, &nr);
@@ -871,6 +1156,18 @@ done:
     return rc;
 }
 
+int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts, const double *times,
+                           int ntimes, double *z_out, double *zd_out, double *E_out,
+                           hs_ida_stats *stats, char *errmsg, size_t n)
+{
+    hs_ida_out o;
+    memset(&o, 0, sizeof o);
+    o.z = z_out;
+    o.zd = zd_out;
+    o.E = E_out;
+    return hs_ida_planar_hyd_solve(m, opts, times, ntimes, &o, stats, errmsg, n);
+}
+
 int hs_ida_planar_solve(const hs_model *m, const double *times, int ntimes, double *z_out,
                         double *phi_max_out, char *errmsg, size_t n)
 {
@@ -883,50 +1180,79 @@ int hs_ida_planar_solve(const hs_model *m, const double *times, int ntimes, doub
 /* ------------------------------------------------------------------ harness (our engine) */
 
 typedef struct engine_ctx {
-    double *z_out;
-    int nz, nout, taken;
+    const hs_val_out *o;
+    int nout, taken;
     long stride;
 } engine_ctx;
 
-static int engine_cb(void *vctx, const hs_model *m, const hs_state *s, const hs_obs *o,
+static int engine_cb(void *vctx, const hs_model *m, const hs_state *s, const hs_obs *ob,
                      double Eb)
 {
     engine_ctx *c = (engine_ctx *)vctx;
+    const hs_val_out *o = c->o;
     int j;
-    (void)m;
-    (void)o;
     (void)Eb;
     if (s->step % c->stride == 0) {
         long k = s->step / c->stride;
         if (k < c->nout) {
-            for (j = 0; j < c->nz; ++j) c->z_out[k * c->nz + j] = s->z[j];
+            size_t r = (size_t)k;
+            if (o->z)
+                for (j = 0; j < m->nz; ++j) o->z[r * (size_t)m->nz + (size_t)j] = s->z[j];
+            if (o->zd)
+                for (j = 0; j < m->nz; ++j) o->zd[r * (size_t)m->nz + (size_t)j] = s->zd[j];
+            if (o->p)
+                for (j = 0; j < m->nvol; ++j) o->p[r * (size_t)m->nvol + (size_t)j] = s->p[j];
+            if (o->U)
+                for (j = 0; j < m->ndcv; ++j) o->U[r * (size_t)m->ndcv + (size_t)j] = s->U[j];
+            if (o->s)
+                for (j = 0; j < m->ncyl; ++j) o->s[r * (size_t)m->ncyl + (size_t)j] = ob->s[j];
+            if (o->W_cyl) o->W_cyl[k] = ob->W_cyl;
             if (k + 1 > c->taken) c->taken = (int)(k + 1);
         }
     }
     return c->taken >= c->nout; /* stop once every sample is taken */
 }
 
-int hs_val_run_engine(const hs_model *m, double out_dt, int nout, double *z_out,
-                      double *phi_max, char *errmsg, size_t n)
+int hs_val_run_engine_hyd(const hs_model *m, double out_dt, int nout, const hs_val_out *o,
+                          hs_val_stats *st, char *errmsg, size_t n)
 {
     engine_ctx c;
     hs_sim_summary sum;
     double r = out_dt / m->dt;
-    int st;
-    c.z_out = z_out;
-    c.nz = m->nz;
+    int rc;
+    memset(&sum, 0, sizeof sum);
+    c.o = o;
     c.nout = nout;
     c.taken = 0;
     c.stride = (long)floor(r + 0.5);
     if (c.stride < 1 || fabs(r - (double)c.stride) > 1e-9 * r)
         return fail(errmsg, n, "output interval %g s is not a multiple of dt = %g s", out_dt,
                     m->dt);
-    st = hs_simulate(m, engine_cb, &c, &sum);
-    if (phi_max) *phi_max = sum.max_phi;
+    rc = hs_simulate(m, engine_cb, &c, &sum);
+    if (st) {
+        st->phi_max = sum.max_phi;
+        st->mean_iters = sum.mean_iters;
+        st->max_iters = sum.max_iters;
+        st->steps = sum.steps;
+    }
     if (c.taken < nout)
         return fail(errmsg, n, "our integrator stopped at t = %g s after %d of %d samples: %s",
-                    sum.t_final, c.taken, nout, st ? hs_status_string(st) : "t_end reached");
+                    sum.t_final, c.taken, nout, rc ? hs_status_string(rc) : "t_end reached");
     return 0;
+}
+
+int hs_val_run_engine(const hs_model *m, double out_dt, int nout, double *z_out,
+                      double *phi_max, char *errmsg, size_t n)
+{
+    hs_val_out o;
+    hs_val_stats st;
+    int rc;
+    memset(&o, 0, sizeof o);
+    memset(&st, 0, sizeof st);
+    o.z = z_out;
+    rc = hs_val_run_engine_hyd(m, out_dt, nout, &o, &st, errmsg, n);
+    if (phi_max) *phi_max = st.phi_max;
+    return rc;
 }
 
 double hs_val_max_abs_diff(const double *a, const double *b, int stride, int col, int k0, int k1)

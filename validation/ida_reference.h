@@ -12,13 +12,23 @@
  * solvers start from the same state: for closed loops hs_init solves the loop closure), and
  * hs_signal_eval (the definition of a load signal, not a numerical method).
  *
+ * Hydraulics (seed 000 Sect. 3; seed 004 Pub. I): volumes (pressure states), constant
+ * sources, throttles, 4/3 directional valves (spool position U as an ODE state
+ * U' = (U_ref - U)/tau), double-acting cylinders between two bodies (or a body and ground)
+ * with any friction model of enum hs_friction (dynamic friction states as differential
+ * states) and end dampers. The circuit, the cylinder geometry from the absolute coordinates,
+ * the pressure equations and the force application are written in ida_reference.c; the
+ * component laws hs_orifice_flow, hs_friction_force and hs_end_damper and hs_init's initial
+ * hydraulic state (p, U, fs, s0: the static-equilibrium start) come from the engine.
+ *
  * Scope: planar models only -- every revolute joint axis and every cut axis parallel to the
  * global z axis once rotated, every rot0 a rotation about z, every prismatic axis in the
  * plane; revolute and prismatic tree joints; revolute_planar and prismatic_planar cuts;
  * gravity; external loads (force and torque, global or body frame) with piecewise-linear
  * signals. Anything else is rejected with a message. Out-of-plane components (gravity or
  * load forces along z, torques about x or y) are taken by the out-of-plane reactions, do no
- * work and are ignored, as in any planar analysis.
+ * work and are ignored, as in any planar analysis (a cylinder whose ends sit at different z
+ * keeps that constant offset in its length; the z part of its force is dropped likewise).
  *
  * The validation programs' harness helpers (running OUR integrator and sampling it at fixed
  * output times, error norms) are declared at the end; they are not part of the reference. */
@@ -39,6 +49,9 @@ typedef struct hs_ida_opts {
     double atol_q; /* absolute tolerance on positions and angles, m or rad (default 1e-13) */
     double atol_v; /* absolute tolerance on velocities, m/s or rad/s (default 1e-12) */
     long max_steps; /* IDASetMaxNumSteps per output interval (default 1e7) */
+    double atol_p; /* absolute tolerance on pressures, Pa (default 1e-3) */
+    double atol_U; /* ... on spool positions, V (default 1e-10) */
+    double atol_fs; /* ... on friction states (default 1e-13) */
 } hs_ida_opts;
 
 /* What the reference solve measured. */
@@ -52,7 +65,23 @@ typedef struct hs_ida_stats {
     int nsegments; /* restarts at signal knots + 1 */
     int ncoord; /* absolute coordinates 3 nbody */
     int ncon; /* constraint equations of the absolute formulation */
+    int nhyd; /* hydraulic unknowns: nvol + ndcv + nfs + 1 (W_cyl), 0 for a pure mechanism */
+    double s0_mismatch; /* max |s(t = 0) - hs_init's s0| over the cylinders, m (geometry) */
+    double p_min, p_max; /* extreme pressures over the output times, Pa */
 } hs_ida_stats;
+
+/* Outputs of hs_ida_planar_hyd_solve at the output times, row-major (ntimes rows); any
+ * pointer may be NULL. */
+typedef struct hs_ida_out {
+    double *z, *zd; /* relative joint coordinates and rates (ntimes x nz), as hs_state.z */
+    double *p; /* volume pressures, Pa (ntimes x nvol) */
+    double *U; /* spool positions, V (ntimes x ndcv) */
+    double *s, *sd; /* cylinder lengths |r_b - r_a|, m, and rates, m/s (ntimes x ncyl) */
+    double *F; /* net cylinder forces pushing the ends apart, N (ntimes x ncyl) */
+    double *fs; /* friction states (ntimes x nfs) */
+    double *W_cyl; /* work of all cylinders on the mechanism since t = 0, J (ntimes) */
+    double *E; /* E_kin + E_pot - W_ext - W_cyl (constant for an exact solution), J (ntimes) */
+} hs_ida_out;
 
 void hs_ida_opts_default(hs_ida_opts *o);
 
@@ -65,12 +94,19 @@ int hs_ida_planar_check(const hs_model *m, char *errmsg, size_t n);
  *   z_out   (ntimes x nz, row-major): the RELATIVE joint coordinates recovered from the
  *           absolute solution (the same z as hs_state.z), or NULL;
  *   zd_out  (ntimes x nz): their rates, or NULL;
- *   E_out   (ntimes): E_kin + E_pot - W_ext (constant for an exact solution), or NULL;
+ *   E_out   (ntimes): E_kin + E_pot - W_ext - W_cyl (constant for an exact solution), or NULL;
  *   opts    NULL for the defaults; stats may be NULL.
  * Returns 0 on success, else 1 with the reason in errmsg. */
 int hs_ida_planar_solve_ex(const hs_model *m, const hs_ida_opts *opts, const double *times,
                            int ntimes, double *z_out, double *zd_out, double *E_out,
                            hs_ida_stats *stats, char *errmsg, size_t n);
+
+/* The same for models with hydraulics (and without): outputs as described at hs_ida_out
+ * (out may be NULL); stats.dE_max then measures E_kin + E_pot - W_ext - W_cyl. Returns 0 on
+ * success, else 1 with the reason in errmsg. hs_ida_planar_solve_ex is this with z, zd, E. */
+int hs_ida_planar_hyd_solve(const hs_model *m, const hs_ida_opts *opts, const double *times,
+                            int ntimes, const hs_ida_out *out, hs_ida_stats *stats,
+                            char *errmsg, size_t n);
 
 /* The short form: default options, z_out as above, *phi_max_out = max |Phi| (may be NULL). */
 int hs_ida_planar_solve(const hs_model *m, const double *times, int ntimes, double *z_out,
@@ -84,6 +120,26 @@ int hs_ida_planar_solve(const hs_model *m, const double *times, int ntimes, doub
  * *phi_max: max ||Phi||_2 of the run. */
 int hs_val_run_engine(const hs_model *m, double out_dt, int nout, double *z_out,
                       double *phi_max, char *errmsg, size_t n);
+
+/* Samples of our engine's run (row-major, nout rows; any pointer may be NULL). */
+typedef struct hs_val_out {
+    double *z, *zd; /* (nout x nz) */
+    double *p; /* pressures, Pa (nout x nvol) */
+    double *U; /* spool positions, V (nout x ndcv) */
+    double *s; /* cylinder lengths, m (nout x ncyl) */
+    double *W_cyl; /* sum of the cylinders' work, J (nout) */
+} hs_val_out;
+
+typedef struct hs_val_stats {
+    double phi_max; /* max ||Phi||_2 of the run */
+    double mean_iters; /* Newton iterations per step */
+    int max_iters;
+    long steps;
+} hs_val_stats;
+
+/* hs_val_run_engine with every sampled quantity of hs_val_out; st may be NULL. */
+int hs_val_run_engine_hyd(const hs_model *m, double out_dt, int nout, const hs_val_out *o,
+                          hs_val_stats *st, char *errmsg, size_t n);
 
 /* max over k in [k0, k1) of |a[k*stride + col] - b[k*stride + col]| */
 double hs_val_max_abs_diff(const double *a, const double *b, int stride, int col, int k0,

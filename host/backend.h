@@ -1,0 +1,39 @@
+/* backend.h -- the batch backends behind one interface: each runs the per-instance step code
+ * of kernels/hs_batch.h over a chunk of instances and fills SoA outputs.
+ *   reference: one instance after another on one core, linear solves by LAPACK
+ *   cpu:       OpenMP over instances, the shared LU of hs_linalg.h
+ *   gpu:       CUDA, one thread per instance (host/backend_gpu.cu; absent without CUDA) */
+#ifndef HS_BACKEND_H
+#define HS_BACKEND_H
+
+#include <stddef.h>
+
+#include "hs/errors.h"
+#include "hs_batch.h"
+
+enum hs_backend_kind { HS_BACKEND_AUTO = 0, HS_BACKEND_CPU, HS_BACKEND_GPU, HS_BACKEND_REFERENCE };
+
+typedef struct hs_batch_job {
+    const hs_model *base; /* shared model (sweep overrides of t_end/dt applied) */
+    const hs_override_spec *ov; /* which parameters each instance overrides */
+    const hs_output_spec *spec; /* what is recorded */
+    long cnt; /* instances in the job */
+    const double *values; /* (cnt x ov->n) row-major sampled values */
+    hs_batch_out *out; /* (cnt) SoA outputs; out->n == cnt */
+} hs_batch_job;
+
+int hs_backend_reference(const hs_batch_job *job, hs_error *err);
+int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err);
+/* GPU: returns HS_ERR_ARG with a message when built without CUDA or no device is present. */
+int hs_backend_gpu(const hs_batch_job *job, hs_error *err);
+/* 1 and the device name if a CUDA device can be used. */
+int hs_gpu_available(char *name, size_t n);
+
+/* SoA output arrays for cnt instances (traj when ntraj > 0); free with hs_batch_out_free. */
+int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime);
+void hs_batch_out_free(hs_batch_out *o);
+
+/* "Model name @ n cores" of this machine's CPU. */
+void hs_cpu_name(char *buf, size_t n);
+
+#endif

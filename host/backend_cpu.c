@@ -1,0 +1,107 @@
+/* backend_cpu.c -- CPU batch backend: OpenMP over instances, each thread with its own local
+ * model, state and work arrays (allocated once per thread, outside the engine). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "backend.h"
+
+int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime)
+{
+    memset(o, 0, sizeof *o);
+    o->n = cnt;
+    o->ntime = spec->ntraj > 0 ? ntime : 0;
+    o->status = (int *)calloc((size_t)cnt, sizeof *o->status);
+    o->steps = (long *)calloc((size_t)cnt, sizeof *o->steps);
+    o->iters_mean = (double *)calloc((size_t)cnt, sizeof *o->iters_mean);
+    o->iters_max = (int *)calloc((size_t)cnt, sizeof *o->iters_max);
+    o->stats = (double *)calloc((size_t)cnt * (size_t)(spec->nsig > 0 ? spec->nsig : 1) * HS_NSTAT,
+                                sizeof *o->stats);
+    if (o->ntime > 0)
+        o->traj = (double *)calloc((size_t)cnt * (size_t)spec->ntraj * (size_t)o->ntime,
+                                   sizeof *o->traj);
+    if (!o->status || !o->steps || !o->iters_mean || !o->iters_max || !o->stats ||
+        (o->ntime > 0 && !o->traj)) {
+        hs_batch_out_free(o);
+        return HS_ERR_IO;
+    }
+    return HS_OK;
+}
+
+void hs_batch_out_free(hs_batch_out *o)
+{
+    free(o->status);
+    free(o->steps);
+    free(o->iters_mean);
+    free(o->iters_max);
+    free(o->stats);
+    free(o->traj);
+    memset(o, 0, sizeof *o);
+}
+
+void hs_cpu_name(char *buf, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int cores = 1;
+    snprintf(buf, n, "unknown CPU");
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "model name", 10)) {
+                char *c = strchr(line, ':');
+                if (c) {
+                    size_t k;
+                    ++c;
+                    while (*c == ' ') ++c;
+                    k = strcspn(c, "\n");
+                    c[k] = '\0';
+                    snprintf(buf, n, "%s", c);
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+#ifdef _OPENMP
+    cores = omp_get_num_procs();
+#endif
+    {
+        size_t l = strlen(buf);
+        if (l + 24 < n) snprintf(buf + l, n - l, " (%d cores)", cores);
+    }
+}
+
+int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
+{
+    int fail = 0;
+    long i;
+    if (threads <= 0) threads = 0;
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#pragma omp parallel private(i) reduction(| : fail)
+#endif
+    {
+        hs_model *ml = (hs_model *)malloc(sizeof *ml);
+        hs_state *s = (hs_state *)malloc(sizeof *s);
+        hs_work *w = (hs_work *)calloc(1, sizeof *w);
+        if (!ml || !s || !w) {
+            fail = 1;
+        } else {
+            /* dynamic: instances that fail early or converge fast do not stall a thread */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 4)
+#endif
+            for (i = 0; i < job->cnt; ++i)
+                hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n,
+                                job->spec, i, job->out, ml, s, w);
+        }
+        free(ml);
+        free(s);
+        free(w);
+    }
+    if (fail) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
+    return HS_OK;
+}

@@ -1,0 +1,22 @@
+/* backend_gpu_stub.c -- the GPU backend's entry points in a build without CUDA
+ * (host/backend_gpu.cu replaces this file when CUDA is enabled: HS_HAVE_CUDA). */
+#ifndef HS_HAVE_CUDA
+#include <stdio.h>
+
+#include "backend.h"
+
+int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
+{
+    (void)job;
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "backend",
+                        "this build has no CUDA support (rebuild with nvcc present, HS_CUDA=ON)");
+}
+
+int hs_gpu_available(char *name, size_t n)
+{
+    if (n) snprintf(name, n, "none (built without CUDA)");
+    return 0;
+}
+#else
+typedef int hs_backend_gpu_stub_unused; /* ISO C forbids an empty translation unit */
+#endif

@@ -1,0 +1,55 @@
+/* backend_reference.c -- the reference backend: one instance at a time on one core, with the
+ * Newton, projection and acceleration systems solved by LAPACK (dgetrf/dgetrs) instead of
+ * the shared LU, so that comparing it with the cpu/gpu backends also checks hs_linalg.h.
+ * HS_LU_FACTOR/HS_LU_SOLVE are defined before any engine header is included (see
+ * kernels/hs_integrator.h). */
+
+/* Row-major A with leading dimension lda is the column-major A^T: dgetrf factors A^T, and
+ * dgetrs with 'T' then solves (A^T)^T x = A x = b. */
+extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
+                    const int *lda, const int *ipiv, double *b, const int *ldb, int *info);
+
+static inline int hs_lapack_lu_factor(double *A, int n, int lda, int *piv)
+{
+    int info = 0;
+    if (n == 0) return 0;
+    dgetrf_(&n, &n, A, &lda, piv, &info);
+    return info != 0 ? (info > 0 ? info : 1) : 0;
+}
+
+static inline void hs_lapack_lu_solve(const double *LU, int n, int lda, const int *piv, double *b)
+{
+    int one = 1, info = 0;
+    char t = 'T';
+    if (n == 0) return;
+    dgetrs_(&t, &n, &one, LU, &lda, piv, b, &n, &info);
+}
+
+#define HS_LU_FACTOR hs_lapack_lu_factor
+#define HS_LU_SOLVE hs_lapack_lu_solve
+
+#include <stdlib.h>
+
+#include "backend.h"
+
+int hs_backend_reference(const hs_batch_job *job, hs_error *err)
+{
+    hs_model *ml = (hs_model *)malloc(sizeof *ml);
+    hs_state *s = (hs_state *)malloc(sizeof *s);
+    hs_work *w = (hs_work *)calloc(1, sizeof *w);
+    long i;
+    if (!ml || !s || !w) {
+        free(ml);
+        free(s);
+        free(w);
+        return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
+    }
+    for (i = 0; i < job->cnt; ++i)
+        hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n, job->spec,
+                        i, job->out, ml, s, w);
+    free(ml);
+    free(s);
+    free(w);
+    return HS_OK;
+}

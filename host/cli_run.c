@@ -1,0 +1,304 @@
+/* cli_run.c -- `hydrosweep run SWEEP` and `hydrosweep validate SWEEP`. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cli.h"
+#include "hs/run.h"
+
+static void usage_run(FILE *f)
+{
+    fprintf(f,
+            "usage: hydrosweep run SWEEP [-b cpu|gpu|reference|auto] [-n N] [-o out.h5]\n"
+            "                      [--threads T] [--shard K/N] [--resume] [--progress|--no-progress]\n"
+            "\n"
+            "Runs every instance of the sweep file SWEEP and writes out.h5 (HDF5: sampled parameters,\n"
+            "status, Newton statistics, per-signal statistics, trajectories, the model and sweep\n"
+            "texts) and out.csv (one row per instance). Results are written chunk by chunk to\n"
+            "out.h5.part, renamed when complete; --resume continues an interrupted run.\n"
+            "  -b BACKEND     cpu (OpenMP, default), gpu (CUDA), reference (one core, LAPACK), auto\n"
+            "                 (the GPU when one is usable, else cpu; it says which)\n"
+            "  -n N           number of instances (default: the sweep's)\n"
+            "  -o FILE        results file (default: the sweep's name with .h5, in the current dir)\n"
+            "  --threads T    threads of the cpu backend (default: all cores)\n"
+            "  --shard K/N    run only the K-th of N equal slices (K = 0..N-1); `hydrosweep merge`\n"
+            "                 joins the pieces into the file one run would have written\n"
+            "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
+            "1 usage, 2 bad sweep or model file, 3 the run could not be completed.\n");
+}
+
+static void usage_validate(FILE *f)
+{
+    fprintf(f,
+            "usage: hydrosweep validate SWEEP [--sample K] [--rtol R] [-b gpu|cpu] [--threads T]\n"
+            "\n"
+            "Runs K instances of the sweep (evenly spaced indices, default 16) on the GPU (the\n"
+            "cpu batch backend when no GPU is usable, or the one given by -b) and on the\n"
+            "reference backend (one core, LAPACK solves), and reports per signal the largest\n"
+            "relative difference of the per-instance statistics (relative to the signal's largest\n"
+            "magnitude over the sample; for E_balance, a residual, relative to the largest energy\n"
+            "or work recorded, at least 1 J; for t_max relative to t_end). Exit status 0 when every\n"
+            "difference is <= R (default 1e-6)\n"
+            "and the statuses agree, 4 otherwise; 1 usage, 2 bad input.\n");
+}
+
+static int parse_backend(const char *s, int *b)
+{
+    if (!strcmp(s, "cpu")) *b = HS_BACKEND_CPU;
+    else if (!strcmp(s, "gpu")) *b = HS_BACKEND_GPU;
+    else if (!strcmp(s, "reference")) *b = HS_BACKEND_REFERENCE;
+    else if (!strcmp(s, "auto")) *b = HS_BACKEND_AUTO;
+    else return 1;
+    return 0;
+}
+
+static int parse_long(const char *s, long *v)
+{
+    char *e;
+    errno = 0;
+    *v = strtol(s, &e, 10);
+    return errno || *e || e == s;
+}
+
+static void print_err(const hs_error *e)
+{
+    char buf[1024];
+    hs_error_format(e, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+}
+
+static void default_out(const char *sweep, char *buf, size_t n)
+{
+    const char *b = strrchr(sweep, '/');
+    size_t l;
+    b = b ? b + 1 : sweep;
+    snprintf(buf, n, "%s", b);
+    l = strlen(buf);
+    if (l > 5 && !strcmp(buf + l - 5, ".yaml")) buf[l - 5] = '\0';
+    else if (l > 4 && !strcmp(buf + l - 4, ".yml")) buf[l - 4] = '\0';
+    l = strlen(buf);
+    snprintf(buf + l, n - l, ".h5");
+}
+
+int hs_cli_run(int argc, char **argv)
+{
+    hs_run_opts o;
+    const char *sweep = NULL;
+    char outbuf[512];
+    hs_sweep sw;
+    hs_model_desc md;
+    hs_error err;
+    int i, rc;
+    memset(&o, 0, sizeof o);
+    o.backend = HS_BACKEND_CPU;
+    o.progress = 1;
+    o.report = stdout;
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage_run(stdout);
+            return 0;
+        } else if (!strcmp(a, "-b") && has) {
+            if (parse_backend(argv[++i], &o.backend)) {
+                fprintf(stderr, "hydrosweep run: unknown backend '%s' (cpu, gpu, reference, auto)\n", argv[i]);
+                return 1;
+            }
+        } else if (!strcmp(a, "-n") && has) {
+            if (parse_long(argv[++i], &o.n) || o.n < 1) {
+                fprintf(stderr, "hydrosweep run: -n needs an integer >= 1, got '%s'\n", argv[i]);
+                return 1;
+            }
+        } else if (!strcmp(a, "-o") && has) {
+            o.out = argv[++i];
+        } else if (!strcmp(a, "--threads") && has) {
+            long t;
+            if (parse_long(argv[++i], &t) || t < 1) {
+                fprintf(stderr, "hydrosweep run: --threads needs an integer >= 1, got '%s'\n", argv[i]);
+                return 1;
+            }
+            o.threads = (int)t;
+        } else if (!strcmp(a, "--shard") && has) {
+            if (sscanf(argv[++i], "%d/%d", &o.shard_k, &o.shard_n) != 2 || o.shard_n < 1 ||
+                o.shard_k < 0 || o.shard_k >= o.shard_n) {
+                fprintf(stderr, "hydrosweep run: --shard needs K/N with 0 <= K < N, got '%s'\n", argv[i]);
+                return 1;
+            }
+        } else if (!strcmp(a, "--resume")) {
+            o.resume = 1;
+        } else if (!strcmp(a, "--progress")) {
+            o.progress = 2;
+        } else if (!strcmp(a, "--no-progress")) {
+            o.progress = 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "hydrosweep run: unknown option or missing value '%s' (see --help)\n", a);
+            return 1;
+        } else if (sweep) {
+            fprintf(stderr, "hydrosweep run: more than one sweep given\n");
+            return 1;
+        } else {
+            sweep = a;
+        }
+    }
+    if (!sweep) {
+        usage_run(stderr);
+        return 1;
+    }
+    if (!o.out) {
+        default_out(sweep, outbuf, sizeof outbuf);
+        o.out = outbuf;
+    }
+    if (hs_sweep_load(sweep, &sw, &md, &err)) {
+        print_err(&err);
+        return 2;
+    }
+    rc = hs_run(&sw, &md, &o, &err);
+    if (rc) print_err(&err);
+    hs_sweep_free(&sw);
+    hs_model_desc_free(&md);
+    return rc == 0 ? 0 : (rc == HS_ERR_ARG || rc == HS_ERR_VALUE ? 2 : 3);
+}
+
+int hs_cli_validate(int argc, char **argv)
+{
+    const char *sweep = NULL;
+    long K = 16, k;
+    double rtol = 1e-6;
+    int backend = HS_BACKEND_AUTO, threads = 0, i, q, rc = 0, bad = 0, stmis = 0, itmis = 0;
+    hs_sweep sw;
+    hs_model_desc md;
+    hs_error err;
+    hs_batch_out a, b;
+    long *idx;
+    char dev[256];
+    for (i = 1; i < argc; ++i) {
+        const char *s = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage_validate(stdout);
+            return 0;
+        } else if (!strcmp(s, "--sample") && has) {
+            if (parse_long(argv[++i], &K) || K < 1) {
+                fprintf(stderr, "hydrosweep validate: --sample needs an integer >= 1\n");
+                return 1;
+            }
+        } else if (!strcmp(s, "--rtol") && has) {
+            char *e;
+            rtol = strtod(argv[++i], &e);
+            if (*e || !(rtol >= 0)) {
+                fprintf(stderr, "hydrosweep validate: --rtol needs a number >= 0\n");
+                return 1;
+            }
+        } else if (!strcmp(s, "-b") && has) {
+            if (parse_backend(argv[++i], &backend) || backend == HS_BACKEND_REFERENCE) {
+                fprintf(stderr, "hydrosweep validate: -b takes gpu, cpu or auto\n");
+                return 1;
+            }
+        } else if (!strcmp(s, "--threads") && has) {
+            threads = atoi(argv[++i]);
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "hydrosweep validate: unknown option or missing value '%s'\n", s);
+            return 1;
+        } else {
+            sweep = s;
+        }
+    }
+    if (!sweep) {
+        usage_validate(stderr);
+        return 1;
+    }
+    if (hs_sweep_load(sweep, &sw, &md, &err)) {
+        print_err(&err);
+        return 2;
+    }
+    if ((!isnan(sw.t_end) && hs_param_set(&md, "integrator.t_end", sw.t_end, &err)) ||
+        (!isnan(sw.dt) && hs_param_set(&md, "integrator.dt", sw.dt, &err))) {
+        print_err(&err);
+        hs_sweep_free(&sw);
+        hs_model_desc_free(&md);
+        return 2;
+    }
+    if (K > sw.n) K = sw.n;
+    if (backend == HS_BACKEND_AUTO) backend = hs_gpu_available(dev, sizeof dev) ? HS_BACKEND_GPU : HS_BACKEND_CPU;
+    if (backend == HS_BACKEND_CPU) hs_cpu_name(dev, sizeof dev);
+    else if (!hs_gpu_available(dev, sizeof dev)) {
+        fprintf(stderr, "hydrosweep validate: no GPU backend: %s\n", dev);
+        hs_sweep_free(&sw);
+        hs_model_desc_free(&md);
+        return 2;
+    }
+    printf("validate: %ld instances of %s on %s (%s) against the reference backend (LAPACK)\n", K,
+           sweep, backend == HS_BACKEND_GPU ? "gpu" : "cpu", dev);
+    idx = (long *)malloc((size_t)K * sizeof *idx);
+    for (k = 0; k < K; ++k) idx[k] = (long)((double)k * (double)sw.n / (double)K);
+    if (!idx || hs_batch_out_alloc(&a, K, &sw.out, 0) || hs_batch_out_alloc(&b, K, &sw.out, 0)) {
+        fprintf(stderr, "hydrosweep validate: out of memory\n");
+        return 3;
+    }
+    {
+        hs_output_spec nt = sw.out;
+        nt.ntraj = 0; /* statistics only */
+        sw.out = nt;
+    }
+    if (hs_run_range(&sw, &md, backend, threads, idx, K, &a, &err) ||
+        hs_run_range(&sw, &md, HS_BACKEND_REFERENCE, 1, idx, K, &b, &err)) {
+        print_err(&err);
+        rc = 3;
+    } else {
+        double escale = 1.0; /* energy scale for the E_balance residual */
+        for (q = 0; q < sw.out.nsig; ++q) {
+            int kd = sw.out.sig[q].kind;
+            if (kd == HS_SIG_W || kd == HS_SIG_EKIN || kd == HS_SIG_EPOT || kd == HS_SIG_WEXT)
+                for (k = 0; k < K; ++k) {
+                    double v = fabs(b.stats[((long)q * HS_NSTAT + HS_STAT_MAX) * K + k]);
+                    double u = fabs(b.stats[((long)q * HS_NSTAT + HS_STAT_MIN) * K + k]);
+                    if (isfinite(v) && v > escale) escale = v;
+                    if (isfinite(u) && u > escale) escale = u;
+                }
+        }
+        printf("%-24s %14s %10s\n", "signal", "max rel diff", "instance");
+        for (q = 0; q < sw.out.nsig; ++q) {
+            double scale = 0.0, worst = 0.0;
+            long wi = -1;
+            int st;
+            char name[112];
+            for (k = 0; k < K; ++k)
+                for (st = 0; st < HS_NSTAT; ++st) {
+                    double v = fabs(b.stats[((long)q * HS_NSTAT + st) * K + k]);
+                    if (st != HS_STAT_TMAX && v > scale && isfinite(v)) scale = v;
+                }
+            if (sw.out.sig[q].kind == HS_SIG_EBAL) scale = escale;
+            for (k = 0; k < K; ++k)
+                for (st = 0; st < HS_NSTAT; ++st) {
+                    double x = a.stats[((long)q * HS_NSTAT + st) * K + k];
+                    double y = b.stats[((long)q * HS_NSTAT + st) * K + k];
+                    double sc = st == HS_STAT_TMAX ? (md.model.t_end > 0 ? md.model.t_end : 1.0) : scale;
+                    double d = (isnan(x) && isnan(y)) ? 0.0 : fabs(x - y) / (sc > 0 ? sc : 1.0);
+                    if (!(d <= worst)) {
+                        worst = d;
+                        wi = idx[k];
+                    }
+                }
+            hs_output_name(&md, sw.out.sig[q], name, sizeof name);
+            printf("%-24s %14.3e %10ld%s\n", name, worst, wi, worst > rtol ? "  > rtol" : "");
+            if (worst > rtol || isnan(worst)) bad = 1;
+        }
+        for (k = 0; k < K; ++k) {
+            if (a.status[k] != b.status[k]) ++stmis;
+            if (a.iters_max[k] != b.iters_max[k] || a.iters_mean[k] != b.iters_mean[k]) ++itmis;
+        }
+        printf("status mismatches: %d of %ld; Newton iteration statistics differing: %d of %ld\n", stmis,
+               K, itmis, K);
+        printf("validate: %s (rtol %.1e)\n", bad || stmis ? "FAILED" : "passed", rtol);
+        rc = bad || stmis ? 4 : 0;
+    }
+    free(idx);
+    hs_batch_out_free(&a);
+    hs_batch_out_free(&b);
+    hs_sweep_free(&sw);
+    hs_model_desc_free(&md);
+    return rc;
+}

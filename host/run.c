@@ -1,0 +1,246 @@
+/* run.c -- the sweep driver: shard range, chunks, sampling, backend, results, progress. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "hs/results.h"
+#include "hs/run.h"
+#include "simulate.h"
+
+static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid"};
+static const char *const stat_names[HS_NSTAT] = {"min", "max", "final", "mean", "rms", "t_max"};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void hs_sweep_overrides(const hs_sweep *sw, const hs_model_desc *md, hs_override_spec *ov)
+{
+    int j;
+    memset(ov, 0, sizeof *ov);
+    ov->n = sw->nparam;
+    for (j = 0; j < sw->nparam; ++j) {
+        const hs_param *p = &md->param[sw->param[j].index];
+        ov->offset[j] = (unsigned long)p->offset;
+        ov->is_int[j] = p->type == HS_PARAM_ENUM;
+    }
+}
+
+static int dispatch(int backend, const hs_batch_job *job, int threads, hs_error *err)
+{
+    switch (backend) {
+    case HS_BACKEND_REFERENCE: return hs_backend_reference(job, err);
+    case HS_BACKEND_GPU: return hs_backend_gpu(job, err);
+    default: return hs_backend_cpu(job, threads, err);
+    }
+}
+
+/* Sampled values of instances idx[0..cnt) (or i0 + k when idx is NULL), row-major. */
+static double *sample_values(const hs_sweep *sw, const long *idx, long i0, long cnt)
+{
+    double *v = (double *)malloc((size_t)(cnt > 0 ? cnt : 1) * (size_t)(sw->nparam > 0 ? sw->nparam : 1) *
+                                 sizeof *v);
+    long k;
+    int j;
+    if (!v) return NULL;
+    for (k = 0; k < cnt; ++k)
+        for (j = 0; j < sw->nparam; ++j)
+            v[k * sw->nparam + j] = hs_sweep_sample(sw, idx ? idx[k] : i0 + k, j);
+    return v;
+}
+
+int hs_run_range(const hs_sweep *sw, const hs_model_desc *md, int backend, int threads,
+                 const long *indices, long cnt, hs_batch_out *out, hs_error *err)
+{
+    hs_override_spec ov;
+    hs_batch_job job;
+    int rc;
+    double *v = sample_values(sw, indices, 0, cnt);
+    if (!v) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
+    hs_sweep_overrides(sw, md, &ov);
+    job.base = &md->model;
+    job.ov = &ov;
+    job.spec = &sw->out;
+    job.cnt = cnt;
+    job.values = v;
+    job.out = out;
+    rc = dispatch(backend, &job, threads, err);
+    free(v);
+    return rc;
+}
+
+static void progress_line(long done, long total, double t0, int final)
+{
+    double el = now_s() - t0, rate = el > 0 ? (double)done / el : 0.0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0.0;
+    fprintf(stderr, "\rrun: %ld/%ld instances, %.1f/s, elapsed %.0f s, ETA %.0f s   %s", done, total,
+            rate, el, eta, final ? "\n" : "");
+    fflush(stderr);
+}
+
+int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error *err)
+{
+    hs_results_layout L;
+    hs_results_meta meta;
+    hs_results *res = NULL;
+    hs_override_spec ov;
+    char device[256], ver[64];
+    const char **pnames = NULL, **punits = NULL, **snames = NULL, **tnames = NULL;
+    char (*namebuf)[112] = NULL;
+    double *ttime = NULL;
+    long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end;
+    int backend = o->backend, rc = HS_OK, j, show;
+    double t0 = now_s(), tlast = 0.0;
+
+    /* the sweep's simulation overrides go into the shared model, validated */
+    if (!isnan(sw->t_end) && (rc = hs_param_set(md, "integrator.t_end", sw->t_end, err))) return rc;
+    if (!isnan(sw->dt) && (rc = hs_param_set(md, "integrator.dt", sw->dt, err))) return rc;
+    if (sw->method == HS_SAMPLE_GRID && n != sw->n)
+        return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
+                            "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
+    if (o->shard_n > 1) {
+        if (o->shard_k < 0 || o->shard_k >= o->shard_n)
+            return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--shard", "shard K/N needs 0 <= K < N");
+        i_begin = (long)((double)n * o->shard_k / o->shard_n);
+        i_end = (long)((double)n * (o->shard_k + 1) / o->shard_n);
+    } else {
+        i_begin = 0;
+        i_end = n;
+    }
+    if (backend == HS_BACKEND_AUTO) {
+        char gname[200];
+        backend = hs_gpu_available(gname, sizeof gname) ? HS_BACKEND_GPU : HS_BACKEND_CPU;
+        fprintf(o->report, "backend: auto picked %s (%s)\n", backend == HS_BACKEND_GPU ? "gpu" : "cpu",
+                backend == HS_BACKEND_GPU ? gname : "no usable CUDA device");
+    }
+    if (backend == HS_BACKEND_GPU) {
+        if (!hs_gpu_available(device, sizeof device))
+            return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "-b", "no GPU backend: %s", device);
+    } else {
+        hs_cpu_name(device, sizeof device);
+    }
+    hs_sweep_overrides(sw, md, &ov);
+    nsteps = hs_nsteps(&md->model);
+    ntime = hs_traj_count(nsteps, sw->out.traj_every);
+
+    /* names for the results layout */
+    namebuf = (char (*)[112])calloc((size_t)(sw->out.nsig + sw->out.ntraj + 1), sizeof *namebuf);
+    pnames = (const char **)calloc((size_t)sw->nparam + 1, sizeof *pnames);
+    punits = (const char **)calloc((size_t)sw->nparam + 1, sizeof *punits);
+    snames = (const char **)calloc((size_t)sw->out.nsig + 1, sizeof *snames);
+    tnames = (const char **)calloc((size_t)sw->out.ntraj + 1, sizeof *tnames);
+    ttime = (double *)calloc((size_t)ntime + 1, sizeof *ttime);
+    if (!namebuf || !pnames || !punits || !snames || !tnames || !ttime) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory");
+        goto done;
+    }
+    for (j = 0; j < sw->nparam; ++j) {
+        pnames[j] = sw->param[j].name;
+        punits[j] = md->param[sw->param[j].index].unit;
+    }
+    for (j = 0; j < sw->out.nsig; ++j) {
+        hs_output_name(md, sw->out.sig[j], namebuf[j], sizeof namebuf[j]);
+        snames[j] = namebuf[j];
+    }
+    for (j = 0; j < sw->out.ntraj; ++j) {
+        hs_output_name(md, sw->out.traj[j], namebuf[sw->out.nsig + j], sizeof namebuf[0]);
+        tnames[j] = namebuf[sw->out.nsig + j];
+    }
+    for (c = 0; c < ntime; ++c) {
+        long k = c * sw->out.traj_every;
+        ttime[c] = (double)(k < nsteps ? k : nsteps) * md->model.dt;
+    }
+    memset(&L, 0, sizeof L);
+    L.n_total = n;
+    L.i_begin = i_begin;
+    L.i_end = i_end;
+    L.chunk = sw->chunk > 0 ? sw->chunk : 1024;
+    L.nparam = sw->nparam;
+    L.param_names = pnames;
+    L.param_units = punits;
+    L.nsig = sw->out.nsig;
+    L.sig_names = snames;
+    L.stats = sw->out.stats;
+    L.ntraj = sw->out.ntraj;
+    L.traj_names = tnames;
+    L.ntime = ntime;
+    L.traj_time = ttime;
+    snprintf(ver, sizeof ver, "%s", HS_VERSION);
+    memset(&meta, 0, sizeof meta);
+    meta.model_text = md->text;
+    meta.sweep_text = sw->text;
+    meta.model_path = md->path;
+    meta.sweep_path = sw->path;
+    meta.seed = sw->seed;
+    meta.method = method_names[sw->method];
+    meta.backend = backend == HS_BACKEND_GPU ? "gpu" : backend == HS_BACKEND_REFERENCE ? "reference" : "cpu";
+    meta.device = device;
+    meta.version = ver;
+    meta.commit = HS_GIT_COMMIT;
+    rc = o->resume ? hs_results_resume(o->out, &L, &meta, &res, err)
+                   : hs_results_create(o->out, &L, &meta, &res, err);
+    if (rc) goto done;
+    fprintf(o->report, "run: %s, %ld instances [%ld, %ld) of %ld, %s, backend %s on %s, %ld steps each\n",
+            sw->path, i_end - i_begin, i_begin, i_end, n, meta.method, meta.backend, device, nsteps);
+    show = o->progress == 2 || (o->progress == 1 && isatty(2));
+    nchunk = hs_results_nchunk(res);
+    for (c = 0; c < nchunk; ++c)
+        if (hs_results_chunk_done(res, c)) done += (c == nchunk - 1) ? (i_end - i_begin) - c * L.chunk : L.chunk;
+    if (done > 0) fprintf(o->report, "run: resuming, %ld instances already done\n", done);
+    for (c = 0; c < nchunk && !rc; ++c) {
+        long i0 = i_begin + c * L.chunk, cnt = (i_end - i0) < L.chunk ? (i_end - i0) : L.chunk;
+        hs_batch_out bo;
+        hs_batch_job job;
+        double *v;
+        if (hs_results_chunk_done(res, c)) continue;
+        if ((rc = hs_batch_out_alloc(&bo, cnt, &sw->out, ntime))) {
+            hs_error_set(err, rc, "", 0, 0, "", "out of memory for a chunk of %ld instances", cnt);
+            break;
+        }
+        v = sample_values(sw, NULL, i0, cnt);
+        if (!v) {
+            hs_batch_out_free(&bo);
+            rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
+            break;
+        }
+        job.base = &md->model;
+        job.ov = &ov;
+        job.spec = &sw->out;
+        job.cnt = cnt;
+        job.values = v;
+        job.out = &bo;
+        rc = dispatch(backend, &job, o->threads, err);
+        if (!rc) rc = hs_results_write_chunk(res, c, v, &bo, err);
+        free(v);
+        hs_batch_out_free(&bo);
+        done += cnt;
+        if (show && (now_s() - tlast > 0.5 || done == i_end - i_begin)) {
+            progress_line(done, i_end - i_begin, t0, done == i_end - i_begin);
+            tlast = now_s();
+        }
+    }
+    if (!rc) {
+        double el = now_s() - t0;
+        rc = hs_results_finish(res, o->report, err);
+        if (!rc)
+            fprintf(o->report, "run: %ld instances in %.2f s (%.1f instances/s, %.3g instance-steps/s); "
+                    "results %s\n", i_end - i_begin, el, (double)(i_end - i_begin) / el,
+                    (double)(i_end - i_begin) * (double)nsteps / el, o->out);
+    }
+done:
+    if (res) hs_results_close(res);
+    free(namebuf);
+    free(pnames);
+    free(punits);
+    free(snames);
+    free(tnames);
+    free(ttime);
+    (void)stat_names;
+    return rc;
+}

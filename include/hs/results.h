@@ -1,0 +1,91 @@
+/* hs/results.h -- results of a sweep: one HDF5 file (plus a CSV summary beside it), written
+ * chunk by chunk so that an interrupted run keeps every finished chunk and can be resumed.
+ *
+ * File layout (rows = the instances of this run, global indices in /instance):
+ *   /instance          int64  (nrun)            global instance indices
+ *   /params            double (nrun x nparam)   attrs names, units
+ *   /status            int32  (nrun)            hs_integrator.h / hs_batch.h status bits
+ *   /steps             int64  (nrun)
+ *   /newton_mean       double (nrun)
+ *   /newton_max        int32  (nrun)
+ *   /stats/<signal>    double (nrun x nstat)    attr columns (min, max, final, mean, rms, t_max)
+ *   /traj/time         double (ntime)
+ *   /traj/<signal>     double (nrun x ntime)
+ *   /done              uint8  (nchunk)          1 when the chunk is written (resume)
+ *   /ensemble/<signal> double (nstat x 3)       5/50/95 % quantiles over the instances that
+ *                                               finished (status 0); attrs failures per bit
+ * Root attributes: model_text, sweep_text, model_path, sweep_path, seed, method, backend,
+ * device, version, commit, n_total, i_begin, i_end, chunk, complete.
+ * The file is written as PATH.part and renamed to PATH when the last chunk is in. */
+#ifndef HS_RESULTS_H
+#define HS_RESULTS_H
+
+#include "errors.h"
+#include "../../kernels/hs_batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hs_results_layout {
+    long n_total; /* instances of the whole sweep */
+    long i_begin, i_end; /* this run's instances [i_begin, i_end) (a shard, or all) */
+    long chunk; /* instances per chunk; chunk c covers i_begin + c*chunk ... */
+    int nparam;
+    const char *const *param_names; /* (nparam) */
+    const char *const *param_units; /* (nparam) */
+    int nsig;
+    const char *const *sig_names; /* (nsig) CSV-style names */
+    unsigned int stats; /* bit HS_STAT_x: column x stored */
+    int ntraj;
+    const char *const *traj_names; /* (ntraj) */
+    long ntime; /* trajectory samples */
+    const double *traj_time; /* (ntime) */
+} hs_results_layout;
+
+typedef struct hs_results_meta {
+    const char *model_text, *sweep_text, *model_path, *sweep_path;
+    unsigned long long seed;
+    const char *method; /* monte_carlo, latin_hypercube, sobol, grid */
+    const char *backend; /* reference, cpu, gpu */
+    const char *device; /* CPU model or GPU name */
+    const char *version, *commit;
+} hs_results_meta;
+
+typedef struct hs_results hs_results; /* opaque */
+
+/* Creates PATH.part (replacing an old one). */
+int hs_results_create(const char *path, const hs_results_layout *L, const hs_results_meta *meta,
+                      hs_results **r, hs_error *err);
+/* Opens PATH.part of an interrupted run with the same layout (checked: sizes, names, seed,
+ * sweep text) to continue it. */
+int hs_results_resume(const char *path, const hs_results_layout *L, const hs_results_meta *meta,
+                      hs_results **r, hs_error *err);
+long hs_results_nchunk(const hs_results *r);
+int hs_results_chunk_done(const hs_results *r, long c);
+/* Writes chunk c: rows [c*chunk, c*chunk + cnt) of this run; params is row-major (cnt x
+ * nparam); bo holds cnt instances (bo->n == cnt). Flushes the file. */
+int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs_batch_out *bo,
+                           hs_error *err);
+/* All chunks written: computes and stores the ensemble statistics, writes PATH's CSV summary
+ * (PATH with .csv), renames PATH.part to PATH, prints the ensemble table to f (if not NULL). */
+int hs_results_finish(hs_results *r, void *f /* FILE* */, hs_error *err);
+void hs_results_close(hs_results *r);
+
+/* Reads instance i's swept parameter values and names from a results file (for
+ * `simulate --from RESULTS --instance I`). names/values are filled up to max entries. */
+int hs_results_read_instance(const char *path, long i, int max, char names[][112],
+                             double *values, int *nparam, char *model_path, size_t model_path_n,
+                             hs_error *err);
+/* Merges the shard files into one file equal to a single run's (rows in instance order). */
+int hs_results_merge(const char *out, const char *const *pieces, int npieces, hs_error *err);
+
+/* Quantile q in [0,1] of x (n values, NaNs ignored; linear interpolation between order
+ * statistics, R type 7); x is reordered. Returns NaN for an empty set. */
+double hs_quantile(double *x, long n, double q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

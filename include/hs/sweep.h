@@ -1,0 +1,75 @@
+/* hs/sweep.h -- sweep files: which model, how many instances, how each named parameter is
+ * sampled, and what is recorded per instance (host API). */
+#ifndef HS_SWEEP_H
+#define HS_SWEEP_H
+
+#include <stddef.h>
+#include "errors.h"
+#include "model_file.h"
+#include "../../kernels/hs_batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hs_sample_method {
+    HS_SAMPLE_MONTE_CARLO = 0, /* independent draws (Philox4x32-10) */
+    HS_SAMPLE_LHS = 1, /* Latin hypercube: one draw per stratum, strata permuted per parameter */
+    HS_SAMPLE_SOBOL = 2, /* Sobol' points (Joe-Kuo directions), random digital shift by seed */
+    HS_SAMPLE_GRID = 3 /* full factorial over per-parameter value lists */
+};
+
+enum hs_dist {
+    HS_DIST_UNIFORM = 0, /* a = low, b = high */
+    HS_DIST_NORMAL = 1, /* a = mean, b = standard deviation */
+    HS_DIST_TRUNCNORMAL = 2, /* a = mean, b = sd, c = low, d = high */
+    HS_DIST_LOGNORMAL = 3, /* a = median, b = sigma of ln(x) */
+    HS_DIST_VALUES = 4 /* grid: the listed values (also from a range: from, to, n) */
+};
+
+typedef struct hs_sweep_param {
+    char name[112]; /* the model parameter's dotted name */
+    int index; /* into the model's parameter table (hs_model_desc.param) */
+    int dist; /* enum hs_dist */
+    double a, b, c, d; /* distribution arguments (see enum hs_dist), SI */
+    int nvalues; /* HS_DIST_VALUES */
+    double *values; /* (nvalues) heap */
+    int line; /* where it was defined in the sweep file (messages) */
+} hs_sweep_param;
+
+typedef struct hs_sweep {
+    char path[256]; /* sweep file */
+    char *text; /* its text (heap), stored in the results */
+    char model_path[256]; /* resolved relative to the sweep file's directory */
+    long n; /* instances (grid: product of the value counts unless given) */
+    unsigned long long seed;
+    int method; /* enum hs_sample_method */
+    int nparam;
+    hs_sweep_param *param; /* (nparam) heap */
+    double t_end, dt; /* overrides; NAN when not given */
+    hs_output_spec out; /* signals, statistics and trajectories per instance (hs_batch.h) */
+    long chunk; /* instances per written chunk (default 1024) */
+} hs_sweep;
+
+/* Loads a sweep file and the model it names; checks parameter names against the model and
+ * signal names against its outputs. Errors: file, line, column, key, rule. */
+int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error *err);
+int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
+                       hs_error *err);
+void hs_sweep_free(hs_sweep *sw);
+
+/* The value of sweep parameter j for instance i: a pure function of (seed, i, j) and the
+ * sweep definition, identical wherever it is computed. */
+double hs_sweep_sample(const hs_sweep *sw, long i, int j);
+
+/* Resolves an output signal name (a CSV column name of `simulate`, e.g. crank_angle,
+ * p_piston, F_lift, E_balance) to a signal reference; returns 0 on success. */
+int hs_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref);
+/* The CSV-style name of a signal reference into buf. */
+void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,261 @@
+/* hs_batch.h -- one instance of an ensemble, from its parameter overrides to its recorded
+ * outputs. Shared by the CPU batch backend (OpenMP over instances) and the CUDA kernel (one
+ * thread per instance): the instance copies the immutable model, applies its sampled values,
+ * re-derives, runs the whole time loop with the integrator of hs_integrator.h and reduces
+ * each recorded signal to per-instance statistics on the fly (min, max, final, mean, rms,
+ * time of max), optionally keeping every k-th sample of chosen signals.
+ *
+ * Batch outputs are structure-of-arrays with the instance index fastest
+ * (x[k * n_inst + i]) so that GPU stores coalesce. */
+#ifndef HS_BATCH_H
+#define HS_BATCH_H
+
+#include <string.h>
+
+#include "hs_integrator.h"
+
+#define HS_MAX_OUT 32 /* recorded signals */
+#define HS_MAX_TRAJ 8 /* signals with trajectories */
+#define HS_MAX_SWEEP 32 /* swept parameters */
+
+/* Status bit beyond hs_integrator.h's: a sampled value broke a physical rule. */
+#define HS_ST_INVALID 128
+
+/* What a recorded signal is: the same quantities as the columns of `hydrosweep simulate`. */
+enum hs_sig_kind {
+    HS_SIG_Z = 0, /* joint coordinate (index: joint) */
+    HS_SIG_ZD, /* joint velocity */
+    HS_SIG_P, /* volume pressure (index: volume) */
+    HS_SIG_U, /* spool position (index: valve) */
+    HS_SIG_S, /* cylinder length (index: cylinder) */
+    HS_SIG_SD, /* cylinder rate */
+    HS_SIG_F, /* cylinder force */
+    HS_SIG_FFRIC, /* seal friction */
+    HS_SIG_W, /* cylinder work */
+    HS_SIG_EKIN,
+    HS_SIG_EPOT,
+    HS_SIG_WEXT,
+    HS_SIG_EBAL, /* energy balance E_kin + E_pot - W_ext - sum W_cyl - initial */
+    HS_SIG_PHI, /* constraint violation norm */
+    HS_SIG_ITERS, /* Newton iterations of the step */
+    HS_SIG_COUNT
+};
+
+typedef struct hs_signal_ref {
+    int kind; /* enum hs_sig_kind */
+    int index; /* joint / volume / valve / cylinder, 0 otherwise */
+} hs_signal_ref;
+
+enum hs_stat {
+    HS_STAT_MIN = 0,
+    HS_STAT_MAX,
+    HS_STAT_FINAL,
+    HS_STAT_MEAN, /* over the samples t = 0, dt, ..., t_end */
+    HS_STAT_RMS,
+    HS_STAT_TMAX, /* time of the maximum (first one) */
+    HS_NSTAT
+};
+
+/* Per-instance outputs of a run (part of the sweep definition). */
+typedef struct hs_output_spec {
+    int nsig; /* recorded signals */
+    hs_signal_ref sig[HS_MAX_OUT]; /* (nsig) */
+    unsigned int stats; /* bit HS_STAT_x: statistic x is stored (all are computed) */
+    int traj_every; /* keep every k-th step of the trajectory signals; 0: none */
+    int ntraj;
+    hs_signal_ref traj[HS_MAX_TRAJ]; /* (ntraj) */
+} hs_output_spec;
+
+/* How the sampled values reach the model: the double (or int, for enumerations) at a byte
+ * offset of hs_model. */
+typedef struct hs_override_spec {
+    int n; /* swept parameters */
+    unsigned long offset[HS_MAX_SWEEP]; /* (n) byte offsets into hs_model */
+    int is_int[HS_MAX_SWEEP]; /* (n) enumeration stored as int */
+} hs_override_spec;
+
+/* Number of trajectory samples: steps 0, k, 2k, ... up to nsteps (the last step always). */
+HS_HD static inline long hs_traj_count(long nsteps, int every)
+{
+    if (every <= 0) return 0;
+    return nsteps / every + 1 + (nsteps % every != 0);
+}
+
+/* A basic sanity check of physical values on the device side (the host validates models
+ * fully when they are loaded; sampled values are checked here so that an instance with,
+ * e.g., a negative bulk modulus drawn from a wide normal is flagged, not run). */
+HS_HD static inline int hs_model_values_ok(const hs_model *m)
+{
+    int i;
+    if (!(m->dt > 0.0) || !(m->t_end > 0.0) || !(m->penalty > 0.0)) return 0;
+    for (i = 0; i < m->nbody; ++i) {
+        if (!(m->body_mass[i] > 0.0)) return 0;
+        if (!(m->body_inertia[i][0] >= 0.0 && m->body_inertia[i][1] >= 0.0 &&
+              m->body_inertia[i][2] >= 0.0))
+            return 0;
+    }
+    if (m->nvol > 0 && !(m->B_oil > 0.0 && m->rho > 0.0)) return 0;
+    for (i = 0; i < m->nvol; ++i)
+        if (!(m->vol_V[i] >= 0.0 && m->vol_B[i] > 0.0 && m->vol_p0[i] >= 0.0)) return 0;
+    for (i = 0; i < m->nsrc; ++i)
+        if (!(m->src_p[i] >= 0.0)) return 0;
+    for (i = 0; i < m->nthr; ++i)
+        if (!(m->thr_Cv[i] > 0.0 && m->thr_dplim[i] > 0.0)) return 0;
+    for (i = 0; i < m->ndcv; ++i)
+        if (!(m->dcv_Cv[i] >= 0.0 && m->dcv_tau[i] > 0.0 && m->dcv_dplim[i] > 0.0)) return 0;
+    for (i = 0; i < m->ncyl; ++i) {
+        const double *P = m->cyl_fp[i];
+        if (!(m->cyl_d_rod[i] > 0.0 && m->cyl_d_rod[i] < m->cyl_d_piston[i])) return 0;
+        if (!(m->cyl_l_p0[i] > 0.0 && m->cyl_l_p0[i] < m->cyl_stroke[i] && m->cyl_B[i] > 0.0))
+            return 0;
+        if (!(P[HS_FP_FC] >= 0.0 && P[HS_FP_FS] >= 0.0 && P[HS_FP_SIGMA2] >= 0.0)) return 0;
+        if (m->cyl_fric[i] >= HS_FRIC_BROWN_MCPHEE && m->cyl_fric[i] <= HS_FRIC_LUGRE_MOD &&
+            !(P[HS_FP_VS] > 0.0 && P[HS_FP_FC] <= P[HS_FP_FS]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The local model of instance: base with the n overrides v applied, re-derived. Returns 0 if
+ * a value broke a physical rule. */
+HS_HD static inline int hs_instance_model(const hs_model *base, const hs_override_spec *ov,
+                                          const double *v, hs_model *m)
+{
+    int j;
+    *m = *base;
+    for (j = 0; j < ov->n; ++j) {
+        char *p = (char *)m + ov->offset[j];
+        if (ov->is_int[j]) {
+            int iv = (int)v[j];
+            memcpy(p, &iv, sizeof iv);
+        } else {
+            memcpy(p, &v[j], sizeof v[j]);
+        }
+    }
+    hs_model_derive(m);
+    return hs_model_values_ok(m) && m->nx <= HS_MAX_X;
+}
+
+/* Value of a signal at the state s with observables o (E_balance needs the initial energy
+ * E0 = E_kin + E_pot - W_ext - W_cyl at t = 0). */
+HS_HD static inline double hs_signal_value(const hs_model *m, const hs_state *s, const hs_obs *o,
+                                           double E0, hs_signal_ref r)
+{
+    (void)m;
+    switch (r.kind) {
+    case HS_SIG_Z: return s->z[r.index];
+    case HS_SIG_ZD: return s->zd[r.index];
+    case HS_SIG_P: return s->p[r.index];
+    case HS_SIG_U: return s->U[r.index];
+    case HS_SIG_S: return o->s[r.index];
+    case HS_SIG_SD: return o->sd[r.index];
+    case HS_SIG_F: return o->F[r.index];
+    case HS_SIG_FFRIC: return o->Ffric[r.index];
+    case HS_SIG_W: return s->W_cyl[r.index];
+    case HS_SIG_EKIN: return o->Ekin;
+    case HS_SIG_EPOT: return o->Epot;
+    case HS_SIG_WEXT: return s->W_ext;
+    case HS_SIG_EBAL: return o->Ekin + o->Epot - s->W_ext - o->W_cyl - E0;
+    case HS_SIG_PHI: return o->phi_norm;
+    case HS_SIG_ITERS: return s->step ? (double)s->iters : 0.0;
+    default: return 0.0;
+    }
+}
+
+/* Running statistics of one signal. */
+typedef struct hs_acc {
+    double min, max, last, sum, sumsq, tmax;
+    long n;
+} hs_acc;
+
+HS_HD static inline void hs_acc_add(hs_acc *a, double v, double t)
+{
+    if (a->n == 0 || v < a->min) a->min = v;
+    if (a->n == 0 || v > a->max) {
+        a->max = v;
+        a->tmax = t;
+    }
+    a->last = v;
+    a->sum += v;
+    a->sumsq += v * v;
+    a->n += 1;
+}
+
+/* Per-instance results, written by hs_run_instance into SoA arrays at instance slot i of a
+ * batch of n (the caller owns them). */
+typedef struct hs_batch_out {
+    long n; /* instances in the batch (stride of every array) */
+    int *status; /* (n) */
+    long *steps; /* (n) steps accepted */
+    double *iters_mean; /* (n) */
+    int *iters_max; /* (n) */
+    double *stats; /* (nsig x HS_NSTAT x n): stats[(k * HS_NSTAT + q) * n + i] */
+    double *traj; /* (ntraj x ntime x n): traj[(k * ntime + j) * n + i], NULL if none */
+    long ntime; /* trajectory samples per signal */
+} hs_batch_out;
+
+/* Runs instance slot i: local model from base and its overrides v (ov->n values), time loop
+ * to t_end, statistics and trajectories into out. mloc, s and w are the caller's scratch
+ * (thread-private). Never allocates; a failing instance is flagged and keeps the statistics
+ * of every step it completed. Returns the status bits. */
+HS_HD static inline int hs_run_instance(const hs_model *base, const hs_override_spec *ov,
+                                        const double *v, const hs_output_spec *spec, long i,
+                                        hs_batch_out *out, hs_model *mloc, hs_state *s,
+                                        hs_work *w)
+{
+    hs_acc acc[HS_MAX_OUT];
+    hs_obs o;
+    double E0 = 0.0;
+    long nsteps, k, j = 0, n = out->n;
+    int q, st;
+    for (q = 0; q < spec->nsig; ++q) {
+        acc[q].n = 0;
+        acc[q].sum = acc[q].sumsq = acc[q].min = acc[q].max = acc[q].last = acc[q].tmax = 0.0;
+    }
+    if (!hs_instance_model(base, ov, v, mloc)) {
+        st = HS_ST_INVALID;
+        s->step = 0;
+        s->iters_total = 0;
+        s->iters_max = 0;
+    } else {
+        double r = mloc->t_end / mloc->dt;
+        nsteps = (long)floor(r + 0.5);
+        if (fabs(r - (double)nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)nsteps < r) ++nsteps;
+        st = hs_init(mloc, s, w);
+        for (k = 0; k <= nsteps && !st; ++k) {
+            if (k > 0 && (st = hs_step(mloc, s, w)) != 0) break;
+            hs_observe(mloc, s, w, &o);
+            if (k == 0) E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
+            for (q = 0; q < spec->nsig; ++q)
+                hs_acc_add(&acc[q], hs_signal_value(mloc, s, &o, E0, spec->sig[q]), s->t);
+            if (out->traj && spec->traj_every > 0 &&
+                (k % spec->traj_every == 0 || k == nsteps) && j < out->ntime) {
+                for (q = 0; q < spec->ntraj; ++q)
+                    out->traj[((long)q * out->ntime + j) * n + i] =
+                        hs_signal_value(mloc, s, &o, E0, spec->traj[q]);
+                ++j;
+            }
+        }
+    }
+    /* trajectory samples never reached (failed instance): NaN */
+    if (out->traj)
+        for (; j < out->ntime; ++j)
+            for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
+    out->status[i] = st;
+    out->steps[i] = s->step;
+    out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
+    out->iters_max[i] = s->iters_max;
+    for (q = 0; q < spec->nsig; ++q) {
+        double *S = out->stats + (long)q * HS_NSTAT * n + i;
+        double cnt = acc[q].n > 0 ? (double)acc[q].n : NAN;
+        S[HS_STAT_MIN * n] = acc[q].n ? acc[q].min : NAN;
+        S[HS_STAT_MAX * n] = acc[q].n ? acc[q].max : NAN;
+        S[HS_STAT_FINAL * n] = acc[q].n ? acc[q].last : NAN;
+        S[HS_STAT_MEAN * n] = acc[q].sum / cnt;
+        S[HS_STAT_RMS * n] = sqrt(acc[q].sumsq / cnt);
+        S[HS_STAT_TMAX * n] = acc[q].n ? acc[q].tmax : NAN;
+    }
+    return st;
+}
+
+#endif
