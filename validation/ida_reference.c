@@ -12,7 +12,7 @@
  *     q' - v                          = 0
  *     M v' + Phi_q^T lambda - Q(t, q) = 0
  *     Phi_q v' + gamma(q, v)          = 0      (acceleration-level constraints)
- *     W' - P_ext(t, q, v)             = 0      (for the energy balance only)
+ *     W' - P_ext(t, q, v) - P_cyl     = 0      (for the energy balance only)
  *   with gamma = Phi'' at v' = 0 (the velocity-product terms). Phi and Phi' are not
  *   enforced, only their second derivative, so they drift; with tight tolerances the drift
  *   stays small, and it is measured and reported (hs_ida_stats.phi_max).
@@ -1065,6 +1065,9 @@ int hs_ida_planar_hyd_solve(const hs_model *m, const hs_ida_opts *opts_in, const
     seg_end = nbp > 0 ? bp[0] : tlast;
     seg_setup(S, 0.0, seg_end > 0.0 ? seg_end : 1.0);
     if (consistent(S, 0.0, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), err, n)) goto done;
+    for (i = 0; i < nq; ++i)
+        if (fabs(N_VGetArrayPointer(yp)[nq + i]) > st.acc0_max)
+            st.acc0_max = fabs(N_VGetArrayPointer(yp)[nq + i]);
     E0 = sys_energy(S, N_VGetArrayPointer(yy), N_VGetArrayPointer(yy) + nq);
     st.E0 = E0;
     st.nsegments = 1;

@@ -68,6 +68,8 @@ typedef struct hs_ida_stats {
     int nhyd; /* hydraulic unknowns: nvol + ndcv + nfs + 1 (W_cyl), 0 for a pure mechanism */
     double s0_mismatch; /* max |s(t = 0) - hs_init's s0| over the cylinders, m (geometry) */
     double p_min, p_max; /* extreme pressures over the output times, Pa */
+    double acc0_max; /* max |v'| at t = 0 over the absolute coordinates (m/s^2, rad/s^2): ~0
+                      * for a start at static equilibrium */
 } hs_ida_stats;
 
 /* Outputs of hs_ida_planar_hyd_solve at the output times, row-major (ntimes rows); any

@@ -14,12 +14,18 @@
  * Be = B_oil) follows p = p0 - B_oil ln(V/V0) exactly; and the tight IDA solution against a
  * 10x looser one (IDA's own error, far below the differences measured in Part 2).
  *
- * Part 2 compares ours at dt = 1, 0.5, 0.25 and 0.1 ms (Newton tol_position 1e-10 rad,
- * tol_pressure 1e-3 Pa so that the iteration error stays out of the refinement study) with
- * IDA (rtol 1e-10, atol 1e-3 Pa on pressures) at every 1 ms: crank angle, the three
- * pressures, the spool position and the cylinder length, over [0, 3] s and over [0, 2.7] s
- * (before the valve closes). Asserted bounds and ratios are listed in the table printed at
- * the end; what they rest on is in validation/README.md. */
+ * Part 2 compares ours at dt = 1, 0.5, 0.25 and 0.1 ms with IDA (rtol 1e-10, atol 1e-3 Pa on
+ * pressures) at every 1 ms: crank angle, the three pressures, the spool position, the
+ * cylinder length and the cylinder work, over [0, 3] s and over [0, 2.7] s (before the valve
+ * closes). Our Newton tolerances are tightened so that the iteration error stays out of the
+ * refinement study: tol_position 1e-10 rad, tol_pressure 1e-2 Pa (1e-3 Pa is below the
+ * update noise floor of the forward-difference Newton near 3 MPa: it stalls at 2.8 s at
+ * dt = 0.25 ms), and max_iter 100 (with the model's alpha = 1e11 the multiplier iteration
+ * converges slowly at small dt: up to 43 iterations at dt = 0.1 ms; alpha = 1e13 needs 4 and
+ * changes the results by 1.2e-9 rad and 2 Pa, under 1 % of the errors measured here).
+ * Asserted: max |err| at dt = 1 ms below ~3x the measured value, and every error ratio within
+ * 15 % of the second-order value (4 per halving, 6.25 from 0.25 to 0.1 ms); the table printed
+ * at the end lists each. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,12 +95,10 @@ static int frozen_valve_checks(const hs_model *m0, const double *times)
     double *p = (double *)malloc((size_t)NOUT * HS_MAX_VOLS * sizeof(double));
     double *s = (double *)malloc((size_t)NOUT * HS_MAX_CYLS * sizeof(double));
     char msg[512];
-    int rc = 1, nt = 1001, k, vr, vp, vv;
+    int rc = 1, nt = 1001, k, vr;
     if (!m || !z || !p || !s) goto out;
     memcpy(m, m0, sizeof *m);
-    vp = m->cyl_vol_p[0];
     vr = m->cyl_vol_r[0];
-    vv = m->dcv_A[0];
     m->dcv_sig[0] = -1; /* U_ref = 0: the valve stays shut */
     memset(&o, 0, sizeof o);
     o.z = z;
@@ -111,8 +115,11 @@ static int frozen_valve_checks(const hs_model *m0, const double *times)
             double d = max_abs(p, m->nvol, k, 0, nt, p[k]);
             if (d > dp) dp = d;
         }
-        printf("  crank stays at %.12f rad: max |z - z0| = %.3e rad; max |p - p0| = %.3e Pa\n",
-               z[0], dz, dp);
+        printf("  crank stays at %.12f rad: max |z - z0| = %.3e rad; max |p - p0| = %.3e Pa; "
+               "max |v'(0)| = %.3e (m/s^2 | rad/s^2)\n",
+               z[0], dz, dp, st.acc0_max);
+        check("(a) frozen valve: max |v'(0)| (our equilibrium, their forces)", st.acc0_max, 0.0,
+              1e-9);
         check("(a) frozen valve: max |crank - crank0| [rad]", dz, 0.0, 1e-9);
         check("(a) frozen valve: max |p - p0| over the volumes [Pa]", dp, 0.0, 1e-2);
     }
@@ -145,15 +152,13 @@ static int frozen_valve_checks(const hs_model *m0, const double *times)
         printf("  cylinder length %.6f..%.6f m, rod pressure %.4f..%.4f MPa; against "
                "p0 - B_oil ln(V/V0): max |diff| = %.3e Pa\n",
                smin, smax, pmin * 1e-6, pmax * 1e-6, e);
-        printf("  IDA: max |Phi| %.3e m, max |E - E0| %.3e J (E0 = %.3f J); piston/valve "
-               "volumes %s/%s exchange oil through the throttle\n",
-               st.phi_max, st.dE_max, st.E0, "piston", "valve");
-        (void)vp;
-        (void)vv;
+        printf("  IDA: max |Phi| %.3e m, max |E - E0| %.3e J (E0 = %.3f J)\n", st.phi_max,
+               st.dE_max, st.E0);
         check("(b) closed rod chamber: max |p - (p0 - B_oil ln(V/V0))| [Pa]", e, 0.0, 1e-2);
         check("(b) rod pressure swing max - min [MPa] (the test is not vacuous)",
               (pmax - pmin) * 1e-6, 0.1, 1e3);
-        check("(b) IDA max |E - E0| [J]", st.dE_max, 0.0, 1e-6);
+        check("(b) IDA max |E_kin + E_pot - W_cyl - E0| / |E0|", st.dE_max / fabs(st.E0), 0.0,
+              1e-8);
     }
     rc = 0;
 out:
@@ -168,6 +173,11 @@ int main(void)
 {
     static const double dts[NDT] = {1e-3, 5e-4, 2.5e-4, 1e-4};
     static const char *qname[NQ] = {"crank", "p_valve", "p_piston", "p_rod", "U", "s"};
+    /* bounds on max |err| at dt = 1 ms, over [0, 3] s and [0, 2.7] s: ~3x the measured
+     * 2.75e-5 / 3.81e-6 rad, 38.5 / 7.5, 38.5 / 7.6, 45.1 / 3.7 kPa, 14.8 / 14.8 mV,
+     * 12.9 / 1.9 um */
+    static const double bound[NQ][2] = {{8e-5, 1.2e-5}, {1.2e5, 2.3e4}, {1.2e5, 2.3e4},
+                                        {1.4e5, 1.2e4}, {4.5e-2, 4.5e-2}, {4e-5, 6e-6}};
     hs_model_desc d;
     hs_error err;
     hs_ida_opts opts, lopts;
@@ -269,7 +279,13 @@ int main(void)
            "max |E_kin + E_pot - W_cyl - E0| = %.3e J; |s(0) - s0| = %.1e m\n",
            st.phi_max, st.phid_max, st.E0, st.dE_max, st.s0_mismatch);
     check("IDA max |Phi| [m]", st.phi_max, 0.0, 1e-8);
-    check("IDA max |E_kin + E_pot - W_cyl - E0| [J]", st.dE_max, 0.0, 1e-6);
+    {
+        double wmax = 0.0;
+        for (i = 0; i < NOUT; ++i)
+            if (fabs(Wr[i]) > wmax) wmax = fabs(Wr[i]);
+        check("IDA max |E_kin + E_pot - W_cyl - E0| / max(|E0|, max|W_cyl|)",
+              st.dE_max / (fabs(st.E0) > wmax ? fabs(st.E0) : wmax), 0.0, 1e-8);
+    }
     check("IDA cylinder length at t = 0 vs hs_init's s0 [m]", st.s0_mismatch, 0.0, 1e-12);
 
     lopts = opts;
@@ -344,27 +360,21 @@ int main(void)
             for (k = 0; k < NDT; ++k) {
                 double ratio = k > 0 ? e[k - 1][q] / e[k][q] : 0.0, rlo = 0.0, rhi = 0.0,
                        emax = 0.0, nom = k == 3 ? 6.25 : 4.0;
-                /* the asserted bounds (measured values and reasons: validation/README.md) */
-                if (q == 0) { /* crank angle */
-                    if (k == 0) emax = w == 0 ? 3e-4 : 3e-4;
-                    if (k > 0) {
-                        rlo = 0.85 * nom;
-                        rhi = 1.15 * nom;
-                    }
-                } else if (q <= 3) { /* pressures */
-                    if (k == 0) emax = w == 0 ? 1e6 : 1e6;
-                    if (k > 0 && w == 1) {
-                        rlo = 0.85 * nom;
-                        rhi = 1.15 * nom;
-                    }
+                /* asserted: the error at 1 ms below ~3x the measured one, and second order
+                 * (the ratio within 15 % of 4, or of 6.25 from 0.25 to 0.1 ms) */
+                if (k == 0) emax = bound[q][w];
+                else {
+                    rlo = 0.85 * nom;
+                    rhi = 1.15 * nom;
                 }
                 row(qname[q], win, dts[k], e[k][q], unit, un, ratio, rlo, rhi, emax);
             }
         }
     }
-    printf("  %-10s %-9s", "W_cyl", "[0,3]s");
-    for (k = 0; k < NDT; ++k) printf(" %.3e J (%.2f ms)", eW[k], dts[k] * 1e3);
-    printf("\n");
+    for (k = 0; k < NDT; ++k)
+        row("W_cyl", "[0,3]s", dts[k], eW[k], 1.0, "J", k > 0 ? eW[k - 1] / eW[k] : 0.0,
+            k > 0 ? 0.85 * (k == 3 ? 6.25 : 4.0) : 0.0, k > 0 ? 1.15 * (k == 3 ? 6.25 : 4.0) : 0.0,
+            k == 0 ? 0.6 : 0.0);
     printf("%d passed, %d failed\n", npass, nfail);
     rc = nfail ? 1 : 0;
 out:
