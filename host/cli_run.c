@@ -7,13 +7,15 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "hs/results.h"
 #include "hs/run.h"
 
 static void usage_run(FILE *f)
 {
     fprintf(f,
             "usage: hydrosweep run SWEEP [-b cpu|gpu|reference|auto] [-n N] [-o out.h5]\n"
-            "                      [--threads T] [--shard K/N] [--resume] [--progress|--no-progress]\n"
+            "                      [--threads T] [--shard K/N] [--resume] [--stop-after K]\n"
+            "                      [--progress|--no-progress]\n"
             "\n"
             "Runs every instance of the sweep file SWEEP and writes out.h5 (HDF5: sampled parameters,\n"
             "status, Newton statistics, per-signal statistics, trajectories, the model and sweep\n"
@@ -26,6 +28,9 @@ static void usage_run(FILE *f)
             "  --threads T    threads of the cpu backend (default: all cores)\n"
             "  --shard K/N    run only the K-th of N equal slices (K = 0..N-1); `hydrosweep merge`\n"
             "                 joins the pieces into the file one run would have written\n"
+            "  --resume       continue the interrupted run of out.h5.part (same sweep and options)\n"
+            "  --stop-after K write K chunks and stop (out.h5.part stays; continue with --resume),\n"
+            "                 e.g. to fit a run into time-limited batch jobs\n"
             "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
             "1 usage, 2 bad sweep or model file, 3 the run could not be completed.\n");
 }
@@ -129,6 +134,11 @@ int hs_cli_run(int argc, char **argv)
             }
         } else if (!strcmp(a, "--resume")) {
             o.resume = 1;
+        } else if (!strcmp(a, "--stop-after") && has) {
+            if (parse_long(argv[++i], &o.stop_after) || o.stop_after < 1) {
+                fprintf(stderr, "hydrosweep run: --stop-after needs an integer >= 1\n");
+                return 1;
+            }
         } else if (!strcmp(a, "--progress")) {
             o.progress = 2;
         } else if (!strcmp(a, "--no-progress")) {
@@ -301,4 +311,29 @@ int hs_cli_validate(int argc, char **argv)
     hs_sweep_free(&sw);
     hs_model_desc_free(&md);
     return rc;
+}
+
+int hs_cli_merge(int argc, char **argv)
+{
+    hs_error err;
+    int rc;
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: hydrosweep merge OUT.h5 PIECE.h5 [PIECE.h5 ...]\n"
+               "\n"
+               "Joins the results of `hydrosweep run --shard K/N` runs of one sweep into OUT.h5,\n"
+               "equal in every dataset to the file a single run writes (the pieces must tile all\n"
+               "instances without overlap; any order). Writes OUT.csv beside it.\n");
+        return 0;
+    }
+    if (argc < 3) {
+        fprintf(stderr, "usage: hydrosweep merge OUT.h5 PIECE.h5 [PIECE.h5 ...]\n");
+        return 1;
+    }
+    rc = hs_results_merge(argv[1], (const char *const *)(argv + 2), argc - 2, &err);
+    if (rc) {
+        print_err(&err);
+        return 2;
+    }
+    printf("merge: %d pieces into %s\n", argc - 2, argv[1]);
+    return 0;
 }

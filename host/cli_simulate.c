@@ -1,6 +1,7 @@
 /* cli_simulate.c -- `hydrosweep simulate MODEL`: one instance on the CPU reference path,
  * a CSV trajectory with stable column names and a short summary. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 
 #include "cli.h"
 #include "hs/model_file.h"
+#include "hs/results.h"
+#include "hs/sweep.h"
 #include "hs_integrator.h"
 #include "simulate.h"
 
@@ -16,8 +19,13 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: hydrosweep simulate MODEL [--set NAME=VALUE ...] [--t-end T] [--dt H]\n"
             "                           [--every K] [-o out.csv]\n"
+            "       hydrosweep simulate --from RESULTS.h5 --instance I [same options]\n"
             "\n"
             "Integrates one instance of MODEL (a YAML model file) from its initial state.\n"
+            "  --from R --instance I  re-run instance I of a sweep's results file R alone: the\n"
+            "                    sweep stored in R is reloaded, instance I's sampled values (a pure\n"
+            "                    function of seed, instance and parameter) are recomputed, checked\n"
+            "                    against those stored in R and applied, as are the sweep's t_end/dt\n"
             "  --set NAME=VALUE  override a named parameter (see `hydrosweep info MODEL`);\n"
             "                    VALUE may carry a unit, e.g. --set joint.j1.z0=-30deg\n"
             "  --t-end T         end time (s), same as --set integrator.t_end=T\n"
@@ -42,10 +50,45 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The model of instance i of a results file: its sweep reloaded from the stored text, the
+ * sweep's simulation overrides and instance i's sampled values applied (and checked against
+ * the values the run stored). */
+static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *err)
+{
+    char *stext = NULL, *spath = NULL, names[HS_MAX_SWEEP][112];
+    double stored[HS_MAX_SWEEP];
+    int np = 0, j, rc;
+    hs_sweep sw;
+    if ((rc = hs_results_read_instance(res, i, HS_MAX_SWEEP, names, stored, &np, NULL, 0, err)))
+        return rc;
+    if ((rc = hs_results_read_sweep(res, &stext, &spath, err))) return rc;
+    rc = hs_sweep_load_text(stext, spath, &sw, d, err);
+    free(stext);
+    free(spath);
+    if (rc) return rc;
+    if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
+    if (!rc && !isnan(sw.t_end)) rc = hs_param_set(d, "integrator.t_end", sw.t_end, err);
+    if (!rc && !isnan(sw.dt)) rc = hs_param_set(d, "integrator.dt", sw.dt, err);
+    for (j = 0; j < np && !rc; ++j) {
+        double v = hs_sweep_sample(&sw, i, j);
+        if (strcmp(names[j], sw.param[j].name) || !(v == stored[j] || (isnan(v) && isnan(stored[j]))))
+            rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, names[j],
+                              "instance %ld: the value recomputed from the sweep (%.17g) differs from "
+                              "the stored one (%.17g): the file was made by another version",
+                              i, v, stored[j]);
+        else
+            rc = hs_param_set(d, sw.param[j].name, v, err);
+    }
+    if (!rc) fprintf(stderr, "simulate: instance %ld of %s (%d parameters set)\n", i, res, np);
+    hs_sweep_free(&sw);
+    if (rc) hs_model_desc_free(d);
+    return rc;
+}
+
 int hs_cli_simulate(int argc, char **argv)
 {
-    const char *model_path = NULL, *out_path = NULL;
-    long every = 1;
+    const char *model_path = NULL, *out_path = NULL, *from = NULL;
+    long every = 1, inst = -1;
     int i, rc;
     hs_model_desc d;
     hs_error err;
@@ -63,7 +106,18 @@ int hs_cli_simulate(int argc, char **argv)
     for (i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--set") || !strcmp(a, "--t-end") || !strcmp(a, "--dt") ||
-            !strcmp(a, "--every") || !strcmp(a, "-o")) {
+            !strcmp(a, "--every") || !strcmp(a, "-o") || !strcmp(a, "--from") ||
+            !strcmp(a, "--instance")) {
+            if (i + 1 < argc && !strcmp(a, "--from")) from = argv[i + 1];
+            if (i + 1 < argc && !strcmp(a, "--instance")) {
+                char *e;
+                errno = 0;
+                inst = strtol(argv[i + 1], &e, 10);
+                if (errno || *e || inst < 0) {
+                    fprintf(stderr, "hydrosweep simulate: --instance needs an integer >= 0\n");
+                    return 1;
+                }
+            }
             if (i + 1 >= argc) {
                 fprintf(stderr, "hydrosweep simulate: option %s needs a value\n", a);
                 return 1;
@@ -80,11 +134,20 @@ int hs_cli_simulate(int argc, char **argv)
             model_path = a;
         }
     }
-    if (!model_path) {
+    if (from) {
+        if (model_path || inst < 0) {
+            fprintf(stderr, "hydrosweep simulate: --from takes --instance I and no MODEL\n");
+            return 1;
+        }
+        if ((rc = load_instance(from, inst, &d, &err))) {
+            hs_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "%s\n", buf);
+            return 2;
+        }
+    } else if (!model_path) {
         usage(stderr);
         return 1;
-    }
-    if (hs_model_load(model_path, &d, &err)) {
+    } else if (hs_model_load(model_path, &d, &err)) {
         hs_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "%s\n", buf);
         return 2;

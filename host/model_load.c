@@ -1,494 +1,43 @@
 /* model_load.c -- reading model files (YAML) into the flat hs_model, and the physical rules.
  *
- * The YAML is read with libfyaml's event parser into a small tree of our own: libfyaml 0.7
- * exposes source marks for scalar tokens only, and every error here must name the line and
- * column of the offending node, mappings and sequences included. The loader checks the
- * schema (types, unknown, missing and duplicate keys, references, limits); the physical rules
- * live in model_validate.c (shared with hs_param_set), and a broken rule is mapped back to
- * the YAML node that set the value. Sections: the mechanism (bodies, joints, cuts, points,
- * signals, loads), fluid and hydraulics (sources, volumes, throttles, valves, cylinders), and
- * the integrator settings. */
-#include <errno.h>
+ * The YAML is read into the small line/column-annotated tree of yaml_tree.h (shared with the
+ * sweep loader): every error here names the line and column of the offending node, mappings
+ * and sequences included. The loader checks the schema (types, unknown, missing and
+ * duplicate keys, references, limits); the physical rules live in model_validate.c (shared
+ * with hs_param_set), and a broken rule is mapped back to the YAML node that set the value.
+ * Sections: the mechanism (bodies, joints, cuts, points, signals, loads), fluid and
+ * hydraulics (sources, volumes, throttles, valves, cylinders), and the integrator settings. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libfyaml.h>
-
 #include "params.h"
+#include "yaml_tree.h"
 
 /* ====================================================================================== */
-/* YAML tree                                                                              */
-/* ====================================================================================== */
-
-enum { Y_SCALAR = 0, Y_SEQ = 1, Y_MAP = 2 };
-#define Y_MAX_DEPTH 64
-
-typedef struct ynode {
-    int type;
-    int line, col; /* 1-based */
-    int plain; /* plain (unquoted) scalar: only those can be null or booleans */
-    char *text; /* scalar text */
-    int n, cap;
-    struct ynode **kid; /* sequence items, or mapping key0, value0, key1, value1, ... */
-} ynode;
-
-static void ynode_free(ynode *y)
-{
-    int i;
-    if (!y) return;
-    for (i = 0; i < y->n; ++i) ynode_free(y->kid[i]);
-    free(y->kid);
-    free(y->text);
-    free(y);
-}
-
-static int ynode_append(ynode *p, ynode *k)
-{
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 8;
-        ynode **nk = (ynode **)realloc(p->kid, (size_t)cap * sizeof *nk);
-        if (!nk) return -1;
-        p->kid = nk;
-        p->cap = cap;
-    }
-    p->kid[p->n++] = k;
-    return 0;
-}
-
-static void discard_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)
-{
-    (void)diag;
-    (void)user;
-    (void)buf;
-    (void)len;
-}
-
-/* Parses text into *root (NULL for an empty document). */
-static int yaml_parse(const char *text, const char *file, ynode **root, hs_error *err)
-{
-    struct fy_diag_cfg dcfg;
-    struct fy_parse_cfg pcfg;
-    struct fy_diag *diag;
-    struct fy_parser *fyp;
-    struct fy_event *ev;
-    ynode *stack[Y_MAX_DEPTH];
-    int depth = 0, ndoc = 0, rc = HS_OK, last_line = 1, last_col = 1, done = 0;
-
-    *root = NULL;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = NULL;
-    dcfg.output_fn = discard_diag; /* messages are collected and reported as hs_error */
-    diag = fy_diag_create(&dcfg);
-    if (!diag) return hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
-    fy_diag_set_collect_errors(diag, true);
-    memset(&pcfg, 0, sizeof pcfg);
-    pcfg.flags = FYPCF_QUIET;
-    pcfg.diag = diag;
-    fyp = fy_parser_create(&pcfg);
-    if (!fyp || fy_parser_set_string(fyp, text, strlen(text)) != 0) {
-        if (fyp) fy_parser_destroy(fyp);
-        fy_diag_destroy(diag);
-        return hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "cannot start the YAML parser");
-    }
-
-    while (rc == HS_OK && (ev = fy_parser_parse(fyp)) != NULL) {
-        const struct fy_mark *mk = fy_event_start_mark(ev);
-        ynode *y = NULL;
-        int line = mk ? mk->line + 1 : 0, col = mk ? mk->column + 1 : 0;
-        if (mk) {
-            last_line = line;
-            last_col = col;
-        }
-        switch (ev->type) {
-        case FYET_STREAM_END:
-            done = 1;
-            break;
-        case FYET_DOCUMENT_START:
-            if (++ndoc > 1)
-                rc = hs_error_set(err, HS_ERR_PARSE, file, last_line, last_col, "",
-                                  "a model file holds exactly one YAML document");
-            break;
-        case FYET_ALIAS:
-            rc = hs_error_set(err, HS_ERR_PARSE, file, line, col, "",
-                              "YAML aliases (*name) are not supported: write the value out");
-            break;
-        case FYET_SCALAR:
-        case FYET_SEQUENCE_START:
-        case FYET_MAPPING_START:
-            y = (ynode *)calloc(1, sizeof *y);
-            if (!y) {
-                rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
-                break;
-            }
-            y->type = ev->type == FYET_SCALAR ? Y_SCALAR
-                      : ev->type == FYET_SEQUENCE_START ? Y_SEQ
-                                                        : Y_MAP;
-            y->line = line;
-            y->col = col;
-            if (y->type == Y_SCALAR) {
-                size_t len = 0;
-                const char *t = fy_token_get_text(ev->scalar.value, &len);
-                y->plain = fy_token_scalar_style(ev->scalar.value) == FYSS_PLAIN;
-                y->text = (char *)malloc(len + 1);
-                if (!y->text) {
-                    free(y);
-                    rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
-                    break;
-                }
-                if (len) memcpy(y->text, t, len);
-                y->text[len] = '\0';
-            }
-            if (!mk && depth > 0) {
-                /* an empty value has no mark: point at its key (or its collection) */
-                ynode *p = stack[depth - 1];
-                const ynode *at = (p->type == Y_MAP && p->n % 2 == 1) ? p->kid[p->n - 1] : p;
-                y->line = at->line;
-                y->col = at->col;
-            }
-            if (depth == 0) {
-                *root = y;
-            } else if (ynode_append(stack[depth - 1], y) != 0) {
-                ynode_free(y);
-                rc = hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "out of memory");
-                break;
-            }
-            if (y->type != Y_SCALAR) {
-                if (depth == Y_MAX_DEPTH) {
-                    rc = hs_error_set(err, HS_ERR_PARSE, file, line, col, "",
-                                      "YAML nested deeper than %d levels", Y_MAX_DEPTH);
-                    break;
-                }
-                stack[depth++] = y;
-            }
-            break;
-        case FYET_SEQUENCE_END:
-        case FYET_MAPPING_END:
-            if (depth > 0) --depth;
-            break;
-        default:
-            break;
-        }
-        fy_parser_event_free(fyp, ev);
-    }
-
-    if (rc == HS_OK && (!done || fy_parser_get_stream_error(fyp))) {
-        void *it = NULL;
-        struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
-        if (de)
-            rc = hs_error_set(err, HS_ERR_PARSE, file, de->line, de->column, "",
-                              "YAML syntax: %s", de->msg ? de->msg : "invalid YAML");
-        else
-            rc = hs_error_set(err, HS_ERR_PARSE, file, last_line, last_col, "",
-                              "YAML syntax error");
-    }
-    fy_parser_destroy(fyp);
-    fy_diag_destroy(diag);
-    if (rc != HS_OK) {
-        ynode_free(*root);
-        *root = NULL;
-    }
-    return rc;
-}
-
-/* ====================================================================================== */
-/* schema helpers                                                                         */
+/* loader context                                                                         */
 /* ====================================================================================== */
 
 typedef struct ctx {
-    const char *file;
-    hs_error *err;
+    yt_ctx y; /* file and error sink of the YAML helpers */
     hs_model_desc *d;
-    const ynode *root;
-    const ynode *integ; /* integrator mapping or NULL */
+    const yt_node *root;
+    const yt_node *integ; /* integrator mapping or NULL */
     /* YAML node and list index of each entity, by model index (bodies and joints sorted) */
-    const ynode *body_map[HS_MAX_BODIES], *joint_map[HS_MAX_BODIES];
+    const yt_node *body_map[HS_MAX_BODIES], *joint_map[HS_MAX_BODIES];
     int body_y[HS_MAX_BODIES], joint_y[HS_MAX_BODIES];
-    const ynode *cut_map[HS_MAX_CUTS], *point_map[HS_MAX_POINTS], *load_map[HS_MAX_LOADS];
-    const ynode *signal_map[HS_MAX_SIGNALS];
-    const ynode *fluid; /* fluid mapping or NULL */
-    const ynode *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
-    const ynode *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS];
+    const yt_node *cut_map[HS_MAX_CUTS], *point_map[HS_MAX_POINTS], *load_map[HS_MAX_LOADS];
+    const yt_node *signal_map[HS_MAX_SIGNALS];
+    const yt_node *fluid; /* fluid mapping or NULL */
+    const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
+    const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS];
 } ctx;
 
-static int fail(ctx *c, int code, const ynode *at, const char *key, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static int fail(ctx *c, int code, const ynode *at, const char *key, const char *fmt, ...)
+static int get_list(ctx *c, const yt_node *root, const char *key, int max, const char *maxname,
+                    int required, const yt_node **out)
 {
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_error_set(c->err, code, c->file, at ? at->line : 0, at ? at->col : 0, key, "%s",
-                        msg);
-}
-
-/* "path.key", or "key" at the top level. */
-static const char *join(char *out, size_t n, const char *path, const char *key)
-{
-    snprintf(out, n, "%s%s%s", path, path[0] ? "." : "", key);
-    return out;
-}
-
-static int is_null(const ynode *y)
-{
-    return y && y->type == Y_SCALAR && y->plain &&
-           (!y->text[0] || !strcmp(y->text, "~") || !strcmp(y->text, "null") ||
-            !strcmp(y->text, "Null") || !strcmp(y->text, "NULL"));
-}
-
-static const ynode *map_key(const ynode *m, const char *key)
-{
-    int i;
-    for (i = 0; i + 1 < m->n; i += 2)
-        if (m->kid[i]->type == Y_SCALAR && !strcmp(m->kid[i]->text, key)) return m->kid[i];
-    return NULL;
-}
-
-/* The value of key, NULL when absent or null (an emptied optional key counts as absent). */
-static const ynode *map_get(const ynode *m, const char *key)
-{
-    int i;
-    for (i = 0; i + 1 < m->n; i += 2)
-        if (m->kid[i]->type == Y_SCALAR && !strcmp(m->kid[i]->text, key))
-            return is_null(m->kid[i + 1]) ? NULL : m->kid[i + 1];
-    return NULL;
-}
-
-static const char *type_name(int t)
-{
-    return t == Y_MAP ? "a mapping (key: value pairs)" : t == Y_SEQ ? "a list" : "a scalar";
-}
-
-static int need(ctx *c, const ynode *y, int type, const char *path)
-{
-    if (y->type == type) return HS_OK;
-    return fail(c, HS_ERR_SCHEMA, y, path, "must be %s, not %s", type_name(type),
-                type_name(y->type));
-}
-
-static int missing(ctx *c, const ynode *m, const char *path, const char *key)
-{
-    char kp[128];
-    return fail(c, HS_ERR_SCHEMA, m, join(kp, sizeof kp, path, key),
-                "required key is missing or empty");
-}
-
-/* Every key a plain string, known and unique. */
-static int check_keys(ctx *c, const ynode *m, const char *path, const char *const *allowed)
-{
-    char kp[128], list[400];
-    int i, j, a;
-    for (i = 0; i + 1 < m->n; i += 2) {
-        const ynode *k = m->kid[i];
-        if (k->type != Y_SCALAR)
-            return fail(c, HS_ERR_SCHEMA, k, path, "mapping keys must be plain strings");
-        for (j = 0; j < i; j += 2)
-            if (m->kid[j]->type == Y_SCALAR && !strcmp(m->kid[j]->text, k->text))
-                return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, k->text),
-                            "duplicate key (first given at line %d)", m->kid[j]->line);
-        for (a = 0; allowed[a]; ++a)
-            if (!strcmp(allowed[a], k->text)) break;
-        if (!allowed[a]) {
-            size_t used = 0;
-            list[0] = '\0';
-            for (a = 0; allowed[a] && used < sizeof list; ++a) {
-                int w = snprintf(list + used, sizeof list - used, "%s%s", a ? ", " : "",
-                                 allowed[a]);
-                if (w > 0) used += (size_t)w;
-            }
-            return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, k->text),
-                        "unknown key (allowed here: %s)", list);
-        }
-    }
-    return HS_OK;
-}
-
-/* A key the current variant does not use is an error rather than silently ignored. */
-static int forbid(ctx *c, const ynode *m, const char *path, const char *key, const char *why)
-{
-    char kp[128];
-    const ynode *k = map_key(m, key);
-    if (!k) return HS_OK;
-    return fail(c, HS_ERR_SCHEMA, k, join(kp, sizeof kp, path, key), "%s", why);
-}
-
-/* units: '|'-separated SI families the value may carry ("" = dimensionless); NULL: any.
- * A bare number is always accepted and taken as SI. */
-static int unit_allowed(const char *units, const char *got)
-{
-    size_t n = strlen(got);
-    const char *p = units;
-    if (!units || !got[0]) return 1;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && !strncmp(p, got, n)) return 1;
-        if (!bar) return 0;
-        p = bar + 1;
-    }
-}
-
-static int num_node(ctx *c, const ynode *y, const char *kp, const char *units, double *out)
-{
-    char unit[32];
-    if (y->type != Y_SCALAR || is_null(y))
-        return fail(c, HS_ERR_SCHEMA, y, kp, "must be a number (optionally with a unit, e.g. 80 mm)");
-    if (hs_parse_quantity(y->text, out, unit, sizeof unit) != 0)
-        return fail(c, HS_ERR_SCHEMA, y, kp,
-                    "'%s' is not a finite number with an optional known unit (e.g. 80 mm)",
-                    y->text);
-    if (!unit_allowed(units, unit))
-        return fail(c, HS_ERR_SCHEMA, y, kp, "'%s' has unit %s, expected %s%s", y->text, unit,
-                    units[0] ? units : "no unit",
-                    units[0] && units[0] != '|' ? "" : " (dimensionless)");
-    return HS_OK;
-}
-
-static int get_num(ctx *c, const ynode *m, const char *path, const char *key, const char *units,
-                   int required, double def, double *out)
-{
-    char kp[128];
-    const ynode *v = map_get(m, key);
-    if (!v) {
-        if (required) return missing(c, m, path, key);
-        *out = def;
-        return HS_OK;
-    }
-    return num_node(c, v, join(kp, sizeof kp, path, key), units, out);
-}
-
-static int vec_node(ctx *c, const ynode *y, const char *kp, int n, const char *units,
-                    double *out)
-{
-    char ek[160];
-    int i, rc;
-    if (y->type != Y_SEQ || y->n != n)
-        return fail(c, HS_ERR_SCHEMA, y, kp, "must be a list of %d numbers%s", n,
-                    n == 3 ? " [x, y, z]" : "");
-    for (i = 0; i < n; ++i) {
-        snprintf(ek, sizeof ek, "%s[%d]", kp, i);
-        if ((rc = num_node(c, y->kid[i], ek, units, &out[i])) != HS_OK) return rc;
-    }
-    return HS_OK;
-}
-
-static int get_vec(ctx *c, const ynode *m, const char *path, const char *key, int n,
-                   const char *units, int required, const double *def, double *out)
-{
-    char kp[128];
-    int i;
-    const ynode *v = map_get(m, key);
-    if (!v) {
-        if (required) return missing(c, m, path, key);
-        for (i = 0; i < n; ++i) out[i] = def ? def[i] : 0.0;
-        return HS_OK;
-    }
-    return vec_node(c, v, join(kp, sizeof kp, path, key), n, units, out);
-}
-
-/* A string value; is_name additionally requires [A-Za-z0-9_]+ (names form parameter names,
- * so dots, '=' and spaces would make them ambiguous). */
-static int get_str(ctx *c, const ynode *m, const char *path, const char *key, int required,
-                   int is_name, char *buf, size_t n, const ynode **node)
-{
-    char kp[128];
-    const ynode *v = map_get(m, key);
-    const char *s;
-    join(kp, sizeof kp, path, key);
-    buf[0] = '\0';
-    if (node) *node = v ? v : m;
-    if (!v) return required ? missing(c, m, path, key) : HS_OK;
-    if (v->type != Y_SCALAR) return need(c, v, Y_SCALAR, kp);
-    if (is_name) {
-        for (s = v->text; *s; ++s)
-            if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-                  (*s >= '0' && *s <= '9') || *s == '_'))
-                break;
-        if (*s || !v->text[0] || strlen(v->text) >= HS_NAME_LEN)
-            return fail(c, HS_ERR_SCHEMA, v, kp,
-                        "'%s' is not a valid name: use letters, digits and '_' (at most %d)",
-                        v->text, HS_NAME_LEN - 1);
-    }
-    snprintf(buf, n, "%s", v->text);
-    return HS_OK;
-}
-
-/* options: NULL-terminated, the position is the enum value. */
-static int get_enum(ctx *c, const ynode *m, const char *path, const char *key, int required,
-                    const char *const *options, int def, int *out)
-{
-    char kp[128], list[200];
-    size_t used = 0;
-    int i;
-    const ynode *v = map_get(m, key);
-    join(kp, sizeof kp, path, key);
-    if (!v) {
-        if (required) return missing(c, m, path, key);
-        *out = def;
-        return HS_OK;
-    }
-    if (v->type == Y_SCALAR)
-        for (i = 0; options[i]; ++i)
-            if (!strcmp(options[i], v->text)) {
-                *out = i;
-                return HS_OK;
-            }
-    list[0] = '\0';
-    for (i = 0; options[i] && used < sizeof list; ++i) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", options[i]);
-        if (w > 0) used += (size_t)w;
-    }
-    return fail(c, HS_ERR_SCHEMA, v, kp, "must be one of: %s", list);
-}
-
-static int get_bool(ctx *c, const ynode *m, const char *path, const char *key, int *out)
-{
-    char kp[128];
-    const ynode *v = map_get(m, key);
-    *out = 0;
-    if (!v) return HS_OK;
-    if (v->type == Y_SCALAR && v->plain) {
-        if (!strcmp(v->text, "true") || !strcmp(v->text, "True") || !strcmp(v->text, "TRUE")) {
-            *out = 1;
-            return HS_OK;
-        }
-        if (!strcmp(v->text, "false") || !strcmp(v->text, "False") || !strcmp(v->text, "FALSE"))
-            return HS_OK;
-    }
-    return fail(c, HS_ERR_SCHEMA, v, join(kp, sizeof kp, path, key), "must be true or false");
-}
-
-/* An optional list (absent = empty) with at most max items, in the mapping at path. */
-static int get_list_in(ctx *c, const ynode *map, const char *path, const char *key, int max,
-                       const char *maxname, int required, const ynode **out)
-{
-    char kp[128], ip[160];
-    int rc;
-    const ynode *v = map_get(map, key);
-    *out = v;
-    if (!v) return required ? missing(c, map, path, key) : HS_OK;
-    join(kp, sizeof kp, path, key);
-    if ((rc = need(c, v, Y_SEQ, kp)) != HS_OK) return rc;
-    if (v->n > max) {
-        snprintf(ip, sizeof ip, "%s[%d]", kp, max);
-        return fail(c, HS_ERR_LIMIT, v->kid[max], ip, "too many %s: %d (%s is %d)", key, v->n,
-                    maxname, max);
-    }
-    return HS_OK;
-}
-
-static int get_list(ctx *c, const ynode *root, const char *key, int max, const char *maxname,
-                    int required, const ynode **out)
-{
-    return get_list_in(c, root, "", key, max, maxname, required, out);
+    return yt_get_list_in(&c->y, root, "", key, max, maxname, required, out);
 }
 
 static int find_name(const char (*names)[HS_NAME_LEN], int n, const char *s)
@@ -500,30 +49,30 @@ static int find_name(const char (*names)[HS_NAME_LEN], int n, const char *s)
 }
 
 /* A reference to a body, or ground (-1) when allow_ground. */
-static int body_ref(ctx *c, const ynode *m, const char *path, const char *key, int allow_ground,
+static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key, int allow_ground,
                     int *out)
 {
     char name[128], kp[128];
-    const ynode *node;
-    int rc = get_str(c, m, path, key, 1, 0, name, sizeof name, &node);
+    const yt_node *node;
+    int rc = yt_get_str(&c->y, m, path, key, 1, 0, name, sizeof name, &node);
     if (rc != HS_OK) return rc;
-    join(kp, sizeof kp, path, key);
+    yt_join(kp, sizeof kp, path, key);
     if (!strcmp(name, "ground")) {
         if (allow_ground) {
             *out = -1;
             return HS_OK;
         }
-        return fail(c, HS_ERR_VALUE, node, kp, "must be a body, not ground");
+        return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "must be a body, not ground");
     }
     *out = hs_body_find(c->d, name);
     if (*out >= 0) return HS_OK;
-    return fail(c, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s", key,
-                name, allow_ground ? " or ground" : "");
+    return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s", key,
+                   name, allow_ground ? " or ground" : "");
 }
 
 /* Duplicate names in one list: report the second one. */
-static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n, const ynode *const *nodes,
-                        const char *list, const char *what)
+static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n,
+                        const yt_node *const *nodes, const char *list, const char *what)
 {
     int i, j;
     char kp[128];
@@ -531,9 +80,9 @@ static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n, const y
         for (j = 0; j < i; ++j)
             if (!strcmp(names[i], names[j])) {
                 snprintf(kp, sizeof kp, "%s[%d].name", list, i);
-                return fail(c, HS_ERR_VALUE, nodes[i], kp,
-                            "duplicate %s name '%s' (first defined at line %d)", what, names[i],
-                            nodes[j]->line);
+                return yt_fail(&c->y, HS_ERR_VALUE, nodes[i], kp,
+                               "duplicate %s name '%s' (first defined at line %d)", what, names[i],
+                               nodes[j]->line);
             }
     return HS_OK;
 }
@@ -543,14 +92,14 @@ static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n, const y
 /* ====================================================================================== */
 
 typedef struct tbody {
-    const ynode *map, *name_node;
+    const yt_node *map, *name_node;
     char name[HS_NAME_LEN];
     int shape, com_given;
     double mass, dim[3], com[3], inertia[6];
 } tbody;
 
 typedef struct tjoint {
-    const ynode *map, *name_node, *parent_node, *child_node;
+    const yt_node *map, *name_node, *parent_node, *child_node;
     char name[HS_NAME_LEN], parent[128], child[128];
     int type, hold;
     double axis[3], at_parent[3], at_child[3], rot0[9], z0, zd0;
@@ -558,7 +107,7 @@ typedef struct tjoint {
 
 static const char *const k_shapes[] = {"custom", "rod", "beam", "cuboid", "point", NULL};
 
-static int parse_body(ctx *c, const ynode *y, int i, tbody *b)
+static int parse_body(ctx *c, const yt_node *y, int i, tbody *b)
 {
     static const char *const keys[] = {"name", "shape", "mass", "length", "width",
                                        "height", "com", "inertia", NULL};
@@ -568,34 +117,34 @@ static int parse_body(ctx *c, const ynode *y, int i, tbody *b)
     snprintf(path, sizeof path, "bodies[%d]", i);
     memset(b, 0, sizeof *b);
     b->map = y;
-    if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-        (rc = get_str(c, y, path, "name", 1, 1, b->name, sizeof b->name, &b->name_node)))
+    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+        (rc = yt_get_str(&c->y, y, path, "name", 1, 1, b->name, sizeof b->name, &b->name_node)))
         return rc;
     if (!strcmp(b->name, "ground")) {
         char kp[128];
-        return fail(c, HS_ERR_VALUE, b->name_node, join(kp, sizeof kp, path, "name"),
-                    "'ground' is reserved for the fixed frame");
+        return yt_fail(&c->y, HS_ERR_VALUE, b->name_node, yt_join(kp, sizeof kp, path, "name"),
+                       "'ground' is reserved for the fixed frame");
     }
-    if ((rc = get_enum(c, y, path, "shape", 1, k_shapes, 0, &b->shape)) ||
-        (rc = get_num(c, y, path, "mass", "kg", 1, 0.0, &b->mass)))
+    if ((rc = yt_get_enum(&c->y, y, path, "shape", 1, k_shapes, 0, &b->shape)) ||
+        (rc = yt_get_num(&c->y, y, path, "mass", "kg", 1, 0.0, &b->mass)))
         return rc;
     ndim = b->shape == HS_SHAPE_ROD ? 1
            : (b->shape == HS_SHAPE_BEAM || b->shape == HS_SHAPE_CUBOID) ? 3
                                                                          : 0;
     for (k = 0; k < 3; ++k) {
         if (k < ndim) {
-            if ((rc = get_num(c, y, path, dims[k], "m", 1, 0.0, &b->dim[k]))) return rc;
+            if ((rc = yt_get_num(&c->y, y, path, dims[k], "m", 1, 0.0, &b->dim[k]))) return rc;
         } else {
             snprintf(why, sizeof why, "%s is not used by shape %s", dims[k], k_shapes[b->shape]);
-            if ((rc = forbid(c, y, path, dims[k], why))) return rc;
+            if ((rc = yt_forbid(&c->y, y, path, dims[k], why))) return rc;
         }
     }
-    b->com_given = map_get(y, "com") != NULL;
-    if ((rc = get_vec(c, y, path, "com", 3, "m", 0, NULL, b->com))) return rc;
+    b->com_given = yt_map_get(y, "com") != NULL;
+    if ((rc = yt_get_vec(&c->y, y, path, "com", 3, "m", 0, NULL, b->com))) return rc;
     if (b->shape == HS_SHAPE_CUSTOM)
-        return get_vec(c, y, path, "inertia", 6, "kg m^2", 1, NULL, b->inertia);
-    return forbid(c, y, path, "inertia",
-                  "inertia is given for shape custom only (other shapes compute it)");
+        return yt_get_vec(&c->y, y, path, "inertia", 6, "kg m^2", 1, NULL, b->inertia);
+    return yt_forbid(&c->y, y, path, "inertia",
+                     "inertia is given for shape custom only (other shapes compute it)");
 }
 
 /* Rodrigues: rotation by angle about the unit axis k, row-major. */
@@ -613,7 +162,7 @@ static void rodrigues(const double k[3], double a, double R[9])
     R[8] = cs + k[2] * k[2] * v;
 }
 
-static int parse_joint(ctx *c, const ynode *y, int i, tjoint *t)
+static int parse_joint(ctx *c, const yt_node *y, int i, tjoint *t)
 {
     static const char *const keys[] = {"name", "type", "parent", "child", "axis",
                                        "at_parent", "at_child", "rotation0", "z0", "zdot0",
@@ -621,40 +170,42 @@ static int parse_joint(ctx *c, const ynode *y, int i, tjoint *t)
     static const char *const rkeys[] = {"axis", "angle", NULL};
     static const char *const types[] = {"revolute", "prismatic", NULL};
     char path[64], rpath[96];
-    const ynode *r;
+    const yt_node *r;
     int rc, pr;
     snprintf(path, sizeof path, "joints[%d]", i);
     memset(t, 0, sizeof *t);
     t->map = y;
-    if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-        (rc = get_str(c, y, path, "name", 1, 1, t->name, sizeof t->name, &t->name_node)) ||
-        (rc = get_enum(c, y, path, "type", 1, types, 0, &t->type)) ||
-        (rc = get_str(c, y, path, "parent", 1, 0, t->parent, sizeof t->parent,
-                      &t->parent_node)) ||
-        (rc = get_str(c, y, path, "child", 1, 0, t->child, sizeof t->child, &t->child_node)) ||
-        (rc = get_vec(c, y, path, "axis", 3, "", 1, NULL, t->axis)) ||
-        (rc = get_vec(c, y, path, "at_parent", 3, "m", 0, NULL, t->at_parent)) ||
-        (rc = get_vec(c, y, path, "at_child", 3, "m", 0, NULL, t->at_child)))
+    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+        (rc = yt_get_str(&c->y, y, path, "name", 1, 1, t->name, sizeof t->name, &t->name_node)) ||
+        (rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &t->type)) ||
+        (rc = yt_get_str(&c->y, y, path, "parent", 1, 0, t->parent, sizeof t->parent,
+                         &t->parent_node)) ||
+        (rc = yt_get_str(&c->y, y, path, "child", 1, 0, t->child, sizeof t->child,
+                         &t->child_node)) ||
+        (rc = yt_get_vec(&c->y, y, path, "axis", 3, "", 1, NULL, t->axis)) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_parent", 3, "m", 0, NULL, t->at_parent)) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_child", 3, "m", 0, NULL, t->at_child)))
         return rc;
     pr = t->type == HS_JOINT_PRISMATIC;
-    if ((rc = get_num(c, y, path, "z0", pr ? "m" : "rad", 0, 0.0, &t->z0)) ||
-        (rc = get_num(c, y, path, "zdot0", pr ? "m/s" : "rad/s", 0, 0.0, &t->zd0)) ||
-        (rc = get_bool(c, y, path, "hold", &t->hold)))
+    if ((rc = yt_get_num(&c->y, y, path, "z0", pr ? "m" : "rad", 0, 0.0, &t->z0)) ||
+        (rc = yt_get_num(&c->y, y, path, "zdot0", pr ? "m/s" : "rad/s", 0, 0.0, &t->zd0)) ||
+        (rc = yt_get_bool(&c->y, y, path, "hold", &t->hold)))
         return rc;
     t->rot0[0] = t->rot0[4] = t->rot0[8] = 1.0; /* identity unless rotation0 is given */
-    r = map_get(y, "rotation0");
+    r = yt_map_get(y, "rotation0");
     if (r) {
         double ax[3], ang, n;
-        join(rpath, sizeof rpath, path, "rotation0");
-        if ((rc = need(c, r, Y_MAP, rpath)) || (rc = check_keys(c, r, rpath, rkeys)) ||
-            (rc = get_vec(c, r, rpath, "axis", 3, "", 1, NULL, ax)) ||
-            (rc = get_num(c, r, rpath, "angle", "rad", 1, 0.0, &ang)))
+        yt_join(rpath, sizeof rpath, path, "rotation0");
+        if ((rc = yt_need(&c->y, r, YT_MAP, rpath)) ||
+            (rc = yt_check_keys(&c->y, r, rpath, rkeys)) ||
+            (rc = yt_get_vec(&c->y, r, rpath, "axis", 3, "", 1, NULL, ax)) ||
+            (rc = yt_get_num(&c->y, r, rpath, "angle", "rad", 1, 0.0, &ang)))
             return rc;
         n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
         if (!(n > 0.0)) {
             char kp[128];
-            return fail(c, HS_ERR_VALUE, map_get(r, "axis"), join(kp, sizeof kp, rpath, "axis"),
-                        "axis must be non-zero");
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(r, "axis"),
+                           yt_join(kp, sizeof kp, rpath, "axis"), "axis must be non-zero");
         }
         ax[0] /= n;
         ax[1] /= n;
@@ -688,27 +239,27 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
         if (ch < 0) {
             snprintf(kp, sizeof kp, "joints[%d].child", i);
             if (!strcmp(t->child, "ground"))
-                return fail(c, HS_ERR_VALUE, t->child_node, kp,
-                            "child must be a body, not ground");
-            return fail(c, HS_ERR_VALUE, t->child_node, kp,
-                        "child '%s' is not a body defined in bodies", t->child);
+                return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp,
+                               "child must be a body, not ground");
+            return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp,
+                           "child '%s' is not a body defined in bodies", t->child);
         }
         if (pa < 0 && strcmp(t->parent, "ground") != 0) {
             snprintf(kp, sizeof kp, "joints[%d].parent", i);
-            return fail(c, HS_ERR_VALUE, t->parent_node, kp,
-                        "parent '%s' is not a body defined in bodies or ground", t->parent);
+            return yt_fail(&c->y, HS_ERR_VALUE, t->parent_node, kp,
+                           "parent '%s' is not a body defined in bodies or ground", t->parent);
         }
         if (pa == ch) {
             snprintf(kp, sizeof kp, "joints[%d].parent", i);
-            return fail(c, HS_ERR_VALUE, t->parent_node, kp,
-                        "a joint cannot connect body '%s' to itself", t->child);
+            return yt_fail(&c->y, HS_ERR_VALUE, t->parent_node, kp,
+                           "a joint cannot connect body '%s' to itself", t->child);
         }
         if (child_joint[ch] >= 0) {
             snprintf(kp, sizeof kp, "joints[%d].child", i);
-            return fail(c, HS_ERR_VALUE, t->child_node, kp,
-                        "a body must be the child of exactly one joint: '%s' is already the "
-                        "child of joint '%s'",
-                        t->child, tj[child_joint[ch]].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp,
+                           "a body must be the child of exactly one joint: '%s' is already the "
+                           "child of joint '%s'",
+                           t->child, tj[child_joint[ch]].name);
         }
         child_joint[ch] = i;
         parent_of[ch] = pa;
@@ -716,9 +267,9 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
     for (b = 0; b < nb; ++b)
         if (child_joint[b] < 0) {
             snprintf(kp, sizeof kp, "bodies[%d].name", b);
-            return fail(c, HS_ERR_VALUE, tb[b].name_node, kp,
-                        "a body must be the child of exactly one joint: no joint has child '%s'",
-                        tb[b].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, tb[b].name_node, kp,
+                           "a body must be the child of exactly one joint: no joint has child '%s'",
+                           tb[b].name);
         }
     for (n = 0; n < nb; ++n) {
         for (b = 0; b < nb; ++b)
@@ -728,10 +279,10 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
             }
             i = child_joint[b];
             snprintf(kp, sizeof kp, "joints[%d].parent", i);
-            return fail(c, HS_ERR_VALUE, tj[i].parent_node, kp,
-                        "kinematic loop in joints: use a cut joint (body '%s' is not connected "
-                        "to ground through joints)",
-                        tb[b].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, tj[i].parent_node, kp,
+                           "kinematic loop in joints: use a cut joint (body '%s' is not connected "
+                           "to ground through joints)",
+                           tb[b].name);
         }
         placed[b] = 1;
         newidx[b] = n;
@@ -769,8 +320,8 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
 
 static int parse_bodies_joints(ctx *c)
 {
-    const ynode *bl, *jl = NULL;
-    const ynode *names[HS_MAX_BODIES];
+    const yt_node *bl, *jl = NULL;
+    const yt_node *names[HS_MAX_BODIES];
     char bn[HS_MAX_BODIES][HS_NAME_LEN], jn[HS_MAX_BODIES][HS_NAME_LEN];
     tbody *tb;
     tjoint *tj;
@@ -778,21 +329,23 @@ static int parse_bodies_joints(ctx *c)
     /* bodies are checked before the joints list is required: the first error in the file
      * is the most useful one to report */
     if ((rc = get_list(c, c->root, "bodies", HS_MAX_BODIES, "HS_MAX_BODIES", 1, &bl))) return rc;
-    if (bl->n == 0) return fail(c, HS_ERR_VALUE, bl, "bodies", "at least one body is required");
+    if (bl->n == 0)
+        return yt_fail(&c->y, HS_ERR_VALUE, bl, "bodies", "at least one body is required");
     nb = bl->n;
     tb = (tbody *)calloc(HS_MAX_BODIES, sizeof *tb);
     tj = (tjoint *)calloc(HS_MAX_BODIES, sizeof *tj);
     if (!tb || !tj) {
         free(tb);
         free(tj);
-        return fail(c, HS_ERR_IO, NULL, "", "out of memory");
+        return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
     }
     for (i = 0; i < nb && rc == HS_OK; ++i) {
         rc = parse_body(c, bl->kid[i], i, &tb[i]);
         memcpy(bn[i], tb[i].name, HS_NAME_LEN);
         names[i] = tb[i].name_node;
     }
-    if (rc == HS_OK) rc = check_unique(c, (const char(*)[HS_NAME_LEN])bn, nb, names, "bodies", "body");
+    if (rc == HS_OK)
+        rc = check_unique(c, (const char(*)[HS_NAME_LEN])bn, nb, names, "bodies", "body");
     if (rc == HS_OK)
         rc = get_list(c, c->root, "joints", HS_MAX_BODIES, "HS_MAX_BODIES", 1,
                       &jl);
@@ -802,7 +355,8 @@ static int parse_bodies_joints(ctx *c)
         memcpy(jn[i], tj[i].name, HS_NAME_LEN);
         names[i] = tj[i].name_node;
     }
-    if (rc == HS_OK) rc = check_unique(c, (const char(*)[HS_NAME_LEN])jn, nj, names, "joints", "joint");
+    if (rc == HS_OK)
+        rc = check_unique(c, (const char(*)[HS_NAME_LEN])jn, nj, names, "joints", "joint");
     if (rc == HS_OK) rc = build_tree(c, tb, nb, tj, nj);
     free(tb);
     free(tj);
@@ -818,48 +372,50 @@ static int parse_cuts(ctx *c)
     static const int neq[4] = {5, 2, 5, 2}; /* equations per cut type (hs_cut_equations) */
     static const double ez[3] = {0.0, 0.0, 1.0};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_CUTS];
+    const yt_node *l, *names[HS_MAX_CUTS];
     char path[64];
     int rc, i, ncon = 0;
     if ((rc = get_list(c, c->root, "cuts", HS_MAX_CUTS, "HS_MAX_CUTS", 0, &l)) || !l) return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         int ty;
         snprintf(path, sizeof path, "cuts[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->cut_name[i], HS_NAME_LEN,
-                          &names[i])) ||
-            (rc = get_enum(c, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cut_name[i], HS_NAME_LEN,
+                             &names[i])) ||
+            (rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
             (rc = body_ref(c, y, path, "body_a", 1, &m->cut_body_a[i])) ||
             (rc = body_ref(c, y, path, "body_b", 1, &m->cut_body_b[i])) ||
-            (rc = get_vec(c, y, path, "at_a", 3, "m", 0, NULL, m->cut_at_a[i])) ||
-            (rc = get_vec(c, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
+            (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cut_at_a[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
             return rc;
         ty = m->cut_type[i];
         /* revolute axes default to z (planar mechanisms); a slide direction has no default */
-        if ((rc = get_vec(c, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
-                          m->cut_axis_a[i])) ||
-            (rc = get_vec(c, y, path, "axis_b", 3, "", ty >= HS_CUT_PRISMATIC, ez,
-                          m->cut_axis_b[i])))
+        if ((rc = yt_get_vec(&c->y, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                             m->cut_axis_a[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                             m->cut_axis_b[i])))
             return rc;
         if (ty == HS_CUT_PRISMATIC) {
-            if ((rc = get_vec(c, y, path, "normal_a", 3, "", 1, NULL, m->cut_normal_a[i])) ||
-                (rc = get_vec(c, y, path, "normal_b", 3, "", 1, NULL, m->cut_normal_b[i])))
+            if ((rc = yt_get_vec(&c->y, y, path, "normal_a", 3, "", 1, NULL, m->cut_normal_a[i])) ||
+                (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 1, NULL, m->cut_normal_b[i])))
                 return rc;
         } else if (ty == HS_CUT_PRISMATIC_PLANAR) {
-            if ((rc = forbid(c, y, path, "normal_a", "normal_a is used by prismatic cuts only")) ||
-                (rc = get_vec(c, y, path, "normal_b", 3, "", 0, ez, m->cut_normal_b[i])))
+            if ((rc = yt_forbid(&c->y, y, path, "normal_a",
+                                "normal_a is used by prismatic cuts only")) ||
+                (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 0, ez, m->cut_normal_b[i])))
                 return rc;
-        } else if ((rc = forbid(c, y, path, "normal_a", "normal_a is used by prismatic cuts only")) ||
-                   (rc = forbid(c, y, path, "normal_b",
-                                "normal_b is used by prismatic cuts only"))) {
+        } else if ((rc = yt_forbid(&c->y, y, path, "normal_a",
+                                   "normal_a is used by prismatic cuts only")) ||
+                   (rc = yt_forbid(&c->y, y, path, "normal_b",
+                                   "normal_b is used by prismatic cuts only"))) {
             return rc;
         }
         ncon += neq[ty];
         if (ncon > HS_MAX_CON)
-            return fail(c, HS_ERR_LIMIT, y, path,
-                        "the cuts need %d constraint equations up to here (HS_MAX_CON is %d)",
-                        ncon, HS_MAX_CON);
+            return yt_fail(&c->y, HS_ERR_LIMIT, y, path,
+                           "the cuts need %d constraint equations up to here (HS_MAX_CON is %d)",
+                           ncon, HS_MAX_CON);
         c->cut_map[i] = y;
     }
     m->ncut = l->n;
@@ -871,19 +427,19 @@ static int parse_points(ctx *c)
 {
     static const char *const keys[] = {"name", "body", "at", NULL};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_POINTS];
+    const yt_node *l, *names[HS_MAX_POINTS];
     char path[64];
     int rc, i;
     if ((rc = get_list(c, c->root, "points", HS_MAX_POINTS, "HS_MAX_POINTS", 0, &l)) || !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "points[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->point_name[i], HS_NAME_LEN,
-                          &names[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->point_name[i], HS_NAME_LEN,
+                             &names[i])) ||
             (rc = body_ref(c, y, path, "body", 1, &m->point_body[i])) ||
-            (rc = get_vec(c, y, path, "at", 3, "m", 0, NULL, m->point_at[i])))
+            (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->point_at[i])))
             return rc;
         c->point_map[i] = y;
     }
@@ -896,38 +452,39 @@ static int parse_signals(ctx *c)
 {
     static const char *const keys[] = {"name", "knots", NULL};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_SIGNALS];
+    const yt_node *l, *names[HS_MAX_SIGNALS];
     char path[64], kp[128];
     int rc, i, k;
     m->nknot = 0;
     if ((rc = get_list(c, c->root, "signals", HS_MAX_SIGNALS, "HS_MAX_SIGNALS", 0, &l)) || !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i], *kn;
+        const yt_node *y = l->kid[i], *kn;
         snprintf(path, sizeof path, "signals[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->signal_name[i], HS_NAME_LEN,
-                          &names[i])))
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->signal_name[i], HS_NAME_LEN,
+                             &names[i])))
             return rc;
-        kn = map_get(y, "knots");
-        join(kp, sizeof kp, path, "knots");
-        if (!kn) return missing(c, y, path, "knots");
-        if ((rc = need(c, kn, Y_SEQ, kp))) return rc;
-        if (kn->n == 0) return fail(c, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
+        kn = yt_map_get(y, "knots");
+        yt_join(kp, sizeof kp, path, "knots");
+        if (!kn) return yt_missing(&c->y, y, path, "knots");
+        if ((rc = yt_need(&c->y, kn, YT_SEQ, kp))) return rc;
+        if (kn->n == 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
         m->sig_start[i] = m->nknot;
         m->sig_n[i] = kn->n;
         for (k = 0; k < kn->n; ++k) {
-            const ynode *p = kn->kid[k];
+            const yt_node *p = kn->kid[k];
             double tv[2];
             snprintf(kp, sizeof kp, "%s.knots[%d]", path, k);
             if (m->nknot == HS_MAX_KNOTS)
-                return fail(c, HS_ERR_LIMIT, p, kp,
-                            "too many knots in all signals together (HS_MAX_KNOTS is %d)",
-                            HS_MAX_KNOTS);
-            if (p->type != Y_SEQ || p->n != 2)
-                return fail(c, HS_ERR_SCHEMA, p, kp, "a knot is a list [t, value]");
-            if ((rc = num_node(c, p->kid[0], kp, "s", &tv[0])) ||
-                (rc = num_node(c, p->kid[1], kp, NULL, &tv[1])))
+                return yt_fail(&c->y, HS_ERR_LIMIT, p, kp,
+                               "too many knots in all signals together (HS_MAX_KNOTS is %d)",
+                               HS_MAX_KNOTS);
+            if (p->type != YT_SEQ || p->n != 2)
+                return yt_fail(&c->y, HS_ERR_SCHEMA, p, kp, "a knot is a list [t, value]");
+            if ((rc = yt_num_node(&c->y, p->kid[0], kp, "s", &tv[0])) ||
+                (rc = yt_num_node(&c->y, p->kid[1], kp, NULL, &tv[1])))
                 return rc;
             m->knot_t[m->nknot] = tv[0];
             m->knot_v[m->nknot] = tv[1];
@@ -940,17 +497,17 @@ static int parse_signals(ctx *c)
                         "signals", "signal");
 }
 
-static int signal_ref(ctx *c, const ynode *y, const char *path, const char *key, int *out)
+static int signal_ref(ctx *c, const yt_node *y, const char *path, const char *key, int *out)
 {
     char name[128], kp[128];
-    const ynode *node;
-    int rc = get_str(c, y, path, key, 0, 0, name, sizeof name, &node);
+    const yt_node *node;
+    int rc = yt_get_str(&c->y, y, path, key, 0, 0, name, sizeof name, &node);
     *out = -1;
     if (rc != HS_OK || !name[0]) return rc;
     *out = find_name((const char(*)[HS_NAME_LEN])c->d->signal_name, c->d->model.nsignal, name);
     if (*out >= 0) return HS_OK;
-    return fail(c, HS_ERR_VALUE, node, join(kp, sizeof kp, path, key),
-                "%s '%s' is not a signal defined in signals", key, name);
+    return yt_fail(&c->y, HS_ERR_VALUE, node, yt_join(kp, sizeof kp, path, key),
+                   "%s '%s' is not a signal defined in signals", key, name);
 }
 
 static int parse_loads(ctx *c)
@@ -959,22 +516,23 @@ static int parse_loads(ctx *c)
                                        "force_signal", "torque_signal", NULL};
     static const char *const frames[] = {"global", "body", NULL};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_LOADS];
+    const yt_node *l, *names[HS_MAX_LOADS];
     char path[64];
     int rc, i;
     if ((rc = get_list(c, c->root, "loads", HS_MAX_LOADS, "HS_MAX_LOADS", 0, &l)) || !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "loads[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->load_name[i], HS_NAME_LEN,
-                          &names[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->load_name[i], HS_NAME_LEN,
+                             &names[i])) ||
             (rc = body_ref(c, y, path, "body", 0, &m->load_body[i])) ||
-            (rc = get_vec(c, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
-            (rc = get_enum(c, y, path, "frame", 0, frames, HS_FRAME_GLOBAL, &m->load_frame[i])) ||
-            (rc = get_vec(c, y, path, "force", 3, "N", 0, NULL, m->load_force_dir[i])) ||
-            (rc = get_vec(c, y, path, "torque", 3, "N m", 0, NULL, m->load_torque_dir[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
+            (rc = yt_get_enum(&c->y, y, path, "frame", 0, frames, HS_FRAME_GLOBAL,
+                              &m->load_frame[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "force", 3, "N", 0, NULL, m->load_force_dir[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "torque", 3, "N m", 0, NULL, m->load_torque_dir[i])) ||
             (rc = signal_ref(c, y, path, "force_signal", &m->load_force_sig[i])) ||
             (rc = signal_ref(c, y, path, "torque_signal", &m->load_torque_sig[i])))
             return rc;
@@ -991,7 +549,7 @@ static int parse_integrator(ctx *c)
                                        "tol_friction", "penalty", "max_iter", "fd_rel",
                                        "fd_floor", NULL};
     hs_model *m = &c->d->model;
-    const ynode *y = map_get(c->root, "integrator");
+    const yt_node *y = yt_map_get(c->root, "integrator");
     const char *p = "integrator";
     int rc;
     c->integ = y;
@@ -1005,16 +563,16 @@ static int parse_integrator(ctx *c)
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;
     if (!y) return HS_OK;
-    if ((rc = need(c, y, Y_MAP, p)) || (rc = check_keys(c, y, p, keys)) ||
-        (rc = get_num(c, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
-        (rc = get_num(c, y, p, "t_end", "s", 0, m->t_end, &m->t_end)) ||
-        (rc = get_num(c, y, p, "tol_position", "|rad|m", 0, m->tol_z, &m->tol_z)) ||
-        (rc = get_num(c, y, p, "tol_pressure", "Pa", 0, m->tol_p, &m->tol_p)) ||
-        (rc = get_num(c, y, p, "tol_friction", "|m", 0, m->tol_fs, &m->tol_fs)) ||
-        (rc = get_num(c, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
-        (rc = get_num(c, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
-        (rc = get_num(c, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
-        (rc = get_num(c, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)))
+    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
+        (rc = yt_get_num(&c->y, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
+        (rc = yt_get_num(&c->y, y, p, "t_end", "s", 0, m->t_end, &m->t_end)) ||
+        (rc = yt_get_num(&c->y, y, p, "tol_position", "|rad|m", 0, m->tol_z, &m->tol_z)) ||
+        (rc = yt_get_num(&c->y, y, p, "tol_pressure", "Pa", 0, m->tol_p, &m->tol_p)) ||
+        (rc = yt_get_num(&c->y, y, p, "tol_friction", "|m", 0, m->tol_fs, &m->tol_fs)) ||
+        (rc = yt_get_num(&c->y, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
+        (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
+        (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
+        (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)))
         return rc;
     return HS_OK;
 }
@@ -1028,56 +586,56 @@ static int parse_fluid(ctx *c)
 {
     static const char *const keys[] = {"B_oil", "rho", NULL};
     hs_model *m = &c->d->model;
-    const ynode *y = map_get(c->root, "fluid");
+    const yt_node *y = yt_map_get(c->root, "fluid");
     const char *p = "fluid";
     char kp[128];
     int rc;
     c->fluid = y;
     if (!y) {
-        const ynode *h = map_get(c->root, "hydraulics");
+        const yt_node *h = yt_map_get(c->root, "hydraulics");
         if (h)
-            return fail(c, HS_ERR_SCHEMA, map_key(c->root, "hydraulics"), "fluid",
-                        "a fluid section (B_oil, rho) is required when hydraulics is given");
+            return yt_fail(&c->y, HS_ERR_SCHEMA, yt_map_key(c->root, "hydraulics"), "fluid",
+                           "a fluid section (B_oil, rho) is required when hydraulics is given");
         return HS_OK;
     }
-    if ((rc = need(c, y, Y_MAP, p)) || (rc = check_keys(c, y, p, keys)) ||
-        (rc = get_num(c, y, p, "B_oil", "Pa", 1, 0.0, &m->B_oil)) ||
-        (rc = get_num(c, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)))
+    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
+        (rc = yt_get_num(&c->y, y, p, "B_oil", "Pa", 1, 0.0, &m->B_oil)) ||
+        (rc = yt_get_num(&c->y, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)))
         return rc;
     if (!(m->B_oil > 0.0))
-        return fail(c, HS_ERR_VALUE, map_get(y, "B_oil"), join(kp, sizeof kp, p, "B_oil"),
-                    "B_oil must be > 0");
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "B_oil"),
+                       yt_join(kp, sizeof kp, p, "B_oil"), "B_oil must be > 0");
     if (!(m->rho > 0.0))
-        return fail(c, HS_ERR_VALUE, map_get(y, "rho"), join(kp, sizeof kp, p, "rho"),
-                    "rho must be > 0");
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "rho"), yt_join(kp, sizeof kp, p, "rho"),
+                       "rho must be > 0");
     return HS_OK;
 }
 
 /* A node name: volume v -> v, source s -> nvol + s. vol_only: the node must be a volume. */
-static int node_ref(ctx *c, const ynode *y, const char *path, const char *key, int vol_only,
-                    int *out, const ynode **node)
+static int node_ref(ctx *c, const yt_node *y, const char *path, const char *key, int vol_only,
+                    int *out, const yt_node **node)
 {
     char name[128], kp[128];
     const hs_model_desc *d = c->d;
-    int rc = get_str(c, y, path, key, 1, 0, name, sizeof name, node), s;
+    int rc = yt_get_str(&c->y, y, path, key, 1, 0, name, sizeof name, node), s;
     if (rc != HS_OK) return rc;
-    join(kp, sizeof kp, path, key);
+    yt_join(kp, sizeof kp, path, key);
     *out = find_name((const char(*)[HS_NAME_LEN])d->vol_name, d->model.nvol, name);
     if (*out >= 0) return HS_OK;
     s = find_name((const char(*)[HS_NAME_LEN])d->src_name, d->model.nsrc, name);
     if (s >= 0 && vol_only)
-        return fail(c, HS_ERR_VALUE, *node, kp,
-                    "'%s' is a source: %s must be a volume (hydraulics.volumes)", name, key);
+        return yt_fail(&c->y, HS_ERR_VALUE, *node, kp,
+                       "'%s' is a source: %s must be a volume (hydraulics.volumes)", name, key);
     if (s >= 0) {
         *out = d->model.nvol + s;
         return HS_OK;
     }
-    return fail(c, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics", key,
-                name, vol_only ? "volume" : "node (a volume or source)");
+    return yt_fail(&c->y, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics", key,
+                   name, vol_only ? "volume" : "node (a volume or source)");
 }
 
 /* Volumes and sources are both nodes: one name space. The later definition is reported. */
-static int check_nodes_unique(ctx *c, const ynode *const *vnames, const ynode *const *snames)
+static int check_nodes_unique(ctx *c, const yt_node *const *vnames, const yt_node *const *snames)
 {
     const hs_model_desc *d = c->d;
     int nv = d->model.nvol, n = nv + d->model.nsrc, i, j;
@@ -1086,57 +644,59 @@ static int check_nodes_unique(ctx *c, const ynode *const *vnames, const ynode *c
         for (j = 0; j < i; ++j) {
             const char *a = i < nv ? d->vol_name[i] : d->src_name[i - nv];
             const char *b = j < nv ? d->vol_name[j] : d->src_name[j - nv];
-            const ynode *na = i < nv ? vnames[i] : snames[i - nv];
-            const ynode *nb = j < nv ? vnames[j] : snames[j - nv];
+            const yt_node *na = i < nv ? vnames[i] : snames[i - nv];
+            const yt_node *nb = j < nv ? vnames[j] : snames[j - nv];
             int ia = i < nv ? i : i - nv, ib = j < nv ? j : j - nv;
             const char *la = i < nv ? "volumes" : "sources", *lb = j < nv ? "volumes" : "sources";
             if (strcmp(a, b) != 0) continue;
             if (na->line < nb->line || (na->line == nb->line && na->col < nb->col)) {
-                const ynode *t = na;
+                const yt_node *t = na;
                 const char *tl = la;
                 int ti = ia;
                 na = nb, nb = t, la = lb, lb = tl, ia = ib, ib = ti;
             }
             snprintf(kp, sizeof kp, "hydraulics.%s[%d].name", la, ia);
-            return fail(c, HS_ERR_VALUE, na, kp,
-                        "duplicate node name '%s' (first defined at line %d in hydraulics.%s; "
-                        "volumes and sources share one name space)",
-                        a, nb->line, lb);
+            return yt_fail(&c->y, HS_ERR_VALUE, na, kp,
+                           "duplicate node name '%s' (first defined at line %d in hydraulics.%s; "
+                           "volumes and sources share one name space)",
+                           a, nb->line, lb);
         }
     return HS_OK;
 }
 
-static int parse_sources_volumes(ctx *c, const ynode *h)
+static int parse_sources_volumes(ctx *c, const yt_node *h)
 {
     static const char *const skeys[] = {"name", "p", NULL};
     static const char *const vkeys[] = {"name", "V", "B", "p0", NULL};
     hs_model *m = &c->d->model;
-    const ynode *sl, *vl, *snames[HS_MAX_SRCS], *vnames[HS_MAX_VOLS];
+    const yt_node *sl, *vl, *snames[HS_MAX_SRCS], *vnames[HS_MAX_VOLS];
     char path[64];
     int rc, i;
-    if ((rc = get_list_in(c, h, "hydraulics", "sources", HS_MAX_SRCS, "HS_MAX_SRCS", 0, &sl)) ||
-        (rc = get_list_in(c, h, "hydraulics", "volumes", HS_MAX_VOLS, "HS_MAX_VOLS", 0, &vl)))
+    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "sources", HS_MAX_SRCS, "HS_MAX_SRCS", 0,
+                             &sl)) ||
+        (rc =
+             yt_get_list_in(&c->y, h, "hydraulics", "volumes", HS_MAX_VOLS, "HS_MAX_VOLS", 0, &vl)))
         return rc;
     for (i = 0; sl && i < sl->n; ++i) {
-        const ynode *y = sl->kid[i];
+        const yt_node *y = sl->kid[i];
         snprintf(path, sizeof path, "hydraulics.sources[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, skeys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->src_name[i], HS_NAME_LEN,
-                          &snames[i])) ||
-            (rc = get_num(c, y, path, "p", "Pa", 1, 0.0, &m->src_p[i])))
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, skeys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->src_name[i], HS_NAME_LEN,
+                             &snames[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "p", "Pa", 1, 0.0, &m->src_p[i])))
             return rc;
         c->src_map[i] = y;
     }
     m->nsrc = sl ? sl->n : 0;
     for (i = 0; vl && i < vl->n; ++i) {
-        const ynode *y = vl->kid[i];
+        const yt_node *y = vl->kid[i];
         snprintf(path, sizeof path, "hydraulics.volumes[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, vkeys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->vol_name[i], HS_NAME_LEN,
-                          &vnames[i])) ||
-            (rc = get_num(c, y, path, "V", "m^3", 1, 0.0, &m->vol_V[i])) ||
-            (rc = get_num(c, y, path, "B", "Pa", 1, 0.0, &m->vol_B[i])) ||
-            (rc = get_num(c, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])))
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, vkeys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->vol_name[i], HS_NAME_LEN,
+                             &vnames[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "V", "m^3", 1, 0.0, &m->vol_V[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "B", "Pa", 1, 0.0, &m->vol_B[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])))
             return rc;
         m->vol_cyl[i] = -1; /* set by the cylinder whose chamber it is */
         m->vol_side[i] = 0;
@@ -1146,37 +706,38 @@ static int parse_sources_volumes(ctx *c, const ynode *h)
     return check_nodes_unique(c, vnames, snames);
 }
 
-static int parse_throttles(ctx *c, const ynode *h)
+static int parse_throttles(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "from", "to", "Cd", "A", "Cv", "dp_lim", NULL};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_THR], *node;
+    const yt_node *l, *names[HS_MAX_THR], *node;
     char path[64];
     int rc, i;
-    if ((rc = get_list_in(c, h, "hydraulics", "throttles", HS_MAX_THR, "HS_MAX_THR", 0, &l)) ||
+    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "throttles", HS_MAX_THR, "HS_MAX_THR", 0,
+                             &l)) ||
         !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.throttles[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->thr_name[i], HS_NAME_LEN,
-                          &names[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->thr_name[i], HS_NAME_LEN,
+                             &names[i])) ||
             (rc = node_ref(c, y, path, "from", 0, &m->thr_a[i], &node)) ||
             (rc = node_ref(c, y, path, "to", 0, &m->thr_b[i], &node)))
             return rc;
         m->thr_Cd[i] = m->thr_A[i] = m->thr_Cv_given[i] = 0.0;
-        if (map_get(y, "Cv")) {
-            if ((rc = forbid(c, y, path, "Cd", "give either Cv or Cd and A, not both")) ||
-                (rc = forbid(c, y, path, "A", "give either Cv or Cd and A, not both")) ||
-                (rc = get_num(c, y, path, "Cv", "m^3/(s sqrt(Pa))", 1, 0.0,
-                              &m->thr_Cv_given[i])))
+        if (yt_map_get(y, "Cv")) {
+            if ((rc = yt_forbid(&c->y, y, path, "Cd", "give either Cv or Cd and A, not both")) ||
+                (rc = yt_forbid(&c->y, y, path, "A", "give either Cv or Cd and A, not both")) ||
+                (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s sqrt(Pa))", 1, 0.0,
+                                 &m->thr_Cv_given[i])))
                 return rc;
-        } else if ((rc = get_num(c, y, path, "Cd", "", 1, 0.0, &m->thr_Cd[i])) ||
-                   (rc = get_num(c, y, path, "A", "m^2", 1, 0.0, &m->thr_A[i]))) {
+        } else if ((rc = yt_get_num(&c->y, y, path, "Cd", "", 1, 0.0, &m->thr_Cd[i])) ||
+                   (rc = yt_get_num(&c->y, y, path, "A", "m^2", 1, 0.0, &m->thr_A[i]))) {
             return rc;
         }
-        if ((rc = get_num(c, y, path, "dp_lim", "Pa", 0, 2e5, &m->thr_dplim[i]))) return rc;
+        if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->thr_dplim[i]))) return rc;
         c->thr_map[i] = y;
     }
     m->nthr = l->n;
@@ -1185,66 +746,67 @@ static int parse_throttles(ctx *c, const ynode *h)
 }
 
 /* Exactly one of keys a and b; the later one is reported when both are given. */
-static int one_of(ctx *c, const ynode *y, const char *path, const char *a, const char *b,
+static int one_of(ctx *c, const yt_node *y, const char *path, const char *a, const char *b,
                   const char *what)
 {
-    const ynode *ka = map_get(y, a) ? map_key(y, a) : NULL;
-    const ynode *kb = map_get(y, b) ? map_key(y, b) : NULL;
+    const yt_node *ka = yt_map_get(y, a) ? yt_map_key(y, a) : NULL;
+    const yt_node *kb = yt_map_get(y, b) ? yt_map_key(y, b) : NULL;
     char kp[128];
     if (ka && kb) {
-        const ynode *later = kb->line > ka->line || (kb->line == ka->line && kb->col > ka->col)
-                                 ? kb
-                                 : ka;
-        return fail(c, HS_ERR_SCHEMA, later, join(kp, sizeof kp, path, later->text),
-                    "give either %s or %s, not both (%s)", a, b, what);
+        const yt_node *later =
+            kb->line > ka->line || (kb->line == ka->line && kb->col > ka->col) ? kb : ka;
+        return yt_fail(&c->y, HS_ERR_SCHEMA, later, yt_join(kp, sizeof kp, path, later->text),
+                       "give either %s or %s, not both (%s)", a, b, what);
     }
     if (!ka && !kb)
-        return fail(c, HS_ERR_SCHEMA, y, join(kp, sizeof kp, path, a),
-                    "one of %s or %s is required (%s)", a, b, what);
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, yt_join(kp, sizeof kp, path, a),
+                       "one of %s or %s is required (%s)", a, b, what);
     return HS_OK;
 }
 
-static int parse_valves(ctx *c, const ynode *h)
+static int parse_valves(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
                                        "k_PB", "k_AT", "tau", "f45", "dp_lim", "U0", "U_ref",
                                        NULL};
     static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_DCV], *node;
+    const yt_node *l, *names[HS_MAX_DCV], *node;
     char path[64], kp[128];
     int rc, i, k;
-    if ((rc = get_list_in(c, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", 0, &l)) || !l)
+    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", 0, &l)) ||
+        !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.valves[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->dcv_name[i], HS_NAME_LEN,
-                          &names[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->dcv_name[i], HS_NAME_LEN,
+                             &names[i])) ||
             (rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
             (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
             (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
             (rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node)) ||
-            (rc = get_num(c, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
+            (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
             return rc;
         for (k = 0; k < 4; ++k)
-            if ((rc = get_num(c, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k]))) return rc;
+            if ((rc = yt_get_num(&c->y, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k])))
+                return rc;
         if ((rc = one_of(c, y, path, "tau", "f45",
                          "the spool time constant, or the -45 degree frequency")))
             return rc;
-        if (map_get(y, "tau")) {
-            if ((rc = get_num(c, y, path, "tau", "s", 1, 0.0, &m->dcv_tau[i]))) return rc;
+        if (yt_map_get(y, "tau")) {
+            if ((rc = yt_get_num(&c->y, y, path, "tau", "s", 1, 0.0, &m->dcv_tau[i]))) return rc;
         } else {
             double f45;
-            if ((rc = get_num(c, y, path, "f45", "Hz", 1, 0.0, &f45))) return rc;
+            if ((rc = yt_get_num(&c->y, y, path, "f45", "Hz", 1, 0.0, &f45))) return rc;
             if (!(f45 > 0.0))
-                return fail(c, HS_ERR_VALUE, map_get(y, "f45"), join(kp, sizeof kp, path, "f45"),
-                            "f45 must be > 0");
+                return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "f45"),
+                               yt_join(kp, sizeof kp, path, "f45"), "f45 must be > 0");
             m->dcv_tau[i] = 1.0 / (2.0 * HS_PI * f45);
         }
-        if ((rc = get_num(c, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
-            (rc = get_num(c, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
+        if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
             (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])))
             return rc;
         c->dcv_map[i] = y;
@@ -1255,24 +817,24 @@ static int parse_valves(ctx *c, const ynode *h)
 }
 
 /* A chamber volume of cylinder i (side 0 piston, 1 rod): a volume no other side uses. */
-static int chamber_ref(ctx *c, const ynode *y, const char *path, int i, int side)
+static int chamber_ref(ctx *c, const yt_node *y, const char *path, int i, int side)
 {
     static const char *const key[2] = {"piston_volume", "rod_volume"};
     static const char *const sname[2] = {"piston", "rod"};
     hs_model *m = &c->d->model;
-    const ynode *node;
+    const yt_node *node;
     char kp[128];
     int v, rc = node_ref(c, y, path, key[side], 1, &v, &node);
     if (rc != HS_OK) return rc;
-    join(kp, sizeof kp, path, key[side]);
+    yt_join(kp, sizeof kp, path, key[side]);
     if (side == 1 && v == m->cyl_vol_p[i])
-        return fail(c, HS_ERR_VALUE, node, kp,
-                    "piston_volume and rod_volume must be different volumes");
+        return yt_fail(&c->y, HS_ERR_VALUE, node, kp,
+                       "piston_volume and rod_volume must be different volumes");
     if (m->vol_cyl[v] >= 0)
-        return fail(c, HS_ERR_VALUE, node, kp,
-                    "volume '%s' is already the %s-side chamber of cylinder '%s' (a volume is "
-                    "the chamber of at most one cylinder side)",
-                    c->d->vol_name[v], sname[m->vol_side[v]], c->d->cyl_name[m->vol_cyl[v]]);
+        return yt_fail(&c->y, HS_ERR_VALUE, node, kp,
+                       "volume '%s' is already the %s-side chamber of cylinder '%s' (a volume is "
+                       "the chamber of at most one cylinder side)",
+                       c->d->vol_name[v], sname[m->vol_side[v]], c->d->cyl_name[m->vol_cyl[v]]);
     m->vol_cyl[v] = i;
     m->vol_side[v] = side;
     if (side == 0)
@@ -1282,11 +844,11 @@ static int chamber_ref(ctx *c, const ynode *y, const char *path, int i, int side
     return HS_OK;
 }
 
-static int parse_cyl_friction(ctx *c, const ynode *y, const char *path, int i)
+static int parse_cyl_friction(ctx *c, const yt_node *y, const char *path, int i)
 {
     const char *keys[HS_FP_COUNT + 2];
     hs_model *m = &c->d->model;
-    const ynode *f = map_get(y, "friction");
+    const yt_node *f = yt_map_get(y, "friction");
     char fp[96];
     int rc, k;
     m->cyl_fric[i] = HS_FRIC_NONE;
@@ -1295,105 +857,109 @@ static int parse_cyl_friction(ctx *c, const ynode *y, const char *path, int i)
     if (!f) return HS_OK;
     keys[0] = "model";
     for (k = 0; k <= HS_FP_COUNT; ++k) keys[k + 1] = hs_fric_param_keys[k]; /* NULL last */
-    join(fp, sizeof fp, path, "friction");
-    if ((rc = need(c, f, Y_MAP, fp)) || (rc = check_keys(c, f, fp, keys)) ||
-        (rc = get_enum(c, f, fp, "model", 0, hs_friction_names, HS_FRIC_NONE, &m->cyl_fric[i])))
+    yt_join(fp, sizeof fp, path, "friction");
+    if ((rc = yt_need(&c->y, f, YT_MAP, fp)) || (rc = yt_check_keys(&c->y, f, fp, keys)) ||
+        (rc = yt_get_enum(&c->y, f, fp, "model", 0, hs_friction_names, HS_FRIC_NONE,
+                          &m->cyl_fric[i])))
         return rc;
     for (k = 0; k < HS_FP_COUNT; ++k)
-        if ((rc = get_num(c, f, fp, hs_fric_param_keys[k], hs_fric_param_units[k], 0,
-                          hs_fric_param_defaults[k], &m->cyl_fp[i][k])))
+        if ((rc = yt_get_num(&c->y, f, fp, hs_fric_param_keys[k], hs_fric_param_units[k], 0,
+                             hs_fric_param_defaults[k], &m->cyl_fp[i][k])))
             return rc;
     return HS_OK;
 }
 
-static int parse_cyl_dampers_init(ctx *c, const ynode *y, const char *path, int i)
+static int parse_cyl_dampers_init(ctx *c, const yt_node *y, const char *path, int i)
 {
     static const char *const dkeys[] = {"l_d", "k_d", "c_d", NULL};
     static const char *const ikeys[] = {"mode", "p_rod", "p_piston", "F", NULL};
     static const char *const modes[] = {"pressures", "equilibrium", "force", NULL};
     hs_model *m = &c->d->model;
-    const ynode *dm = map_get(y, "end_dampers"), *im = map_get(y, "init");
+    const yt_node *dm = yt_map_get(y, "end_dampers"), *im = yt_map_get(y, "init");
     char sp[96], kp[128];
     int rc, mode;
     m->cyl_ld[i] = m->cyl_kd[i] = m->cyl_cd[i] = 0.0;
     m->cyl_init[i] = HS_CYLINIT_PRESSURES;
     m->cyl_init_p[i] = m->cyl_init_F[i] = 0.0;
     if (dm) {
-        join(sp, sizeof sp, path, "end_dampers");
-        if ((rc = need(c, dm, Y_MAP, sp)) || (rc = check_keys(c, dm, sp, dkeys)) ||
-            (rc = get_num(c, dm, sp, "l_d", "m", 1, 0.0, &m->cyl_ld[i])) ||
-            (rc = get_num(c, dm, sp, "k_d", "N/m", 1, 0.0, &m->cyl_kd[i])) ||
-            (rc = get_num(c, dm, sp, "c_d", "N s/m", 1, 0.0, &m->cyl_cd[i])))
+        yt_join(sp, sizeof sp, path, "end_dampers");
+        if ((rc = yt_need(&c->y, dm, YT_MAP, sp)) || (rc = yt_check_keys(&c->y, dm, sp, dkeys)) ||
+            (rc = yt_get_num(&c->y, dm, sp, "l_d", "m", 1, 0.0, &m->cyl_ld[i])) ||
+            (rc = yt_get_num(&c->y, dm, sp, "k_d", "N/m", 1, 0.0, &m->cyl_kd[i])) ||
+            (rc = yt_get_num(&c->y, dm, sp, "c_d", "N s/m", 1, 0.0, &m->cyl_cd[i])))
             return rc;
         /* l_d = 0 would mean "no dampers" and drop their parameters: refuse it here */
         if (!(m->cyl_ld[i] > 0.0))
-            return fail(c, HS_ERR_VALUE, map_get(dm, "l_d"), join(kp, sizeof kp, sp, "l_d"),
-                        "l_d must be > 0 (leave end_dampers out for none)");
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dm, "l_d"),
+                           yt_join(kp, sizeof kp, sp, "l_d"),
+                           "l_d must be > 0 (leave end_dampers out for none)");
     }
     if (!im) return HS_OK;
-    join(sp, sizeof sp, path, "init");
-    if ((rc = need(c, im, Y_MAP, sp)) || (rc = check_keys(c, im, sp, ikeys)) ||
-        (rc = get_enum(c, im, sp, "mode", 0, modes, 0, &mode)))
+    yt_join(sp, sizeof sp, path, "init");
+    if ((rc = yt_need(&c->y, im, YT_MAP, sp)) || (rc = yt_check_keys(&c->y, im, sp, ikeys)) ||
+        (rc = yt_get_enum(&c->y, im, sp, "mode", 0, modes, 0, &mode)))
         return rc;
     if (mode == 0) {
         m->cyl_init[i] = HS_CYLINIT_PRESSURES;
-        if ((rc = forbid(c, im, sp, "p_rod", "mode pressures uses the volumes' p0 only")) ||
-            (rc = forbid(c, im, sp, "p_piston", "mode pressures uses the volumes' p0 only")) ||
-            (rc = forbid(c, im, sp, "F", "F is used by mode force only")))
+        if ((rc = yt_forbid(&c->y, im, sp, "p_rod", "mode pressures uses the volumes' p0 only")) ||
+            (rc = yt_forbid(&c->y, im, sp, "p_piston",
+                            "mode pressures uses the volumes' p0 only")) ||
+            (rc = yt_forbid(&c->y, im, sp, "F", "F is used by mode force only")))
             return rc;
     } else if (mode == 1) {
-        if ((rc = forbid(c, im, sp, "F", "F is used by mode force only")) ||
+        if ((rc = yt_forbid(&c->y, im, sp, "F", "F is used by mode force only")) ||
             (rc = one_of(c, im, sp, "p_rod", "p_piston",
                          "mode equilibrium takes the pressure of one chamber")))
             return rc;
-        if (map_get(im, "p_rod")) {
+        if (yt_map_get(im, "p_rod")) {
             m->cyl_init[i] = HS_CYLINIT_EQ_PROD;
-            rc = get_num(c, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i]);
+            rc = yt_get_num(&c->y, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i]);
         } else {
             m->cyl_init[i] = HS_CYLINIT_EQ_PPISTON;
-            rc = get_num(c, im, sp, "p_piston", "Pa", 1, 0.0, &m->cyl_init_p[i]);
+            rc = yt_get_num(&c->y, im, sp, "p_piston", "Pa", 1, 0.0, &m->cyl_init_p[i]);
         }
         if (rc) return rc;
     } else {
         m->cyl_init[i] = HS_CYLINIT_FORCE;
-        if ((rc = forbid(c, im, sp, "p_piston", "mode force takes F and p_rod")) ||
-            (rc = get_num(c, im, sp, "F", "N", 1, 0.0, &m->cyl_init_F[i])) ||
-            (rc = get_num(c, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i])))
+        if ((rc = yt_forbid(&c->y, im, sp, "p_piston", "mode force takes F and p_rod")) ||
+            (rc = yt_get_num(&c->y, im, sp, "F", "N", 1, 0.0, &m->cyl_init_F[i])) ||
+            (rc = yt_get_num(&c->y, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i])))
             return rc;
     }
     return HS_OK;
 }
 
-static int parse_cylinders(ctx *c, const ynode *h)
+static int parse_cylinders(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "body_a", "at_a", "body_b", "at_b",
                                        "d_piston", "d_rod", "stroke", "l_piston0", "B_wall",
                                        "piston_volume", "rod_volume", "friction",
                                        "end_dampers", "init", NULL};
     hs_model *m = &c->d->model;
-    const ynode *l, *names[HS_MAX_CYLS];
+    const yt_node *l, *names[HS_MAX_CYLS];
     char path[64];
     int rc, i;
-    if ((rc = get_list_in(c, h, "hydraulics", "cylinders", HS_MAX_CYLS, "HS_MAX_CYLS", 0, &l)) ||
+    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "cylinders", HS_MAX_CYLS, "HS_MAX_CYLS", 0,
+                             &l)) ||
         !l)
         return rc;
     for (i = 0; i < l->n; ++i) {
-        const ynode *y = l->kid[i];
+        const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.cylinders[%d]", i);
-        if ((rc = need(c, y, Y_MAP, path)) || (rc = check_keys(c, y, path, keys)) ||
-            (rc = get_str(c, y, path, "name", 1, 1, c->d->cyl_name[i], HS_NAME_LEN,
-                          &names[i])) ||
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cyl_name[i], HS_NAME_LEN,
+                             &names[i])) ||
             (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cyl_name, i + 1, names,
                                "hydraulics.cylinders", "cylinder")) ||
             (rc = body_ref(c, y, path, "body_a", 1, &m->cyl_body_a[i])) ||
-            (rc = get_vec(c, y, path, "at_a", 3, "m", 0, NULL, m->cyl_at_a[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cyl_at_a[i])) ||
             (rc = body_ref(c, y, path, "body_b", 1, &m->cyl_body_b[i])) ||
-            (rc = get_vec(c, y, path, "at_b", 3, "m", 0, NULL, m->cyl_at_b[i])) ||
-            (rc = get_num(c, y, path, "d_piston", "m", 1, 0.0, &m->cyl_d_piston[i])) ||
-            (rc = get_num(c, y, path, "d_rod", "m", 1, 0.0, &m->cyl_d_rod[i])) ||
-            (rc = get_num(c, y, path, "stroke", "m", 1, 0.0, &m->cyl_stroke[i])) ||
-            (rc = get_num(c, y, path, "l_piston0", "m", 1, 0.0, &m->cyl_l_p0[i])) ||
-            (rc = get_num(c, y, path, "B_wall", "Pa", 1, 0.0, &m->cyl_B[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cyl_at_b[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "d_piston", "m", 1, 0.0, &m->cyl_d_piston[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "d_rod", "m", 1, 0.0, &m->cyl_d_rod[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "stroke", "m", 1, 0.0, &m->cyl_stroke[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "l_piston0", "m", 1, 0.0, &m->cyl_l_p0[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "B_wall", "Pa", 1, 0.0, &m->cyl_B[i])) ||
             (rc = chamber_ref(c, y, path, i, 0)) || (rc = chamber_ref(c, y, path, i, 1)) ||
             (rc = parse_cyl_friction(c, y, path, i)) ||
             (rc = parse_cyl_dampers_init(c, y, path, i)))
@@ -1408,14 +974,14 @@ static int parse_hydraulics(ctx *c)
 {
     static const char *const keys[] = {"sources", "volumes", "throttles", "valves",
                                        "cylinders", NULL};
-    const ynode *h;
+    const yt_node *h;
     int rc;
     if ((rc = parse_fluid(c))) return rc;
-    h = map_get(c->root, "hydraulics");
+    h = yt_map_get(c->root, "hydraulics");
     if (!h) return HS_OK;
-    if ((rc = need(c, h, Y_MAP, "hydraulics")) || (rc = check_keys(c, h, "hydraulics", keys)) ||
-        (rc = parse_sources_volumes(c, h)) || (rc = parse_throttles(c, h)) ||
-        (rc = parse_valves(c, h)) || (rc = parse_cylinders(c, h)))
+    if ((rc = yt_need(&c->y, h, YT_MAP, "hydraulics")) ||
+        (rc = yt_check_keys(&c->y, h, "hydraulics", keys)) || (rc = parse_sources_volumes(c, h)) ||
+        (rc = parse_throttles(c, h)) || (rc = parse_valves(c, h)) || (rc = parse_cylinders(c, h)))
         return rc;
     return HS_OK;
 }
@@ -1425,8 +991,8 @@ static int parse_hydraulics(ctx *c)
  * field that has more than one (a valve's tau may be given as f45, a cylinder's init.p as
  * init.p_rod or init.p_piston, a throttle's Cd and A instead of Cv). *yk receives the key
  * found; NULL if none, with *yk the deepest mapping reached (or ""). */
-static const ynode *field_node(const ynode *map, const char *field, char *yk, size_t n,
-                               const ynode **deepest)
+static const yt_node *field_node(const yt_node *map, const char *field, char *yk, size_t n,
+                                 const yt_node **deepest)
 {
     static const char *const alias[][2] = {{"tau", "f45"},
                                            {"init.p", "init.p_rod"},
@@ -1439,7 +1005,7 @@ static const ynode *field_node(const ynode *map, const char *field, char *yk, si
     for (pass = 0; pass < 2; ++pass)
         for (a = 0; a < (pass ? sizeof alias / sizeof alias[0] : 1); ++a) {
             const char *f = pass ? alias[a][1] : field, *dot;
-            const ynode *sub = map, *v;
+            const yt_node *sub = map, *v;
             if (pass && strcmp(alias[a][0], field) != 0) continue;
             dot = strchr(f, '.');
             if (dot) {
@@ -1448,12 +1014,12 @@ static const ynode *field_node(const ynode *map, const char *field, char *yk, si
                 if (hl >= sizeof head) continue;
                 memcpy(head, f, hl);
                 head[hl] = '\0';
-                sub = map_get(map, head);
-                if (!sub || sub->type != Y_MAP) continue;
+                sub = yt_map_get(map, head);
+                if (!sub || sub->type != YT_MAP) continue;
                 if (!pass) *deepest = sub;
                 f = dot + 1;
             }
-            v = map_get(sub, f);
+            v = yt_map_get(sub, f);
             if (v) {
                 snprintf(yk, n, "%s", pass ? alias[a][1] : field);
                 return v;
@@ -1462,16 +1028,16 @@ static const ynode *field_node(const ynode *map, const char *field, char *yk, si
     return NULL;
 }
 
-static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_t n)
+static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, size_t n)
 {
-    const ynode *map = NULL, *v, *deep;
+    const yt_node *map = NULL, *v, *deep;
     const char *list = "";
     char yk[48];
     int y = w->index;
     switch (w->kind) {
     case HS_WHERE_FLUID:
         snprintf(key, n, "fluid.%s", w->field);
-        v = c->fluid ? map_get(c->fluid, w->field) : NULL;
+        v = c->fluid ? yt_map_get(c->fluid, w->field) : NULL;
         return v ? v : c->fluid ? c->fluid : c->root;
     case HS_WHERE_SOURCE: map = c->src_map[w->index]; list = "hydraulics.sources"; break;
     case HS_WHERE_VOLUME: map = c->vol_map[w->index]; list = "hydraulics.volumes"; break;
@@ -1487,11 +1053,11 @@ static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_
     case HS_WHERE_MODEL:
         if (hs_is_integrator_key(w->field)) {
             snprintf(key, n, "integrator.%s", w->field);
-            v = c->integ ? map_get(c->integ, w->field) : NULL;
+            v = c->integ ? yt_map_get(c->integ, w->field) : NULL;
             return v ? v : c->integ ? c->integ : c->root;
         }
         snprintf(key, n, "%s", w->field);
-        v = w->field[0] ? map_get(c->root, w->field) : NULL;
+        v = w->field[0] ? yt_map_get(c->root, w->field) : NULL;
         return v ? v : c->root;
     default: /* a parameter as such: the loader never produces non-finite values */
         snprintf(key, n, "%s", w->field);
@@ -1506,8 +1072,8 @@ static const ynode *where_node(const ctx *c, const hs_where *w, char *key, size_
         snprintf(key, n, "%s[%d].%s", list, y, v ? yk : w->field);
         return v ? v : deep;
     }
-    v = map_get(map, w->field);
-    if (v && w->comp >= 0 && v->type == Y_SEQ && w->comp < v->n) {
+    v = yt_map_get(map, w->field);
+    if (v && w->comp >= 0 && v->type == YT_SEQ && w->comp < v->n) {
         snprintf(key, n, "%s[%d].%s[%d]", list, y, w->field, w->comp);
         return v->kid[w->comp];
     }
@@ -1524,24 +1090,27 @@ static int load_root(ctx *c)
     hs_where w;
     hs_error verr;
     int rc;
-    if (!c->root) return hs_error_set(c->err, HS_ERR_SCHEMA, c->file, 1, 1, "", "the model file is empty");
-    if ((rc = need(c, c->root, Y_MAP, "")) || (rc = check_keys(c, c->root, "", keys)) ||
-        (rc = get_str(c, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))
+    if (!c->root)
+        return hs_error_set(c->y.err, HS_ERR_SCHEMA, c->y.file, 1, 1, "",
+                            "the model file is empty");
+    if ((rc = yt_need(&c->y, c->root, YT_MAP, "")) ||
+        (rc = yt_check_keys(&c->y, c->root, "", keys)) ||
+        (rc = yt_get_str(&c->y, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))
         return rc;
-    if (map_get(c->root, "source") && map_get(c->root, "source")->type != Y_SCALAR)
-        return need(c, map_get(c->root, "source"), Y_SCALAR, "source");
-    if ((rc = get_vec(c, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
+    if (yt_map_get(c->root, "source") && yt_map_get(c->root, "source")->type != YT_SCALAR)
+        return yt_need(&c->y, yt_map_get(c->root, "source"), YT_SCALAR, "source");
+    if ((rc = yt_get_vec(&c->y, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
         (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
         (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_hydraulics(c)) ||
         (rc = parse_integrator(c)))
         return rc;
     hs_model_derive(&d->model);
-    if ((rc = hs_params_build(d, c->err)) != HS_OK) return rc;
+    if ((rc = hs_params_build(d, c->y.err)) != HS_OK) return rc;
     rc = hs_model_validate_where(d, &verr, &w);
     if (rc != HS_OK) {
         char key[128];
-        const ynode *at = where_node(c, &w, key, sizeof key);
-        return hs_error_set(c->err, rc, c->file, at->line, at->col, key, "%s", verr.msg);
+        const yt_node *at = where_node(c, &w, key, sizeof key);
+        return hs_error_set(c->y.err, rc, c->y.file, at->line, at->col, key, "%s", verr.msg);
     }
     return HS_OK;
 }
@@ -1553,7 +1122,7 @@ static int load_root(ctx *c)
 int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, hs_error *err)
 {
     ctx c;
-    ynode *root = NULL;
+    yt_node *root = NULL;
     size_t len;
     int rc;
     if (!out) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no output descriptor");
@@ -1562,15 +1131,15 @@ int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, h
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no model text");
     snprintf(out->path, sizeof out->path, "%s", path);
     if (err) memset(err, 0, sizeof *err);
-    rc = yaml_parse(text, path, &root, err);
+    rc = yt_parse(text, path, "model file", &root, err);
     if (rc != HS_OK) return rc;
     memset(&c, 0, sizeof c);
-    c.file = path;
-    c.err = err;
+    c.y.file = path;
+    c.y.err = err;
     c.d = out;
     c.root = root;
     rc = load_root(&c);
-    ynode_free(root);
+    yt_free(root);
     if (rc == HS_OK) {
         len = strlen(text);
         out->text = (char *)malloc(len + 1);
@@ -1589,40 +1158,11 @@ int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, h
 
 int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
 {
-    FILE *f;
-    char *buf = NULL, *nb;
-    size_t len = 0, cap = 0, got;
+    char *buf = NULL;
     int rc;
     if (out) memset(out, 0, sizeof *out);
     if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model file given");
-    f = fopen(path, "rb");
-    if (!f) return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot open: %s", strerror(errno));
-    for (;;) {
-        if (cap - len < 4096) {
-            cap = cap ? 2 * cap : 16384;
-            nb = (char *)realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory");
-            }
-            buf = nb;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "read error");
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
-        return hs_error_set(err, HS_ERR_PARSE, path, 0, 0, "", "the file contains NUL bytes");
-    }
+    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
     rc = hs_model_load_text(buf, path, out, err);
     free(buf);
     return rc;
@@ -1652,13 +1192,13 @@ int hs_point_find(const hs_model_desc *d, const char *name)
 
 int hs_model_source(const hs_model_desc *d, char *buf, size_t n)
 {
-    ynode *root = NULL;
-    const ynode *v;
+    yt_node *root = NULL;
+    const yt_node *v;
     if (!buf || n == 0) return -1;
     buf[0] = '\0';
-    if (!d || !d->text || yaml_parse(d->text, d->path, &root, NULL) != HS_OK) return -1;
-    v = root && root->type == Y_MAP ? map_get(root, "source") : NULL;
-    if (v && v->type == Y_SCALAR) snprintf(buf, n, "%s", v->text);
-    ynode_free(root);
+    if (!d || !d->text || yt_parse(d->text, d->path, "model file", &root, NULL) != HS_OK) return -1;
+    v = root && root->type == YT_MAP ? yt_map_get(root, "source") : NULL;
+    if (v && v->type == YT_SCALAR) snprintf(buf, n, "%s", v->text);
+    yt_free(root);
     return 0;
 }

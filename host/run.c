@@ -11,7 +11,6 @@
 #include "simulate.h"
 
 static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid"};
-static const char *const stat_names[HS_NSTAT] = {"min", "max", "final", "mean", "rms", "t_max"};
 
 static double now_s(void)
 {
@@ -94,8 +93,8 @@ int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error
     const char **pnames = NULL, **punits = NULL, **snames = NULL, **tnames = NULL;
     char (*namebuf)[112] = NULL;
     double *ttime = NULL;
-    long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end;
-    int backend = o->backend, rc = HS_OK, j, show;
+    long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0;
+    int backend = o->backend, rc = HS_OK, j, show, stopped = 0;
     double t0 = now_s(), tlast = 0.0;
 
     /* the sweep's simulation overrides go into the shared model, validated */
@@ -199,6 +198,11 @@ int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error
         hs_batch_job job;
         double *v;
         if (hs_results_chunk_done(res, c)) continue;
+        if (o->stop_after > 0 && written >= o->stop_after) {
+            stopped = 1;
+            break;
+        }
+        ++written;
         if ((rc = hs_batch_out_alloc(&bo, cnt, &sw->out, ntime))) {
             hs_error_set(err, rc, "", 0, 0, "", "out of memory for a chunk of %ld instances", cnt);
             break;
@@ -225,7 +229,10 @@ int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error
             tlast = now_s();
         }
     }
-    if (!rc) {
+    if (!rc && stopped) {
+        fprintf(o->report, "run: stopped after %ld chunks as asked (--stop-after); continue with "
+                "--resume -o %s\n", written, o->out);
+    } else if (!rc) {
         double el = now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
         if (!rc)
@@ -241,6 +248,5 @@ done:
     free(snames);
     free(tnames);
     free(ttime);
-    (void)stat_names;
     return rc;
 }

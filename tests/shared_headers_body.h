@@ -20,7 +20,9 @@
  *     positions that do not move.
  *  6. Scalar hydraulic laws: orifice flow with its laminar band, the closed-form spool step,
  *     the Bengisu-Akay parabola below the Stribeck velocity.
- *  7. Batch helpers: trajectory sample counts and the running statistics of a signal. */
+ *  7. Batch helpers: trajectory sample counts and the running statistics of a signal.
+ *  8. Sampling: Philox4x32-10 against Random123's known-answer vectors (tests/kat_vectors of
+ *     the Random123 distribution), the uniform built from it, the normal quantile. */
 #ifndef SHARED_HEADERS_BODY_H
 #define SHARED_HEADERS_BODY_H
 
@@ -39,6 +41,7 @@
 #include "hs_hydraulics.h"
 #include "hs_integrator.h"
 #include "hs_batch.h"
+#include "hs_sample.h"
 
 /* ------------------------------------------------------------------------------------------
  * Computations (HS_HD: host and device)
@@ -254,6 +257,19 @@ HS_HD static inline void shb_batch_scalars(double out[9])
     out[6] = a.last;
     out[7] = a.sum;
     out[8] = a.sumsq + 100.0 * (double)a.n;
+}
+
+/* Philox words for the three philox4x32-10 known-answer counters/keys (w: 12 words) and a
+ * few derived values (out: 4). */
+HS_HD static inline void shb_sample_values(uint32_t w[12], double out[4])
+{
+    hs_philox(0u, 0u, 0u, 0u, w);
+    hs_philox(0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffu, 0xffffffffu, w + 4);
+    hs_philox(0x299f31d0a4093822ull, 0x85a308d3243f6a88ull, 0x13198a2eu, 0x03707344u, w + 8);
+    out[0] = hs_uniform(0u, 0u, 0u, 0u);
+    out[1] = hs_norm_quantile(0.975);
+    out[2] = hs_norm_quantile(0.5);
+    out[3] = hs_q_uniform(2.0, 6.0, 0.25);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -542,6 +558,30 @@ static void shb_test_batch_scalars(void)
     SHB_NEAR(o[8], 314.0, 0.0);
 }
 
+/* Random123 tests/kat_vectors, "philox4x32 10" lines (counter words, key words, result):
+ *   0 0 0 0 | 0 0 -> 6627e8d5 e169c58d bc57ac4c 9b00dbd8
+ *   ffffffff x4 | ffffffff x2 -> 408f276d 41c83b0e a20bc7c6 6d5451fd
+ *   243f6a88 85a308d3 13198a2e 03707344 | a4093822 299f31d0
+ *     -> d16cfe09 94fdcceb 5001e420 24126ea1
+ * hs_philox's counter is (i low, i high, j, stream) and its key (seed low, seed high).
+ * hs_uniform(0, 0, 0, 0) = (0xe169c58d6627e8d5 >> 11) * 2^-53 = 0.8805201978886142.
+ * Phi^-1(0.975) = 1.959963984540054, Phi^-1(0.5) = 0; uniform on [2, 6] at 0.25: 3. */
+static void shb_test_sample(void)
+{
+    static const uint32_t kat[12] = {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u,
+                                     0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu,
+                                     0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u};
+    uint32_t w[12];
+    double o[4];
+    int q;
+    shb_sample_values(w, o);
+    for (q = 0; q < 12; ++q) SHB_EQ(w[q], kat[q]);
+    SHB_NEAR(o[0], 0.8805201978886142, 1e-16);
+    SHB_NEAR(o[1], 1.959963984540054, 1e-15);
+    SHB_NEAR(o[2], 0.0, 0.0);
+    SHB_NEAR(o[3], 3.0, 0.0);
+}
+
 /* Runs every check; prints "N passed, M failed"; returns the exit status. */
 static int shb_run(const char *compiler)
 {
@@ -553,6 +593,7 @@ static int shb_run(const char *compiler)
     shb_test_integrator();
     shb_test_hydraulic_scalars();
     shb_test_batch_scalars();
+    shb_test_sample();
     printf("%d passed, %d failed\n", shb_pass, shb_fail);
     return shb_fail ? 1 : 0;
 }

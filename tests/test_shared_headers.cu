@@ -12,7 +12,7 @@
 __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_work *dw,
                                 hs_state *s, hs_work *w, double *out, int *iout,
                                 const hs_override_spec *ov, const double *v,
-                                const hs_output_spec *spec, hs_batch_out *bo)
+                                const hs_output_spec *spec, hs_batch_out *bo, uint32_t *words)
 {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     shb_build_derive_model(m1);
@@ -27,6 +27,7 @@ __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_wo
     shb_hydraulic_scalars(out + 47);
     shb_batch_scalars(out + 55);
     iout[8] = hs_run_instance(m2, ov, v, spec, 0, bo, m1, s, w);
+    shb_sample_values(words, out + 64);
 }
 
 int main(void)

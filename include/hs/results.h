@@ -14,8 +14,11 @@
  *   /done              uint8  (nchunk)          1 when the chunk is written (resume)
  *   /ensemble/<signal> double (nstat x 3)       5/50/95 % quantiles over the instances that
  *                                               finished (status 0); attrs failures per bit
- * Root attributes: model_text, sweep_text, model_path, sweep_path, seed, method, backend,
- * device, version, commit, n_total, i_begin, i_end, chunk, complete.
+ *   /model_text, /sweep_text  strings                the model and sweep files' texts
+ * Root attributes: model_path, sweep_path, seed, method, backend, device, version, commit,
+ * n_total, i_begin, i_end, chunk, complete, format_version, signals, traj_signals, columns;
+ * failure counts as attributes finished, failed_total, failed_<bit> on /ensemble and on each
+ * /ensemble/<signal>. No dates are stored: identical runs give byte-identical files.
  * The file is written as PATH.part and renamed to PATH when the last chunk is in. */
 #ifndef HS_RESULTS_H
 #define HS_RESULTS_H
@@ -77,6 +80,8 @@ void hs_results_close(hs_results *r);
 int hs_results_read_instance(const char *path, long i, int max, char names[][112],
                              double *values, int *nparam, char *model_path, size_t model_path_n,
                              hs_error *err);
+/* The sweep text and path stored in a results file (heap strings, free them). */
+int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, hs_error *err);
 /* Merges the shard files into one file equal to a single run's (rows in instance order). */
 int hs_results_merge(const char *out, const char *const *pieces, int npieces, hs_error *err);
 

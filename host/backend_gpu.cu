@@ -1,0 +1,386 @@
+/* backend_gpu.cu -- the GPU batch backend (DESIGN.md sect. 5): one thread per instance runs
+ * the whole time loop of hs_run_instance (kernels/hs_batch.h, the same HS_HD code as the CPU
+ * backends, compiled for the device by nvcc) in ONE kernel launch per sub-batch.
+ *
+ *  - The model, override and output specs are copied to the device once per call.
+ *  - Scratch (local model, state, work arrays: ~85 KB per thread) lives in a device pool
+ *    sized for the resident threads, not for the instances: a grid-stride loop hands each
+ *    thread instance after instance. The pool shrinks to what cudaMemGetInfo allows.
+ *  - A job larger than device memory is split into sub-batches; each one's SoA outputs are
+ *    copied back into its slice of job->out (strided rows).
+ *  - Every CUDA call is checked; a failure becomes an hs_error with CUDA's own message.
+ *
+ * HS_GPU_PATH=cublas sends the job to hs_backend_gpu_cublas (host/backend_gpu_cublas.cu);
+ * HS_GPU_THREADS, HS_GPU_BATCH and HS_GPU_VERBOSE are described in host/backend_gpu.h.
+ * Also here: hs_gpu_available and hs_gpu_quantiles (Thrust). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <new>
+
+#include <thrust/device_vector.h>
+#include <thrust/remove.h>
+#include <thrust/sort.h>
+#include <thrust/system_error.h>
+
+#include "backend_gpu_util.cuh"
+
+/* ---------------------------------------------------------------------------------------
+ * helpers shared with backend_gpu_cublas.cu (declared in backend_gpu_util.cuh) */
+
+int hs_gpu_fail(hs_error *err, cudaError_t e, const char *what)
+{
+    int code = HS_ERR_NUMERIC;
+    if (e == cudaErrorMemoryAllocation) code = HS_ERR_IO;
+    else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+             e == cudaErrorInvalidDevice || e == cudaErrorDevicesUnavailable)
+        code = HS_ERR_ARG;
+    /* a sticky error (illegal address, launch failure) poisons the context: clear the
+     * non-sticky part so a later call in this process at least reports its own error */
+    (void)cudaGetLastError();
+    return hs_error_set(err, code, "", 0, 0, "backend", "gpu: %s: %s: %s", what, cudaGetErrorName(e),
+                        cudaGetErrorString(e));
+}
+
+long hs_gpu_env_long(const char *name)
+{
+    const char *s = getenv(name);
+    char *end = NULL;
+    long v;
+    if (!s || !*s) return 0;
+    v = strtol(s, &end, 10);
+    return (end && *end == '\0' && v > 0) ? v : 0;
+}
+
+int hs_gpu_verbose(void)
+{
+    const char *s = getenv("HS_GPU_VERBOSE");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+/* "no CUDA driver installed" when there is none at all: the runtime then reports
+ * cudaErrorInsufficientDriver, which reads as if a driver were merely too old. */
+static const char *hs_gpu_driver_note(cudaError_t e)
+{
+    int v = -1;
+    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&v) == cudaSuccess && v == 0)
+        return "no CUDA driver installed; ";
+    return "";
+}
+
+int hs_gpu_ready(hs_error *err)
+{
+    int n = 0, dev = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "backend", "gpu: no usable CUDA device: %s%s: %s",
+                            hs_gpu_driver_note(e), cudaGetErrorName(e), cudaGetErrorString(e));
+    }
+    if (n <= 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "backend", "gpu: no CUDA device present");
+    e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaSetDevice(dev); /* creates the context now: errors show here */
+    if (e != cudaSuccess) return hs_gpu_fail(err, e, "cannot use the CUDA device");
+    return HS_OK;
+}
+
+size_t hs_gpu_budget(size_t stack_bytes_per_thread)
+{
+    size_t fr = 0, tot = 0, reserve;
+    int dev = 0, sms = 0, tpm = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) return 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&tpm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess)
+        return 0;
+    /* the driver backs the stack of every thread the device can hold at once, whatever the
+     * grid size; plus 5% of the card (at least 256 MiB) for cuBLAS/Thrust temporaries,
+     * the context and fragmentation */
+    reserve = (stack_bytes_per_thread + 1024) * (size_t)sms * (size_t)tpm;
+    reserve += tot / 20 > ((size_t)256 << 20) ? tot / 20 : ((size_t)256 << 20);
+    return fr > reserve ? fr - reserve : 0;
+}
+
+size_t hs_gpu_out_bytes(const hs_batch_job *job)
+{
+    const hs_output_spec *sp = job->spec;
+    size_t b = sizeof(int) + sizeof(long) + sizeof(double) + sizeof(int);
+    b += sizeof(double) * (size_t)(sp->nsig > 0 ? sp->nsig : 1) * HS_NSTAT;
+    if (job->out->traj && job->out->ntime > 0)
+        b += sizeof(double) * (size_t)sp->ntraj * (size_t)job->out->ntime;
+    b += sizeof(double) * (size_t)job->ov->n; /* the sampled values */
+    return b;
+}
+
+int hs_gpu_out_alloc(hs_gpu_out *o, const hs_batch_job *job, long cap, hs_error *err)
+{
+    int rc = HS_OK;
+    size_t c = (size_t)cap;
+    memset(o, 0, sizeof *o);
+    o->cap = cap;
+    o->nrows_stats = (job->spec->nsig > 0 ? job->spec->nsig : 1) * HS_NSTAT;
+    o->nrows_traj = (job->out->traj && job->out->ntime > 0) ? job->spec->ntraj * (int)job->out->ntime : 0;
+    o->d.ntime = job->out->ntime;
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.status, c * sizeof(int)), "cudaMalloc(status)");
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.steps, c * sizeof(long)), "cudaMalloc(steps)");
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_mean, c * sizeof(double)), "cudaMalloc(iters_mean)");
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_max, c * sizeof(int)), "cudaMalloc(iters_max)");
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.stats, c * (size_t)o->nrows_stats * sizeof(double)),
+               "cudaMalloc(stats)");
+    if (o->nrows_traj > 0)
+        HS_GPU_TRY(cudaMalloc((void **)&o->d.traj, c * (size_t)o->nrows_traj * sizeof(double)),
+                   "cudaMalloc(traj)");
+done:
+    if (rc) hs_gpu_out_free(o);
+    return rc;
+}
+
+void hs_gpu_out_free(hs_gpu_out *o)
+{
+    /* cudaFree of NULL is a no-op; errors here cannot be acted on (the context may already
+     * carry a sticky error that was reported) */
+    (void)cudaFree(o->d.status);
+    (void)cudaFree(o->d.steps);
+    (void)cudaFree(o->d.iters_mean);
+    (void)cudaFree(o->d.iters_max);
+    (void)cudaFree(o->d.stats);
+    (void)cudaFree(o->d.traj);
+    memset(o, 0, sizeof *o);
+}
+
+int hs_gpu_out_fetch(const hs_gpu_out *o, const hs_batch_job *job, long i0, long cnt, hs_error *err)
+{
+    int rc = HS_OK;
+    hs_batch_out *h = job->out;
+    size_t c = (size_t)cnt, N = (size_t)h->n;
+    HS_GPU_TRY(cudaMemcpy(h->status + i0, o->d.status, c * sizeof(int), cudaMemcpyDeviceToHost),
+               "copy back (status)");
+    HS_GPU_TRY(cudaMemcpy(h->steps + i0, o->d.steps, c * sizeof(long), cudaMemcpyDeviceToHost),
+               "copy back (steps)");
+    HS_GPU_TRY(cudaMemcpy(h->iters_mean + i0, o->d.iters_mean, c * sizeof(double),
+                          cudaMemcpyDeviceToHost), "copy back (iters_mean)");
+    HS_GPU_TRY(cudaMemcpy(h->iters_max + i0, o->d.iters_max, c * sizeof(int), cudaMemcpyDeviceToHost),
+               "copy back (iters_max)");
+    /* rows of cnt values on the device (stride cnt), rows of N on the host (stride N) */
+    if (job->spec->nsig > 0)
+        HS_GPU_TRY(cudaMemcpy2D(h->stats + i0, N * sizeof(double), o->d.stats, c * sizeof(double),
+                                c * sizeof(double), (size_t)job->spec->nsig * HS_NSTAT,
+                                cudaMemcpyDeviceToHost),
+                   "copy back (stats)");
+    if (o->nrows_traj > 0)
+        HS_GPU_TRY(cudaMemcpy2D(h->traj + i0, N * sizeof(double), o->d.traj, c * sizeof(double),
+                                c * sizeof(double), (size_t)o->nrows_traj, cudaMemcpyDeviceToHost),
+                   "copy back (traj)");
+done:
+    return rc;
+}
+
+int hs_gpu_const_upload(const hs_batch_job *job, hs_gpu_const **dc, hs_error *err)
+{
+    int rc = HS_OK;
+    hs_gpu_const *h = (hs_gpu_const *)malloc(sizeof *h);
+    *dc = NULL;
+    if (!h) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "backend", "gpu: out of host memory");
+    h->base = *job->base;
+    h->ov = *job->ov;
+    h->spec = *job->spec;
+    HS_GPU_TRY(cudaMalloc((void **)dc, sizeof **dc), "cudaMalloc(model)");
+    HS_GPU_TRY(cudaMemcpy(*dc, h, sizeof *h, cudaMemcpyHostToDevice), "copy of the model");
+done:
+    if (rc && *dc) {
+        (void)cudaFree(*dc);
+        *dc = NULL;
+    }
+    free(h);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the fused kernel */
+
+/* Thread tid (< nthr, the pool slots in use) runs instances tid, tid + nthr, ... of the
+ * sub-batch with its own scratch; the outputs go to slot i of the sub-batch's SoA arrays
+ * (stride out.n = the sub-batch's size). Threads of the last block beyond nthr idle. */
+__global__ void __launch_bounds__(HS_GPU_BLOCK)
+    hs_fused_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
+                    hs_model *pm, hs_state *ps, hs_work *pw)
+{
+    long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
+    if (tid >= nthr) return;
+    for (i = tid; i < out.n; i += nthr)
+        hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, pm + tid, ps + tid,
+                        pw + tid);
+}
+
+static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
+{
+    int rc = HS_OK, dev = 0, sms = 0, occ = 0;
+    hs_gpu_const *dc = NULL;
+    hs_gpu_out o;
+    hs_model *pm = NULL;
+    hs_state *ps = NULL;
+    hs_work *pw = NULL;
+    double *dv = NULL;
+    cudaFuncAttributes fa;
+    size_t scratch = sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget;
+    long nthr, batch, i0, nov = job->ov->n, cap_thr = hs_gpu_env_long("HS_GPU_THREADS"),
+                          cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
+    memset(&o, 0, sizeof o);
+    if (job->cnt <= 0) return HS_OK;
+    if ((rc = hs_gpu_ready(err))) return rc;
+    HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
+    HS_GPU_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "device attributes");
+    HS_GPU_TRY(cudaFuncGetAttributes(&fa, hs_fused_kernel), "cudaFuncGetAttributes");
+    HS_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, hs_fused_kernel, HS_GPU_BLOCK, 0),
+               "occupancy query");
+    if (occ < 1) occ = 1;
+    /* resident threads: as many as the register file holds (one persistent wave), never more
+     * than there are instances, HS_GPU_THREADS as a cap */
+    nthr = (long)sms * occ * HS_GPU_BLOCK;
+    if (cap_thr > 0 && cap_thr < nthr) nthr = cap_thr;
+    if (job->cnt < nthr) nthr = job->cnt;
+    budget = hs_gpu_budget(fa.localSizeBytes);
+    per = hs_gpu_out_bytes(job);
+    /* the pool may take at most half of the budget; the rest holds the sub-batch's outputs */
+    while (nthr > 32 && (size_t)nthr * scratch > budget / 2) nthr /= 2;
+    if ((size_t)nthr * scratch + per > budget) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "backend",
+                          "gpu: not enough free device memory (%.1f MiB usable) for %ld threads of "
+                          "%.1f KiB scratch", (double)budget / 1048576.0, nthr,
+                          (double)scratch / 1024.0);
+        goto done;
+    }
+    batch = (long)((budget - (size_t)nthr * scratch) / per);
+    if (batch > job->cnt) batch = job->cnt;
+    if (cap_batch > 0 && cap_batch < batch) batch = cap_batch;
+    if (batch < nthr) nthr = batch; /* threads beyond the sub-batch would only idle */
+    if (hs_gpu_verbose())
+        fprintf(stderr,
+                "gpu fused: %ld instances, sub-batches of %ld, %ld threads (%d SMs x %d blocks of %d), "
+                "%d registers, %zu B stack, %.1f KiB scratch per thread\n",
+                job->cnt, batch, nthr, sms, occ, HS_GPU_BLOCK, fa.numRegs, fa.localSizeBytes,
+                (double)scratch / 1024.0);
+    if ((rc = hs_gpu_const_upload(job, &dc, err))) goto done;
+    HS_GPU_TRY(cudaMalloc((void **)&pm, (size_t)nthr * sizeof *pm), "cudaMalloc(model pool)");
+    HS_GPU_TRY(cudaMalloc((void **)&ps, (size_t)nthr * sizeof *ps), "cudaMalloc(state pool)");
+    HS_GPU_TRY(cudaMalloc((void **)&pw, (size_t)nthr * sizeof *pw), "cudaMalloc(work pool)");
+    /* zeroed like the CPU backend's calloc'd work arrays */
+    HS_GPU_TRY(cudaMemset(pw, 0, (size_t)nthr * sizeof *pw), "cudaMemset(work pool)");
+    if (nov > 0)
+        HS_GPU_TRY(cudaMalloc((void **)&dv, (size_t)batch * (size_t)nov * sizeof(double)),
+                   "cudaMalloc(values)");
+    if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
+    for (i0 = 0; i0 < job->cnt; i0 += batch) {
+        long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch;
+        long thr = cnt < nthr ? cnt : nthr;
+        unsigned int blocks = (unsigned int)((thr + HS_GPU_BLOCK - 1) / HS_GPU_BLOCK);
+        if (nov > 0)
+            HS_GPU_TRY(cudaMemcpy(dv, job->values + (size_t)i0 * (size_t)nov,
+                                  (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
+                       "copy of the sampled values");
+        o.d.n = cnt;
+        hs_fused_kernel<<<blocks, HS_GPU_BLOCK>>>(dc, dv, o.d, thr, pm, ps, pw);
+        HS_GPU_TRY(cudaGetLastError(), "launch of the fused kernel");
+        HS_GPU_TRY(cudaDeviceSynchronize(), "fused kernel");
+        if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
+    }
+done:
+    hs_gpu_out_free(&o);
+    (void)cudaFree(dv);
+    (void)cudaFree(pw);
+    (void)cudaFree(ps);
+    (void)cudaFree(pm);
+    (void)cudaFree(dc);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * entry points of host/backend.h (C linkage from its extern "C" include) */
+
+int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
+{
+    const char *path = getenv("HS_GPU_PATH");
+    if (!path || !*path || !strcmp(path, "fused")) return hs_backend_gpu_fused(job, err);
+    if (!strcmp(path, "cublas")) return hs_backend_gpu_cublas(job, err);
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
+                        "unknown GPU path '%s' (fused or cublas)", path);
+}
+
+int hs_gpu_available(char *name, size_t n)
+{
+    int cnt = 0, dev = 0;
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceCount(&cnt);
+    if (e != cudaSuccess) {
+        /* no driver (CPU-only machines: cudaErrorInsufficientDriver) or no device */
+        if (n)
+            snprintf(name, n, "none (%s%s: %s)", hs_gpu_driver_note(e), cudaGetErrorName(e),
+                     cudaGetErrorString(e));
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (cnt <= 0) {
+        if (n) snprintf(name, n, "none (no CUDA device)");
+        return 0;
+    }
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess || (e = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        if (n) snprintf(name, n, "none (%s: %s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        (void)cudaGetLastError();
+        return 0;
+    }
+    /* no commas: the run report prints it inside a comma-separated line */
+    if (n)
+        snprintf(name, n, "%s (sm_%d%d %d SMs %.0f GiB)", p.name, p.major, p.minor,
+                 p.multiProcessorCount, (double)p.totalGlobalMem / 1073741824.0);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * ensemble quantiles */
+
+struct hs_isnan_op {
+    __host__ __device__ bool operator()(double v) const { return v != v; }
+};
+
+int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *out)
+{
+    int k;
+    if (n < 0 || nq < 0 || (n > 0 && !x) || (nq > 0 && (!q || !out))) return HS_ERR_ARG;
+    if (nq == 0) return HS_OK;
+    try {
+        thrust::device_vector<double> d(x, x + n);
+        long m = (long)(thrust::remove_if(d.begin(), d.end(), hs_isnan_op()) - d.begin());
+        thrust::sort(d.begin(), d.begin() + m);
+        for (k = 0; k < nq; ++k) {
+            double h, lo_v, hi_v;
+            long lo;
+            if (m == 0 || !(q[k] >= 0.0 && q[k] <= 1.0)) {
+                out[k] = NAN;
+                continue;
+            }
+            h = (double)(m - 1) * q[k];
+            lo = (long)floor(h);
+            if (lo > m - 1) lo = m - 1;
+            lo_v = d[lo]; /* element reads: nq small copies, not the whole array */
+            if (h == (double)lo || lo + 1 >= m) {
+                out[k] = lo_v;
+                continue;
+            }
+            hi_v = d[lo + 1];
+            out[k] = lo_v + (h - (double)lo) * (hi_v - lo_v);
+        }
+    } catch (const std::bad_alloc &) {
+        (void)cudaGetLastError();
+        return HS_ERR_IO;
+    } catch (const thrust::system_error &) {
+        (void)cudaGetLastError();
+        return HS_ERR_ARG;
+    } catch (...) {
+        (void)cudaGetLastError();
+        return HS_ERR_ARG;
+    }
+    return HS_OK;
+}

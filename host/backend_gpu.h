@@ -1,0 +1,45 @@
+/* backend_gpu.h -- the CUDA side beyond host/backend.h's hs_backend_gpu / hs_gpu_available:
+ * the second GPU path (batched cuBLAS Newton solves) and ensemble quantiles on the device.
+ * Defined in host/backend_gpu.cu and host/backend_gpu_cublas.cu, which exist only in a build
+ * with CUDA (HS_HAVE_CUDA); C and CUDA C++ callers alike.
+ *
+ * Which GPU path hs_backend_gpu takes is read from the environment on every call, so that
+ * `hydrosweep run -b gpu` (whose backend names are fixed) and the benchmarks can pick it:
+ *   HS_GPU_PATH=fused   (default, also when unset or empty) one thread runs the whole time
+ *                       loop of an instance, Newton LU in the thread (kernels/hs_linalg.h)
+ *   HS_GPU_PATH=cublas  the time loop on the host; per Newton iteration one kernel builds the
+ *                       residuals and tangents of all unconverged instances, then
+ *                       cublasDgetrfBatched/cublasDgetrsBatched solve them
+ *                       (hs_backend_gpu_cublas)
+ * Any other value is an error (HS_ERR_ARG), never a silent fallback.
+ * Two more variables cap the device resources, for tests and for sharing a GPU:
+ *   HS_GPU_THREADS=T   at most T resident threads (the fused path's grid-stride loop then
+ *                      gives each thread several instances)
+ *   HS_GPU_BATCH=B     at most B instances per sub-batch (a job is split into sub-batches
+ *                      that fit the device's memory anyway) */
+#ifndef HS_BACKEND_GPU_H
+#define HS_BACKEND_GPU_H
+
+#include "hs/errors.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hs_batch_job;
+
+/* Same contract as hs_backend_gpu (host/backend.h), through the batched cuBLAS path. */
+int hs_backend_gpu_cublas(const struct hs_batch_job *job, hs_error *err);
+
+/* Quantiles q[0..nq-1] (in [0, 1]) of the host array x[0..n-1], NaNs ignored, R type 7
+ * (linear interpolation between order statistics: h = (m - 1) q of the m finite-or-infinite
+ * values, x_(floor h) + (h - floor h) (x_(floor h + 1) - x_(floor h))), sorted on the device
+ * with Thrust. out[k] is NaN when every value is NaN or q[k] is outside [0, 1].
+ * Returns HS_OK, or HS_ERR_ARG (no device, bad arguments) / HS_ERR_IO (device memory). */
+int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,74 @@
+/* backend_gpu_util.cuh -- private helpers of the two GPU paths (host/backend_gpu.cu and
+ * host/backend_gpu_cublas.cu): CUDA error reports, the environment knobs of backend_gpu.h,
+ * device-memory budgeting and the device copies of a sub-batch's SoA outputs. CUDA C++ only;
+ * defined in host/backend_gpu.cu. */
+#ifndef HS_BACKEND_GPU_UTIL_CUH
+#define HS_BACKEND_GPU_UTIL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+/* The shared headers first, with C++ linkage (they are all static inline), so that the
+ * extern "C" block below only gives C linkage to backend.h's own declarations: <math.h> and
+ * friends must not be pulled in inside extern "C" (libstdc++'s <cmath> has templates). */
+#include "hs_batch.h"
+extern "C" {
+#include "backend.h"
+}
+#include "backend_gpu.h"
+
+/* Threads per block of the per-instance kernels: small blocks, since every thread needs
+ * ~250 registers and a large stack frame; occupancy is set by registers, not block size. */
+#define HS_GPU_BLOCK 128
+
+/* The immutable inputs of a call, one device copy read by every thread (the same address
+ * in a warp: broadcast loads). */
+typedef struct hs_gpu_const {
+    hs_model base;
+    hs_override_spec ov;
+    hs_output_spec spec;
+} hs_gpu_const;
+
+/* Device SoA outputs for up to cap instances; d.n is set to each sub-batch's size (the stride
+ * hs_run_instance uses). d.traj is NULL when the job records no trajectory. */
+typedef struct hs_gpu_out {
+    hs_batch_out d;
+    long cap;
+    int nrows_stats, nrows_traj; /* nsig * HS_NSTAT, ntraj * ntime */
+} hs_gpu_out;
+
+/* err from a CUDA status: "what: cudaErrorX: description". Returns HS_ERR_IO for memory
+ * exhaustion, HS_ERR_ARG for no device / driver, HS_ERR_NUMERIC for anything else
+ * (launch failures, illegal addresses). */
+int hs_gpu_fail(hs_error *err, cudaError_t e, const char *what);
+/* A positive integer environment variable, 0 when unset, empty or not a positive number. */
+long hs_gpu_env_long(const char *name);
+/* HS_GPU_VERBOSE set and not "0": one line per call on stderr (sizes, launch shape). */
+int hs_gpu_verbose(void);
+/* Checks that a device is usable and selects it (the current one, CUDA_VISIBLE_DEVICES
+ * honoured); fills err with the reason when not. */
+int hs_gpu_ready(hs_error *err);
+/* Free device memory that may be planned with: what cudaMemGetInfo reports, less a reserve
+ * for the driver's per-thread stack (local memory for every resident thread), cuBLAS
+ * workspaces and fragmentation. */
+size_t hs_gpu_budget(size_t stack_bytes_per_thread);
+/* Device bytes one instance's outputs and sampled values need. */
+size_t hs_gpu_out_bytes(const hs_batch_job *job);
+int hs_gpu_out_alloc(hs_gpu_out *o, const hs_batch_job *job, long cap, hs_error *err);
+void hs_gpu_out_free(hs_gpu_out *o);
+/* Copies the first cnt instances of the device outputs into job->out at instances
+ * [i0, i0 + cnt) (strided rows: stats and trajectories have job->out->n as their stride). */
+int hs_gpu_out_fetch(const hs_gpu_out *o, const hs_batch_job *job, long i0, long cnt, hs_error *err);
+/* A device copy of the job's model, override and output specs. */
+int hs_gpu_const_upload(const hs_batch_job *job, hs_gpu_const **dc, hs_error *err);
+
+#define HS_GPU_TRY(call, what)                                                                     \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            rc = hs_gpu_fail(err, e_, what);                                                       \
+            goto done;                                                                             \
+        }                                                                                          \
+    } while (0)
+
+#endif

@@ -1,0 +1,73 @@
+/* results_h5.h -- internals shared by results.c and results_h5.c (not a public API): HDF5
+ * helpers and the description of a run (layout and metadata) as owned copies. */
+#ifndef HS_RESULTS_H5_H
+#define HS_RESULTS_H5_H
+
+#include <stddef.h>
+
+#include <hdf5.h>
+
+#include "hs/results.h"
+
+#define RES_FORMAT_VERSION 1 /* root attribute format_version; bump on layout changes */
+#define RES_NAME_MAX 200     /* signal names become dataset names */
+
+extern const char *const hsr_stat_name[HS_NSTAT]; /* min, max, final, mean, rms, t_max */
+
+/* A run's layout and metadata, every string and array owned (hsr_info_free). */
+typedef struct hsr_info {
+    long n_total, i_begin, i_end, chunk, ntime;
+    int nparam, nsig, ntraj, ncol;
+    int col[HS_NSTAT]; /* stored statistics, in order */
+    char **pname, **punit, **sname, **tname;
+    double *ttime;
+    unsigned long long seed;
+    char *model_text, *sweep_text, *model_path, *sweep_path, *method, *backend, *device, *version,
+        *commit;
+} hsr_info;
+
+/* errors (HS_ERR_IO with "HDF5: ..." / "out of memory", file = path) and small helpers */
+int hsr_fail(hs_error *err, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int hsr_oom(hs_error *err, const char *path);
+char *hsr_dupstr(const char *s); /* NULL -> "" */
+char *hsr_catstr(const char *a, const char *b);
+char **hsr_dup_strs(int n, const char *const *s); /* s NULL: n empty strings */
+void hsr_free_strs(char **s, long n);
+int hsr_exists(const char *p);
+void hsr_quiet(void); /* no HDF5 error stack on stderr: we report our own */
+
+/* attributes (n < 0 scalar, 0 empty, else a vector), replacing an old one; < 0 on failure */
+int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, const void *buf);
+int hsr_attr_put_i64(hid_t loc, const char *name, long v);
+int hsr_attr_put_strs(hid_t loc, const char *name, long n, const char *const *s);
+int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored statistics */
+
+/* datasets: all space allocated at creation; rows > 0: chunked by that many rows and never
+ * filled, else contiguous and filled with *fill if given. No object times recorded. */
+hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
+                  long rows, const double *fill);
+hid_t hsr_make_group(hid_t loc, const char *name);
+hid_t hsr_file_access(void); /* file access list: closing the file closes every object */
+/* rows [row0, row0 + nrows) of a rank-1 or rank-2 (ncols) dataset: written from wbuf if not
+ * NULL, else read into rbuf */
+int hsr_rows_io(hid_t d, int rank, long ncols, hid_t mtype, long row0, long nrows, const void *wbuf,
+                void *rbuf);
+int hsr_write_all(hid_t d, hid_t mtype, const void *buf);
+
+/* the run description */
+int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, const char *path,
+                      hsr_info *I, hs_error *err);
+int hsr_info_copy(const hsr_info *a, hsr_info *o); /* < 0: out of memory */
+void hsr_info_free(hsr_info *I);
+/* What differs between a and b ("" if nothing): the sweep always, the instance range and
+ * chunk size unless shard_ok. */
+void hsr_info_diff(const hsr_info *a, const hsr_info *b, int shard_ok, char *buf, size_t n);
+/* root attributes, /model_text, /sweep_text and the groups of a new file / read back */
+int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err);
+int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err);
+
+#endif

@@ -1,0 +1,864 @@
+/* sweep_load.c -- sweep files (YAML, docs/sweep-format.md): which model, how many instances,
+ * how each named model parameter is sampled, what is recorded per instance; the value of a
+ * swept parameter for an instance (hs_sweep_sample, a pure function of (seed, i, j)); and the
+ * names of the recordable signals (the CSV columns of `hydrosweep simulate`).
+ *
+ * The file is read with the line/column-annotated YAML tree of yaml_tree.h, so every error
+ * names file, line, column, dotted key and the rule. Parameter names are checked against the
+ * model's parameter table (hs_param_find), values against the parameter's unit. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/sweep.h"
+#include "hs_sample.h"
+#include "params.h"
+#include "yaml_tree.h"
+
+static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", NULL};
+static const char *const k_stats[] = {"min", "max", "final", "mean", "rms", "t_max", NULL};
+static const char *const k_dists[] = {
+    "uniform", "normal", "truncated_normal", "lognormal", "values", "range", NULL};
+
+#define MAX_INSTANCES 9007199254740992.0 /* 2^53: instance counts are exact doubles */
+#define LHS_MAX_INSTANCES 1099511627776.0 /* 2^40: hs_lhs_u keeps strata exact below it */
+#define SOBOL_MAX_INSTANCES 4294967295.0 /* 2^32 - 1 points after the origin */
+
+/* ====================================================================================== */
+/* signal names                                                                           */
+/* ====================================================================================== */
+
+/* Number of recordable signals of the model: the CSV columns of hs_simulate_csv but t. */
+static int signal_count(const hs_model_desc *d)
+{
+    const hs_model *m = &d->model;
+    return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6;
+}
+
+/* The k-th signal in CSV column order. */
+static hs_signal_ref signal_at(const hs_model_desc *d, int k)
+{
+    static const int cyl_kinds[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W};
+    static const int tail_kinds[6] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_WEXT,
+                                      HS_SIG_EBAL, HS_SIG_PHI,  HS_SIG_ITERS};
+    const hs_model *m = &d->model;
+    hs_signal_ref r;
+    r.kind = HS_SIG_COUNT;
+    r.index = 0;
+    if (k < 0) return r;
+    if (k < 2 * m->nz) {
+        r.kind = k % 2 ? HS_SIG_ZD : HS_SIG_Z;
+        r.index = k / 2;
+        return r;
+    }
+    k -= 2 * m->nz;
+    if (k < m->nvol) {
+        r.kind = HS_SIG_P;
+        r.index = k;
+        return r;
+    }
+    k -= m->nvol;
+    if (k < m->ndcv) {
+        r.kind = HS_SIG_U;
+        r.index = k;
+        return r;
+    }
+    k -= m->ndcv;
+    if (k < 5 * m->ncyl) {
+        r.kind = cyl_kinds[k % 5];
+        r.index = k / 5;
+        return r;
+    }
+    k -= 5 * m->ncyl;
+    if (k < 6) r.kind = tail_kinds[k];
+    return r;
+}
+
+void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t n)
+{
+    const hs_model *m;
+    int i = ref.index;
+    if (!buf || n == 0) return;
+    buf[0] = '\0';
+    if (!d) return;
+    m = &d->model;
+    switch (ref.kind) {
+    case HS_SIG_Z:
+        if (i >= 0 && i < m->nz) snprintf(buf, n, "%s", d->joint_name[i]);
+        break;
+    case HS_SIG_ZD:
+        if (i >= 0 && i < m->nz) snprintf(buf, n, "%s_dot", d->joint_name[i]);
+        break;
+    case HS_SIG_P:
+        if (i >= 0 && i < m->nvol) snprintf(buf, n, "p_%s", d->vol_name[i]);
+        break;
+    case HS_SIG_U:
+        if (i >= 0 && i < m->ndcv) snprintf(buf, n, "U_%s", d->dcv_name[i]);
+        break;
+    case HS_SIG_S:
+    case HS_SIG_SD:
+    case HS_SIG_F:
+    case HS_SIG_FFRIC:
+    case HS_SIG_W: {
+        static const char *const pre[5] = {"s_", "sdot_", "F_", "Ffric_", "W_"};
+        if (i >= 0 && i < m->ncyl)
+            snprintf(buf, n, "%s%s", pre[ref.kind - HS_SIG_S], d->cyl_name[i]);
+        break;
+    }
+    case HS_SIG_EKIN: snprintf(buf, n, "E_kin"); break;
+    case HS_SIG_EPOT: snprintf(buf, n, "E_pot"); break;
+    case HS_SIG_WEXT: snprintf(buf, n, "W_ext"); break;
+    case HS_SIG_EBAL: snprintf(buf, n, "E_balance"); break;
+    case HS_SIG_PHI: snprintf(buf, n, "phi_norm"); break;
+    case HS_SIG_ITERS: snprintf(buf, n, "newton_iters"); break;
+    default: break;
+    }
+    if (!buf[0]) snprintf(buf, n, "unknown_signal");
+}
+
+/* The first CSV column of that name wins (column names of a model are normally unique). */
+int hs_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref)
+{
+    char buf[HS_NAME_LEN + 16];
+    int k, n;
+    if (!d || !name) return -1;
+    n = signal_count(d);
+    for (k = 0; k < n; ++k) {
+        hs_signal_ref r = signal_at(d, k);
+        hs_output_name(d, r, buf, sizeof buf);
+        if (!strcmp(buf, name)) {
+            if (ref) *ref = r;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ====================================================================================== */
+/* sampling                                                                               */
+/* ====================================================================================== */
+
+/* Value index of a uniform u among n listed values (monte_carlo, latin_hypercube, sobol):
+ * floor(u n), each value with probability 1/n; LHS and Sobol' keep their balance. */
+static int value_index(double u, int n)
+{
+    int k = (int)(u * (double)n);
+    return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
+double hs_sweep_sample(const hs_sweep *sw, long i, int j)
+{
+    const hs_sweep_param *p;
+    uint64_t seed, ii;
+    double u;
+    if (!sw || j < 0 || j >= sw->nparam || i < 0) return NAN;
+    p = &sw->param[j];
+    seed = (uint64_t)sw->seed;
+    ii = (uint64_t)i;
+    if (sw->method == HS_SAMPLE_GRID) {
+        uint64_t q = ii;
+        int k;
+        if (p->nvalues < 1) return NAN;
+        for (k = 0; k < j; ++k)
+            q /= (uint64_t)(sw->param[k].nvalues > 0 ? sw->param[k].nvalues : 1);
+        return p->values[q % (uint64_t)p->nvalues];
+    }
+    switch (sw->method) {
+    case HS_SAMPLE_MONTE_CARLO: u = hs_uniform(seed, ii, (uint32_t)j, HS_STREAM_MC); break;
+    case HS_SAMPLE_LHS: u = hs_lhs_u(seed, ii, (uint32_t)j, sw->n > 0 ? (uint64_t)sw->n : 1); break;
+    case HS_SAMPLE_SOBOL:
+        if (j >= HS_SOBOL_MAX_DIM) return NAN;
+        u = hs_sobol_u(seed, ii, (uint32_t)j);
+        break;
+    default: return NAN;
+    }
+    switch (p->dist) {
+    case HS_DIST_UNIFORM: return hs_q_uniform(p->a, p->b, u);
+    case HS_DIST_NORMAL: return hs_q_normal(p->a, p->b, u);
+    case HS_DIST_TRUNCNORMAL: return hs_q_truncnormal(p->a, p->b, p->c, p->d, u);
+    case HS_DIST_LOGNORMAL: return hs_q_lognormal(p->a, p->b, u);
+    case HS_DIST_VALUES: return p->nvalues > 0 ? p->values[value_index(u, p->nvalues)] : NAN;
+    default: return NAN;
+    }
+}
+
+/* ====================================================================================== */
+/* loading                                                                                */
+/* ====================================================================================== */
+
+typedef struct sctx {
+    yt_ctx y;
+    hs_sweep *sw;
+    hs_model_desc *md;
+    const yt_node *root;
+} sctx;
+
+/* Levenshtein distance of a and b (names are < 112 characters; longer ones count as far). */
+static int edit_distance(const char *a, const char *b)
+{
+    int row[128], i, j, la = (int)strlen(a), lb = (int)strlen(b);
+    if (lb >= 127 || la >= 127) return 1000;
+    for (j = 0; j <= lb; ++j) row[j] = j;
+    for (i = 1; i <= la; ++i) {
+        int diag = row[0], cur;
+        row[0] = i;
+        for (j = 1; j <= lb; ++j) {
+            cur = row[j];
+            row[j] = a[i - 1] == b[j - 1] ? diag : 1 + (diag < cur ? diag : cur);
+            if (row[j - 1] + 1 < row[j]) row[j] = row[j - 1] + 1;
+            diag = cur;
+        }
+    }
+    return row[lb];
+}
+
+/* Up to three candidates closest to a name (edit distance <= max(2, len/4)), closest first. */
+typedef struct near_list {
+    char name[3][112];
+    int dist[3], n;
+} near_list;
+
+static void near_add(near_list *L, const char *want, const char *cand)
+{
+    int d = edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
+    if (lim < 2) lim = 2;
+    if (d > lim) return;
+    for (k = L->n < 3 ? L->n : 2; k > 0 && L->dist[k - 1] > d; --k) {
+        L->dist[k] = L->dist[k - 1];
+        memcpy(L->name[k], L->name[k - 1], sizeof L->name[k]);
+    }
+    if (k >= 3) return;
+    L->dist[k] = d;
+    snprintf(L->name[k], sizeof L->name[k], "%s", cand);
+    if (L->n < 3) ++L->n;
+}
+
+/* The candidates within 2 edits of the closest one, as " (did you mean a, b or c?)". */
+static const char *near_text(const near_list *L, char *buf, size_t n)
+{
+    int m = 0;
+    while (m < L->n && L->dist[m] <= L->dist[0] + 2) ++m;
+    if (m == 0)
+        snprintf(buf, n, "%s", "");
+    else if (m == 1)
+        snprintf(buf, n, " (did you mean %s?)", L->name[0]);
+    else if (m == 2)
+        snprintf(buf, n, " (did you mean %s or %s?)", L->name[0], L->name[1]);
+    else
+        snprintf(buf, n, " (did you mean %s, %s or %s?)", L->name[0], L->name[1], L->name[2]);
+    return buf;
+}
+
+/* An integer in [lo, hi] (a plain number without unit, e.g. 100000 or 1e5). */
+static int int_node(sctx *c, const yt_node *y, const char *kp, double lo, double hi, long *out)
+{
+    char unit[32];
+    double v;
+    if (y->type != YT_SCALAR || yt_is_null(y))
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "must be an integer");
+    if (hs_parse_quantity(y->text, &v, unit, sizeof unit) != 0 || unit[0] || v != floor(v))
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "'%s' is not an integer (without unit)",
+                       y->text);
+    if (v < lo || v > hi)
+        return yt_fail(&c->y, HS_ERR_VALUE, y, kp, "%s must be in [%.17g, %.17g]", y->text, lo, hi);
+    *out = (long)v;
+    return HS_OK;
+}
+
+static int get_int(sctx *c, const yt_node *m, const char *path, const char *key, double lo,
+                   double hi, long def, long *out)
+{
+    char kp[128];
+    const yt_node *v = yt_map_get(m, key);
+    if (!v) {
+        *out = def;
+        return HS_OK;
+    }
+    return int_node(c, v, yt_join(kp, sizeof kp, path, key), lo, hi, out);
+}
+
+/* seed: a decimal integer 0 .. 2^64 - 1. */
+static int get_seed(sctx *c, const yt_node *m)
+{
+    const yt_node *v = yt_map_get(m, "seed");
+    const char *s;
+    unsigned long long x;
+    char *end;
+    c->sw->seed = 1;
+    if (!v) return HS_OK;
+    if (v->type != YT_SCALAR)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, v, "seed", "must be an integer 0 .. 2^64 - 1");
+    for (s = v->text; *s >= '0' && *s <= '9'; ++s) {
+    }
+    errno = 0;
+    x = strtoull(v->text, &end, 10);
+    if (*s || !v->text[0] || errno == ERANGE || *end)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, v, "seed",
+                       "'%s' is not a decimal integer 0 .. 18446744073709551615", v->text);
+    c->sw->seed = x;
+    return HS_OK;
+}
+
+/* A value of parameter p: a number whose unit suffix (if any) fits the parameter's unit. */
+static int param_num(sctx *c, const yt_node *y, const char *kp, const hs_param *p, double *out)
+{
+    char unit[32];
+    if (y->type != YT_SCALAR || yt_is_null(y))
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp,
+                       "must be a number (optionally with a unit, e.g. 80 mm)");
+    if (hs_parse_quantity(y->text, out, unit, sizeof unit) != 0)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp,
+                       "'%s' is not a finite number with an optional known unit (e.g. 80 mm)",
+                       y->text);
+    if (!hs_param_unit_fits(p, unit))
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "'%s' has unit %s, but parameter %s is in %s",
+                       y->text, unit, p->name, p->unit[0] ? p->unit : "no unit (dimensionless)");
+    return HS_OK;
+}
+
+static int get_param_num(sctx *c, const yt_node *m, const char *path, const char *key,
+                         const hs_param *p, double *out)
+{
+    char kp[160];
+    const yt_node *v = yt_map_get(m, key);
+    if (!v) return yt_missing(&c->y, m, path, key);
+    return param_num(c, v, yt_join(kp, sizeof kp, path, key), p, out);
+}
+
+/* An enumeration value: one of the names, or its integer. */
+static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param *p, double *out)
+{
+    char list[400], unit[32];
+    size_t used = 0;
+    double v;
+    int k;
+    if (y->type == YT_SCALAR) {
+        for (k = 0; k < p->n_enum; ++k)
+            if (!strcmp(y->text, p->enum_names[k])) {
+                *out = (double)k;
+                return HS_OK;
+            }
+        if (hs_parse_quantity(y->text, &v, unit, sizeof unit) == 0 && !unit[0] && v == floor(v) &&
+            v >= 0.0 && v < p->n_enum) {
+            *out = v;
+            return HS_OK;
+        }
+    }
+    list[0] = '\0';
+    for (k = 0; k < p->n_enum && used < sizeof list; ++k) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", p->enum_names[k]);
+        if (w > 0) used += (size_t)w;
+    }
+    return yt_fail(&c->y, HS_ERR_VALUE, y, kp, "'%s' is not a value of %s (one of: %s)",
+                   y->type == YT_SCALAR ? y->text : "?", p->name, list);
+}
+
+static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
+{
+    sp->values = (double *)calloc((size_t)n, sizeof *sp->values);
+    if (!sp->values) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    sp->nvalues = n;
+    return HS_OK;
+}
+
+/* The distribution of one swept parameter: a mapping with exactly one of k_dists. */
+static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_param *p,
+                      hs_sweep_param *sp)
+{
+    static const char *const kn[] = {"mean", "sd", NULL};
+    static const char *const kl[] = {"median", "sigma_log", NULL};
+    static const char *const kt[] = {"mean", "sd", "low", "high", NULL};
+    static const char *const ku[] = {"low", "high", NULL};
+    static const char *const kr[] = {"from", "to", "n", NULL};
+    char path[160], dp[192], kp[224];
+    const yt_node *dk, *dv;
+    int dist, rc, k, is_enum = p->type == HS_PARAM_ENUM;
+    snprintf(path, sizeof path, "parameters.%s", key->text);
+    if ((rc = yt_need(&c->y, v, YT_MAP, path)) || (rc = yt_check_keys(&c->y, v, path, k_dists)))
+        return rc;
+    if (v->n != 2)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, v->n ? v->kid[2] : v, path,
+                       "give exactly one distribution (uniform, normal, truncated_normal, "
+                       "lognormal, values or range), not %d",
+                       v->n / 2);
+    dk = v->kid[0];
+    dv = v->kid[1];
+    for (dist = 0; strcmp(k_dists[dist], dk->text) != 0; ++dist) {
+    }
+    yt_join(dp, sizeof dp, path, dk->text);
+    if (is_enum && dist != 4) {
+        char list[300];
+        size_t used = 0;
+        list[0] = '\0';
+        for (k = 0; k < p->n_enum && used < sizeof list; ++k) {
+            int w =
+                snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", p->enum_names[k]);
+            if (w > 0) used += (size_t)w;
+        }
+        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
+                       "%s is an enumeration: sweep it with values: [...] (of: %s)", p->name, list);
+    }
+    if (c->sw->method == HS_SAMPLE_GRID && dist != 4 && dist != 5)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
+                       "method grid takes value lists: values: [...] or range: {from, to, n}, "
+                       "not %s",
+                       dk->text);
+    if (yt_is_null(dv)) return yt_missing(&c->y, v, path, dk->text);
+    switch (dist) {
+    case 0: /* uniform: [low, high] or {low, high} */
+        sp->dist = HS_DIST_UNIFORM;
+        if (dv->type == YT_SEQ) {
+            if (dv->n != 2)
+                return yt_fail(&c->y, HS_ERR_SCHEMA, dv, dp, "must be a list [low, high]");
+            snprintf(kp, sizeof kp, "%s[0]", dp);
+            if ((rc = param_num(c, dv->kid[0], kp, p, &sp->a))) return rc;
+            snprintf(kp, sizeof kp, "%s[1]", dp);
+            if ((rc = param_num(c, dv->kid[1], kp, p, &sp->b))) return rc;
+            if (!(sp->a < sp->b))
+                return yt_fail(&c->y, HS_ERR_VALUE, dv->kid[1], kp,
+                               "low must be < high (got %g >= %g)", sp->a, sp->b);
+            return HS_OK;
+        }
+        if (dv->type != YT_MAP)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, dv, dp,
+                           "must be a list [low, high] or a mapping {low, high}");
+        if ((rc = yt_check_keys(&c->y, dv, dp, ku)) ||
+            (rc = get_param_num(c, dv, dp, "low", p, &sp->a)) ||
+            (rc = get_param_num(c, dv, dp, "high", p, &sp->b)))
+            return rc;
+        if (!(sp->a < sp->b))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "high"),
+                           yt_join(kp, sizeof kp, dp, "high"), "low must be < high (got %g >= %g)",
+                           sp->a, sp->b);
+        return HS_OK;
+    case 1: /* normal: {mean, sd} */
+        sp->dist = HS_DIST_NORMAL;
+        if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kn)) ||
+            (rc = get_param_num(c, dv, dp, "mean", p, &sp->a)) ||
+            (rc = get_param_num(c, dv, dp, "sd", p, &sp->b)))
+            return rc;
+        if (!(sp->b > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sd"),
+                           yt_join(kp, sizeof kp, dp, "sd"), "sd must be > 0");
+        return HS_OK;
+    case 2: /* truncated_normal: {mean, sd, low, high} */
+        sp->dist = HS_DIST_TRUNCNORMAL;
+        if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kt)) ||
+            (rc = get_param_num(c, dv, dp, "mean", p, &sp->a)) ||
+            (rc = get_param_num(c, dv, dp, "sd", p, &sp->b)) ||
+            (rc = get_param_num(c, dv, dp, "low", p, &sp->c)) ||
+            (rc = get_param_num(c, dv, dp, "high", p, &sp->d)))
+            return rc;
+        if (!(sp->b > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sd"),
+                           yt_join(kp, sizeof kp, dp, "sd"), "sd must be > 0");
+        if (!(sp->c < sp->d))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "high"),
+                           yt_join(kp, sizeof kp, dp, "high"), "low must be < high (got %g >= %g)",
+                           sp->c, sp->d);
+        return HS_OK;
+    case 3: /* lognormal: {median, sigma_log} */
+        sp->dist = HS_DIST_LOGNORMAL;
+        if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kl)) ||
+            (rc = get_param_num(c, dv, dp, "median", p, &sp->a)) ||
+            (rc = yt_get_num(&c->y, dv, dp, "sigma_log", "", 1, 0.0, &sp->b)))
+            return rc;
+        if (!(sp->a > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "median"),
+                           yt_join(kp, sizeof kp, dp, "median"), "median must be > 0");
+        if (!(sp->b > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sigma_log"),
+                           yt_join(kp, sizeof kp, dp, "sigma_log"), "sigma_log must be > 0");
+        return HS_OK;
+    case 4: /* values: [v0, v1, ...] */
+        sp->dist = HS_DIST_VALUES;
+        if ((rc = yt_need(&c->y, dv, YT_SEQ, dp))) return rc;
+        if (dv->n == 0) return yt_fail(&c->y, HS_ERR_VALUE, dv, dp, "the value list is empty");
+        if ((rc = alloc_values(c, sp, dv->n))) return rc;
+        for (k = 0; k < dv->n; ++k) {
+            snprintf(kp, sizeof kp, "%s[%d]", dp, k);
+            rc = is_enum ? enum_value(c, dv->kid[k], kp, p, &sp->values[k])
+                         : param_num(c, dv->kid[k], kp, p, &sp->values[k]);
+            if (rc) return rc;
+        }
+        return HS_OK;
+    default: { /* range: {from, to, n}: n equally spaced values, both ends included */
+        double from, to;
+        long n;
+        sp->dist = HS_DIST_VALUES;
+        if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kr)) ||
+            (rc = get_param_num(c, dv, dp, "from", p, &from)) ||
+            (rc = get_param_num(c, dv, dp, "to", p, &to)))
+            return rc;
+        if (!yt_map_get(dv, "n")) return yt_missing(&c->y, dv, dp, "n");
+        if ((rc = get_int(c, dv, dp, "n", 2, 1e7, 2, &n))) return rc;
+        if (!(from < to))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "to"),
+                           yt_join(kp, sizeof kp, dp, "to"), "from must be < to (got %g >= %g)",
+                           from, to);
+        if ((rc = alloc_values(c, sp, (int)n))) return rc;
+        for (k = 0; k < n; ++k) sp->values[k] = from + (to - from) * (double)k / (double)(n - 1);
+        sp->values[n - 1] = to;
+        return HS_OK;
+    }
+    }
+}
+
+static int parse_parameters(sctx *c)
+{
+    const yt_node *m = yt_map_get(c->root, "parameters");
+    hs_sweep *sw = c->sw;
+    char kp[160], near[400];
+    int rc, i, k, n;
+    if (!m) return HS_OK; /* no parameters: n identical instances (e.g. a benchmark) */
+    if ((rc = yt_need(&c->y, m, YT_MAP, "parameters"))) return rc;
+    n = m->n / 2;
+    for (i = 0; i < m->n; i += 2) {
+        const yt_node *key = m->kid[i];
+        if (key->type != YT_SCALAR)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, key, "parameters",
+                           "mapping keys must be plain strings (parameter names)");
+        for (k = 0; k < i; k += 2)
+            if (!strcmp(m->kid[k]->text, key->text))
+                return yt_fail(&c->y, HS_ERR_SCHEMA, key,
+                               yt_join(kp, sizeof kp, "parameters", key->text),
+                               "parameter swept twice (first at line %d)", m->kid[k]->line);
+    }
+    if (n > HS_MAX_SWEEP)
+        return yt_fail(&c->y, HS_ERR_LIMIT, m->kid[2 * HS_MAX_SWEEP],
+                       yt_join(kp, sizeof kp, "parameters", m->kid[2 * HS_MAX_SWEEP]->text),
+                       "too many swept parameters: %d (HS_MAX_SWEEP is %d)", n, HS_MAX_SWEEP);
+    if (n == 0) return HS_OK;
+    sw->param = (hs_sweep_param *)calloc((size_t)n, sizeof *sw->param);
+    if (!sw->param) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    for (i = 0; i < n; ++i) {
+        const yt_node *key = m->kid[2 * i], *v = m->kid[2 * i + 1];
+        hs_sweep_param *sp = &sw->param[i];
+        int pi = hs_param_find(c->md, key->text);
+        yt_join(kp, sizeof kp, "parameters", key->text);
+        if (pi < 0) {
+            near_list L;
+            memset(&L, 0, sizeof L);
+            for (k = 0; k < c->md->nparam; ++k) near_add(&L, key->text, c->md->param[k].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, key, kp,
+                           "'%s' is not a parameter of model %s%s ('hydrosweep info %s' lists "
+                           "them)",
+                           key->text, c->md->name, near_text(&L, near, sizeof near), c->md->path);
+        }
+        snprintf(sp->name, sizeof sp->name, "%s", key->text);
+        sp->index = pi;
+        sp->line = key->line;
+        sp->a = sp->b = sp->c = sp->d = NAN;
+        sw->nparam = i + 1; /* owned from here on (hs_sweep_free) */
+        if ((rc = parse_dist(c, key, v, &c->md->param[pi], sp))) return rc;
+    }
+    return HS_OK;
+}
+
+/* One signal name of a list in outputs. */
+static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref *ref)
+{
+    char near[400], buf[HS_NAME_LEN + 16];
+    near_list L;
+    int k, n;
+    if (y->type != YT_SCALAR || yt_is_null(y))
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "must be a signal name");
+    if (hs_output_find(c->md, y->text, ref) == 0) return HS_OK;
+    memset(&L, 0, sizeof L);
+    n = signal_count(c->md);
+    for (k = 0; k < n; ++k) {
+        hs_output_name(c->md, signal_at(c->md, k), buf, sizeof buf);
+        near_add(&L, y->text, buf);
+    }
+    return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
+                   "'%s' is not a signal of model %s%s (the column names of `hydrosweep "
+                   "simulate`: joints, <joint>_dot, p_<volume>, U_<valve>, s_/sdot_/F_/Ffric_/"
+                   "W_<cylinder>, E_kin, E_pot, W_ext, E_balance, phi_norm, newton_iters)",
+                   y->text, c->md->name, near_text(&L, near, sizeof near));
+}
+
+/* A non-empty list of distinct signal names, at most max. */
+static int signal_list(sctx *c, const yt_node *l, const char *kp, int max, const char *maxname,
+                       hs_signal_ref *refs, int *n)
+{
+    char ip[192];
+    int rc, k, q;
+    if ((rc = yt_need(&c->y, l, YT_SEQ, kp))) return rc;
+    if (l->n == 0)
+        return yt_fail(&c->y, HS_ERR_VALUE, l, kp,
+                       "the list is empty (leave the key out for the default)");
+    if (l->n > max) {
+        snprintf(ip, sizeof ip, "%s[%d]", kp, max);
+        return yt_fail(&c->y, HS_ERR_LIMIT, l->kid[max], ip, "too many signals: %d (%s is %d)",
+                       l->n, maxname, max);
+    }
+    for (k = 0; k < l->n; ++k) {
+        snprintf(ip, sizeof ip, "%s[%d]", kp, k);
+        if ((rc = signal_node(c, l->kid[k], ip, &refs[k]))) return rc;
+        for (q = 0; q < k; ++q)
+            if (refs[q].kind == refs[k].kind && refs[q].index == refs[k].index)
+                return yt_fail(&c->y, HS_ERR_VALUE, l->kid[k], ip, "'%s' is listed twice",
+                               l->kid[k]->text);
+    }
+    *n = l->n;
+    return HS_OK;
+}
+
+/* Default signals: every joint coordinate, every pressure, every cylinder's F and W, and
+ * E_balance. */
+static int default_signals(sctx *c, const yt_node *at)
+{
+    const hs_model *m = &c->md->model;
+    hs_output_spec *o = &c->sw->out;
+    int need = m->nz + m->nvol + 2 * m->ncyl + 1, k;
+    if (need > HS_MAX_OUT)
+        return yt_fail(&c->y, HS_ERR_LIMIT, at, "outputs.signals",
+                       "the default signal set of model %s has %d signals (HS_MAX_OUT is %d): "
+                       "list the signals to record in outputs.signals",
+                       c->md->name, need, HS_MAX_OUT);
+    o->nsig = 0;
+    for (k = 0; k < m->nz; ++k) {
+        o->sig[o->nsig].kind = HS_SIG_Z;
+        o->sig[o->nsig++].index = k;
+    }
+    for (k = 0; k < m->nvol; ++k) {
+        o->sig[o->nsig].kind = HS_SIG_P;
+        o->sig[o->nsig++].index = k;
+    }
+    for (k = 0; k < m->ncyl; ++k) {
+        o->sig[o->nsig].kind = HS_SIG_F;
+        o->sig[o->nsig++].index = k;
+        o->sig[o->nsig].kind = HS_SIG_W;
+        o->sig[o->nsig++].index = k;
+    }
+    o->sig[o->nsig].kind = HS_SIG_EBAL;
+    o->sig[o->nsig++].index = 0;
+    return HS_OK;
+}
+
+static int parse_outputs(sctx *c)
+{
+    static const char *const keys[] = {"signals", "statistics", "trajectories", NULL};
+    static const char *const tkeys[] = {"every", "signals", NULL};
+    hs_output_spec *o = &c->sw->out;
+    const yt_node *m = yt_map_get(c->root, "outputs"), *v;
+    char ip[96];
+    long every;
+    int rc, k, q;
+    memset(o, 0, sizeof *o);
+    o->stats = (1u << HS_NSTAT) - 1u;
+    if (m && ((rc = yt_need(&c->y, m, YT_MAP, "outputs")) ||
+              (rc = yt_check_keys(&c->y, m, "outputs", keys))))
+        return rc;
+    v = m ? yt_map_get(m, "signals") : NULL;
+    if (v) {
+        if ((rc = signal_list(c, v, "outputs.signals", HS_MAX_OUT, "HS_MAX_OUT", o->sig, &o->nsig)))
+            return rc;
+    } else if ((rc = default_signals(c, m ? m : c->root))) {
+        return rc;
+    }
+    v = m ? yt_map_get(m, "statistics") : NULL;
+    if (v) {
+        if ((rc = yt_need(&c->y, v, YT_SEQ, "outputs.statistics"))) return rc;
+        if (v->n == 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, v, "outputs.statistics",
+                           "the list is empty (leave the key out for all statistics)");
+        o->stats = 0;
+        for (k = 0; k < v->n; ++k) {
+            const yt_node *s = v->kid[k];
+            snprintf(ip, sizeof ip, "outputs.statistics[%d]", k);
+            for (q = 0; k_stats[q] && !(s->type == YT_SCALAR && !strcmp(s->text, k_stats[q]));
+                 ++q) {
+            }
+            if (!k_stats[q])
+                return yt_fail(&c->y, HS_ERR_SCHEMA, s, ip,
+                               "must be one of: min, max, final, mean, rms, t_max");
+            if (o->stats & (1u << q))
+                return yt_fail(&c->y, HS_ERR_VALUE, s, ip, "'%s' is listed twice", s->text);
+            o->stats |= 1u << q;
+        }
+    }
+    v = m ? yt_map_get(m, "trajectories") : NULL;
+    if (v) {
+        const yt_node *l;
+        if ((rc = yt_need(&c->y, v, YT_MAP, "outputs.trajectories")) ||
+            (rc = yt_check_keys(&c->y, v, "outputs.trajectories", tkeys)) ||
+            (rc = get_int(c, v, "outputs.trajectories", "every", 1, 2147483647.0, 1, &every)))
+            return rc;
+        l = yt_map_get(v, "signals");
+        if (!l) return yt_missing(&c->y, v, "outputs.trajectories", "signals");
+        if ((rc = signal_list(c, l, "outputs.trajectories.signals", HS_MAX_TRAJ, "HS_MAX_TRAJ",
+                              o->traj, &o->ntraj)))
+            return rc;
+        o->traj_every = (int)every;
+    }
+    return HS_OK;
+}
+
+/* simulation: {t_end, dt}: checked against the model's rules on a scratch copy (hs_run and
+ * `validate` apply them); the loaded model itself stays as its file says. */
+static int parse_simulation(sctx *c)
+{
+    static const char *const keys[] = {"t_end", "dt", NULL};
+    const yt_node *m = yt_map_get(c->root, "simulation");
+    hs_sweep *sw = c->sw;
+    hs_model *saved;
+    hs_error e;
+    int rc;
+    sw->t_end = sw->dt = NAN;
+    if (!m) return HS_OK;
+    if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
+        (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
+        (rc = yt_get_num(&c->y, m, "simulation", "t_end", "s", 0, NAN, &sw->t_end)) ||
+        (rc = yt_get_num(&c->y, m, "simulation", "dt", "s", 0, NAN, &sw->dt)))
+        return rc;
+    if (!isnan(sw->t_end) && !(sw->t_end > 0.0))
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "t_end"), "simulation.t_end",
+                       "t_end must be > 0");
+    if (!isnan(sw->dt) && !(sw->dt > 0.0))
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "dt must be > 0");
+    saved = (hs_model *)malloc(sizeof *saved);
+    if (!saved) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    memcpy(saved, &c->md->model, sizeof *saved);
+    rc = HS_OK;
+    if (!isnan(sw->t_end) && hs_param_set(c->md, "integrator.t_end", sw->t_end, &e) != HS_OK)
+        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "t_end"), "simulation.t_end", "%s", e.msg);
+    if (rc == HS_OK && !isnan(sw->dt) && hs_param_set(c->md, "integrator.dt", sw->dt, &e) != HS_OK)
+        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "%s", e.msg);
+    memcpy(&c->md->model, saved, sizeof *saved);
+    free(saved);
+    return rc;
+}
+
+/* The model path relative to the sweep file's directory (absolute paths as they are). */
+static int resolve_model(sctx *c, const char *sweep_path, const yt_node *node, const char *rel)
+{
+    hs_sweep *sw = c->sw;
+    const char *slash = sweep_path ? strrchr(sweep_path, '/') : NULL;
+    int w;
+    if (rel[0] == '/' || !slash)
+        w = snprintf(sw->model_path, sizeof sw->model_path, "%s", rel);
+    else
+        w = snprintf(sw->model_path, sizeof sw->model_path, "%.*s/%s", (int)(slash - sweep_path),
+                     sweep_path, rel);
+    if (w < 0 || (size_t)w >= sizeof sw->model_path)
+        return yt_fail(&c->y, HS_ERR_LIMIT, node, "model",
+                       "the model path is too long (at most %d characters)",
+                       (int)sizeof sw->model_path - 1);
+    return HS_OK;
+}
+
+static int load_root(sctx *c, const char *text, const char *path)
+{
+    static const char *const keys[] = {"model",      "instances",  "seed",    "method", "chunk",
+                                       "simulation", "parameters", "outputs", NULL};
+    hs_sweep *sw = c->sw;
+    const yt_node *mn, *in;
+    char rel[256];
+    double nmax;
+    long n = 0;
+    int rc, j;
+    size_t len;
+    if (!c->root)
+        return hs_error_set(c->y.err, HS_ERR_SCHEMA, c->y.file, 1, 1, "",
+                            "the sweep file is empty");
+    if ((rc = yt_need(&c->y, c->root, YT_MAP, "")) ||
+        (rc = yt_check_keys(&c->y, c->root, "", keys)) ||
+        (rc = yt_get_str(&c->y, c->root, "", "model", 1, 0, rel, sizeof rel, &mn)) ||
+        (rc = yt_get_enum(&c->y, c->root, "", "method", 0, k_methods, HS_SAMPLE_MONTE_CARLO,
+                          &sw->method)) ||
+        (rc = get_seed(c, c->root)) ||
+        (rc = get_int(c, c->root, "", "chunk", 1, 2147483647.0, 1024, &sw->chunk)))
+        return rc;
+    if (!rel[0]) return yt_missing(&c->y, c->root, "", "model");
+    nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+           : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
+                                         : MAX_INSTANCES;
+    in = yt_map_get(c->root, "instances");
+    if (!in && sw->method != HS_SAMPLE_GRID) return yt_missing(&c->y, c->root, "", "instances");
+    if (in && (rc = int_node(c, in, "instances", 1, nmax, &n))) return rc;
+    if ((rc = resolve_model(c, path, mn, rel))) return rc;
+    if ((rc = hs_model_load(sw->model_path, c->md, c->y.err)) != HS_OK) return rc;
+    if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = parse_outputs(c)))
+        return rc;
+    if (sw->method == HS_SAMPLE_GRID) {
+        double prod = 1.0;
+        for (j = 0; j < sw->nparam; ++j) prod *= (double)sw->param[j].nvalues;
+        if (prod > MAX_INSTANCES)
+            return yt_fail(&c->y, HS_ERR_LIMIT, yt_map_key(c->root, "parameters"), "parameters",
+                           "the grid has %.6g points (at most 2^53)", prod);
+        if (in && (double)n != prod)
+            return yt_fail(&c->y, HS_ERR_VALUE, in, "instances",
+                           "a grid sweep has exactly the product of the value counts, %.0f "
+                           "instances, not %ld (leave instances out)",
+                           prod, n);
+        n = (long)prod;
+    }
+    sw->n = n;
+    len = strlen(text);
+    sw->text = (char *)malloc(len + 1);
+    if (!sw->text) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    memcpy(sw->text, text, len + 1);
+    return HS_OK;
+}
+
+int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
+                       hs_error *err)
+{
+    sctx c;
+    yt_node *root = NULL;
+    int rc;
+    if (!sw || !model)
+        return hs_error_set(err, HS_ERR_ARG, path ? path : "", 0, 0, "",
+                            "no sweep or model descriptor");
+    memset(sw, 0, sizeof *sw);
+    memset(model, 0, sizeof *model);
+    sw->t_end = sw->dt = NAN;
+    if (!path) path = "<text>";
+    snprintf(sw->path, sizeof sw->path, "%s", path);
+    if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no sweep text");
+    if (err) memset(err, 0, sizeof *err);
+    if ((rc = yt_parse(text, path, "sweep file", &root, err)) != HS_OK) return rc;
+    memset(&c, 0, sizeof c);
+    c.y.file = path;
+    c.y.err = err;
+    c.sw = sw;
+    c.md = model;
+    c.root = root;
+    rc = load_root(&c, text, path);
+    yt_free(root);
+    if (rc != HS_OK) {
+        hs_sweep_free(sw);
+        hs_model_desc_free(model);
+        memset(model, 0, sizeof *model);
+        snprintf(sw->path, sizeof sw->path, "%s", path);
+        sw->t_end = sw->dt = NAN;
+    }
+    return rc;
+}
+
+int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error *err)
+{
+    char *buf = NULL;
+    int rc;
+    if (sw) memset(sw, 0, sizeof *sw);
+    if (model) memset(model, 0, sizeof *model);
+    if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep file given");
+    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
+    rc = hs_sweep_load_text(buf, path, sw, model, err);
+    free(buf);
+    return rc;
+}
+
+void hs_sweep_free(hs_sweep *sw)
+{
+    int j;
+    if (!sw) return;
+    for (j = 0; j < sw->nparam; ++j) free(sw->param[j].values);
+    free(sw->param);
+    free(sw->text);
+    memset(sw, 0, sizeof *sw);
+}

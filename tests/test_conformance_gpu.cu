@@ -1,0 +1,309 @@
+/* test_conformance_gpu.cu -- host/backend_gpu.cu and host/backend_gpu_cublas.cu (conformance
+ * suite, GPU part; label gpu, needs a CUDA device): the GPU twin of tests/test_backends.c,
+ * with the same model, overrides and assertions.
+ *  - fused GPU path vs the reference backend (LAPACK solves): equal status and step counts;
+ *    statistics within rounding (the bound of test_backends.c) where the Newton counts are
+ *    equal, within the Newton tolerance where they differ (such instances are listed);
+ *  - cuBLAS path vs fused path likewise;
+ *  - determinism: two fused runs are bit-identical, and so is a run with few resident
+ *    threads (grid-stride loop) and small sub-batches (strided copy back), and an instance
+ *    run alone;
+ *  - an invalid instance is flagged with NaN statistics, a diverging one flagged or finished;
+ *  - an unknown HS_GPU_PATH is an error;
+ *  - hs_gpu_quantiles against a sort on the host (R type 7, NaNs ignored).
+ * Without a device it fails, saying why (scripts/test.sh leaves label gpu out there). */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "hs_batch.h"
+extern "C" {
+#include "backend.h"
+}
+#include "backend_gpu.h"
+#include "test_util.h"
+
+#define NI 12
+#define PATH_FUSED 0
+#define PATH_CUBLAS 1
+
+static hs_model base;
+static hs_override_spec ov;
+static hs_output_spec spec;
+static double vals[NI * 3];
+
+static void setup(void)
+{
+    int i;
+    tu_fourbar_pub1(&base);
+    base.t_end = 1.2; /* the valve opens at 0.5 s: flow, motion and a pressure transient */
+    base.cyl_fric[0] = HS_FRIC_BROWN_MCPHEE;
+    base.cyl_fp[0][HS_FP_FC] = 210;
+    base.cyl_fp[0][HS_FP_FS] = 830;
+    base.cyl_fp[0][HS_FP_VS] = 0.0125;
+    base.cyl_fp[0][HS_FP_SIGMA2] = 330;
+    hs_model_derive(&base);
+    memset(&ov, 0, sizeof ov);
+    ov.n = 3;
+    ov.offset[0] = offsetof(hs_model, B_oil);
+    ov.offset[1] = offsetof(hs_model, cyl_fp) + HS_FP_FC * sizeof(double);
+    ov.offset[2] = offsetof(hs_model, vol_B) + 1 * sizeof(double);
+    for (i = 0; i < NI; ++i) {
+        vals[3 * i + 0] = 1200e6 + 50e6 * i;
+        vals[3 * i + 1] = 150 + 10 * i;
+        vals[3 * i + 2] = 400e6 + 30e6 * i;
+    }
+    vals[3 * 5 + 0] = -1500e6; /* instance 5: a negative oil bulk modulus: invalid */
+    memset(&spec, 0, sizeof spec);
+    spec.nsig = 6;
+    spec.sig[0].kind = HS_SIG_Z;
+    spec.sig[1].kind = HS_SIG_P;
+    spec.sig[1].index = 1;
+    spec.sig[2].kind = HS_SIG_F;
+    spec.sig[3].kind = HS_SIG_W;
+    spec.sig[4].kind = HS_SIG_EBAL;
+    spec.sig[5].kind = HS_SIG_ITERS;
+    spec.stats = (1u << HS_NSTAT) - 1;
+    spec.traj_every = 100;
+    spec.ntraj = 1;
+    spec.traj[0].kind = HS_SIG_P;
+    spec.traj[0].index = 1;
+}
+
+/* backend: HS_BACKEND_REFERENCE, HS_BACKEND_CPU or HS_BACKEND_GPU (path: fused / cublas). */
+static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o)
+{
+    hs_batch_job job;
+    hs_error err;
+    int rc;
+    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
+    CHECK(hs_batch_out_alloc(o, cnt, &spec, ntime) == 0, "alloc");
+    job.base = &base;
+    job.ov = &ov;
+    job.spec = &spec;
+    job.cnt = cnt;
+    job.values = v;
+    job.out = o;
+    memset(&err, 0, sizeof err);
+    if (backend == HS_BACKEND_GPU) {
+        setenv("HS_GPU_PATH", path == PATH_CUBLAS ? "cublas" : "fused", 1);
+        rc = hs_backend_gpu(&job, &err);
+    } else if (backend == HS_BACKEND_CPU) {
+        rc = hs_backend_cpu(&job, 2, &err);
+    } else {
+        rc = hs_backend_reference(&job, &err);
+    }
+    CHECK(rc == 0, "backend %d (path %d) runs: %s", backend, path, err.msg);
+    return rc;
+}
+
+/* Largest difference of the statistics of a and b relative to each signal's scale in b
+ * (E_balance, a residual of ~1e3 J energies, is scaled by the cylinder work), over the
+ * valid instances whose Newton counts agree (loose == 0) or differ (loose == 1; the
+ * iteration-count signal itself is left out then). */
+static double stat_diff(const hs_batch_out *a, const hs_batch_out *b, long n, int loose)
+{
+    long i, k;
+    double worst = 0.0;
+    for (k = 0; k < spec.nsig * HS_NSTAT; ++k) {
+        double scale = 0.0;
+        long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
+        if (loose && k / HS_NSTAT == 5) continue;
+        for (i = 0; i < n; ++i)
+            if (i != 5 && fabs(b->stats[kk * n + i]) > scale) scale = fabs(b->stats[kk * n + i]);
+        for (i = 0; i < n; ++i) {
+            int same = a->iters_max[i] == b->iters_max[i] && a->iters_mean[i] == b->iters_mean[i];
+            double d;
+            if (i == 5 || same == loose) continue;
+            d = fabs(a->stats[k * n + i] - b->stats[k * n + i]) / (scale > 0 ? scale : 1.0);
+            if (!(d <= worst)) worst = d; /* NaN propagates: never passes */
+        }
+    }
+    return worst;
+}
+
+/* a vs b (the expected): statuses, steps, statistics; instances with other Newton counts are
+ * listed and compared within the Newton tolerance. */
+static void compare(const char *what, const hs_batch_out *a, const hs_batch_out *b, long n)
+{
+    long i, ndiff = 0;
+    double tight, loose;
+    for (i = 0; i < n; ++i) {
+        CHECK(a->status[i] == b->status[i], "%s: status %ld: %d vs %d", what, i, a->status[i], b->status[i]);
+        CHECK(a->steps[i] == b->steps[i], "%s: steps %ld: %ld vs %ld", what, i, a->steps[i], b->steps[i]);
+        if (a->iters_max[i] != b->iters_max[i] || a->iters_mean[i] != b->iters_mean[i]) {
+            printf("  %s: instance %ld: Newton counts differ (mean %.6f vs %.6f, max %d vs %d)\n", what,
+                   i, a->iters_mean[i], b->iters_mean[i], a->iters_max[i], b->iters_max[i]);
+            /* a different count on a few steps out of 1200 */
+            CHECK(fabs(a->iters_mean[i] - b->iters_mean[i]) < 0.01, "%s: mean Newton count %ld", what, i);
+            ++ndiff;
+        }
+    }
+    tight = stat_diff(a, b, n, 0);
+    loose = ndiff ? stat_diff(a, b, n, 1) : 0.0;
+    printf("  %s: max relative difference of the statistics %.3e (equal Newton counts), "
+           "%.3e (other counts, %ld instances)\n", what, tight, loose, ndiff);
+    /* rounding level: LAPACK vs our LU measured 7e-10 on the CPU (test_backends.c); the GPU
+     * adds fused multiply-adds and CUDA's libm (1-2 ulp), the same order of perturbation
+     * through the same badly scaled Newton matrix: the same bound */
+    CHECK(tight < 5e-9, "%s: statistics equal to rounding: %.3e", what, tight);
+    /* one extra or missing Newton update of size <= tol (tol_p = 100 Pa against pressures of
+     * ~1e7 Pa, tol_z = 1e-7 rad) moves the statistics by ~1e-5 of their scale at most */
+    CHECK(loose < 1e-5, "%s: statistics within the Newton tolerance: %.3e", what, loose);
+}
+
+static void check_quantiles(void)
+{
+    enum { N = 1001 };
+    static double x[N], y[N];
+    double q[6] = {0.0, 0.1, 0.5, 0.9, 1.0, 1.5}, out[6], want;
+    long i, m = 0;
+    int k, rc;
+    for (i = 0; i < N; ++i) x[i] = (i % 17 == 3) ? NAN : tu_rand(-5.0, 5.0);
+    for (i = 0; i < N; ++i)
+        if (!isnan(x[i])) y[m++] = x[i];
+    qsort(y, (size_t)m, sizeof y[0], [](const void *a, const void *b) {
+        double u = *(const double *)a, v = *(const double *)b;
+        return (u > v) - (u < v);
+    });
+    rc = hs_gpu_quantiles(x, N, q, 6, out);
+    CHECK(rc == 0, "hs_gpu_quantiles runs (%d)", rc);
+    for (k = 0; k < 5; ++k) {
+        double h = (double)(m - 1) * q[k];
+        long lo = (long)floor(h);
+        want = lo + 1 < m ? y[lo] + (h - (double)lo) * (y[lo + 1] - y[lo]) : y[lo];
+        CHECK(out[k] == want, "quantile %.2f: %.17g vs %.17g", q[k], out[k], want);
+    }
+    CHECK(isnan(out[5]), "quantile outside [0, 1] is NaN");
+    x[0] = 2.5;
+    rc = hs_gpu_quantiles(x, 1, q + 2, 1, out);
+    CHECK(rc == 0 && out[0] == 2.5, "median of one value");
+    x[0] = NAN;
+    rc = hs_gpu_quantiles(x, 1, q + 2, 1, out);
+    CHECK(rc == 0 && isnan(out[0]), "all NaN: NaN");
+}
+
+int main(void)
+{
+    hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu;
+    long i, k, n = NI;
+    char dev[256];
+    if (!hs_gpu_available(dev, sizeof dev)) {
+        printf("test_conformance_gpu: FAIL: no usable CUDA device: %s\n"
+               "  (this test is labelled gpu; run it where a GPU is present, e.g. scripts/gpu_session.sh)\n",
+               dev);
+        printf("test_conformance_gpu: 0 passed, 1 failed\n");
+        return 1;
+    }
+    printf("  device: %s\n", dev);
+    setup();
+    run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
+    run(HS_BACKEND_CPU, 0, vals, n, &cpu);
+    if (run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu)) return tu_report("test_conformance_gpu");
+    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu2);
+    run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cub);
+    for (i = 0; i < n; ++i) {
+        if (i == 5) continue;
+        CHECK(ref.status[i] == 0, "instance %ld completes (status %d)", i, ref.status[i]);
+        CHECK(ref.steps[i] == 1200, "1200 steps");
+    }
+    compare("gpu fused vs reference", &gpu, &ref, n);
+    compare("gpu fused vs cpu batch", &gpu, &cpu, n);
+    compare("gpu cublas vs gpu fused", &cub, &gpu, n);
+    compare("gpu cublas vs reference", &cub, &ref, n);
+    /* determinism */
+    CHECK(!memcmp(gpu.stats, gpu2.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)),
+          "bit-identical statistics");
+    CHECK(!memcmp(gpu.traj, gpu2.traj, sizeof(double) * (size_t)(n * gpu.ntime)), "bit-identical traj");
+    /* few threads (several instances per thread) and sub-batches of 5 (strided copy back) */
+    setenv("HS_GPU_THREADS", "3", 1);
+    setenv("HS_GPU_BATCH", "5", 1);
+    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &small);
+    run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cub2);
+    unsetenv("HS_GPU_THREADS");
+    unsetenv("HS_GPU_BATCH");
+    for (i = 0; i < n; ++i)
+        CHECK(small.status[i] == gpu.status[i] && small.steps[i] == gpu.steps[i] &&
+                  small.iters_mean[i] == gpu.iters_mean[i] && small.iters_max[i] == gpu.iters_max[i],
+              "3 threads, sub-batches of 5: instance %ld's counters", i);
+    for (k = 0; k < spec.nsig * HS_NSTAT; ++k)
+        for (i = 0; i < n; ++i)
+            if (i != 5 && small.stats[k * n + i] != gpu.stats[k * n + i]) {
+                CHECK(0, "3 threads, sub-batches of 5: stat %ld of instance %ld: %.17g vs %.17g", k, i,
+                      small.stats[k * n + i], gpu.stats[k * n + i]);
+                k = spec.nsig * HS_NSTAT;
+                break;
+            }
+    CHECK(!memcmp(small.traj, gpu.traj, sizeof(double) * (size_t)(n * gpu.ntime)),
+          "3 threads, sub-batches of 5: bit-identical traj");
+    /* cuBLAS may pick another kernel for another batch size: rounding level, not bits */
+    compare("gpu cublas in sub-batches of 5 vs whole", &cub2, &cub, n);
+    /* the invalid instance is flagged, keeps NaN statistics, and does not disturb the others */
+    CHECK(gpu.status[5] == HS_ST_INVALID && gpu.steps[5] == 0, "invalid instance flagged");
+    CHECK(cub.status[5] == HS_ST_INVALID && cub.steps[5] == 0, "invalid instance flagged (cublas)");
+    CHECK(isnan(gpu.stats[(1 * HS_NSTAT + HS_STAT_MAX) * n + 5]), "no statistics for it");
+    CHECK(isnan(cub.stats[(1 * HS_NSTAT + HS_STAT_MAX) * n + 5]), "no statistics for it (cublas)");
+    CHECK(isnan(gpu.traj[0 * n + 5]) && isnan(cub.traj[0 * n + 5]), "NaN trajectory for it");
+    run(HS_BACKEND_GPU, PATH_FUSED, vals + 3 * 6, 1, &one); /* instance 6 alone */
+    for (k = 0; k < spec.nsig * HS_NSTAT; ++k)
+        CHECK(one.stats[k] == gpu.stats[k * n + 6], "instance 6 alone == in the batch (stat %ld)", k);
+    /* trajectory: the first sample is the static start pressure */
+    CHECK(gpu.ntime == 13, "13 trajectory samples");
+    CHECK(fabs(gpu.traj[0 * n + 0] - ref.traj[0 * n + 0]) < 1e-6, "traj t = 0");
+    CHECK(fabs(cub.traj[0 * n + 0] - ref.traj[0 * n + 0]) < 1e-6, "traj t = 0 (cublas)");
+    {
+        double worst = 0.0, scale = 0.0;
+        for (k = 0; k < gpu.ntime * n; ++k)
+            if (k % n != 5 && fabs(ref.traj[k]) > scale) scale = fabs(ref.traj[k]);
+        for (k = 0; k < gpu.ntime * n; ++k) {
+            double d;
+            i = k % n;
+            if (i == 5 || gpu.iters_mean[i] != ref.iters_mean[i]) continue;
+            d = fabs(gpu.traj[k] - ref.traj[k]) / scale;
+            if (!(d <= worst)) worst = d;
+        }
+        printf("  gpu fused vs reference: max relative difference of the trajectory %.3e\n", worst);
+        CHECK(worst < 5e-9, "trajectory equal to rounding: %.3e", worst);
+    }
+    hs_batch_out_free(&ref);
+    hs_batch_out_free(&cpu);
+    hs_batch_out_free(&gpu);
+    hs_batch_out_free(&gpu2);
+    hs_batch_out_free(&cub);
+    hs_batch_out_free(&cub2);
+    hs_batch_out_free(&small);
+    hs_batch_out_free(&one);
+    /* a diverging instance: an absurdly soft oil (1 kPa) makes the valve volume's pressure
+     * equation ill-posed; whatever happens it must be flagged or finish, never crash */
+    {
+        double v2[6] = {1200e6, 200, 550e6, 1e3, 200, 550e6};
+        hs_batch_out o2, o3;
+        run(HS_BACKEND_GPU, PATH_FUSED, v2, 2, &o2);
+        run(HS_BACKEND_GPU, PATH_CUBLAS, v2, 2, &o3);
+        CHECK(o2.status[0] == 0 && o3.status[0] == 0, "normal instance next to a diverging one completes");
+        printf("  soft-oil instance: status %d after %ld steps (fused), %d after %ld (cublas)\n",
+               o2.status[1], o2.steps[1], o3.status[1], o3.steps[1]);
+        CHECK(o2.status[1] != 0 || o2.steps[1] == 1200, "soft oil: flagged or completed");
+        CHECK(o3.status[1] != 0 || o3.steps[1] == 1200, "soft oil: flagged or completed (cublas)");
+        hs_batch_out_free(&o2);
+        hs_batch_out_free(&o3);
+    }
+    /* an unknown path is refused, not silently replaced */
+    {
+        hs_batch_out o4;
+        hs_batch_job job;
+        hs_error err;
+        CHECK(hs_batch_out_alloc(&o4, 1, &spec, 13) == 0, "alloc");
+        job.base = &base;
+        job.ov = &ov;
+        job.spec = &spec;
+        job.cnt = 1;
+        job.values = vals;
+        job.out = &o4;
+        setenv("HS_GPU_PATH", "warp", 1);
+        CHECK(hs_backend_gpu(&job, &err) == HS_ERR_ARG, "HS_GPU_PATH=warp is an error");
+        unsetenv("HS_GPU_PATH");
+        hs_batch_out_free(&o4);
+    }
+    check_quantiles();
+    return tu_report("test_conformance_gpu");
+}
