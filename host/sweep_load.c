@@ -159,12 +159,12 @@ double hs_sweep_sample(const hs_sweep *sw, long i, int j)
     seed = (uint64_t)sw->seed;
     ii = (uint64_t)i;
     if (sw->method == HS_SAMPLE_GRID) {
-        uint64_t q = ii;
-        int k;
-        if (p->nvalues < 1) return NAN;
-        for (k = 0; k < j; ++k)
-            q /= (uint64_t)(sw->param[k].nvalues > 0 ? sw->param[k].nvalues : 1);
-        return p->values[q % (uint64_t)p->nvalues];
+        int counts[HS_MAX_SWEEP], k;
+        for (k = 0; k <= j && k < HS_MAX_SWEEP; ++k) {
+            counts[k] = sw->param[k].nvalues;
+            if (counts[k] < 1) return NAN;
+        }
+        return j < HS_MAX_SWEEP ? p->values[hs_grid_digit(ii, j, counts)] : NAN;
     }
     switch (sw->method) {
     case HS_SAMPLE_MONTE_CARLO: u = hs_uniform(seed, ii, (uint32_t)j, HS_STREAM_MC); break;
@@ -225,12 +225,11 @@ static void near_add(near_list *L, const char *want, const char *cand)
 {
     int d = edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
     if (lim < 2) lim = 2;
-    if (d > lim) return;
+    if (d > lim || (L->n == 3 && d >= L->dist[2])) return;
     for (k = L->n < 3 ? L->n : 2; k > 0 && L->dist[k - 1] > d; --k) {
         L->dist[k] = L->dist[k - 1];
         memcpy(L->name[k], L->name[k - 1], sizeof L->name[k]);
     }
-    if (k >= 3) return;
     L->dist[k] = d;
     snprintf(L->name[k], sizeof L->name[k], "%s", cand);
     if (L->n < 3) ++L->n;
