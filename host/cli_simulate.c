@@ -56,16 +56,18 @@ static double now_s(void)
 static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *err)
 {
     char *stext = NULL, *spath = NULL, names[HS_MAX_SWEEP][112];
+    long ntot = 0;
     double stored[HS_MAX_SWEEP];
     int np = 0, j, rc;
     hs_sweep sw;
     if ((rc = hs_results_read_instance(res, i, HS_MAX_SWEEP, names, stored, &np, NULL, 0, err)))
         return rc;
-    if ((rc = hs_results_read_sweep(res, &stext, &spath, err))) return rc;
+    if ((rc = hs_results_read_sweep(res, &stext, &spath, &ntot, err))) return rc;
     rc = hs_sweep_load_text(stext, spath, &sw, d, err);
     free(stext);
     free(spath);
     if (rc) return rc;
+    sw.n = ntot; /* the run's instance count (run -n) defines the Latin-hypercube strata */
     if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
     if (!rc && !isnan(sw.t_end)) rc = hs_param_set(d, "integrator.t_end", sw.t_end, err);
     if (!rc && !isnan(sw.dt)) rc = hs_param_set(d, "integrator.dt", sw.dt, err);

@@ -31,10 +31,11 @@
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
 #define RES_H5CHUNK_MAX ((size_t)64 << 20)  /* HDF5 chunks stay well below its 4 GiB limit */
-#define RES_NBIT 8
+#define RES_NBIT 9
 
 static const char *const bit_name[RES_NBIT] = {"maxiter",  "nonfinite", "singular",    "constraint",
-                                               "geometry", "stroke",    "equilibrium", "invalid"};
+                                               "geometry", "stroke",    "equilibrium", "invalid",
+                                               "singular_config"};
 static const double ens_q[3] = {0.05, 0.5, 0.95};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1100,7 +1101,8 @@ done:
     return rc;
 }
 
-int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, hs_error *err)
+int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, long *n_total,
+                          hs_error *err)
 {
     hs_results *r;
     const char *fp;
@@ -1113,6 +1115,7 @@ int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path
     if (!(rc = res_open(r, fp, 0, err))) {
         *sweep_text = hsr_dupstr(r->I.sweep_text);
         *sweep_path = hsr_dupstr(r->I.sweep_path);
+        if (n_total) *n_total = r->I.n_total;
         if (!*sweep_text || !*sweep_path) {
             free(*sweep_text);
             free(*sweep_path);

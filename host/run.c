@@ -83,8 +83,11 @@ static void progress_line(long done, long total, double t0, int final)
     fflush(stderr);
 }
 
-int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error *err)
+int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_error *err)
 {
+    /* with -n the samples are drawn for that many instances (Latin-hypercube strata) */
+    hs_sweep sw_n = *sw_in;
+    const hs_sweep *sw = &sw_n;
     hs_results_layout L;
     hs_results_meta meta;
     hs_results *res = NULL;
@@ -103,6 +106,7 @@ int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error
     if (sw->method == HS_SAMPLE_GRID && n != sw->n)
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
                             "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
+    sw_n.n = n;
     if (o->shard_n > 1) {
         if (o->shard_k < 0 || o->shard_k >= o->shard_n)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--shard", "shard K/N needs 0 <= K < N");

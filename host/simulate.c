@@ -20,6 +20,10 @@ const char *hs_status_string(int status)
     if (status & HS_ST_GEOMETRY) return "initial loop closure has no solution near z0";
     if (status & HS_ST_NONFINITE) return "NaN or Inf in the state or residual";
     if (status & HS_ST_SINGULAR) return "singular Newton or projection matrix";
+    if ((status & HS_ST_MAXITER) && (status & HS_ST_SINGULAR_CONFIG))
+        return "Newton iteration limit reached at a singular position of the closed loops (the "
+               "cut-joint Jacobian lost rank: e.g. a parallelogram folding flat; add an end stop "
+               "or keep the motion away from it)";
     if (status & HS_ST_MAXITER) return "Newton iteration limit reached (step not accepted)";
     if (status & HS_ST_CONSTRAINT) return "constraint violation blew up";
     if (status & HS_ST_STROKE) return "a cylinder left its stroke (chamber length <= 0)";

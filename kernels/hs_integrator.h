@@ -31,7 +31,10 @@ enum hs_status_bits {
     HS_ST_CONSTRAINT = 8, /* constraint violation above HS_PHI_BLOWUP */
     HS_ST_GEOMETRY = 16, /* the initial loop closure has no solution near z0 */
     HS_ST_STROKE = 32, /* a cylinder left its stroke (a chamber length <= 0) */
-    HS_ST_EQUILIBRIUM = 64 /* the cylinders cannot hold the initial configuration statically */
+    HS_ST_EQUILIBRIUM = 64, /* the cylinders cannot hold the initial configuration statically */
+    /* 128 is HS_ST_INVALID (hs_batch.h) */
+    HS_ST_SINGULAR_CONFIG = 256 /* with MAXITER: the loop-closure Jacobian lost rank (a
+                                   singular position, e.g. a parallelogram folding flat) */
 };
 
 /* Constraint violation (max |Phi|, m or rad) beyond which an instance is flagged: the
@@ -216,6 +219,33 @@ HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, co
     }
 }
 
+/* Is the loop-closure Jacobian at the positions in w->kin (nearly) rank deficient? The Gram
+ * matrix J J^T (ncon x ncon) is factorised; a smallest-to-largest pivot ratio below 1e-4
+ * (singular values ~1 % apart) marks the neighbourhood of a singular position, where the
+ * cut-joint equations stop fixing the dependent coordinates and Newton stalls. Used only to
+ * explain a failure. (Pub. I four-bar: 8e-2 at its start, -30 deg; 7.6e-5 at 1 deg from
+ * folding flat, where its Newton iteration fails.) */
+HS_HD static inline int hs_loop_singular(const hs_model *m, hs_work *w)
+{
+    int nc = m->ncon, a, b, i;
+    double pmin = 1e300, pmax = 0.0;
+    if (nc == 0) return 0;
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    for (a = 0; a < nc; ++a)
+        for (b = 0; b < nc; ++b) {
+            double g = 0.0;
+            for (i = 0; i < m->nz; ++i) g += w->J[a * HS_MAX_Z + i] * w->J[b * HS_MAX_Z + i];
+            w->G[a * HS_MAX_G + b] = g;
+        }
+    if (hs_lu_factor(w->G, nc, HS_MAX_G, w->piv)) return 1;
+    for (a = 0; a < nc; ++a) {
+        double d = fabs(w->G[a * HS_MAX_G + a]);
+        if (d < pmin) pmin = d;
+        if (d > pmax) pmax = d;
+    }
+    return pmin < 1e-4 * pmax;
+}
+
 /* Cylinder powers F sdot of the state in w->hyd (ncyl). */
 HS_HD static inline void hs_cylinder_power(const hs_model *m, const hs_work *w, double *P)
 {
@@ -341,6 +371,7 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     }
     if (!conv) {
         s->status |= HS_ST_MAXITER;
+        if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
         return s->status;
     }
     /* Projections (eqs. 20-21 / 27-28). The weight P is the z block of the tangent less its

@@ -64,6 +64,18 @@ assert all(int(r["status"]) == 128 and int(r["steps"]) == 0 for r in neg)
 assert all(int(r["status"]) == 0 and int(r["steps"]) == 100 for r in pos)
 PY
 
+# Latin hypercube with -n: stratified over the instances actually run (one per stratum)
+"$HS" run "$FAILSW" -n 8 -o l8.h5 --no-progress >/dev/null 2>&1 && ok || bad "lhs -n 8"
+python3 - l8.csv <<'PY' && ok || bad "lhs -n 8: one sample per stratum"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+u = [0.5 * math.erfc(-(float(r["fluid.B_oil"]) - 1000e6) / 1500e6 / math.sqrt(2)) for r in rows]
+assert sorted(int(x * 8) for x in u) == list(range(8)), u
+PY
+"$HS" simulate --from l8.h5 --instance 3 -o /dev/null >/dev/null 2>l8e.txt; rc=$?
+# instance 3 may be an invalid (negative B_oil) draw: then the model is refused, else it runs
+[ $rc -eq 0 ] || grep -q 'must be > 0\|B_oil' l8e.txt && ok || bad "simulate --from an lhs -n run: rc $rc $(cat l8e.txt)"
+
 # re-run one instance alone: the same numbers as in the batch
 "$HS" simulate --from a.h5 --instance 13 -o i13.csv >/dev/null 2>&1 && ok || bad "simulate --from"
 python3 - i13.csv a.csv <<'PY' && ok || bad "instance 13 alone == in the batch"

@@ -237,9 +237,36 @@ static void test_jump_order(void)
     }
 }
 
+/* Driven into the flat position of the parallelogram (crank at 0 deg, A on C) the cut-joint
+ * Jacobian loses rank: the step fails and the failure is explained (singular position), not
+ * just "iteration limit". */
+static void test_singular_position(void)
+{
+    hs_model m;
+    hs_state s;
+    double d = HS_PI / 180;
+    long k;
+    int st = 0;
+    tu_fourbar(&m);
+    m.joint_z0[0] = -2 * d;
+    m.joint_z0[1] = 2 * d;
+    m.joint_z0[2] = 178 * d;
+    m.joint_zd0[0] = 1.0; /* rad/s upwards: enough to reach 0 deg against gravity */
+    m.joint_zd0[1] = -1.0;
+    m.joint_zd0[2] = 1.0;
+    m.joint_hold[0] = 1;
+    m.tol_z = 1e-7;
+    m.penalty = 1e11; /* as in the Pub. I model: the multipliers converge in ~1 iteration */
+    CHECK(hs_init(&m, &s, W) == 0, "init near the flat position");
+    for (k = 0; k < 200 && !st; ++k) st = hs_step(&m, &s, W);
+    CHECK(st == (HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG), "flagged as a singular position: %d", st);
+    CHECK(fabs(s.z[0]) < 1 * d, "stopped within 1 deg of flat: %.3g deg", s.z[0] / d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
+    test_singular_position();
     test_pendulum_energy();
     test_pendulum_order();
     test_fourbar_constraints();

@@ -80,8 +80,10 @@ void hs_results_close(hs_results *r);
 int hs_results_read_instance(const char *path, long i, int max, char names[][112],
                              double *values, int *nparam, char *model_path, size_t model_path_n,
                              hs_error *err);
-/* The sweep text and path stored in a results file (heap strings, free them). */
-int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, hs_error *err);
+/* The sweep text and path stored in a results file (heap strings, free them) and the number
+ * of instances the run sampled (the sweep's, or run -n). */
+int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, long *n_total,
+                          hs_error *err);
 /* Merges the shard files into one file equal to a single run's (rows in instance order). */
 int hs_results_merge(const char *out, const char *const *pieces, int npieces, hs_error *err);
 

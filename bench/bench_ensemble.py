@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Ensemble throughput of every backend on the canonical workload: instance-steps per second of
+`hydrosweep run SWEEP -b BACKEND -n N` (default sweep: sweeps/friction_bulk_mc.yaml, the
+seed 003 four-bar with Brown-McPhee friction, 10 s at dt = 1 ms: 10000 steps per instance),
+written as JSON + Markdown with machine, device, date and commit.
+
+    reference   one core, LAPACK solves          N = 16 (--ref-n)
+    cpu         OpenMP batch, all cores           N = 1e3 (and 1e4 with --full; --cpu-sizes)
+    gpu         fused CUDA kernel (HS_GPU_PATH=fused)   N = 1e3 1e4 1e5 1e6 (--sizes)
+    gpu_cublas  batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
+The GPU backends are skipped (and say so) where no GPU is usable.
+
+Each figure is one run's own report ("run: N instances in T s (... instance-steps/s)"): wall
+time from sampling to the last results chunk written, model loading excluded; the process's
+wall time is recorded beside it. A size whose run would take longer than --max-run-s
+(projected from the previous size's rate) or than what is left of --budget-s is skipped and
+recorded as such, so a lease-limited GPU session still ends with a report.
+
+usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
+           [--backends reference,cpu,gpu,gpu_cublas] [--sizes 1000,10000,100000,1000000]
+           [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
+           [--max-run-s 600] [--budget-s 0] [--out bench/results] [--commit C]
+"""
+import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ALL_BACKENDS = ["reference", "cpu", "gpu", "gpu_cublas"]
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def gpu_names():
+    """nvidia-smi -L lines, or [] when no GPU (or no driver) is there."""
+    try:
+        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [l.strip() for l in r.stdout.splitlines() if l.strip()] if r.returncode == 0 else []
+
+
+def commit_of(explicit):
+    if explicit:
+        return explicit
+    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                       text=True)
+    c = r.stdout.strip()
+    if not c:
+        return os.environ.get("HS_COMMIT", "unknown")
+    d = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                       capture_output=True, text=True).stdout.strip()
+    return c + ("-dirty" if d else "")
+
+
+def slug(s):
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:48] or "unknown"
+
+
+def sweep_copy(src, dst, t_end=None, chunk=None):
+    """The sweep file with its model path made absolute (the copy lives elsewhere) and,
+    optionally, simulation.t_end and chunk replaced. Line-based: keeps the file's comments."""
+    sdir = os.path.dirname(os.path.abspath(src))
+    lines = open(src).read().split("\n")
+    out, have_chunk, have_sim, i = [], False, False, 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^model:\s*([^#\s]+)(.*)$", line)
+        if m:
+            line = f"model: {os.path.normpath(os.path.join(sdir, m.group(1)))}{m.group(2)}"
+        if re.match(r"^chunk:", line):
+            have_chunk = True
+            if chunk:
+                line = f"chunk: {chunk}"
+        if re.match(r"^simulation:", line) and t_end:
+            have_sim = True
+            if "{" in line:  # flow style: simulation: {t_end: 10 s, dt: 1 ms}
+                if re.search(r"\bt_end:", line):
+                    line = re.sub(r"(\bt_end:\s*)[^,}]+", rf"\g<1>{t_end}", line)
+                else:
+                    line = line.replace("{", f"{{t_end: {t_end}, ", 1)
+            else:  # block style: indented keys follow
+                out.append(line)
+                at = len(out)
+                i += 1
+                done = False
+                while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
+                    if re.match(r"^\s+t_end:", lines[i]):
+                        lines[i] = re.sub(r"(t_end:\s*)[^#]*", rf"\g<1>{t_end}  ", lines[i])
+                        done = True
+                    out.append(lines[i])
+                    i += 1
+                if not done:
+                    out.insert(at, f"  t_end: {t_end}")
+                continue
+        out.append(line)
+        i += 1
+    if chunk and not have_chunk:
+        out.append(f"chunk: {chunk}")
+    if t_end and not have_sim:
+        out.append(f"simulation: {{t_end: {t_end}}}")
+    with open(dst, "w") as f:
+        f.write("\n".join(out))
+
+
+RUN_RE = re.compile(r"run: (\d+) instances in ([0-9.]+) s \(([0-9.eE+-]+) instances/s, "
+                    r"([0-9.eE+-]+) instance-steps/s\)")
+HEAD_RE = re.compile(r"backend (\S+) on (.*), (\d+) steps each")
+ENS_RE = re.compile(r"ensemble: (\d+) instances, (\d+) finished \(status 0\), (\d+) failed")
+
+
+def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
+    """One hydrosweep run; a dict of its figures, or of the reason it failed."""
+    env = dict(os.environ)
+    b = backend
+    if backend in ("gpu", "gpu_cublas"):
+        env["HS_GPU_PATH"] = "cublas" if backend == "gpu_cublas" else "fused"
+        env["HS_GPU_VERBOSE"] = "1"  # the launch shape goes into the record
+        b = "gpu"
+    out = os.path.join(tmpdir, f"{backend}-{n}.h5")
+    cmd = [exe, "run", sweep, "-b", b, "-n", str(n), "-o", out, "--no-progress"]
+    if backend == "cpu" and threads:
+        cmd += ["--threads", str(threads)]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return dict(ok=False, error=f"timed out after {timeout:.0f} s")
+    wall_proc = time.monotonic() - t0
+    for p in (out, out + ".part", os.path.splitext(out)[0] + ".csv"):
+        if os.path.exists(p):
+            os.remove(p)
+    text = r.stdout + r.stderr
+    m = RUN_RE.search(text)
+    if r.returncode != 0 or not m:
+        tail = "\n".join(text.strip().splitlines()[-5:])
+        return dict(ok=False, error=f"exit {r.returncode}: {tail}")
+    h = HEAD_RE.search(text)
+    e = ENS_RE.search(text)
+    launch = [l for l in text.splitlines() if l.startswith("gpu ")]
+    return dict(ok=True, instances=int(m.group(1)), wall_s=float(m.group(2)),
+                instances_per_s=float(m.group(3)), instance_steps_per_s=float(m.group(4)),
+                wall_process_s=round(wall_proc, 3), steps_per_instance=int(h.group(3)) if h else None,
+                device=h.group(2) if h else None, finished=int(e.group(2)) if e else None,
+                failed=int(e.group(3)) if e else None, launch=" | ".join(launch) or None,
+                command=(f"HS_GPU_PATH={env['HS_GPU_PATH']} " if b == "gpu" else "")
+                + f"hydrosweep run SWEEP -b {b} -n {n} -o OUT.h5 --no-progress")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build", help="build directory holding hydrosweep")
+    ap.add_argument("--sweep", default=os.path.join(ROOT, "sweeps", "friction_bulk_mc.yaml"))
+    ap.add_argument("--backends", default=",".join(ALL_BACKENDS))
+    ap.add_argument("--sizes", default="1000,10000,100000,1000000", help="N of the GPU backends")
+    ap.add_argument("--cpu-sizes", default=None, help="N of the cpu backend (default 1000; "
+                    "1000,10000 with --full)")
+    ap.add_argument("--ref-n", type=int, default=16, help="N of the reference backend")
+    ap.add_argument("--full", action="store_true", help="also N = 1e4 on the cpu backend")
+    ap.add_argument("--quick", action="store_true",
+                    help="t_end = 1 s (a temporary sweep copy): a smoke test, not the workload")
+    ap.add_argument("--gpu-chunk", type=int, default=262144,
+                    help="sweep chunk for the GPU runs (instances per backend call; the "
+                    "sweep's 4096 would leave most of a large GPU idle); 0: the sweep's")
+    ap.add_argument("--threads", type=int, default=0, help="cpu backend threads (0: all cores)")
+    ap.add_argument("--max-run-s", type=float, default=600.0,
+                    help="skip a size whose projected run time exceeds this")
+    ap.add_argument("--budget-s", type=float, default=0.0,
+                    help="total time for all runs (0: no limit); later sizes are skipped")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--commit", default=None, help="commit to record (default: git, or $HS_COMMIT)")
+    a = ap.parse_args()
+
+    exe = os.path.abspath(os.path.join(a.build, "hydrosweep"))
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"bench: no executable {exe} (build first: scripts/build.sh {a.build})")
+    if not os.path.exists(a.sweep):
+        sys.exit(f"bench: no sweep file {a.sweep}")
+    backends = [b.strip() for b in a.backends.split(",") if b.strip()]
+    for b in backends:
+        if b not in ALL_BACKENDS:
+            sys.exit(f"bench: unknown backend {b} ({', '.join(ALL_BACKENDS)})")
+    gpu_sizes = [int(float(s)) for s in a.sizes.split(",") if s.strip()]
+    cpu_sizes = [int(float(s)) for s in (a.cpu_sizes or ("1000,10000" if a.full else "1000")).split(",")]
+    gpus = gpu_names()
+    commit = commit_of(a.commit)
+    stamp = datetime.datetime.now(datetime.timezone.utc)
+    t_start = time.monotonic()
+    tmpdir = tempfile.mkdtemp(prefix="hs-bench-")
+    t_end = "1 s" if a.quick else None
+    sweeps = {}
+    sweeps["cpu"] = os.path.join(tmpdir, "sweep-cpu.yaml")
+    sweep_copy(a.sweep, sweeps["cpu"], t_end=t_end)
+    sweeps["gpu"] = os.path.join(tmpdir, "sweep-gpu.yaml")
+    sweep_copy(a.sweep, sweeps["gpu"], t_end=t_end, chunk=a.gpu_chunk or None)
+    chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
+
+    plan = []
+    for b in backends:
+        sizes = [a.ref_n] if b == "reference" else cpu_sizes if b == "cpu" else gpu_sizes
+        plan += [(b, n) for n in sizes]
+    rows = []
+    print(f"bench: {os.path.basename(a.sweep)}{' (quick: t_end 1 s)' if a.quick else ''}, "
+          f"commit {commit}, CPU {cpu_name()} ({os.cpu_count()} cores), GPU "
+          f"{'; '.join(gpus) if gpus else 'none'}", flush=True)
+    last_rate = {}
+    try:
+        for b, n in plan:
+            row = dict(backend=b, n=n, sweep_chunk=int(chunk_of(sweeps["gpu" if b.startswith("gpu") else "cpu"])))
+            if b.startswith("gpu") and not gpus:
+                row.update(ok=False, skipped="no GPU (nvidia-smi -L found none)")
+            elif b in last_rate and last_rate[b][0] > 0:
+                proj = n * last_rate[b][1] / last_rate[b][0]  # instance-steps over rate
+                left = a.budget_s - (time.monotonic() - t_start) if a.budget_s > 0 else None
+                if proj > a.max_run_s:
+                    row.update(ok=False, skipped=f"projected {proj:.0f} s > --max-run-s {a.max_run_s:.0f}")
+                elif left is not None and proj > left:
+                    row.update(ok=False, skipped=f"projected {proj:.0f} s > {left:.0f} s left of --budget-s")
+            if "skipped" not in row:
+                left = a.budget_s - (time.monotonic() - t_start) if a.budget_s > 0 else None
+                if left is not None and left <= 5:
+                    row.update(ok=False, skipped="--budget-s used up")
+                else:
+                    timeout = min(a.max_run_s * 1.5 + 60, left if left is not None else 1e9)
+                    sweep = sweeps["gpu" if b.startswith("gpu") else "cpu"]
+                    row.update(run_one(exe, sweep, b, n, tmpdir, a.threads, timeout))
+                    if row.get("ok"):
+                        last_rate[b] = (row["instance_steps_per_s"], row["steps_per_instance"] or 1)
+            rows.append(row)
+            if row.get("ok"):
+                print(f"  {b:10s} N={n:<8d} {row['wall_s']:9.2f} s  {row['instances_per_s']:11.1f} inst/s  "
+                      f"{row['instance_steps_per_s']:10.3g} inst-steps/s  failed {row['failed']}", flush=True)
+            else:
+                print(f"  {b:10s} N={n:<8d} {row.get('skipped') or 'FAILED: ' + row.get('error', '?')}",
+                      flush=True)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+    gpu_dev = next((r["device"] for r in rows if r.get("ok") and r["backend"].startswith("gpu")), None)
+    device = gpu_dev or (gpus[0] if gpus else None)
+    dslug = slug(re.sub(r"\(.*", "", gpu_dev) if gpu_dev else (re.sub(r"^GPU \d+: |\(UUID.*", "", gpus[0])
+                                                                if gpus else "cpu-" + cpu_name()))
+    meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit,
+                machine=f"{cpu_name()} ({os.cpu_count()} cores)", gpu=device, nvidia_smi=gpus,
+                sweep=os.path.relpath(os.path.abspath(a.sweep), ROOT), quick=a.quick,
+                t_end="1 s (--quick)" if a.quick else "the sweep's",
+                tool="hydrosweep run (figures are the run's own report; model loading excluded)",
+                total_s=round(time.monotonic() - t_start, 1))
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-ensemble-{dslug}{'-quick' if a.quick else ''}")
+    with open(base + ".json", "w") as f:
+        json.dump(dict(meta=meta, results=rows), f, indent=2)
+    with open(base + ".md", "w") as f:
+        f.write(f"# Ensemble throughput{' (quick smoke test: t_end 1 s)' if a.quick else ''}\n\n"
+                f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}\n"
+                f"- GPU: {device or 'none'}\n- sweep: `{meta['sweep']}` ({meta['t_end']})\n"
+                f"- command: `python3 bench/bench_ensemble.py {' '.join(sys.argv[1:])}`\n"
+                "- figures: `hydrosweep run`'s own report (sampling, backend, results writing; "
+                "not model loading); GPU runs use sweep chunk " f"{a.gpu_chunk or 'of the sweep'}\n\n"
+                "| backend | N | chunk | wall | instances/s | instance-steps/s | failed | note |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            if r.get("ok"):
+                f.write(f"| {r['backend']} | {r['n']} | {r['sweep_chunk']} | {r['wall_s']:.2f} s | "
+                        f"{r['instances_per_s']:.1f} | {r['instance_steps_per_s']:.3g} | {r['failed']} | "
+                        f"{(r['launch'] or '').replace('|', '/')} |\n")
+            else:
+                f.write(f"| {r['backend']} | {r['n']} | {r['sweep_chunk']} | - | - | - | - | "
+                        f"{(r.get('skipped') or 'failed: ' + r.get('error', '')).replace(chr(10), ' ').replace('|', '/')} |\n")
+    print(f"wrote {base}.json and {base}.md")
+    return 0 if all(r.get("ok") or r.get("skipped") for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
