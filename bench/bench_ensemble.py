@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Ensemble throughput of every backend on the canonical workload: instance-steps per second of
-`hydrosweep run SWEEP -b BACKEND -n N` (default sweep: sweeps/friction_bulk_mc.yaml, the
+"""Ensemble throughput (instance-steps per second) of every backend on the canonical workload.
+
+Runs `hydrosweep run SWEEP -b BACKEND -n N` (default sweep: sweeps/friction_bulk_mc.yaml, the
 seed 003 four-bar with Brown-McPhee friction, 10 s at dt = 1 ms: 10000 steps per instance),
-written as JSON + Markdown with machine, device, date and commit.
+and writes the figures as JSON + Markdown with machine, device, date and commit.
 
     reference   one core, LAPACK solves          N = 16 (--ref-n)
     cpu         OpenMP batch, all cores           N = 1e3 (and 1e4 with --full; --cpu-sizes)
     gpu         fused CUDA kernel (HS_GPU_PATH=fused)   N = 1e3 1e4 1e5 1e6 (--sizes)
+    gpu_local   the same kernel, its scratch in local memory (HS_GPU_PATH=fused_local)
     gpu_cublas  batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
 The GPU backends are skipped (and say so) where no GPU is usable.
 
@@ -17,14 +19,15 @@ wall time is recorded beside it. A size whose run would take longer than --max-r
 recorded as such, so a lease-limited GPU session still ends with a report.
 
 usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
-           [--backends reference,cpu,gpu,gpu_cublas] [--sizes 1000,10000,100000,1000000]
+           [--backends reference,cpu,gpu,gpu_local,gpu_cublas] [--sizes 1000,10000,100000,1000000]
            [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
            [--max-run-s 600] [--budget-s 0] [--out bench/results] [--commit C]
 """
 import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALL_BACKENDS = ["reference", "cpu", "gpu", "gpu_cublas"]
+ALL_BACKENDS = ["reference", "cpu", "gpu", "gpu_local", "gpu_cublas"]
+GPU_PATH = {"gpu": "fused", "gpu_local": "fused_local", "gpu_cublas": "cublas"}
 
 
 def cpu_name():
@@ -120,8 +123,8 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
     """One hydrosweep run; a dict of its figures, or of the reason it failed."""
     env = dict(os.environ)
     b = backend
-    if backend in ("gpu", "gpu_cublas"):
-        env["HS_GPU_PATH"] = "cublas" if backend == "gpu_cublas" else "fused"
+    if backend in GPU_PATH:
+        env["HS_GPU_PATH"] = GPU_PATH[backend]
         env["HS_GPU_VERBOSE"] = "1"  # the launch shape goes into the record
         b = "gpu"
     out = os.path.join(tmpdir, f"{backend}-{n}.h5")
@@ -202,10 +205,11 @@ def main():
     sweep_copy(a.sweep, sweeps["gpu"], t_end=t_end, chunk=a.gpu_chunk or None)
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
 
-    plan = []
-    for b in backends:
-        sizes = [a.ref_n] if b == "reference" else cpu_sizes if b == "cpu" else gpu_sizes
-        plan += [(b, n) for n in sizes]
+    # CPU rows first, then the GPU paths size by size: a budget that runs out leaves
+    # comparable rows of every path at the sizes that ran
+    plan = [("reference", a.ref_n)] if "reference" in backends else []
+    plan += [("cpu", n) for n in cpu_sizes] if "cpu" in backends else []
+    plan += [(b, n) for n in gpu_sizes for b in backends if b in GPU_PATH]
     rows = []
     print(f"bench: {os.path.basename(a.sweep)}{' (quick: t_end 1 s)' if a.quick else ''}, "
           f"commit {commit}, CPU {cpu_name()} ({os.cpu_count()} cores), GPU "

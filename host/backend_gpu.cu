@@ -104,6 +104,26 @@ size_t hs_gpu_budget(size_t stack_bytes_per_thread)
     return fr > reserve ? fr - reserve : 0;
 }
 
+int hs_gpu_stack(size_t need, hs_error *err)
+{
+    size_t cur = 0;
+    cudaError_t e = cudaDeviceGetLimit(&cur, cudaLimitStackSize);
+    /* recent drivers grow the stack at launch anyway; asking up front turns a shortage
+     * into a clear error here instead of a failed launch */
+    if (e == cudaSuccess && cur < need) e = cudaDeviceSetLimit(cudaLimitStackSize, need);
+    return e == cudaSuccess ? HS_OK : hs_gpu_fail(err, e, "per-thread stack size");
+}
+
+long hs_gpu_block_for(long nthreads, int sms)
+{
+    long bd = HS_GPU_BLOCK;
+    /* fewer threads than one full block per SM: smaller blocks (whole warps) spread them over
+     * more SMs, so each thread's hot scratch shares an L1 cache with fewer others */
+    if (sms > 0 && nthreads < (long)sms * HS_GPU_BLOCK) bd = 32 * ((nthreads + 32L * sms - 1) / (32L * sms));
+    if (bd < 32) bd = 32;
+    return bd > HS_GPU_BLOCK ? HS_GPU_BLOCK : bd;
+}
+
 size_t hs_gpu_out_bytes(const hs_batch_job *job)
 {
     const hs_output_spec *sp = job->spec;
@@ -215,7 +235,30 @@ __global__ void __launch_bounds__(HS_GPU_BLOCK)
                         pw + tid);
 }
 
-static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
+/* The same with the scratch in each thread's local memory (its stack) instead of the pool:
+ * the hardware interleaves local memory word by word across the threads of a warp, so the
+ * warp's accesses to one field of hs_work coalesce, where the pool's per-thread blocks
+ * (~85 KB apart) cost one memory transaction per thread. The price is the driver's stack
+ * reservation: the frame times every thread the device can hold (SMs x 2048), ~25 GB on an
+ * H100. HS_GPU_PATH=fused_local; which one is faster is for bench/bench_ensemble.py to say. */
+__global__ void __launch_bounds__(HS_GPU_BLOCK)
+    hs_fused_local_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
+                          hs_model *pm, hs_state *ps, hs_work *pw)
+{
+    long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
+    hs_model m;
+    hs_state s;
+    hs_work w;
+    (void)pm;
+    (void)ps;
+    (void)pw;
+    if (tid >= nthr) return;
+    memset(&w, 0, sizeof w); /* like the pool's cudaMemset */
+    for (i = tid; i < out.n; i += nthr)
+        hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, &m, &s, &w);
+}
+
+static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *err)
 {
     int rc = HS_OK, dev = 0, sms = 0, occ = 0;
     hs_gpu_const *dc = NULL;
@@ -225,7 +268,10 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
     hs_work *pw = NULL;
     double *dv = NULL;
     cudaFuncAttributes fa;
-    size_t scratch = sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget;
+    /* the pool's scratch per thread; in local memory it is part of the stack frame */
+    size_t scratch = local ? 0 : sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget;
+    void (*kernel)(const hs_gpu_const *, const double *, hs_batch_out, long, hs_model *, hs_state *,
+                   hs_work *) = local ? hs_fused_local_kernel : hs_fused_kernel;
     long nthr, batch, i0, nov = job->ov->n, cap_thr = hs_gpu_env_long("HS_GPU_THREADS"),
                           cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
     memset(&o, 0, sizeof o);
@@ -233,8 +279,8 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
     if ((rc = hs_gpu_ready(err))) return rc;
     HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
     HS_GPU_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "device attributes");
-    HS_GPU_TRY(cudaFuncGetAttributes(&fa, hs_fused_kernel), "cudaFuncGetAttributes");
-    HS_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, hs_fused_kernel, HS_GPU_BLOCK, 0),
+    HS_GPU_TRY(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
+    HS_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, HS_GPU_BLOCK, 0),
                "occupancy query");
     if (occ < 1) occ = 1;
     /* resident threads: as many as the register file holds (one persistent wave), never more
@@ -242,10 +288,17 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
     nthr = (long)sms * occ * HS_GPU_BLOCK;
     if (cap_thr > 0 && cap_thr < nthr) nthr = cap_thr;
     if (job->cnt < nthr) nthr = job->cnt;
+    if ((rc = hs_gpu_stack(fa.localSizeBytes + 256, err))) goto done;
     budget = hs_gpu_budget(fa.localSizeBytes);
     per = hs_gpu_out_bytes(job);
     /* the pool may take at most half of the budget; the rest holds the sub-batch's outputs */
     while (nthr > 32 && (size_t)nthr * scratch > budget / 2) nthr /= 2;
+    if (local && budget == 0) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "backend",
+                          "gpu: the device cannot hold the %.1f KiB stack of every thread it can run",
+                          (double)fa.localSizeBytes / 1024.0);
+        goto done;
+    }
     if ((size_t)nthr * scratch + per > budget) {
         rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "backend",
                           "gpu: not enough free device memory (%.1f MiB usable) for %ld threads of "
@@ -259,30 +312,32 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, hs_error *err)
     if (batch < nthr) nthr = batch; /* threads beyond the sub-batch would only idle */
     if (hs_gpu_verbose())
         fprintf(stderr,
-                "gpu fused: %ld instances, sub-batches of %ld, %ld threads (%d SMs x %d blocks of %d), "
+                "gpu %s: %ld instances, sub-batches of %ld, %ld threads (%d SMs x %d blocks of %d), "
                 "%d registers, %zu B stack, %.1f KiB scratch per thread\n",
-                job->cnt, batch, nthr, sms, occ, HS_GPU_BLOCK, fa.numRegs, fa.localSizeBytes,
+                local ? "fused_local" : "fused", job->cnt, batch, nthr, sms, occ, HS_GPU_BLOCK, fa.numRegs, fa.localSizeBytes,
                 (double)scratch / 1024.0);
     if ((rc = hs_gpu_const_upload(job, &dc, err))) goto done;
-    HS_GPU_TRY(cudaMalloc((void **)&pm, (size_t)nthr * sizeof *pm), "cudaMalloc(model pool)");
-    HS_GPU_TRY(cudaMalloc((void **)&ps, (size_t)nthr * sizeof *ps), "cudaMalloc(state pool)");
-    HS_GPU_TRY(cudaMalloc((void **)&pw, (size_t)nthr * sizeof *pw), "cudaMalloc(work pool)");
-    /* zeroed like the CPU backend's calloc'd work arrays */
-    HS_GPU_TRY(cudaMemset(pw, 0, (size_t)nthr * sizeof *pw), "cudaMemset(work pool)");
+    if (!local) {
+        HS_GPU_TRY(cudaMalloc((void **)&pm, (size_t)nthr * sizeof *pm), "cudaMalloc(model pool)");
+        HS_GPU_TRY(cudaMalloc((void **)&ps, (size_t)nthr * sizeof *ps), "cudaMalloc(state pool)");
+        HS_GPU_TRY(cudaMalloc((void **)&pw, (size_t)nthr * sizeof *pw), "cudaMalloc(work pool)");
+        /* zeroed like the CPU backend's calloc'd work arrays */
+        HS_GPU_TRY(cudaMemset(pw, 0, (size_t)nthr * sizeof *pw), "cudaMemset(work pool)");
+    }
     if (nov > 0)
         HS_GPU_TRY(cudaMalloc((void **)&dv, (size_t)batch * (size_t)nov * sizeof(double)),
                    "cudaMalloc(values)");
     if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
     for (i0 = 0; i0 < job->cnt; i0 += batch) {
         long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch;
-        long thr = cnt < nthr ? cnt : nthr;
-        unsigned int blocks = (unsigned int)((thr + HS_GPU_BLOCK - 1) / HS_GPU_BLOCK);
+        long thr = cnt < nthr ? cnt : nthr, bd = hs_gpu_block_for(thr, sms);
+        unsigned int blocks = (unsigned int)((thr + bd - 1) / bd);
         if (nov > 0)
             HS_GPU_TRY(cudaMemcpy(dv, job->values + (size_t)i0 * (size_t)nov,
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        hs_fused_kernel<<<blocks, HS_GPU_BLOCK>>>(dc, dv, o.d, thr, pm, ps, pw);
+        kernel<<<blocks, (unsigned int)bd>>>(dc, dv, o.d, thr, pm, ps, pw);
         HS_GPU_TRY(cudaGetLastError(), "launch of the fused kernel");
         HS_GPU_TRY(cudaDeviceSynchronize(), "fused kernel");
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
@@ -300,13 +355,23 @@ done:
 /* ---------------------------------------------------------------------------------------
  * entry points of host/backend.h (C linkage from its extern "C" include) */
 
+#ifdef HS_GPU_NO_CUBLAS
+extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
+{
+    (void)job;
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
+                        "this build has no cuBLAS (the CUDA toolkit it was built with lacks it)");
+}
+#endif
+
 int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
 {
     const char *path = getenv("HS_GPU_PATH");
-    if (!path || !*path || !strcmp(path, "fused")) return hs_backend_gpu_fused(job, err);
+    if (!path || !*path || !strcmp(path, "fused")) return hs_backend_gpu_fused(job, 0, err);
+    if (!strcmp(path, "fused_local")) return hs_backend_gpu_fused(job, 1, err);
     if (!strcmp(path, "cublas")) return hs_backend_gpu_cublas(job, err);
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
-                        "unknown GPU path '%s' (fused or cublas)", path);
+                        "unknown GPU path '%s' (fused, fused_local or cublas)", path);
 }
 
 int hs_gpu_available(char *name, size_t n)

@@ -7,6 +7,10 @@
  * `hydrosweep run -b gpu` (whose backend names are fixed) and the benchmarks can pick it:
  *   HS_GPU_PATH=fused   (default, also when unset or empty) one thread runs the whole time
  *                       loop of an instance, Newton LU in the thread (kernels/hs_linalg.h)
+ *   HS_GPU_PATH=fused_local  the same kernel with the scratch (local model, state, work
+ *                       arrays) in each thread's local memory instead of a device pool:
+ *                       coalesced by the hardware's interleaving, at the price of a stack
+ *                       reservation for every thread the device can hold (~25 GB on an H100)
  *   HS_GPU_PATH=cublas  the time loop on the host; per Newton iteration one kernel builds the
  *                       residuals and tangents of all unconverged instances, then
  *                       cublasDgetrfBatched/cublasDgetrsBatched solve them

@@ -120,14 +120,13 @@ static int gc_cublas_fail(hs_error *err, cublasStatus_t st, const char *what)
         HS_GPU_TRY(cudaGetLastError(), "launch of " what);                                         \
     } while (0)
 
-static unsigned int gc_blocks(long n)
-{
-    return (unsigned int)((n + HS_GPU_BLOCK - 1) / HS_GPU_BLOCK);
-}
+/* launch shape of a one-thread-per-instance kernel over n instances */
+#define GC_GRID(n) (unsigned int)(((n) + hs_gpu_block_for((n), sms) - 1) / hs_gpu_block_for((n), sms)), \
+                   (unsigned int)hs_gpu_block_for((n), sms)
 
 extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
 {
-    int rc = HS_OK, *d_idx = NULL, *d_nsel = NULL, *d_piv = NULL, *d_info = NULL, *d_maxnx = NULL;
+    int rc = HS_OK, dev = 0, sms = 0, *d_idx = NULL, *d_nsel = NULL, *d_piv = NULL, *d_info = NULL, *d_maxnx = NULL;
     char *d_flag = NULL;
     double **d_A = NULL, **d_B = NULL, *dv = NULL;
     unsigned long long *d_maxsteps = NULL;
@@ -146,6 +145,8 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     memset(&o, 0, sizeof o);
     if (job->cnt <= 0) return HS_OK;
     if ((rc = hs_gpu_ready(err))) return rc;
+    HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
+    HS_GPU_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "device attributes");
     /* the driver's stack reservation follows the largest frame among the kernels */
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, gc_init_kernel), "cudaFuncGetAttributes");
     stack = fa.localSizeBytes;
@@ -153,6 +154,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     if (fa.localSizeBytes > stack) stack = fa.localSizeBytes;
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, gc_update_kernel), "cudaFuncGetAttributes");
     if (fa.localSizeBytes > stack) stack = fa.localSizeBytes;
+    if ((rc = hs_gpu_stack(stack + 256, err))) goto done;
     budget = hs_gpu_budget(stack);
     /* every instance of a sub-batch keeps its model, state and work arrays between kernels */
     per = sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work) + sizeof(hs_gc_inst) +
@@ -204,27 +206,29 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        gc_init_kernel<<<gc_blocks(cnt), HS_GPU_BLOCK>>>(dc, dv, o.d, pm, ps, pw, pg);
+        gc_init_kernel<<<GC_GRID(cnt)>>>(dc, dv, o.d, pm, ps, pw, pg);
         GC_LAUNCH("the init kernel");
         HS_GPU_TRY(cudaMemset(d_maxsteps, 0, sizeof *d_maxsteps), "cudaMemset");
         HS_GPU_TRY(cudaMemset(d_maxnx, 0, sizeof *d_maxnx), "cudaMemset");
-        gc_extent_kernel<<<gc_blocks(cnt), HS_GPU_BLOCK>>>(pg, cnt, d_maxsteps, d_maxnx);
+        gc_extent_kernel<<<GC_GRID(cnt)>>>(pg, cnt, d_maxsteps, d_maxnx);
         GC_LAUNCH("the extent kernel");
         HS_GPU_TRY(cudaMemcpy(&maxsteps, d_maxsteps, sizeof maxsteps, cudaMemcpyDeviceToHost), "init kernel");
         HS_GPU_TRY(cudaMemcpy(&nmax, d_maxnx, sizeof nmax, cudaMemcpyDeviceToHost), "init kernel");
         maxsteps_l = (long)maxsteps;
         for (K = 1; K <= maxsteps_l; ++K) {
-            gc_begin_kernel<<<gc_blocks(cnt), HS_GPU_BLOCK>>>(dc, o.d, pm, ps, pw, pg);
+            int running = 0;
+            gc_begin_kernel<<<GC_GRID(cnt)>>>(dc, o.d, pm, ps, pw, pg);
             GC_LAUNCH("the step kernel");
             for (;;) {
                 int m = 0, one = 0;
-                gc_assemble_kernel<<<gc_blocks(cnt), HS_GPU_BLOCK>>>(dc, o.d, pm, ps, pw, pg, nmax, d_flag);
+                gc_assemble_kernel<<<GC_GRID(cnt)>>>(dc, o.d, pm, ps, pw, pg, nmax, d_flag);
                 GC_LAUNCH("the Newton assembly kernel");
                 HS_GPU_TRY(cub::DeviceSelect::Flagged(d_tmp, tmp_bytes, first, d_flag, d_idx, d_nsel, cnt),
                            "cub::DeviceSelect");
                 HS_GPU_TRY(cudaMemcpy(&m, d_nsel, sizeof m, cudaMemcpyDeviceToHost), "Newton assembly");
                 if (m <= 0) break; /* every instance converged or failed */
-                gc_pointers_kernel<<<gc_blocks(m), HS_GPU_BLOCK>>>(d_idx, m, pw, d_A, d_B);
+                running = 1;
+                gc_pointers_kernel<<<GC_GRID(m)>>>(d_idx, m, pw, d_A, d_B);
                 GC_LAUNCH("the pointer kernel");
                 GC_BLAS(cublasDgetrfBatched(h, nmax, d_A, HS_MAX_X, d_piv, d_info, m), "cublasDgetrfBatched");
                 GC_BLAS(cublasDgetrsBatched(h, CUBLAS_OP_T, nmax, 1, d_A, HS_MAX_X, d_piv, d_B, HS_MAX_X,
@@ -235,10 +239,12 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                       "gpu cublas: cublasDgetrsBatched rejected argument %d", -one);
                     goto done;
                 }
-                gc_update_kernel<<<gc_blocks(m), HS_GPU_BLOCK>>>(dc, o.d, d_idx, m, d_info, pm, ps, pw, pg);
+                gc_update_kernel<<<GC_GRID(m)>>>(dc, o.d, d_idx, m, d_info, pm, ps, pw, pg);
                 GC_LAUNCH("the Newton update kernel");
                 solves += m;
             }
+            /* none iterated this step: every instance of the sub-batch has finished */
+            if (!running) break;
         }
         HS_GPU_TRY(cudaDeviceSynchronize(), "cuBLAS path kernels");
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;

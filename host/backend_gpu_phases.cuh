@@ -103,6 +103,14 @@ HS_HD static inline int gc_newton_apply(const hs_model *m, hs_state *s, hs_work 
     return 0;
 }
 
+/* Newton did not converge within max_iter: hs_step's verdict, with the singular-position
+ * diagnosis at the last iterate's positions (w->kin). */
+HS_HD static inline void gc_maxiter(const hs_model *m, hs_state *s, hs_work *w)
+{
+    s->status |= HS_ST_MAXITER;
+    if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
+}
+
 /* Epilogue of a converged step: projections (eqs. 20-21 / 27-28), checks, accept, energies,
  * the right-limit rates after a load jump. Returns s->status (0: accepted). */
 HS_HD static inline int gc_step_finish(const hs_model *m, hs_state *s, hs_work *w)
@@ -290,12 +298,12 @@ HS_HD static inline void gc_begin_one(const hs_gpu_const *c, hs_batch_out *out, 
                                hs_state *s, hs_work *w, hs_gc_inst *g)
 {
     if (g->done) return;
+    gc_step_begin(m, s, w);
     if ((int)m->max_iter < 1) { /* hs_step's Newton loop would not run: not converged */
-        s->status |= HS_ST_MAXITER;
+        gc_maxiter(m, s, w);
         gc_finish(&c->spec, g, s, s->status, i, out);
         return;
     }
-    gc_step_begin(m, s, w);
     g->it = 1;
     g->newton = 1;
 }
@@ -345,7 +353,7 @@ HS_HD static inline void gc_update_one(const hs_gpu_const *c, hs_batch_out *out,
         return;
     }
     if (g->it >= (int)m->max_iter) {
-        s->status |= HS_ST_MAXITER;
+        gc_maxiter(m, s, w);
         gc_finish(&c->spec, g, s, s->status, i, out);
         return;
     }

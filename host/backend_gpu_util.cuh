@@ -48,10 +48,16 @@ int hs_gpu_verbose(void);
 /* Checks that a device is usable and selects it (the current one, CUDA_VISIBLE_DEVICES
  * honoured); fills err with the reason when not. */
 int hs_gpu_ready(hs_error *err);
+/* Raises the per-thread stack limit to need bytes (the kernels' frames, from
+ * cudaFuncGetAttributes) if it is lower. */
+int hs_gpu_stack(size_t need, hs_error *err);
 /* Free device memory that may be planned with: what cudaMemGetInfo reports, less a reserve
  * for the driver's per-thread stack (local memory for every resident thread), cuBLAS
  * workspaces and fragmentation. */
 size_t hs_gpu_budget(size_t stack_bytes_per_thread);
+/* Threads per block for nthreads threads on sms multiprocessors: HS_GPU_BLOCK, or fewer
+ * (whole warps) so that a small launch still reaches every SM. */
+long hs_gpu_block_for(long nthreads, int sms);
 /* Device bytes one instance's outputs and sampled values need. */
 size_t hs_gpu_out_bytes(const hs_batch_job *job);
 int hs_gpu_out_alloc(hs_gpu_out *o, const hs_batch_job *job, long cap, hs_error *err);

@@ -4,7 +4,8 @@
  *  - fused GPU path vs the reference backend (LAPACK solves): equal status and step counts;
  *    statistics within rounding (the bound of test_backends.c) where the Newton counts are
  *    equal, within the Newton tolerance where they differ (such instances are listed);
- *  - cuBLAS path vs fused path likewise;
+ *  - cuBLAS path vs fused path likewise, and the fused kernel with its scratch in local
+ *    memory (HS_GPU_PATH=fused_local) vs the pool;
  *  - determinism: two fused runs are bit-identical, and so is a run with few resident
  *    threads (grid-stride loop) and small sub-batches (strided copy back), and an instance
  *    run alone;
@@ -25,6 +26,12 @@ extern "C" {
 #define NI 12
 #define PATH_FUSED 0
 #define PATH_CUBLAS 1
+#ifdef HS_GPU_NO_CUBLAS /* CMakeLists.txt: a CUDA toolkit without cuBLAS */
+#define HAVE_CUBLAS 0
+#else
+#define HAVE_CUBLAS 1
+#endif
+#define PATH_LOCAL 2
 
 static hs_model base;
 static hs_override_spec ov;
@@ -85,7 +92,8 @@ static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o
     job.out = o;
     memset(&err, 0, sizeof err);
     if (backend == HS_BACKEND_GPU) {
-        setenv("HS_GPU_PATH", path == PATH_CUBLAS ? "cublas" : "fused", 1);
+        if (path == PATH_CUBLAS && !HAVE_CUBLAS) path = PATH_FUSED; /* said at the start */
+        setenv("HS_GPU_PATH", path == PATH_CUBLAS ? "cublas" : path == PATH_LOCAL ? "fused_local" : "fused", 1);
         rc = hs_backend_gpu(&job, &err);
     } else if (backend == HS_BACKEND_CPU) {
         rc = hs_backend_cpu(&job, 2, &err);
@@ -184,7 +192,7 @@ static void check_quantiles(void)
 
 int main(void)
 {
-    hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu;
+    hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu, loc;
     long i, k, n = NI;
     char dev[256];
     if (!hs_gpu_available(dev, sizeof dev)) {
@@ -195,12 +203,15 @@ int main(void)
         return 1;
     }
     printf("  device: %s\n", dev);
+    if (!HAVE_CUBLAS)
+        printf("  NOTE: this build has no cuBLAS: the 'gpu cublas' checks below run the fused path\n");
     setup();
     run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
     run(HS_BACKEND_CPU, 0, vals, n, &cpu);
     if (run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu)) return tu_report("test_conformance_gpu");
     run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu2);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cub);
+    run(HS_BACKEND_GPU, PATH_LOCAL, vals, n, &loc);
     for (i = 0; i < n; ++i) {
         if (i == 5) continue;
         CHECK(ref.status[i] == 0, "instance %ld completes (status %d)", i, ref.status[i]);
@@ -210,6 +221,11 @@ int main(void)
     compare("gpu fused vs cpu batch", &gpu, &cpu, n);
     compare("gpu cublas vs gpu fused", &cub, &gpu, n);
     compare("gpu cublas vs reference", &cub, &ref, n);
+    /* the same code in another kernel: equal unless the compiler contracted differently */
+    compare("gpu fused_local vs gpu fused", &loc, &gpu, n);
+    printf("  gpu fused_local vs gpu fused: statistics %s\n",
+           memcmp(loc.stats, gpu.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)) ? "differ in the last bits"
+                                                                                        : "bit-identical");
     /* determinism */
     CHECK(!memcmp(gpu.stats, gpu2.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)),
           "bit-identical statistics");
@@ -270,6 +286,7 @@ int main(void)
     hs_batch_out_free(&gpu2);
     hs_batch_out_free(&cub);
     hs_batch_out_free(&cub2);
+    hs_batch_out_free(&loc);
     hs_batch_out_free(&small);
     hs_batch_out_free(&one);
     /* a diverging instance: an absurdly soft oil (1 kPa) makes the valve volume's pressure

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# One command for a lent GPU machine (DESIGN.md sect. 8): builds hydrosweep with CUDA, runs
+# the gpu-labelled tests, the whole test suite and the ensemble benchmark, and writes a report.
+#
+#   [HS_COMMIT=<commit>] scripts/gpu_session.sh [--quick] [--sizes 1000,10000,...]
+#                                               [--deadline-s 560] [--no-bench] [--jobs N]
+#
+# The GPU machine has CUDA, CMake and Python but no package registry: the libraries come from
+# the carried folder .devlibs/ (made here by scripts/fetch_devlibs.sh: Debian packages
+# unpacked with dpkg -x); CPATH, LIBRARY_PATH, LD_LIBRARY_PATH, PKG_CONFIG_PATH and
+# CMAKE_PREFIX_PATH point into it. Without .devlibs/ the system's libraries are used.
+# Through the device tool, from the repository root here:
+#   scripts/fetch_devlibs.sh                      # once; .devlibs/ is git-ignored
+#   run(command="HS_COMMIT=$(git rev-parse --short=12 HEAD) bash scripts/gpu_session.sh",
+#       carry=[".devlibs"])
+# (the device copy has no .git: the commit to record comes in HS_COMMIT).
+#
+# Output, in $OUT (the device tool's folder that comes back) or ./gpu-report when OUT is
+# unset, flat (at most 8 files): report.md (machine, versions, test summaries, benchmark
+# table), build.log, ctest-gpu.log, ctest-all.log, bench.log and the benchmark's
+# <date>-ensemble-<device>.json/.md, which belong in bench/results/ once fetched.
+# --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
+# what the build and tests leave, and skips the sizes that would not fit.
+# Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+T0=$(date +%s)
+QUICK=0
+SIZES=1000,10000,100000,1000000
+DEADLINE=560
+BENCH=1
+JOBS=$(nproc)
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) QUICK=1 ;;
+    --sizes) SIZES=$2; shift ;;
+    --deadline-s) DEADLINE=$2; shift ;;
+    --no-bench) BENCH=0 ;;
+    --jobs) JOBS=$2; shift ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    *) echo "gpu_session: unknown option $1" >&2; exit 1 ;;
+    esac
+    shift
+done
+OUTDIR=${OUT:-$ROOT/gpu-report}
+mkdir -p "$OUTDIR"
+REPORT=$OUTDIR/report.md
+BUILD=build-gpu
+left() { echo $((DEADLINE - ($(date +%s) - T0))); }
+say() { echo "$*" | tee -a "$REPORT"; }
+
+# ---- environment: carried libraries ----
+DEV=$ROOT/.devlibs
+if [ -d "$DEV/usr" ]; then
+    LIBS=$DEV/usr/lib/x86_64-linux-gnu:$DEV/lib/x86_64-linux-gnu:$DEV/usr/lib/x86_64-linux-gnu/hdf5/serial
+    export CPATH=$DEV/usr/include:$DEV/usr/include/hdf5/serial${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$LIBS${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export PKG_CONFIG_PATH=$DEV/usr/lib/x86_64-linux-gnu/pkgconfig:$DEV/usr/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+    export CMAKE_PREFIX_PATH=$DEV/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+    # the carried pkgconf only where the machine has no pkg-config of its own
+    command -v pkg-config >/dev/null 2>&1 || export PATH=$PATH:$DEV/usr/bin
+    DEVNOTE="libraries from .devlibs/ ($(wc -l <"$DEV/MANIFEST" 2>/dev/null || echo '?') Debian packages)"
+else
+    DEVNOTE="no .devlibs/: system libraries"
+fi
+NVCC=$(command -v nvcc || true)
+[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+COMMIT=${HS_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+
+{
+    echo "# GPU session report"
+    echo
+    echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "- commit: $COMMIT"
+    echo "- host: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($(nproc) cores)"
+    echo "- $DEVNOTE"
+    echo
+    echo '```'
+    nvidia-smi -L 2>&1
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+    echo "nvcc: ${NVCC:-none} $($NVCC --version 2>/dev/null | tail -1)"
+    echo "cmake: $(cmake --version 2>/dev/null | head -1)"
+    echo "cc: $(cc --version 2>/dev/null | head -1)"
+    echo "python3: $(python3 --version 2>&1)"
+    echo "pkg-config: $(command -v pkg-config) $(pkg-config --version 2>/dev/null)"
+    echo '```'
+    echo
+} >"$REPORT"
+cat "$REPORT"
+
+# ---- build ----
+args=(-S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHS_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
+[ -n "$NVCC" ] && args+=(-DCMAKE_CUDA_COMPILER="$NVCC")
+tb=$(date +%s)
+if cmake "${args[@]}" >"$OUTDIR/build.log" 2>&1 && cmake --build "$BUILD" -j"$JOBS" >>"$OUTDIR/build.log" 2>&1; then
+    say "- build: ok in $(($(date +%s) - tb)) s ($BUILD, sm_90)"
+    # where each dependency was found (.devlibs/ or the system), and whether cuBLAS was
+    { echo '```'
+      grep -E "^(CMAKE_CUDA_COMPILER|CUDA_cudart_LIBRARY|CUDA_cublas_LIBRARY|HDF5_C_INCLUDE_DIR|HDF5_hdf5_LIBRARY_RELEASE|HDF5_C_LIBRARY_hdf5|pkgcfg_lib_FYAML_fyaml|LAPACK_lapack_LIBRARY|SUNDIALS_IDA):" "$BUILD/CMakeCache.txt"
+      grep -q "CUDA toolkit without cuBLAS" "$OUTDIR/build.log" && echo "(no cuBLAS: HS_GPU_PATH=cublas left out)"
+      echo '```'; } >>"$REPORT"
+else
+    say "- build: FAILED (build.log):"
+    { echo '```'; grep -E "error|Error" "$OUTDIR/build.log" | head -30; echo '```'; } | tee -a "$REPORT"
+    exit 2
+fi
+
+# ---- tests ----
+status=0
+ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300 >"$OUTDIR/ctest-gpu.log" 2>&1 || status=1
+say "- ctest -L gpu: $(grep -E 'tests passed|tests failed' "$OUTDIR/ctest-gpu.log" | tail -1)"
+{ echo '```'; grep -E "^  |passed, .* failed|FAIL" "$OUTDIR/ctest-gpu.log" | head -40; echo '```'; } >>"$REPORT"
+ctest --test-dir "$BUILD" --output-on-failure --timeout 300 >"$OUTDIR/ctest-all.log" 2>&1 || status=1
+say "- ctest (all): $(grep -E 'tests passed|tests failed' "$OUTDIR/ctest-all.log" | tail -1)"
+grep -A20 "The following tests FAILED" "$OUTDIR/ctest-all.log" >>"$REPORT" 2>/dev/null
+
+# ---- benchmark ----
+if [ "$BENCH" = 1 ]; then
+    budget=$(($(left) - 15))
+    if [ "$budget" -lt 30 ]; then
+        say "- bench: skipped, ${budget} s left of --deadline-s $DEADLINE"
+    else
+        bargs=(--build "$BUILD" --sizes "$SIZES" --out "$OUTDIR" --commit "$COMMIT"
+               --budget-s "$budget" --max-run-s "$budget")
+        [ "$QUICK" = 1 ] && bargs+=(--quick)
+        PYTHONUNBUFFERED=1 python3 bench/bench_ensemble.py "${bargs[@]}" >"$OUTDIR/bench.log" 2>&1 || status=1
+        say "- bench (${budget} s budget): $(tail -1 "$OUTDIR/bench.log")"
+        md=$(ls -t "$OUTDIR"/*-ensemble-*.md 2>/dev/null | head -1)
+        [ -n "$md" ] && { echo; sed -n '/^| backend/,$p' "$md"; } >>"$REPORT"
+    fi
+fi
+say "- session: $(($(date +%s) - T0)) s, exit $status"
+exit $status
