@@ -194,6 +194,86 @@ typedef struct hs_batch_out {
     long ntime; /* trajectory samples per signal */
 } hs_batch_out;
 
+/* Per-instance runner state between phases (the cuBLAS GPU path keeps it between kernels). */
+typedef struct hs_inst_run {
+    hs_acc acc[HS_MAX_OUT];
+    double E0; /* initial energy, for E_balance */
+    long nsteps; /* steps to t_end of this instance's model */
+    long j; /* trajectory samples written */
+    int done; /* outputs written: finished or failed */
+    int newton; /* iterating the current step (cuBLAS path) */
+    int it; /* current Newton iteration, 1-based (cuBLAS path) */
+    int nx; /* unknowns, 0 once done (cuBLAS path) */
+} hs_inst_run;
+
+/* Clears the runner state; nsteps from the instance's model (t_end / dt, rounded up when
+ * t_end is not a multiple of dt). */
+HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_model *m, hs_inst_run *g)
+{
+    int q;
+    double r = m->t_end / m->dt;
+    for (q = 0; q < spec->nsig; ++q) {
+        g->acc[q].n = 0;
+        g->acc[q].sum = g->acc[q].sumsq = g->acc[q].min = g->acc[q].max = g->acc[q].last =
+            g->acc[q].tmax = 0.0;
+    }
+    g->E0 = 0.0;
+    g->j = 0;
+    g->done = g->newton = g->it = 0;
+    g->nx = m->nx;
+    g->nsteps = (long)floor(r + 0.5);
+    if (fabs(r - (double)g->nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)g->nsteps < r) ++g->nsteps;
+}
+
+/* Observe the accepted state (step k = s->step) and add it to the statistics and trajectory. */
+HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs_model *m, const hs_state *s,
+                                 hs_work *w, hs_inst_run *g, long i, hs_batch_out *out)
+{
+    hs_obs o;
+    long k = s->step, n = out->n;
+    int q;
+    hs_observe(m, s, w, &o);
+    if (k == 0) g->E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
+    for (q = 0; q < spec->nsig; ++q)
+        hs_acc_add(&g->acc[q], hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t);
+    if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) &&
+        g->j < out->ntime) {
+        for (q = 0; q < spec->ntraj; ++q)
+            out->traj[((long)q * out->ntime + g->j) * n + i] =
+                hs_signal_value(m, s, &o, g->E0, spec->traj[q]);
+        ++g->j;
+    }
+}
+
+/* Outputs of instance slot i with final status st; the instance is frozen. */
+HS_HD static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
+                                 int st, long i, hs_batch_out *out)
+{
+    long n = out->n, j;
+    int q;
+    if (out->traj)
+        for (j = g->j; j < out->ntime; ++j)
+            for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
+    out->status[i] = st;
+    out->steps[i] = s->step;
+    out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
+    out->iters_max[i] = s->iters_max;
+    for (q = 0; q < spec->nsig; ++q) {
+        double *S = out->stats + (long)q * HS_NSTAT * n + i;
+        const hs_acc *a = &g->acc[q];
+        double cnt = a->n > 0 ? (double)a->n : NAN;
+        S[HS_STAT_MIN * n] = a->n ? a->min : NAN;
+        S[HS_STAT_MAX * n] = a->n ? a->max : NAN;
+        S[HS_STAT_FINAL * n] = a->n ? a->last : NAN;
+        S[HS_STAT_MEAN * n] = a->sum / cnt;
+        S[HS_STAT_RMS * n] = sqrt(a->sumsq / cnt);
+        S[HS_STAT_TMAX * n] = a->n ? a->tmax : NAN;
+    }
+    g->done = 1;
+    g->newton = 0;
+    g->nx = 0;
+}
+
 /* Runs instance slot i: local model from base and its overrides v (ov->n values), time loop
  * to t_end, statistics and trajectories into out. mloc, s and w are the caller's scratch
  * (thread-private). Never allocates; a failing instance is flagged and keeps the statistics
@@ -203,58 +283,24 @@ HS_HD static inline int hs_run_instance(const hs_model *base, const hs_override_
                                         hs_batch_out *out, hs_model *mloc, hs_state *s,
                                         hs_work *w)
 {
-    hs_acc acc[HS_MAX_OUT];
-    hs_obs o;
-    double E0 = 0.0;
-    long nsteps, k, j = 0, n = out->n;
-    int q, st;
-    for (q = 0; q < spec->nsig; ++q) {
-        acc[q].n = 0;
-        acc[q].sum = acc[q].sumsq = acc[q].min = acc[q].max = acc[q].last = acc[q].tmax = 0.0;
-    }
+    hs_inst_run g;
+    long k;
+    int st;
     if (!hs_instance_model(base, ov, v, mloc)) {
-        st = HS_ST_INVALID;
+        hs_instance_begin(spec, base, &g);
         s->step = 0;
         s->iters_total = 0;
         s->iters_max = 0;
+        st = HS_ST_INVALID;
     } else {
-        double r = mloc->t_end / mloc->dt;
-        nsteps = (long)floor(r + 0.5);
-        if (fabs(r - (double)nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)nsteps < r) ++nsteps;
+        hs_instance_begin(spec, mloc, &g);
         st = hs_init(mloc, s, w);
-        for (k = 0; k <= nsteps && !st; ++k) {
+        for (k = 0; k <= g.nsteps && !st; ++k) {
             if (k > 0 && (st = hs_step(mloc, s, w)) != 0) break;
-            hs_observe(mloc, s, w, &o);
-            if (k == 0) E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
-            for (q = 0; q < spec->nsig; ++q)
-                hs_acc_add(&acc[q], hs_signal_value(mloc, s, &o, E0, spec->sig[q]), s->t);
-            if (out->traj && spec->traj_every > 0 &&
-                (k % spec->traj_every == 0 || k == nsteps) && j < out->ntime) {
-                for (q = 0; q < spec->ntraj; ++q)
-                    out->traj[((long)q * out->ntime + j) * n + i] =
-                        hs_signal_value(mloc, s, &o, E0, spec->traj[q]);
-                ++j;
-            }
+            hs_instance_record(spec, mloc, s, w, &g, i, out);
         }
     }
-    /* trajectory samples never reached (failed instance): NaN */
-    if (out->traj)
-        for (; j < out->ntime; ++j)
-            for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
-    out->status[i] = st;
-    out->steps[i] = s->step;
-    out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
-    out->iters_max[i] = s->iters_max;
-    for (q = 0; q < spec->nsig; ++q) {
-        double *S = out->stats + (long)q * HS_NSTAT * n + i;
-        double cnt = acc[q].n > 0 ? (double)acc[q].n : NAN;
-        S[HS_STAT_MIN * n] = acc[q].n ? acc[q].min : NAN;
-        S[HS_STAT_MAX * n] = acc[q].n ? acc[q].max : NAN;
-        S[HS_STAT_FINAL * n] = acc[q].n ? acc[q].last : NAN;
-        S[HS_STAT_MEAN * n] = acc[q].sum / cnt;
-        S[HS_STAT_RMS * n] = sqrt(acc[q].sumsq / cnt);
-        S[HS_STAT_TMAX * n] = acc[q].n ? acc[q].tmax : NAN;
-    }
+    hs_instance_end(spec, &g, s, st, i, out);
     return st;
 }
 

@@ -308,20 +308,21 @@ HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_w
     return s->status;
 }
 
-/* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
-HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
+/* hs_step in phases. The CUDA cuBLAS path (host/backend_gpu_cublas.cu) runs the same phases
+ * with the Newton systems of all instances solved in one batched call between two kernels. */
+
+/* Prologue: spools first (closed-form trapezoidal step), hat terms and predictors, the
+ * multipliers to iterate. */
+HS_HD static inline void hs_step_begin(const hs_model *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nx = m->nx, i, j, e, it, conv = 0, maxit = (int)m->max_iter;
-    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * m->penalty;
+    int n = m->nz, nx = m->nx, i, e;
+    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
     double t0 = (double)s->step * dt, t1 = (double)(s->step + 1) * dt;
-    if (s->status) return s->status;
-    /* spools first: their equation is linear and decoupled (closed-form trapezoidal step) */
     for (i = 0; i < m->ndcv; ++i)
         w->U1[i] = hs_spool_step(
             s->U[i], m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t0, 1) : 0.0,
             m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t1, -1) : 0.0, dt,
             m->dcv_tau[i]);
-    /* hat terms (eqs. 34, 38) and predictors: z + dt zd + dt^2/2 zdd, p + dt pdot (seed 000) */
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
         w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
@@ -335,55 +336,72 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
         w->x[i] = xv + dt * xr;
     }
     for (e = 0; e < m->ncon; ++e) w->lam[e] = s->lambda[e];
-    for (it = 1; it <= maxit && !conv; ++it) {
-        hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
-        for (i = 0; i < nx; ++i)
-            if (!hs_isfinite(w->f0[i])) {
-                s->status |= HS_ST_NONFINITE;
-                return s->status;
-            }
-        for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
-        hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
-        for (i = 0; i < n; ++i)
-            for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
-        if (HS_LU_FACTOR(w->T, nx, HS_MAX_X, w->piv)) {
-            s->status |= HS_ST_SINGULAR;
+}
+
+/* First half of a Newton iteration: residual f0 (must be finite), Phi_z at the base point,
+ * tangent into w->T, its z block into w->P, right-hand side -f0 into w->dx. */
+HS_HD static inline int hs_newton_assemble(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int n = m->nz, nx = m->nx, i, j;
+    double t1 = (double)(s->step + 1) * m->dt;
+    hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
+    for (i = 0; i < nx; ++i)
+        if (!hs_isfinite(w->f0[i])) {
+            s->status |= HS_ST_NONFINITE;
             return s->status;
         }
-        for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
-        HS_LU_SOLVE(w->T, nx, HS_MAX_X, w->piv, w->dx);
-        /* separate tolerances per variable class: positions, pressures, friction states */
-        conv = 1;
-        for (i = 0; i < nx; ++i) {
-            double tol = i < n ? m->tol_z : (i < n + m->nvol ? m->tol_p : m->tol_fs);
-            w->x[i] += w->dx[i];
-            if (!(fabs(w->dx[i]) <= tol)) conv = 0;
-            if (!hs_isfinite(w->dx[i])) {
-                s->status |= HS_ST_NONFINITE;
-                return s->status;
-            }
+    for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
+    hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
+    for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
+    return 0;
+}
+
+/* Second half, after the solve left dx in w->dx: update, per-class convergence test,
+ * multiplier update with the new positions (eq. 19). */
+HS_HD static inline int hs_newton_apply(const hs_model *m, hs_state *s, hs_work *w, int it, int *conv)
+{
+    int n = m->nz, nx = m->nx, i, e;
+    *conv = 1;
+    for (i = 0; i < nx; ++i) {
+        double tol = i < n ? m->tol_z : (i < n + m->nvol ? m->tol_p : m->tol_fs);
+        w->x[i] += w->dx[i];
+        if (!(fabs(w->dx[i]) <= tol)) *conv = 0;
+        if (!hs_isfinite(w->dx[i])) {
+            s->status |= HS_ST_NONFINITE;
+            return s->status;
         }
-        /* multiplier update with the new positions (eq. 19) */
-        hs_kin_positions(m, w->x, &w->kin);
-        hs_constraints_phi(m, &w->kin, w->phi);
-        for (e = 0; e < m->ncon; ++e) w->lam[e] += m->penalty * w->phi[e];
-        s->iters = it;
     }
-    if (!conv) {
-        s->status |= HS_ST_MAXITER;
-        if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
-        return s->status;
-    }
-    /* Projections (eqs. 20-21 / 27-28). The weight P is the z block of the tangent less its
-     * penalty part (Pub. I eq. 43, with Phi_z at the tangent's base point); the left-hand
-     * matrix uses Phi_z at the converged positions so that Phi_z zd = 0 holds there. */
+    hs_kin_positions(m, w->x, &w->kin);
+    hs_constraints_phi(m, &w->kin, w->phi);
+    for (e = 0; e < m->ncon; ++e) w->lam[e] += m->penalty * w->phi[e];
+    s->iters = it;
+    return 0;
+}
+
+/* Newton did not converge within max_iter: hs_step's verdict, with the singular-position
+ * diagnosis at the last iterate's positions (w->kin). */
+HS_HD static inline void hs_newton_fail(const hs_model *m, hs_state *s, hs_work *w)
+{
+    s->status |= HS_ST_MAXITER;
+    if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
+}
+
+/* Epilogue of a converged step: projections (eqs. 20-21 / 27-28), checks, accept, energies,
+ * the right-limit rates after a load jump. Returns s->status (0: accepted). */
+HS_HD static inline int hs_step_finish(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int n = m->nz, nx = m->nx, i, j, e;
+    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * m->penalty;
+    double t1 = (double)(s->step + 1) * dt;
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
             double q = 0.0;
             for (e = 0; e < m->ncon; ++e) q += w->Jb[e * HS_MAX_Z + i] * w->Jb[e * HS_MAX_Z + j];
             w->P[i * HS_MAX_X + j] -= sa * q;
         }
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z); /* kin holds the converged positions */
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * w->x[i] + w->hd[i];
         w->zdd[i] = c2 * w->x[i] + w->hdd[i];
@@ -410,7 +428,6 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
             s->status |= HS_ST_CONSTRAINT;
             return s->status;
         }
-    /* hydraulics at the accepted state (projected velocities): cylinder power and validity */
     if (m->ncyl > 0 || m->nvol > 0) {
         hs_hydraulics(m, &w->kin, w->x + n, w->x + n + m->nvol, w->U1, s->s0, &w->hyd);
         if (w->hyd.stroke_out) {
@@ -418,7 +435,6 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
             return s->status;
         }
     }
-    /* accept */
     for (i = 0; i < n; ++i) {
         s->z[i] = w->x[i];
         s->zd[i] = w->zd[i];
@@ -426,7 +442,7 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     }
     for (i = n; i < nx; ++i) {
         int v = i - n;
-        double rate = c1 * w->x[i] + w->hx[i]; /* trapezoidal rate, eq. (33) */
+        double rate = c1 * w->x[i] + w->hx[i];
         if (v < m->nvol) {
             s->p[v] = w->x[i];
             s->pd[v] = rate;
@@ -452,10 +468,30 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
     s->t = t1;
     s->iters_total += s->iters;
     if (s->iters > s->iters_max) s->iters_max = s->iters;
-    /* a load that switches at t1 changes the accelerations there: the next step starts from
-     * the right-limit rates (exact switch handling keeps the rule second order) */
     if (hs_loads_jump(m, t1)) return hs_consistent_rates(m, s, w, t1);
     return 0;
+}
+
+/* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
+HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
+{
+    int it, conv = 0, maxit = (int)m->max_iter;
+    if (s->status) return s->status;
+    hs_step_begin(m, s, w);
+    for (it = 1; it <= maxit && !conv; ++it) {
+        if (hs_newton_assemble(m, s, w)) return s->status;
+        if (HS_LU_FACTOR(w->T, m->nx, HS_MAX_X, w->piv)) {
+            s->status |= HS_ST_SINGULAR;
+            return s->status;
+        }
+        HS_LU_SOLVE(w->T, m->nx, HS_MAX_X, w->piv, w->dx);
+        if (hs_newton_apply(m, s, w, it, &conv)) return s->status;
+    }
+    if (!conv) {
+        hs_newton_fail(m, s, w);
+        return s->status;
+    }
+    return hs_step_finish(m, s, w);
 }
 
 /* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:
