@@ -32,6 +32,9 @@ int hs_gpu_available(char *name, size_t n);
 /* SoA output arrays for cnt instances (traj when ntraj > 0); free with hs_batch_out_free. */
 int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime);
 void hs_batch_out_free(hs_batch_out *o);
+/* A copy of instances [off, off + m) of b as a batch of its own. */
+int hs_batch_out_slice(const hs_batch_out *b, long off, long m, const hs_output_spec *spec,
+                       hs_batch_out *part);
 
 /* "Model name @ n cores" of this machine's CPU. */
 void hs_cpu_name(char *buf, size_t n);

@@ -42,6 +42,25 @@ void hs_batch_out_free(hs_batch_out *o)
     memset(o, 0, sizeof *o);
 }
 
+int hs_batch_out_slice(const hs_batch_out *b, long off, long m, const hs_output_spec *spec,
+                       hs_batch_out *part)
+{
+    long i, k, n = b->n, nrow = (long)(spec->nsig > 0 ? spec->nsig : 1) * HS_NSTAT;
+    if (hs_batch_out_alloc(part, m, spec, b->ntime)) return HS_ERR_IO;
+    for (i = 0; i < m; ++i) {
+        part->status[i] = b->status[off + i];
+        part->steps[i] = b->steps[off + i];
+        part->iters_mean[i] = b->iters_mean[off + i];
+        part->iters_max[i] = b->iters_max[off + i];
+    }
+    for (k = 0; k < nrow; ++k)
+        for (i = 0; i < m; ++i) part->stats[k * m + i] = b->stats[k * n + off + i];
+    if (part->traj)
+        for (k = 0; k < (long)spec->ntraj * b->ntime; ++k)
+            for (i = 0; i < m; ++i) part->traj[k * m + i] = b->traj[k * n + off + i];
+    return HS_OK;
+}
+
 void hs_cpu_name(char *buf, size_t n)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");

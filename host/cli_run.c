@@ -14,7 +14,7 @@ static void usage_run(FILE *f)
 {
     fprintf(f,
             "usage: hydrosweep run SWEEP [-b cpu|gpu|reference|auto] [-n N] [-o out.h5]\n"
-            "                      [--threads T] [--shard K/N] [--resume] [--stop-after K]\n"
+            "                      [--threads T] [--shard K/N] [--resume] [--stop-after K] [--batch N]\n"
             "                      [--progress|--no-progress]\n"
             "\n"
             "Runs every instance of the sweep file SWEEP and writes out.h5 (HDF5: sampled parameters,\n"
@@ -31,6 +31,8 @@ static void usage_run(FILE *f)
             "  --resume       continue the interrupted run of out.h5.part (same sweep and options)\n"
             "  --stop-after K write K chunks and stop (out.h5.part stays; continue with --resume),\n"
             "                 e.g. to fit a run into time-limited batch jobs\n"
+            "  --batch N      instances handed to the backend at once, in whole chunks (default:\n"
+            "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
             "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
             "1 usage, 2 bad sweep or model file, 3 the run could not be completed.\n");
 }
@@ -134,6 +136,11 @@ int hs_cli_run(int argc, char **argv)
             }
         } else if (!strcmp(a, "--resume")) {
             o.resume = 1;
+        } else if (!strcmp(a, "--batch") && has) {
+            if (parse_long(argv[++i], &o.batch) || o.batch < 1) {
+                fprintf(stderr, "hydrosweep run: --batch needs an integer >= 1\n");
+                return 1;
+            }
         } else if (!strcmp(a, "--stop-after") && has) {
             if (parse_long(argv[++i], &o.stop_after) || o.stop_after < 1) {
                 fprintf(stderr, "hydrosweep run: --stop-after needs an integer >= 1\n");

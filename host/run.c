@@ -196,41 +196,75 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     for (c = 0; c < nchunk; ++c)
         if (hs_results_chunk_done(res, c)) done += (c == nchunk - 1) ? (i_end - i_begin) - c * L.chunk : L.chunk;
     if (done > 0) fprintf(o->report, "run: resuming, %ld instances already done\n", done);
-    for (c = 0; c < nchunk && !rc; ++c) {
-        long i0 = i_begin + c * L.chunk, cnt = (i_end - i0) < L.chunk ? (i_end - i0) : L.chunk;
-        hs_batch_out bo;
-        hs_batch_job job;
-        double *v;
-        if (hs_results_chunk_done(res, c)) continue;
-        if (o->stop_after > 0 && written >= o->stop_after) {
-            stopped = 1;
-            break;
-        }
-        ++written;
-        if ((rc = hs_batch_out_alloc(&bo, cnt, &sw->out, ntime))) {
-            hs_error_set(err, rc, "", 0, 0, "", "out of memory for a chunk of %ld instances", cnt);
-            break;
-        }
-        v = sample_values(sw, NULL, i0, cnt);
-        if (!v) {
+    /* Chunks are the unit of writing (and of resuming); the backend gets groups of
+     * consecutive unfinished chunks so that a GPU sees enough instances per launch
+     * (about 2^17), while the CPU backends take one chunk at a time. */
+    {
+        long group_target = o->batch > 0 ? o->batch : (backend == HS_BACKEND_GPU ? 131072 : 1);
+        c = 0;
+        while (c < nchunk && !rc) {
+            long c0, c1, i0, cnt, k;
+            hs_batch_out bo;
+            hs_batch_job job;
+            double *v;
+            if (hs_results_chunk_done(res, c)) {
+                ++c;
+                continue;
+            }
+            if (o->stop_after > 0 && written >= o->stop_after) {
+                stopped = 1;
+                break;
+            }
+            /* [c0, c1): unfinished chunks, at most stop_after - written of them */
+            c0 = c;
+            c1 = c + 1;
+            while (c1 < nchunk && !hs_results_chunk_done(res, c1) &&
+                   (c1 - c0 + 1) * L.chunk <= group_target &&
+                   !(o->stop_after > 0 && written + (c1 - c0) >= o->stop_after))
+                ++c1;
+            i0 = i_begin + c0 * L.chunk;
+            cnt = ((i_begin + c1 * L.chunk) < i_end ? (i_begin + c1 * L.chunk) : i_end) - i0;
+            if ((rc = hs_batch_out_alloc(&bo, cnt, &sw->out, ntime))) {
+                hs_error_set(err, rc, "", 0, 0, "", "out of memory for %ld instances", cnt);
+                break;
+            }
+            v = sample_values(sw, NULL, i0, cnt);
+            if (!v) {
+                hs_batch_out_free(&bo);
+                rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
+                break;
+            }
+            job.base = &md->model;
+            job.ov = &ov;
+            job.spec = &sw->out;
+            job.cnt = cnt;
+            job.values = v;
+            job.out = &bo;
+            rc = dispatch(backend, &job, o->threads, err);
+            for (k = c0; k < c1 && !rc; ++k) {
+                long off = (k - c0) * L.chunk;
+                long m = (cnt - off) < L.chunk ? (cnt - off) : L.chunk;
+                if (c1 - c0 == 1) {
+                    rc = hs_results_write_chunk(res, k, v, &bo, err);
+                } else {
+                    hs_batch_out part;
+                    if ((rc = hs_batch_out_slice(&bo, off, m, &sw->out, &part))) {
+                        hs_error_set(err, rc, "", 0, 0, "", "out of memory for a chunk");
+                        break;
+                    }
+                    rc = hs_results_write_chunk(res, k, v + off * sw->nparam, &part, err);
+                    hs_batch_out_free(&part);
+                }
+                ++written;
+            }
+            free(v);
             hs_batch_out_free(&bo);
-            rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
-            break;
-        }
-        job.base = &md->model;
-        job.ov = &ov;
-        job.spec = &sw->out;
-        job.cnt = cnt;
-        job.values = v;
-        job.out = &bo;
-        rc = dispatch(backend, &job, o->threads, err);
-        if (!rc) rc = hs_results_write_chunk(res, c, v, &bo, err);
-        free(v);
-        hs_batch_out_free(&bo);
-        done += cnt;
-        if (show && (now_s() - tlast > 0.5 || done == i_end - i_begin)) {
-            progress_line(done, i_end - i_begin, t0, done == i_end - i_begin);
-            tlast = now_s();
+            done += cnt;
+            c = c1;
+            if (show && (now_s() - tlast > 0.5 || done == i_end - i_begin)) {
+                progress_line(done, i_end - i_begin, t0, done == i_end - i_begin);
+                tlast = now_s();
+            }
         }
     }
     if (!rc && stopped) {

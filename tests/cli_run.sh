@@ -33,6 +33,12 @@ head -1 a.csv | grep -q '^instance,status,steps,newton_mean,newton_max,fluid.B_o
 cut -d, -f1-7 a.csv >a7.csv; cut -d, -f1-7 r.csv >r7.csv
 cmp -s <(cut -d, -f1-3,6,7 a.csv) <(cut -d, -f1-3,6,7 r.csv) && ok || bad "reference: same status, steps, parameters"
 
+# several chunks per backend call (as on a GPU): the same results
+"$HS" run "$SW" -o g.h5 --batch 16 --no-progress >/dev/null 2>&1 && same_h5 a.h5 g.h5 && ok || bad "--batch 16 == one chunk per call"
+"$HS" run "$SW" -o g2.h5 --batch 16 --stop-after 1 --no-progress >/dev/null 2>&1
+"$HS" run "$SW" -o g2.h5 --batch 16 --resume --no-progress >/dev/null 2>&1 && same_h5 a.h5 g2.h5 \
+  && ok || bad "--batch with --stop-after and --resume"
+
 # shards merged == one run
 for k in 0 1 2; do "$HS" run "$SW" --shard $k/3 -o s$k.h5 --no-progress >/dev/null 2>&1 || bad "shard $k"; done
 "$HS" merge m.h5 s2.h5 s0.h5 s1.h5 >/dev/null 2>&1 && ok || bad "merge"

@@ -19,6 +19,7 @@ typedef struct hs_run_opts {
     int shard_k, shard_n; /* run the k-th of n equal slices of the instances (0/1: all) */
     int resume; /* continue out's .part file */
     long stop_after; /* write at most this many chunks, then stop unfinished (0: no limit) */
+    long batch; /* instances per backend call, whole chunks (0: gpu 131072, else one chunk) */
     int progress; /* 0: never, 1: when stderr is a terminal, 2: always */
     FILE *report; /* where the summary goes (stdout) */
 } hs_run_opts;
