@@ -26,19 +26,10 @@ usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.
 import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_single import cpu_name  # noqa: E402  (one definition for both benchmarks)
 ALL_BACKENDS = ["reference", "cpu", "gpu", "gpu_local", "gpu_cublas"]
 GPU_PATH = {"gpu": "fused", "gpu_local": "fused_local", "gpu_cublas": "cublas"}
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def gpu_names():

@@ -38,6 +38,7 @@
 
 #include "hs/model_file.h"
 #include "ida_reference.h"
+#include "val_report.h"
 
 #define G 9.81
 #define T_END 2.0
@@ -46,16 +47,7 @@
 #define H_RK 1e-4
 #define NDT 3
 
-static int npass, nfail;
 static const double dts[NDT] = {1e-3, 5e-4, 2.5e-4};
-
-static void check(const char *what, double v, double lo, double hi)
-{
-    int ok = v >= lo && v <= hi;
-    printf("  %-56s %12.4e  in [%.3g, %.3g]  %s\n", what, v, lo, hi, ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
 
 static void note(const char *what, double v)
 {

@@ -25,47 +25,11 @@
 
 #include "hs/model_file.h"
 #include "simulate.h"
+#include "val_report.h"
 
 #define MODEL "models/fourbar_rahikainen2018.yaml"
 #define NDT 5
 
-static int npass, nfail;
-
-static void check_line(const char *q, const char *paper, double ours, double diff,
-                       const char *tol, int ok)
-{
-    printf("  %-44s %12s %12.5g %11.3e %-16s %s\n", q, paper, ours, diff, tol,
-           ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
-
-/* ours <= limit; diff = margin (limit - ours) / limit */
-static void check_max(const char *q, const char *paper, double ours, double limit)
-{
-    char t[32];
-    snprintf(t, sizeof t, "<= %g", limit);
-    check_line(q, paper, ours, (limit - ours) / limit, t, ours <= limit);
-}
-
-/* |ours - ref| <= tol */
-static void check_abs(const char *q, double ref, double ours, double tol)
-{
-    char p[32], t[32];
-    snprintf(p, sizeof p, "%g", ref);
-    snprintf(t, sizeof t, "abs <= %g", tol);
-    check_line(q, p, ours, fabs(ours - ref), t, fabs(ours - ref) <= tol);
-}
-
-/* |ours - ref| / |ref| <= tol */
-static void check_rel(const char *q, double ref, double ours, double tol)
-{
-    char p[32], t[32];
-    double r = fabs(ours - ref) / fabs(ref);
-    snprintf(p, sizeof p, "%g", ref);
-    snprintf(t, sizeof t, "rel <= %g", tol);
-    check_line(q, p, ours, r, t, r <= tol);
-}
 
 typedef struct run_ctx {
     double Wpeak, Ebpeak, t_Ebpeak, Epmin, Epmax, t_itmax;

@@ -33,6 +33,7 @@
 
 #include "hs/model_file.h"
 #include "ida_reference.h"
+#include "val_report.h"
 
 #define MODEL "models/fourbar_rahikainen2018.yaml"
 #define T_END 3.0
@@ -42,15 +43,6 @@
 #define NDT 4
 #define NQ 6 /* compared quantities: crank, p_valve, p_piston, p_rod, U, s */
 
-static int npass, nfail;
-
-static void check(const char *what, double v, double lo, double hi)
-{
-    int ok = v >= lo && v <= hi;
-    printf("  %-60s %12.4e  in [%.3g, %.3g]  %s\n", what, v, lo, hi, ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
 
 /* table row: quantity, dt, max |err|, ratio to the previous dt, tolerance, verdict */
 static void row(const char *q, const char *win, double dt, double e, double unit,

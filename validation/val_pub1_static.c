@@ -24,46 +24,22 @@
 
 #include "hs/model_file.h"
 #include "simulate.h"
+#include "val_report.h"
 
 #define PI 3.14159265358979323846
 
-static int npass, nfail;
-
 static void header(void)
 {
-    printf("  %-40s %14s %14s %11s %-18s %s\n", "quantity", "paper", "ours", "diff", "tolerance",
+    printf("  %-46s %12s %14s %11s %-16s %s\n", "quantity", "paper", "ours", "diff", "tolerance",
            "result");
     printf("  (diff: relative where the tolerance is 'rel', else absolute in the row's unit)\n");
 }
 
-/* |ours - ref| / |ref| <= tol */
-static void check_rel(const char *q, double ref, double ours, double tol)
-{
-    double r = fabs(ours - ref) / fabs(ref);
-    int ok = r <= tol;
-    char t[32];
-    snprintf(t, sizeof t, "rel < %.0e", tol);
-    printf("  %-40s %14.8g %14.8g %11.3e %-18s %s\n", q, ref, ours, r, t, ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
-
-/* |ours - ref| <= tol (absolute, in the quantity's unit) */
-static void check_abs(const char *q, double ref, double ours, double tol)
-{
-    double a = fabs(ours - ref);
-    int ok = a <= tol;
-    char t[32];
-    snprintf(t, sizeof t, "abs < %.3g", tol);
-    printf("  %-40s %14.8g %14.8g %11.3e %-18s %s\n", q, ref, ours, a, t, ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
-
 static void report(const char *q, double ref, double ours)
 {
-    double a = fabs(ours - ref);
-    printf("  %-40s %14.8g %14.8g %11.3e %-18s %s\n", q, ref, ours, a, "-", "reported");
+    char p[32];
+    snprintf(p, sizeof p, "%g", ref);
+    report_line(q, p, ours, fabs(ours - ref));
 }
 
 typedef struct start_ctx {

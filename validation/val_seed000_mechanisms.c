@@ -23,24 +23,10 @@
 
 #include "hs/model_file.h"
 #include "simulate.h"
+#include "val_report.h"
 
 #define NMOD 2
 
-static int npass, nfail;
-
-static void check_line(const char *q, const char *paper, double ours, double diff,
-                       const char *tol, int ok)
-{
-    printf("  %-46s %12s %12.6g %11.3e %-16s %s\n", q, paper, ours, diff, tol,
-           ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
-
-static void report_line(const char *q, const char *paper, double ours, double diff)
-{
-    printf("  %-46s %12s %12.6g %11.3e %-16s %s\n", q, paper, ours, diff, "-", "reported");
-}
 
 typedef struct run_ctx {
     double Wpeak, Ebpeak, t_Ebpeak, phimax, t_phimax, t_itmax;

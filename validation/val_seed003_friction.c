@@ -22,20 +22,11 @@
 
 #include "hs/model_file.h"
 #include "simulate.h"
+#include "val_report.h"
 
 #define MODEL "models/fourbar_jaiswal2021_friction.yaml"
 #define NFRIC 4
 
-static int npass, nfail;
-
-static void check_line(const char *q, const char *paper, double ours, double diff,
-                       const char *tol, int ok)
-{
-    printf("  %-44s %12s %12.6g %11.3e %-16s %s\n", q, paper, ours, diff, tol,
-           ok ? "PASS" : "FAIL");
-    if (ok) ++npass;
-    else ++nfail;
-}
 
 typedef struct run_ctx {
     double Wpeak, Ebpeak, t_Ebpeak;
