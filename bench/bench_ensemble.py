@@ -211,7 +211,11 @@ def main():
             row = dict(backend=b, n=n, sweep_chunk=int(chunk_of(sweeps["gpu" if b.startswith("gpu") else "cpu"])))
             if b.startswith("gpu") and not gpus:
                 row.update(ok=False, skipped="no GPU (nvidia-smi -L found none)")
-            elif b in last_rate and last_rate[b][0] > 0:
+            elif b in last_rate and last_rate[b][0] > 0 and not (b in GPU_PATH and last_rate[b][2] < 30):
+                # linear in N from the last size; not for a GPU path whose last size took
+                # under 30 s: below one wave of resident threads (~5e4 on an H100) its time
+                # hardly grows with N, so the projection would skip the sizes that matter
+                # (the run's own timeout still bounds it)
                 proj = n * last_rate[b][1] / last_rate[b][0]  # instance-steps over rate
                 left = a.budget_s - (time.monotonic() - t_start) if a.budget_s > 0 else None
                 if proj > a.max_run_s:
@@ -227,7 +231,8 @@ def main():
                     sweep = sweeps["gpu" if b.startswith("gpu") else "cpu"]
                     row.update(run_one(exe, sweep, b, n, tmpdir, a.threads, timeout))
                     if row.get("ok"):
-                        last_rate[b] = (row["instance_steps_per_s"], row["steps_per_instance"] or 1)
+                        last_rate[b] = (row["instance_steps_per_s"], row["steps_per_instance"] or 1,
+                                        row["wall_s"])
             rows.append(row)
             if row.get("ok"):
                 print(f"  {b:10s} N={n:<8d} {row['wall_s']:9.2f} s  {row['instances_per_s']:11.1f} inst/s  "

@@ -104,14 +104,25 @@ size_t hs_gpu_budget(size_t stack_bytes_per_thread)
     return fr > reserve ? fr - reserve : 0;
 }
 
-int hs_gpu_stack(size_t need, hs_error *err)
+int hs_gpu_stack(size_t need, size_t *old, hs_error *err)
 {
     size_t cur = 0;
     cudaError_t e = cudaDeviceGetLimit(&cur, cudaLimitStackSize);
+    *old = 0;
     /* recent drivers grow the stack at launch anyway; asking up front turns a shortage
      * into a clear error here instead of a failed launch */
-    if (e == cudaSuccess && cur < need) e = cudaDeviceSetLimit(cudaLimitStackSize, need);
+    if (e == cudaSuccess && cur < need) {
+        e = cudaDeviceSetLimit(cudaLimitStackSize, need);
+        if (e == cudaSuccess) *old = cur;
+    }
     return e == cudaSuccess ? HS_OK : hs_gpu_fail(err, e, "per-thread stack size");
+}
+
+void hs_gpu_stack_restore(size_t old)
+{
+    /* gives the reservation back to later calls and other users of the device; a failure
+     * (a context with a sticky error) changes nothing that could be acted on */
+    if (old > 0 && cudaDeviceSetLimit(cudaLimitStackSize, old) != cudaSuccess) (void)cudaGetLastError();
 }
 
 long hs_gpu_block_for(long nthreads, int sms)
@@ -269,7 +280,8 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
     double *dv = NULL;
     cudaFuncAttributes fa;
     /* the pool's scratch per thread; in local memory it is part of the stack frame */
-    size_t scratch = local ? 0 : sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget;
+    size_t scratch = local ? 0 : sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget,
+           old_stack = 0;
     void (*kernel)(const hs_gpu_const *, const double *, hs_batch_out, long, hs_model *, hs_state *,
                    hs_work *) = local ? hs_fused_local_kernel : hs_fused_kernel;
     long nthr, batch, i0, nov = job->ov->n, cap_thr = hs_gpu_env_long("HS_GPU_THREADS"),
@@ -288,8 +300,8 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
     nthr = (long)sms * occ * HS_GPU_BLOCK;
     if (cap_thr > 0 && cap_thr < nthr) nthr = cap_thr;
     if (job->cnt < nthr) nthr = job->cnt;
-    if ((rc = hs_gpu_stack(fa.localSizeBytes + 256, err))) goto done;
     budget = hs_gpu_budget(fa.localSizeBytes);
+    if ((rc = hs_gpu_stack(fa.localSizeBytes + 256, &old_stack, err))) goto done;
     per = hs_gpu_out_bytes(job);
     /* the pool may take at most half of the budget; the rest holds the sub-batch's outputs */
     while (nthr > 32 && (size_t)nthr * scratch > budget / 2) nthr /= 2;
@@ -337,7 +349,7 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        kernel<<<blocks, (unsigned int)bd>>>(dc, dv, o.d, thr, pm, ps, pw);
+        HS_GPU_LAUNCH(kernel, blocks, (unsigned int)bd, dc, dv, o.d, thr, pm, ps, pw);
         HS_GPU_TRY(cudaGetLastError(), "launch of the fused kernel");
         HS_GPU_TRY(cudaDeviceSynchronize(), "fused kernel");
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
@@ -349,6 +361,7 @@ done:
     (void)cudaFree(ps);
     (void)cudaFree(pm);
     (void)cudaFree(dc);
+    hs_gpu_stack_restore(old_stack);
     return rc;
 }
 
@@ -435,7 +448,14 @@ int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *o
                 continue;
             }
             hi_v = d[lo + 1];
-            out[k] = lo_v + (h - (double)lo) * (hi_v - lo_v);
+            /* host/results.c's hs_quantile to the bit: the same formula, no interpolation
+             * between equal values (Inf stays Inf) */
+            if (hi_v == lo_v) {
+                out[k] = lo_v;
+                continue;
+            }
+            h -= (double)lo;
+            out[k] = (1.0 - h) * lo_v + h * hi_v;
         }
     } catch (const std::bad_alloc &) {
         (void)cudaGetLastError();

@@ -1,7 +1,9 @@
 /* backend_gpu.h -- the CUDA side beyond host/backend.h's hs_backend_gpu / hs_gpu_available:
  * the second GPU path (batched cuBLAS Newton solves) and ensemble quantiles on the device.
  * Defined in host/backend_gpu.cu and host/backend_gpu_cublas.cu, which exist only in a build
- * with CUDA (HS_HAVE_CUDA); C and CUDA C++ callers alike.
+ * with CUDA (HS_HAVE_CUDA); C and CUDA C++ callers alike. hs_gpu_quantiles exists in every
+ * build: without CUDA host/backend_gpu_stub.c defines it to return HS_ERR_ARG, so that
+ * host/results.c calls it unconditionally and falls back to hs_quantile.
  *
  * Which GPU path hs_backend_gpu takes is read from the environment on every call, so that
  * `hydrosweep run -b gpu` (whose backend names are fixed) and the benchmarks can pick it:
@@ -39,7 +41,9 @@ int hs_backend_gpu_cublas(const struct hs_batch_job *job, hs_error *err);
  * (linear interpolation between order statistics: h = (m - 1) q of the m finite-or-infinite
  * values, x_(floor h) + (h - floor h) (x_(floor h + 1) - x_(floor h))), sorted on the device
  * with Thrust. out[k] is NaN when every value is NaN or q[k] is outside [0, 1].
- * Returns HS_OK, or HS_ERR_ARG (no device, bad arguments) / HS_ERR_IO (device memory). */
+ * The result equals host/results.c's hs_quantile bit for bit (same formula, no interpolation
+ * between equal values). Returns HS_OK, or HS_ERR_ARG (no device, bad arguments, a build
+ * without CUDA) / HS_ERR_IO (device memory); out is then undefined. */
 int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *out);
 
 #ifdef __cplusplus

@@ -33,7 +33,9 @@
 #include <string.h>
 
 #include <cublas_v2.h>
+#ifndef HS_GPU_EMULATION /* tests/gpu_emul/hs_cuda_emul.h brings its own host cub::DeviceSelect */
 #include <cub/device/device_select.cuh>
+#endif
 #include <thrust/iterator/counting_iterator.h>
 
 #include "backend_gpu_phases.cuh"
@@ -120,9 +122,9 @@ static int gc_cublas_fail(hs_error *err, cublasStatus_t st, const char *what)
         HS_GPU_TRY(cudaGetLastError(), "launch of " what);                                         \
     } while (0)
 
-/* launch shape of a one-thread-per-instance kernel over n instances */
-#define GC_GRID(n) (unsigned int)(((n) + hs_gpu_block_for((n), sms) - 1) / hs_gpu_block_for((n), sms)), \
-                   (unsigned int)hs_gpu_block_for((n), sms)
+/* launch shape (blocks, threads per block) of a one-thread-per-instance kernel over n instances */
+#define GC_BLOCKS(n) (unsigned int)(((n) + hs_gpu_block_for((n), sms) - 1) / hs_gpu_block_for((n), sms))
+#define GC_THREADS(n) (unsigned int)hs_gpu_block_for((n), sms)
 
 extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
 {
@@ -131,7 +133,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     double **d_A = NULL, **d_B = NULL, *dv = NULL;
     unsigned long long *d_maxsteps = NULL;
     void *d_tmp = NULL;
-    size_t tmp_bytes = 0, stack = 0, per, budget;
+    size_t tmp_bytes = 0, stack = 0, per, budget, old_stack = 0;
     cublasHandle_t h = NULL;
     hs_gpu_const *dc = NULL;
     hs_gpu_out o;
@@ -154,8 +156,8 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     if (fa.localSizeBytes > stack) stack = fa.localSizeBytes;
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, gc_update_kernel), "cudaFuncGetAttributes");
     if (fa.localSizeBytes > stack) stack = fa.localSizeBytes;
-    if ((rc = hs_gpu_stack(stack + 256, err))) goto done;
     budget = hs_gpu_budget(stack);
+    if ((rc = hs_gpu_stack(stack + 256, &old_stack, err))) goto done;
     /* every instance of a sub-batch keeps its model, state and work arrays between kernels */
     per = sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work) + sizeof(hs_gc_inst) +
           hs_gpu_out_bytes(job) + 2 * sizeof(double *) + 3 * sizeof(int) + 1 +
@@ -206,29 +208,29 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        gc_init_kernel<<<GC_GRID(cnt)>>>(dc, dv, o.d, pm, ps, pw, pg);
+        HS_GPU_LAUNCH(gc_init_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, dv, o.d, pm, ps, pw, pg);
         GC_LAUNCH("the init kernel");
         HS_GPU_TRY(cudaMemset(d_maxsteps, 0, sizeof *d_maxsteps), "cudaMemset");
         HS_GPU_TRY(cudaMemset(d_maxnx, 0, sizeof *d_maxnx), "cudaMemset");
-        gc_extent_kernel<<<GC_GRID(cnt)>>>(pg, cnt, d_maxsteps, d_maxnx);
+        HS_GPU_LAUNCH(gc_extent_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), pg, cnt, d_maxsteps, d_maxnx);
         GC_LAUNCH("the extent kernel");
         HS_GPU_TRY(cudaMemcpy(&maxsteps, d_maxsteps, sizeof maxsteps, cudaMemcpyDeviceToHost), "init kernel");
         HS_GPU_TRY(cudaMemcpy(&nmax, d_maxnx, sizeof nmax, cudaMemcpyDeviceToHost), "init kernel");
         maxsteps_l = (long)maxsteps;
         for (K = 1; K <= maxsteps_l; ++K) {
             int running = 0;
-            gc_begin_kernel<<<GC_GRID(cnt)>>>(dc, o.d, pm, ps, pw, pg);
+            HS_GPU_LAUNCH(gc_begin_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg);
             GC_LAUNCH("the step kernel");
             for (;;) {
                 int m = 0, one = 0;
-                gc_assemble_kernel<<<GC_GRID(cnt)>>>(dc, o.d, pm, ps, pw, pg, nmax, d_flag);
+                HS_GPU_LAUNCH(gc_assemble_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg, nmax, d_flag);
                 GC_LAUNCH("the Newton assembly kernel");
                 HS_GPU_TRY(cub::DeviceSelect::Flagged(d_tmp, tmp_bytes, first, d_flag, d_idx, d_nsel, cnt),
                            "cub::DeviceSelect");
                 HS_GPU_TRY(cudaMemcpy(&m, d_nsel, sizeof m, cudaMemcpyDeviceToHost), "Newton assembly");
                 if (m <= 0) break; /* every instance converged or failed */
                 running = 1;
-                gc_pointers_kernel<<<GC_GRID(m)>>>(d_idx, m, pw, d_A, d_B);
+                HS_GPU_LAUNCH(gc_pointers_kernel, GC_BLOCKS(m), GC_THREADS(m), d_idx, m, pw, d_A, d_B);
                 GC_LAUNCH("the pointer kernel");
                 GC_BLAS(cublasDgetrfBatched(h, nmax, d_A, HS_MAX_X, d_piv, d_info, m), "cublasDgetrfBatched");
                 GC_BLAS(cublasDgetrsBatched(h, CUBLAS_OP_T, nmax, 1, d_A, HS_MAX_X, d_piv, d_B, HS_MAX_X,
@@ -239,7 +241,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                       "gpu cublas: cublasDgetrsBatched rejected argument %d", -one);
                     goto done;
                 }
-                gc_update_kernel<<<GC_GRID(m)>>>(dc, o.d, d_idx, m, d_info, pm, ps, pw, pg);
+                HS_GPU_LAUNCH(gc_update_kernel, GC_BLOCKS(m), GC_THREADS(m), dc, o.d, d_idx, m, d_info, pm, ps, pw, pg);
                 GC_LAUNCH("the Newton update kernel");
                 solves += m;
             }
@@ -269,5 +271,6 @@ done:
     (void)cudaFree(ps);
     (void)cudaFree(pm);
     (void)cudaFree(dc);
+    hs_gpu_stack_restore(old_stack);
     return rc;
 }

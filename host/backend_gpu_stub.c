@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "backend_gpu.h"
 
 int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
 {
@@ -16,6 +17,17 @@ int hs_gpu_available(char *name, size_t n)
 {
     if (n) snprintf(name, n, "none (built without CUDA)");
     return 0;
+}
+
+/* No device: host/results.c then computes the ensemble quantiles with hs_quantile. */
+int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *out)
+{
+    (void)x;
+    (void)n;
+    (void)q;
+    (void)nq;
+    (void)out;
+    return HS_ERR_ARG;
 }
 #else
 typedef int hs_backend_gpu_stub_unused; /* ISO C forbids an empty translation unit */

@@ -17,6 +17,13 @@ extern "C" {
 }
 #include "backend_gpu.h"
 
+/* A kernel launch, kernel<<<grid, block>>>(args). A macro so that the host emulation of a
+ * device (tests/gpu_emul/hs_cuda_emul.h, which CI uses to run this file's logic without a
+ * GPU) can run the kernel's threads on the host instead. */
+#ifndef HS_GPU_LAUNCH
+#define HS_GPU_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
+
 /* Threads per block of the per-instance kernels: small blocks, since every thread needs
  * ~250 registers and a large stack frame; occupancy is set by registers, not block size. */
 #define HS_GPU_BLOCK 128
@@ -49,11 +56,15 @@ int hs_gpu_verbose(void);
  * honoured); fills err with the reason when not. */
 int hs_gpu_ready(hs_error *err);
 /* Raises the per-thread stack limit to need bytes (the kernels' frames, from
- * cudaFuncGetAttributes) if it is lower. */
-int hs_gpu_stack(size_t need, hs_error *err);
+ * cudaFuncGetAttributes) if it is lower; *old gets the limit it replaced (0: unchanged), for
+ * hs_gpu_stack_restore when the call ends, since the driver keeps the stack of every thread
+ * the device can hold reserved while a limit stands. */
+int hs_gpu_stack(size_t need, size_t *old, hs_error *err);
+void hs_gpu_stack_restore(size_t old);
 /* Free device memory that may be planned with: what cudaMemGetInfo reports, less a reserve
  * for the driver's per-thread stack (local memory for every resident thread), cuBLAS
- * workspaces and fragmentation. */
+ * workspaces and fragmentation. Called before hs_gpu_stack raises the limit, so that the
+ * stack is counted once whether the driver reserves it then or at the launch. */
 size_t hs_gpu_budget(size_t stack_bytes_per_thread);
 /* Threads per block for nthreads threads on sms multiprocessors: HS_GPU_BLOCK, or fewer
  * (whole warps) so that a small launch still reaches every SM. */

@@ -47,8 +47,9 @@ static void usage_validate(FILE *f)
             "reference backend (one core, LAPACK solves), and reports per signal the largest\n"
             "relative difference of the per-instance statistics (relative to the signal's largest\n"
             "magnitude over the sample; for E_balance, a residual, relative to the largest energy\n"
-            "or work recorded, at least 1 J; for t_max relative to t_end). Exit status 0 when every\n"
-            "difference is <= R (default 1e-6)\n"
+            "or work recorded, at least 1 J; for t_max relative to t_end, and only where the maxima\n"
+            "themselves differ by more than R: a maximum reached twice to rounding has no stable time).\n"
+            "Exit status 0 when every difference is <= R (default 1e-6)\n"
             "and the statuses agree, 4 otherwise; 1 usage, 2 bad input.\n");
 }
 
@@ -184,7 +185,7 @@ int hs_cli_validate(int argc, char **argv)
     const char *sweep = NULL;
     long K = 16, k;
     double rtol = 1e-6;
-    int backend = HS_BACKEND_AUTO, threads = 0, i, q, rc = 0, bad = 0, stmis = 0, itmis = 0;
+    int backend = HS_BACKEND_AUTO, threads = 0, i, q, rc = 0, bad = 0, stmis = 0, itmis = 0, ties = 0;
     hs_sweep sw;
     hs_model_desc md;
     hs_error err;
@@ -294,6 +295,17 @@ int hs_cli_validate(int argc, char **argv)
                     double y = b.stats[((long)q * HS_NSTAT + st) * K + k];
                     double sc = st == HS_STAT_TMAX ? (md.model.t_end > 0 ? md.model.t_end : 1.0) : scale;
                     double d = (isnan(x) && isnan(y)) ? 0.0 : fabs(x - y) / (sc > 0 ? sc : 1.0);
+                    if (st == HS_STAT_TMAX && d > rtol) {
+                        /* the time of a maximum attained twice to rounding (a plateau, a
+                         * residual that is ~0 throughout) is decided by the last bits: it
+                         * counts only where the maxima themselves differ */
+                        double mx = a.stats[((long)q * HS_NSTAT + HS_STAT_MAX) * K + k];
+                        double my = b.stats[((long)q * HS_NSTAT + HS_STAT_MAX) * K + k];
+                        if (fabs(mx - my) <= rtol * (scale > 0 ? scale : 1.0)) {
+                            ++ties;
+                            continue;
+                        }
+                    }
                     if (!(d <= worst)) {
                         worst = d;
                         wi = idx[k];
@@ -309,6 +321,9 @@ int hs_cli_validate(int argc, char **argv)
         }
         printf("status mismatches: %d of %ld; Newton iteration statistics differing: %d of %ld\n", stmis,
                K, itmis, K);
+        if (ties)
+            printf("t_max left out where the maxima agree within rtol but were reached at other times "
+                   "(ties to rounding): %d\n", ties);
         printf("validate: %s (rtol %.1e)\n", bad || stmis ? "FAILED" : "passed", rtol);
         rc = bad || stmis ? 4 : 0;
     }

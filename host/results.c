@@ -17,6 +17,15 @@
  *   columns, so that the layout can be read back (resume, merge) without listing groups.
  * - Failure counts (finished, failed_total, failed_<bit>) are attributes of /ensemble and of
  *   every /ensemble/<signal>; /ensemble/<signal> has attrs columns and quantiles.
+ * - The ensemble quantiles of a gpu run are computed on the device (hs_gpu_quantiles, Thrust,
+ *   host/backend_gpu.h), one call per column; a call that fails (no device, no memory; always
+ *   in a build without CUDA) is redone on the host with hs_quantile, and the columns after it
+ *   too. Both use the same formula on the same values, so the quantiles are the same bits
+ *   either way. /ensemble's attribute quantiles_on says where they were computed ("gpu
+ *   (Thrust)", "host", or "gpu (Thrust) and host" after a failure part way); it is a pure
+ *   function of the backend and of whether the device worked, no time, so identical runs
+ *   still give identical files. Other backends (and merges of their shards) use the host.
+ *   A zero quantile is stored as +0 (the two sorts may order -0 and +0 differently).
  * - HDF5's own error printing is switched off; every failure becomes an hs_error naming the
  *   file and the object.
  * The HDF5 helpers and the run description (layout + metadata read from and written to the
@@ -27,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_gpu.h"
 #include "results_h5.h"
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
@@ -161,7 +171,15 @@ struct hs_results {
     void *scratch;
     size_t scratch_n;
     int readonly;
+    int quant_gpu;        /* ensemble quantiles on the device (the run's backend is gpu) */
+    const char *quant_on; /* where they were computed (compute_ensemble): quantiles_on */
 };
+
+/* The backends whose ensemble quantiles are computed on the device. */
+static int quantiles_on_gpu(const char *backend)
+{
+    return backend && !strcmp(backend, "gpu");
+}
 
 /* Closes every HDF5 object and the file; < 0 if one failed (the file's flush included). */
 static int res_close_h5(hs_results *r)
@@ -407,6 +425,7 @@ int hs_results_create(const char *path, const hs_results_layout *L, const hs_res
         res_free(r);
         return rc;
     }
+    r->quant_gpu = quantiles_on_gpu(meta ? meta->backend : NULL);
     if ((rc = res_create(r, err))) {
         res_free(r);
         return rc;
@@ -435,7 +454,8 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
     H5Pclose(fapl);
     if (r->file < 0)
         return hsr_fail(err, fpath,
-                        "cannot open the file (not HDF5, damaged, or open for writing elsewhere)");
+                        "cannot open the file (not HDF5, damaged, or open elsewhere: a running "
+                        "hydrosweep, or a reader such as h5py holding it; close it and retry)");
     if ((rc = hsr_info_read(r->file, fpath, &r->I, err))) return rc;
     if (res_table(r) < 0) return hsr_oom(err, fpath);
     for (k = 0; k < r->nds; ++k) {
@@ -510,6 +530,8 @@ int hs_results_resume(const char *path, const hs_results_layout *L, const hs_res
                              "results file %s was made by a different sweep (file vs this run): %s",
                              r->part, diff);
     }
+    /* the backend of this (resuming) run, which finishes the file, not the file's */
+    r->quant_gpu = quantiles_on_gpu(want.backend);
     hsr_info_free(&want);
     if (rc) {
         res_free(r);
@@ -649,14 +671,16 @@ static int read_status(hs_results *r, int **st, hs_error *err)
 }
 
 /* Quantiles of every stored statistic over the finished instances into ens (nsig x ncol x 3)
- * and the file; failure counts into E and the file. */
+ * and the file, on the device if r->quant_gpu (falling back to the host, see the top);
+ * failure counts into E and the file; where the quantiles were computed into r->quant_on
+ * and the file. */
 static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error *err)
 {
     const hsr_info *I = &r->I;
-    int *st = NULL, rc, k, c, q, b;
+    int *st = NULL, rc, k, c, q, b, gpu_ok = r->quant_gpu;
     double *vals = NULL;
     hid_t g;
-    long i;
+    long i, ngpu = 0, nhost = 0;
     memset(E, 0, sizeof *E);
     if ((rc = read_status(r, &st, err))) goto done;
     for (i = 0; i < r->nrun; ++i) {
@@ -692,10 +716,24 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
                 ++m;
             }
         }
-        for (c = 0; c < I->ncol; ++c)
-            for (q = 0; q < 3; ++q)
-                ens[((long)k * I->ncol + c) * 3 + q] =
-                    hs_quantile(vals + (long)c * E->ok, E->ok, ens_q[q]);
+        for (c = 0; c < I->ncol; ++c) {
+            double *x = vals + (long)c * E->ok, *e = ens + ((long)k * I->ncol + c) * 3;
+            if (gpu_ok) {
+                if (hs_gpu_quantiles(x, E->ok, ens_q, 3, e) == HS_OK) {
+                    ++ngpu;
+                    continue;
+                }
+                gpu_ok = 0; /* no device or no memory: the host from here on */
+            }
+            for (q = 0; q < 3; ++q) e[q] = hs_quantile(x, E->ok, ens_q[q]);
+            ++nhost;
+        }
+        /* -0 and +0 compare equal, so which of them a quantile returns depends on the sort
+         * (Thrust's radix sort vs the quickselect): one zero, the device's and host's bits */
+        for (i = 0; i < (long)I->ncol * 3; ++i) {
+            double *e = ens + (long)k * I->ncol * 3 + i;
+            if (*e == 0.0) *e = 0.0;
+        }
         if (I->ncol > 0 &&
             hsr_write_all(r->ens[k], H5T_NATIVE_DOUBLE, ens + (long)k * I->ncol * 3) < 0) {
             rc = hsr_fail(err, r->open_path, "cannot write /ensemble/%s", I->sname[k]);
@@ -707,9 +745,12 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
             goto done;
         }
     }
-    if ((g = H5Gopen2(r->file, "/ensemble", H5P_DEFAULT)) < 0 || put_counts(g, E) < 0) {
+    r->quant_on = ngpu == 0 ? "host" : nhost == 0 ? "gpu (Thrust)" : "gpu (Thrust) and host";
+    if ((g = H5Gopen2(r->file, "/ensemble", H5P_DEFAULT)) < 0 || put_counts(g, E) < 0 ||
+        hsr_attr_put_strs(g, "quantiles_on", -1, (const char *const[1]){r->quant_on}) < 0) {
         if (g >= 0) H5Gclose(g);
-        rc = hsr_fail(err, r->open_path, "cannot write the failure counts of /ensemble");
+        rc = hsr_fail(err, r->open_path,
+                      "cannot write the failure counts and quantiles_on of /ensemble");
         goto done;
     }
     H5Gclose(g);
@@ -849,7 +890,8 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         }
     fputc('\n', f);
     if (I->nsig == 0 || I->ncol == 0) return;
-    fprintf(f, "  %-*s %-6s %13s %13s %13s\n", w, "signal", "stat", "5%", "50%", "95%");
+    fprintf(f, "  %-*s %-6s %13s %13s %13s   quantiles on %s\n", w, "signal", "stat", "5%", "50%",
+            "95%", r->quant_on ? r->quant_on : "host");
     for (k = 0; k < I->nsig; ++k)
         for (c = 0; c < I->ncol; ++c) {
             const double *e = ens + ((long)k * I->ncol + c) * 3;
@@ -1073,6 +1115,7 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
     }
     out->I.i_begin = 0; /* one file of the whole sweep, the first piece's chunk size */
     out->I.i_end = out->I.n_total;
+    out->quant_gpu = quantiles_on_gpu(out->I.backend); /* the pieces' backend */
     made = 1;
     if ((rc = res_create(out, err))) goto done;
     for (k = 0; k < npieces; ++k)

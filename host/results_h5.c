@@ -423,6 +423,9 @@ void hsr_info_diff(const hsr_info *a, const hsr_info *b, int shard_ok, char *buf
                  b->i_end);
     if (!shard_ok && a->chunk != b->chunk) diff_add(buf, n, "chunk %ld vs %ld", a->chunk, b->chunk);
     if (a->seed != b->seed) diff_add(buf, n, "seed %llu vs %llu", a->seed, b->seed);
+    /* one file, one backend: its attribute must stay true (backends agree only to rounding) */
+    if (a->backend && b->backend && strcmp(a->backend, b->backend))
+        diff_add(buf, n, "backend %s vs %s", a->backend, b->backend);
     if (strcmp(a->sweep_text, b->sweep_text)) diff_add(buf, n, "the sweep text differs");
     if (strcmp(a->model_text, b->model_text)) diff_add(buf, n, "the model text differs");
     if (a->nparam != b->nparam || !same_strs(a->nparam, a->pname, b->pname) ||

@@ -783,6 +783,18 @@ static int load_root(sctx *c, const char *text, const char *path)
     if ((rc = hs_model_load(sw->model_path, c->md, c->y.err)) != HS_OK) return rc;
     if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = parse_outputs(c)))
         return rc;
+    /* trajectories share one time axis (/traj/time, from the model's dt and t_end): a swept
+     * step or end time would give every instance its own */
+    for (j = 0; sw->out.ntraj > 0 && j < sw->nparam; ++j)
+        if (!strcmp(sw->param[j].name, "integrator.dt") || !strcmp(sw->param[j].name, "integrator.t_end")) {
+            const yt_node *pm = yt_map_get(c->root, "parameters");
+            char key[160];
+            snprintf(key, sizeof key, "parameters.%s", sw->param[j].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, pm ? yt_map_key(pm, sw->param[j].name) : NULL,
+                           key, "'%s' cannot be swept together with outputs.trajectories "
+                           "(the trajectories share one time axis); record statistics only, or set "
+                           "it in simulation:", sw->param[j].name);
+        }
     if (sw->method == HS_SAMPLE_GRID) {
         double prod = 1.0;
         for (j = 0; j < sw->nparam; ++j) prod *= (double)sw->param[j].nvalues;

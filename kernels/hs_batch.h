@@ -126,7 +126,10 @@ HS_HD static inline int hs_instance_model(const hs_model *base, const hs_overrid
     for (j = 0; j < ov->n; ++j) {
         char *p = (char *)m + ov->offset[j];
         if (ov->is_int[j]) {
-            int iv = (int)v[j];
+            int iv;
+            /* NaN or out of int's range: the cast is undefined (x86 and CUDA disagree) */
+            if (!(v[j] >= -2147483648.0 && v[j] <= 2147483647.0)) return 0;
+            iv = (int)v[j];
             memcpy(p, &iv, sizeof iv);
         } else {
             memcpy(p, &v[j], sizeof v[j]);

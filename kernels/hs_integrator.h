@@ -352,6 +352,14 @@ HS_HD static inline int hs_newton_assemble(const hs_model *m, hs_state *s, hs_wo
         }
     for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
     hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
+    /* a non-finite tangent is flagged here, not left to the factorisation: LU pivoting
+     * treats NaN differently in kernels/hs_linalg.h, LAPACK and cuBLAS */
+    for (i = 0; i < nx; ++i)
+        for (j = 0; j < nx; ++j)
+            if (!hs_isfinite(w->T[i * HS_MAX_X + j])) {
+                s->status |= HS_ST_NONFINITE;
+                return s->status;
+            }
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
     for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];

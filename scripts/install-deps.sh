@@ -8,7 +8,7 @@
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config libfyaml-dev liblapack-dev libblas-dev liblapacke-dev
-      libsundials-dev libhdf5-dev hdf5-tools librandom123-dev python3)
+      libsundials-dev libhdf5-dev hdf5-tools librandom123-dev python3 python3-numpy python3-h5py)
 LOG=${HS_DEPS_LOG:-/tmp/hydrosweep-install-deps.log}
 : >"$LOG"
 

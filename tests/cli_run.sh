@@ -57,6 +57,11 @@ same_h5 a.h5 c.h5 && ok || bad "resumed run == uninterrupted run"
 "$HS" run "$SW" -o c2.h5 --stop-after 1 --no-progress >/dev/null 2>&1
 "$HS" run "$SW" -o c2.h5 -n 30 --resume --no-progress >r2.txt 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q 'different' r2.txt && ok || bad "resume with other options refused: rc $rc $(cat r2.txt)"
+# one file, one backend: resuming a cpu run on the reference backend is refused
+"$HS" run "$SW" -o c2.h5 -b reference --resume --no-progress >r3.txt 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q 'backend cpu vs reference' r3.txt && ok || bad "resume on another backend refused: rc $rc $(cat r3.txt)"
+"$HS" run "$SW" -o c2.h5 --resume --no-progress >/dev/null 2>&1 && same_h5 a.h5 c2.h5 && ok ||
+  bad "refused resume leaves the .part usable"
 
 # a batch with invalid instances finishes and flags exactly those
 "$HS" run "$FAILSW" -o f.h5 --no-progress >f.txt 2>&1 && ok || bad "failing batch completes: $(tail -3 f.txt)"

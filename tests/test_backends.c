@@ -91,5 +91,20 @@ int main(void)
         CHECK(o2.status[1] != 0 || o2.steps[1] == 1200, "soft oil: flagged or completed");
         hs_batch_out_free(&o2);
     }
+    /* an enumeration override (stored as int) of NaN or beyond int's range is invalid, not a
+     * cast whose result depends on the machine; a whole in-range value is applied */
+    {
+        hs_override_spec ovi;
+        static hs_model mi;
+        double bad[3] = {NAN, 3e9, -1e300}, good = (double)HS_FRIC_VISCOUS;
+        int k;
+        memset(&ovi, 0, sizeof ovi);
+        ovi.n = 1;
+        ovi.offset[0] = offsetof(hs_model, cyl_fric);
+        ovi.is_int[0] = 1;
+        for (k = 0; k < 3; ++k) CHECK(!hs_instance_model(&base, &ovi, &bad[k], &mi), "int override %g refused", bad[k]);
+        CHECK(hs_instance_model(&base, &ovi, &good, &mi) && mi.cyl_fric[0] == HS_FRIC_VISCOUS,
+              "int override applied");
+    }
     return tu_report("test_backends");
 }

@@ -22,6 +22,7 @@ extern "C" {
 }
 #include "backend_gpu.h"
 #include "conformance_setup.h"
+#include "hs/results.h" /* hs_quantile */
 
 #define PATH_FUSED 0
 #define PATH_CUBLAS 1
@@ -63,7 +64,11 @@ static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o
 /* Largest difference of the statistics of a and b relative to each signal's scale in b
  * (E_balance, a residual of ~1e3 J energies, is scaled by the cylinder work), over the
  * valid instances whose Newton counts agree (loose == 0) or differ (loose == 1; the
- * iteration-count signal itself is left out then). */
+ * iteration-count signal itself is left out then). E_balance's time of maximum is left out:
+ * without fused multiply-adds the residual never rises above 0 (maximum at t = 0), with them
+ * it reaches ~1e-11 J at some arbitrary step, which moves that time anywhere in the run
+ * (measured by rebuilding this setup on the host with -ffp-contract=fast); its value is
+ * compared. */
 static double stat_diff(const hs_batch_out *a, const hs_batch_out *b, long n, int loose)
 {
     long i, k;
@@ -72,6 +77,7 @@ static double stat_diff(const hs_batch_out *a, const hs_batch_out *b, long n, in
         double scale = 0.0;
         long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
         if (loose && k / HS_NSTAT == 5) continue;
+        if (k == 4 * HS_NSTAT + HS_STAT_TMAX) continue;
         for (i = 0; i < n; ++i)
             if (i != 5 && fabs(b->stats[kk * n + i]) > scale) scale = fabs(b->stats[kk * n + i]);
         for (i = 0; i < n; ++i) {
@@ -118,7 +124,7 @@ static void compare(const char *what, const hs_batch_out *a, const hs_batch_out 
 static void check_quantiles(void)
 {
     enum { N = 1001 };
-    static double x[N], y[N];
+    static double x[N], y[N], z[N];
     double q[6] = {0.0, 0.1, 0.5, 0.9, 1.0, 1.5}, out[6], want;
     long i, m = 0;
     int k, rc;
@@ -132,10 +138,16 @@ static void check_quantiles(void)
     rc = hs_gpu_quantiles(x, N, q, 6, out);
     CHECK(rc == 0, "hs_gpu_quantiles runs (%d)", rc);
     for (k = 0; k < 5; ++k) {
+        /* the host's quantile (host/results.c), which the GPU's must equal to the bit, and
+         * R type 7 on the sorted values to rounding */
         double h = (double)(m - 1) * q[k];
         long lo = (long)floor(h);
-        want = lo + 1 < m ? y[lo] + (h - (double)lo) * (y[lo + 1] - y[lo]) : y[lo];
-        CHECK(out[k] == want, "quantile %.2f: %.17g vs %.17g", q[k], out[k], want);
+        double r7 = lo + 1 < m ? y[lo] + (h - (double)lo) * (y[lo + 1] - y[lo]) : y[lo];
+        memcpy(z, x, sizeof x);
+        want = hs_quantile(z, N, q[k]);
+        CHECK(out[k] == want, "quantile %.2f: %.17g vs the host's %.17g", q[k], out[k], want);
+        CHECK(fabs(out[k] - r7) <= 1e-15 * (1.0 + fabs(r7)), "quantile %.2f: %.17g vs R type 7 %.17g", q[k],
+              out[k], r7);
     }
     CHECK(isnan(out[5]), "quantile outside [0, 1] is NaN");
     x[0] = 2.5;

@@ -1,6 +1,7 @@
 /* test_results.c -- results files (host/results.c): layout and contents read back with the
  * HDF5 API, the .part file and its rename, the CSV summary, resume after an interruption,
- * merging shards, reading one instance, quantiles and the ensemble statistics. */
+ * merging shards, reading one instance, quantiles and the ensemble statistics (on the host,
+ * and for backend gpu through hs_gpu_quantiles or its host fallback: quantiles_on). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 
 #include <hdf5.h>
 
+#include "backend.h"
+#include "backend_gpu.h"
 #include "hs/results.h"
 #include "test_util.h"
 
@@ -35,6 +38,7 @@ static const int cols[4] = {HS_STAT_MIN, HS_STAT_MAX, HS_STAT_MEAN, HS_STAT_TMAX
 #define NC 4
 
 static char dir[64];
+static const char *run_backend = "cpu"; /* meta backend of make_layout */
 
 /* ---- fabricated per-instance results (global index i) ---- */
 
@@ -138,7 +142,7 @@ static void make_layout(hs_results_layout *L, hs_results_meta *M, long i0, long 
     M->sweep_path = "sweeps/s.yaml";
     M->seed = seed;
     M->method = "monte_carlo";
-    M->backend = "cpu";
+    M->backend = run_backend;
     M->device = "test CPU";
     M->version = "0.1.0";
     M->commit = "abc";
@@ -436,6 +440,81 @@ static void test_quantile(void)
         }
         CHECK(bad == 0, "quickselect vs sort: %d mismatches", bad);
     }
+    /* against sorting: infinities of both signs, duplicates and NaNs together */
+    {
+        static const double fixed[][NT] = {
+            {INFINITY, 1.0, NAN, 1.0, -INFINITY, 2.0, 2.0, NAN, 1.0, INFINITY},
+            {-INFINITY, -INFINITY, 3.0, NAN, 3.0, 3.0, -1.0, 0.5, 0.5, 8.0},
+            {NAN, INFINITY, INFINITY, INFINITY, NAN, NAN, 4.0, 4.0, 4.0, 4.0},
+            {-INFINITY, INFINITY, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN}, /* -Inf .. Inf: NaN */
+            {2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, -INFINITY}};
+        const double qf[7] = {0.0, 0.05, 0.1, 0.5, 0.9, 0.95, 1.0};
+        double a[NT], b[NT];
+        int n, t, bad = 0, ncmp = 0;
+        for (t = 0; t < (int)(sizeof fixed / sizeof fixed[0]); ++t)
+            for (k = 0; k < 7; ++k, ++ncmp) {
+                double want = ref_quantile(fixed[t], NT, qf[k]), got;
+                memcpy(b, fixed[t], sizeof b);
+                got = hs_quantile(b, NT, qf[k]);
+                if (!(got == want || (isnan(got) && isnan(want)))) {
+                    printf("  array %d q %g: %.17g, want %.17g\n", t, qf[k], got, want);
+                    ++bad;
+                }
+            }
+        for (t = 0; t < 300; ++t) {
+            n = 1 + t % NT;
+            for (k = 0; k < n; ++k) {
+                double u = tu_rand(0, 1);
+                a[k] = u < 0.1 ? -INFINITY : u < 0.2 ? INFINITY : u < 0.3 ? NAN
+                                                                          : floor(tu_rand(-3, 3));
+            }
+            for (k = 0; k < 7; ++k, ++ncmp) {
+                double want = ref_quantile(a, n, qf[k]), got;
+                memcpy(b, a, sizeof a);
+                got = hs_quantile(b, n, qf[k]);
+                if (!(got == want || (isnan(got) && isnan(want)))) ++bad;
+            }
+        }
+        CHECK(bad == 0, "with +-Inf, duplicates and NaNs: %d of %d mismatches", bad, ncmp);
+    }
+}
+
+/* hs_gpu_quantiles: with a device, hs_quantile's bits (-0 and +0 aside: compared with ==);
+ * without one (or without CUDA) an error, never made-up values. */
+static void test_gpu_quantiles(void)
+{
+    static const double arr[][NT] = {
+        {4.0, NAN, 1.0, 3.0, NAN, 2.0, 5.0, 5.0, 5.0, -1.0},
+        {INFINITY, 1.0, NAN, 1.0, -INFINITY, 2.0, 2.0, NAN, 1.0, INFINITY},
+        {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN},
+        {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}};
+    const double q[3] = {0.05, 0.5, 0.95};
+    char name[128];
+    int have = hs_gpu_available(name, sizeof name), t, k, rc, bad = 0;
+    for (t = 0; t < (int)(sizeof arr / sizeof arr[0]); ++t) {
+        double out[3] = {-7.0, -7.0, -7.0}, b[NT];
+        rc = hs_gpu_quantiles(arr[t], NT, q, 3, out);
+        if (!have) {
+            bad += rc == HS_OK;
+            continue;
+        }
+        if (rc != HS_OK) {
+            ++bad;
+            continue;
+        }
+        for (k = 0; k < 3; ++k) {
+            double want;
+            memcpy(b, arr[t], sizeof b);
+            want = hs_quantile(b, NT, q[k]);
+            if (!(out[k] == want || (isnan(out[k]) && isnan(want)))) {
+                printf("  array %d q %g: gpu %.17g, host %.17g\n", t, q[k], out[k], want);
+                ++bad;
+            }
+        }
+    }
+    CHECK(bad == 0, "hs_gpu_quantiles %s: %d bad", have ? "vs hs_quantile" : "without a device fails",
+          bad);
+    CHECK(hs_gpu_quantiles(NULL, 3, q, 3, NULL) != HS_OK, "hs_gpu_quantiles: NULL arrays");
 }
 
 /* A full run read back with the HDF5 API. */
@@ -489,6 +568,9 @@ static void test_full_run(void)
           "ensemble table header:\n%s", table ? table : "");
     CHECK(table && strstr(table, "crank_angle") && strstr(table, "t_max") && !strstr(table, "rms"),
           "ensemble table rows");
+    CHECK(table && strstr(table, "95%   quantiles on host\n"),
+          "ensemble table column header says where the quantiles were computed:\n%s",
+          table ? table : "");
     free(table);
 
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -965,12 +1047,79 @@ static void test_identical(void)
     check_same_files(p1, p2, "two identical runs, whole files");
 }
 
+/* String attribute name of the group or dataset at path obj of file p into buf. */
+static int file_attr_str(const char *p, const char *obj, const char *name, char *buf, size_t n)
+{
+    hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT), o;
+    int rc = -1;
+    buf[0] = '\0';
+    if (f < 0) return -1;
+    if ((o = H5Oopen(f, obj, H5P_DEFAULT)) >= 0) {
+        rc = attr_str(o, name, 0, buf, n);
+        H5Oclose(o);
+    }
+    H5Fclose(f);
+    return rc;
+}
+
+/* Backend gpu: quantiles through hs_gpu_quantiles, or on the host when no device works (this
+ * machine without a GPU, a build without CUDA); the same values as a cpu run either way, and
+ * the file and the table say where they were computed. */
+static void test_quantiles_on(void)
+{
+    char pc[128], pg[128], pg2[128], cc[128], cg[128], on[64], gname[128];
+    char *table = NULL;
+    size_t tn = 0;
+    FILE *rep = open_memstream(&table, &tn);
+    int have = hs_gpu_available(gname, sizeof gname), k;
+    const char *want = have ? "gpu (Thrust)" : "host";
+    path_in(pc, sizeof pc, "qc.h5");
+    path_in(pg, sizeof pg, "qg.h5");
+    path_in(pg2, sizeof pg2, "qg2.h5");
+    path_in(cc, sizeof cc, "qc.csv");
+    path_in(cg, sizeof cg, "qg.csv");
+    run_backend = "cpu";
+    CHECK(run_range(pc, 0, NT, CH, 42, 1, NULL) == 0, "cpu run");
+    run_backend = "gpu";
+    CHECK(run_range(pg, 0, NT, CH, 42, 1, rep) == 0, "gpu run");
+    CHECK(run_range(pg2, 0, NT, CH, 42, 1, NULL) == 0, "second gpu run");
+    run_backend = "cpu";
+    fclose(rep);
+    CHECK(file_attr_str(pc, "/ensemble", "quantiles_on", on, sizeof on) == 0 && !strcmp(on, "host"),
+          "cpu run: /ensemble quantiles_on '%s', want 'host'", on);
+    CHECK(file_attr_str(pg, "/ensemble", "quantiles_on", on, sizeof on) == 0 && !strcmp(on, want),
+          "gpu run (%s): /ensemble quantiles_on '%s', want '%s'", have ? gname : "no device", on,
+          want);
+    {
+        char line[96];
+        snprintf(line, sizeof line, "95%%   quantiles on %s\n", want);
+        CHECK(table && strstr(table, line), "gpu run table says '%s':\n%s", line,
+              table ? table : "");
+    }
+    free(table);
+    /* the quantiles (and every other dataset) are the cpu run's, byte for byte */
+    check_same_datasets(pc, pg, "gpu-backend run vs cpu run");
+    check_same_files(cc, cg, "gpu-backend run vs cpu run CSV");
+    for (k = 0; k < NS; ++k) {
+        hid_t f1 = H5Fopen(pc, H5F_ACC_RDONLY, H5P_DEFAULT),
+              f2 = H5Fopen(pg, H5F_ACC_RDONLY, H5P_DEFAULT);
+        char name[64];
+        snprintf(name, sizeof name, "/ensemble/%s", snames[k]);
+        CHECK(f1 >= 0 && f2 >= 0 && ds_same(f1, f2, name), "%s: gpu-backend quantiles equal", name);
+        if (f1 >= 0) H5Fclose(f1);
+        if (f2 >= 0) H5Fclose(f2);
+    }
+    /* no time or run-dependent value in the attribute: two gpu runs, identical files */
+    check_same_files(pg, pg2, "two identical gpu-backend runs, whole files");
+}
+
 static void cleanup(void)
 {
     const char *names[] = {"a.h5",  "a.csv",  "b.h5",      "b.csv",     "s0.h5",      "s0.csv",
                            "s1.h5", "s1.csv", "s2.h5",     "s2.csv",    "s3.h5",      "s3.csv",
                            "s4.h5", "s4.csv", "m.h5",      "m.csv",     "i1.h5",      "i1.csv",
-                           "i2.h5", "i2.csv", "k.h5", "k.csv", "t.h5", "t.csv", "b.h5.part", "m.h5.part", "bad.h5.part"};
+                           "i2.h5", "i2.csv", "k.h5", "k.csv", "t.h5", "t.csv", "b.h5.part", "m.h5.part", "bad.h5.part",
+                           "qc.h5", "qc.csv", "qg.h5", "qg.csv", "qg2.h5", "qg2.csv"};
     char p[128];
     int k;
     for (k = 0; k < (int)(sizeof names / sizeof names[0]); ++k) {
@@ -988,6 +1137,7 @@ int main(void)
         return 1;
     }
     test_quantile();
+    test_gpu_quantiles();
     test_full_run();
     test_resume();
     test_crash();
@@ -996,6 +1146,7 @@ int main(void)
     test_bad_layout();
     test_big_text();
     test_identical();
+    test_quantiles_on();
     if (getenv("HS_TEST_KEEP")) /* to look at the files with h5dump */
         printf("files kept in %s\n", dir);
     else

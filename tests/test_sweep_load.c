@@ -466,6 +466,10 @@ static void test_errors(void)
     expect_error("too many parameters", big, HS_ERR_LIMIT, 4 + HS_MAX_SWEEP, 3, "parameters.p32",
                  "too many swept parameters: 33 (HS_MAX_SWEEP is 32)");
     /* outputs */
+    expect_error("swept dt with trajectories",
+                 PUB1 "instances: 3\nparameters:\n  integrator.dt: {uniform: [0.001, 0.002]}\n"
+                      "outputs: {trajectories: {every: 10, signals: [p_piston]}}\n",
+                 HS_ERR_VALUE, 4, 3, "parameters.integrator.dt", "share one time axis");
     expect_error("unknown signal",
                  PUB1 "instances: 3\noutputs: {signals: [crank_angle, p_pistn]}\n", HS_ERR_VALUE, 3,
                  34, "outputs.signals[1]", "did you mean p_piston");

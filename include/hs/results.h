@@ -14,11 +14,16 @@
  *   /done              uint8  (nchunk)          1 when the chunk is written (resume)
  *   /ensemble/<signal> double (nstat x 3)       5/50/95 % quantiles over the instances that
  *                                               finished (status 0); attrs failures per bit
+ *   /ensemble          group                    attrs failure counts, quantiles_on
  *   /model_text, /sweep_text  strings                the model and sweep files' texts
  * Root attributes: model_path, sweep_path, seed, method, backend, device, version, commit,
  * n_total, i_begin, i_end, chunk, complete, format_version, signals, traj_signals, columns;
  * failure counts as attributes finished, failed_total, failed_<bit> on /ensemble and on each
- * /ensemble/<signal>. No dates are stored: identical runs give byte-identical files.
+ * /ensemble/<signal>. /ensemble's string attribute quantiles_on says where the quantiles were
+ * computed: "gpu (Thrust)" (backend gpu, on the device), "host" (other backends, or a gpu run
+ * without a usable device: the fallback) or "gpu (Thrust) and host" (the device failed part
+ * way); the values are the same bits either way. No dates are stored: identical runs give
+ * byte-identical files.
  * The file is written as PATH.part and renamed to PATH when the last chunk is in. */
 #ifndef HS_RESULTS_H
 #define HS_RESULTS_H
@@ -70,8 +75,10 @@ int hs_results_chunk_done(const hs_results *r, long c);
  * nparam); bo holds cnt instances (bo->n == cnt). Flushes the file. */
 int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs_batch_out *bo,
                            hs_error *err);
-/* All chunks written: computes and stores the ensemble statistics, writes PATH's CSV summary
- * (PATH with .csv), renames PATH.part to PATH, prints the ensemble table to f (if not NULL). */
+/* All chunks written: computes and stores the ensemble statistics (quantiles on the GPU when
+ * the backend of the meta given to create/resume is "gpu" and a device works, else on the
+ * host), writes PATH's CSV summary (PATH with .csv), renames PATH.part to PATH, prints the
+ * ensemble table to f (if not NULL; its column header line ends "quantiles on WHERE"). */
 int hs_results_finish(hs_results *r, void *f /* FILE* */, hs_error *err);
 void hs_results_close(hs_results *r);
 

@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""read_results.py -- open a hydrosweep results file with numpy and h5py and print it.
+
+    python3 examples/read_results.py RESULTS.h5 [--signal NAME] [--instance I] [--csv [CSV]]
+                                                [--rows N]
+
+`hydrosweep run SWEEP -o out.h5` writes out.h5 (HDF5) and out.csv (one row per instance).
+This script prints, from out.h5:
+  - the run's attributes (model, sweep, method, seed, backend, device, n_total, complete, ...),
+  - the swept parameters (names, units) and the table of their sampled values,
+  - every instance's status, with its failure bits decoded into names,
+  - the per-instance statistics of every recorded signal (/stats/<signal>),
+  - the stored ensemble quantiles (/ensemble/<signal>),
+  - one trajectory (/traj/<signal>), if the sweep recorded any.
+Options:
+  --signal NAME  only this signal (statistics, quantiles, and its trajectory if recorded)
+  --instance I   the instance (global index, as in /instance and `hydrosweep simulate --from
+                 out.h5 --instance I`) whose statistics and trajectory are shown; default: the
+                 first instance that finished (status 0)
+  --csv [CSV]    also check that the CSV summary (default: the file beside out.h5, out.csv)
+                 holds exactly the same numbers as the HDF5 file
+  --rows N       print at most N rows of the long tables (default 10; 0: all)
+Exit status: 0 fine; 1 the file cannot be read (missing, not a results file, an interrupted
+run's .part) or the CSV does not match; 2 usage error.
+
+The file layout is described in docs/results-format.md. Everything here uses only numpy and
+h5py (Debian 12: apt-get install python3-numpy python3-h5py), and the functions above main()
+can be imported: `sys.path.insert(0, "examples"); import read_results`.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+
+try:
+    import numpy as np
+    import h5py
+except ImportError as e:  # a clear message instead of a traceback
+    sys.exit("read_results.py: error: %s: this script needs numpy and h5py (Debian: apt-get "
+             "install python3-numpy python3-h5py; pip: pip install numpy h5py)" % e)
+
+# The layout version this script reads (root attribute format_version; RES_FORMAT_VERSION in
+# host/results_h5.h).
+FORMAT_VERSION = 1
+
+# Status bits of /status (0 = the instance ran to t_end). Values from kernels/hs_integrator.h
+# (enum hs_status_bits) and kernels/hs_batch.h (HS_ST_INVALID); names as host/results.c
+# spells them in the attributes failed_<name> of /ensemble.
+STATUS_BITS = [
+    (1, "maxiter", "Newton hit its iteration limit; the step was not accepted"),
+    (2, "nonfinite", "NaN or Inf in the residual or the state"),
+    (4, "singular", "singular Newton or projection matrix"),
+    (8, "constraint", "constraint violation above HS_PHI_BLOWUP (1e-3)"),
+    (16, "geometry", "the initial loop closure has no solution near z0"),
+    (32, "stroke", "a cylinder left its stroke (a chamber length <= 0)"),
+    (64, "equilibrium", "the cylinders cannot hold the initial configuration statically"),
+    (128, "invalid", "a sampled value breaks a physical rule: the instance was not run"),
+    (256, "singular_config", "(with maxiter) the loop-closure Jacobian lost rank: a singular "
+                             "position"),
+]
+
+
+class ResultsError(Exception):
+    """The file cannot be read as a complete hydrosweep results file."""
+
+
+# ------------------------------------------------------------------------------------------
+# small helpers: hydrosweep stores strings as fixed-length ASCII, which h5py returns as bytes
+
+
+def text(v):
+    """A string attribute or dataset value as str (h5py gives numpy.bytes_)."""
+    if isinstance(v, h5py.Empty):
+        return ""
+    if isinstance(v, (bytes, np.bytes_)):
+        return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def texts(v):
+    """A string-vector attribute as a list of str; an empty list is stored with a null
+    dataspace, which h5py returns as h5py.Empty."""
+    if isinstance(v, h5py.Empty):
+        return []
+    return [text(s) for s in np.atleast_1d(v)]
+
+
+def csv_path_for(h5_path):
+    """The CSV summary hydrosweep writes beside a results file: out.h5 -> out.csv, any
+    other name -> name + '.csv' (as host/results.c does)."""
+    return h5_path[:-3] + ".csv" if h5_path.endswith(".h5") and len(h5_path) > 3 else \
+        h5_path + ".csv"
+
+
+def decode_status(status):
+    """The names of the bits set in one status value ([] for 0, 'bit<k>' for an unknown
+    bit, so that nothing is silently dropped)."""
+    status = int(status)
+    names = [name for bit, name, _ in STATUS_BITS if status & bit]
+    known = sum(bit for bit, _, _ in STATUS_BITS)
+    names += ["bit%d" % b for b in range(32) if status & ~known & (1 << b)]
+    return names
+
+
+# ------------------------------------------------------------------------------------------
+# opening a file: refuse anything that is not a complete results file, with the reason
+
+
+def _incomplete(path, final):
+    """The message for an interrupted run's file PATH (its final name FINAL)."""
+    detail, sweep = "", "SWEEP"
+    try:
+        with h5py.File(path, "r") as f:
+            done = f["done"][()]
+            detail = " (%d of %d chunks written)" % (int(np.count_nonzero(done)), done.size)
+            sweep = text(f.attrs.get("sweep_path", b"SWEEP"))
+    except OSError as e:
+        if "lock" in str(e):  # HDF5 locks a file that a process has open for writing
+            return ("%s: the run is still going: a running hydrosweep has this file open "
+                    "for writing (HDF5: %s); it becomes %s when the last chunk is written"
+                    % (path, e, final))
+    except KeyError:
+        pass  # damaged: the general message is enough
+    return ("%s: the run is incomplete%s: this is an interrupted run's .part file. Its unwritten "
+            "rows are undefined and it has no ensemble quantiles and no CSV summary yet. "
+            "Finish it with `hydrosweep run %s -o %s --resume` (docs/results-format.md shows "
+            "how to read the finished chunks of a .part file)" % (path, detail, sweep, final))
+
+
+def open_results(path):
+    """Opens PATH read-only and checks that it is a complete hydrosweep results file of a
+    format this script knows. Returns the h5py.File; raises ResultsError otherwise."""
+    if path.endswith(".part"):
+        if not os.path.exists(path):
+            raise ResultsError("%s: no such file" % path)
+        raise ResultsError(_incomplete(path, path[:-len(".part")]))
+    if not os.path.exists(path):
+        if os.path.exists(path + ".part"):
+            raise ResultsError(_incomplete(path + ".part", path))
+        raise ResultsError("%s: no such file (and no %s.part of an interrupted run)"
+                           % (path, path))
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise ResultsError("%s: cannot be opened as HDF5 (not an HDF5 file, damaged, or being "
+                           "written by a running hydrosweep): %s" % (path, e))
+    if "format_version" not in f.attrs:
+        f.close()
+        raise ResultsError("%s: not a hydrosweep results file (no attribute format_version)"
+                           % path)
+    if int(f.attrs["format_version"]) != FORMAT_VERSION:
+        v = int(f.attrs["format_version"])
+        f.close()
+        raise ResultsError("%s: results format_version %d; this script reads version %d"
+                           % (path, v, FORMAT_VERSION))
+    if int(f.attrs.get("complete", 0)) != 1:
+        f.close()
+        raise ResultsError(_incomplete(path, path))
+    return f
+
+
+# ------------------------------------------------------------------------------------------
+# reading
+
+
+def run_info(f):
+    """The root attributes as a dict of Python values (strings decoded)."""
+    info = {}
+    for key, v in f.attrs.items():
+        if isinstance(v, h5py.Empty) or (isinstance(v, np.ndarray) and v.dtype.kind == "S"):
+            info[key] = texts(v)
+        elif isinstance(v, (bytes, np.bytes_)):
+            info[key] = text(v)
+        else:
+            info[key] = v.item() if hasattr(v, "item") else v
+    # the model's name, from the stored model text (its top-level `name:` key)
+    m = re.search(r"^name:\s*([^\s#]+)", text(f["model_text"][()]), re.M)
+    info["model_name"] = m.group(1) if m else "?"
+    return info
+
+
+def instances_table(f):
+    """The per-instance (row) datasets: dict of numpy arrays, one entry per row of the file."""
+    return {
+        "instance": f["instance"][()],        # int64 (nrun): global instance indices
+        "status": f["status"][()],            # int32 (nrun): 0 or failure bits
+        "steps": f["steps"][()],              # int64 (nrun): accepted time steps
+        "newton_mean": f["newton_mean"][()],  # float64 (nrun): Newton iterations per step
+        "newton_max": f["newton_max"][()],    # int32 (nrun): most iterations of one step
+        "params": f["params"][()],            # float64 (nrun x nparam): sampled values, SI
+    }
+
+
+def param_names_units(f):
+    return texts(f["params"].attrs["names"]), texts(f["params"].attrs["units"])
+
+
+def stats(f, signal):
+    """(columns, values): /stats/<signal> is nrun x ncol, its columns named by its attribute
+    columns (min, max, final, mean, rms, t_max: always in this order, only those stored)."""
+    d = f["stats"][signal]
+    return texts(d.attrs["columns"]), d[()]
+
+
+def ensemble(f, signal):
+    """(columns, quantile levels, values): /ensemble/<signal> is ncol x 3: for every stored
+    statistic, its 5/50/95 % quantiles over the instances with status 0."""
+    d = f["ensemble"][signal]
+    return texts(d.attrs["columns"]), d.attrs["quantiles"][()], d[()]
+
+
+def trajectory(f, signal):
+    """(time, values): /traj/time (ntime) and /traj/<signal> (nrun x ntime); samples after an
+    instance failed are NaN."""
+    return f["traj"]["time"][()], f["traj"][signal][()]
+
+
+def check_csv(f, csv_path):
+    """Compares the CSV summary with the HDF5 file: the header, the row count and every value
+    (the CSV prints doubles with 17 significant digits, so they must be bit-identical; nan
+    stands for NaN). Returns a list of problems (empty: identical)."""
+    if not os.path.exists(csv_path):
+        return ["%s: no such file" % csv_path]
+    tab = instances_table(f)
+    pnames, _ = param_names_units(f)
+    signals = texts(f.attrs["signals"])
+    header = ["instance", "status", "steps", "newton_mean", "newton_max"] + pnames
+    cols = [tab["instance"], tab["status"], tab["steps"], tab["newton_mean"], tab["newton_max"]]
+    cols += [tab["params"][:, j] for j in range(len(pnames))]
+    for s in signals:
+        names, vals = stats(f, s)
+        header += ["%s_%s" % (s, c) for c in names]
+        cols += [vals[:, j] for j in range(len(names))]
+    with open(csv_path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    problems = []
+    if not rows or rows[0] != header:
+        return ["%s: header %s differs from the expected %s"
+                % (csv_path, rows[0] if rows else "(empty)", header)]
+    if len(rows) - 1 != tab["instance"].size:
+        return ["%s: %d data rows, the HDF5 file has %d"
+                % (csv_path, len(rows) - 1, tab["instance"].size)]
+    for i, row in enumerate(rows[1:]):
+        if len(row) != len(header):
+            problems.append("row %d: %d fields, expected %d" % (i + 1, len(row), len(header)))
+            continue
+        for j, (field, col) in enumerate(zip(row, cols)):
+            want = col[i]
+            got = float(field)
+            same = (math.isnan(got) and math.isnan(want)) or got == want
+            if not same:
+                problems.append("row %d (instance %s), column %s: CSV %s, HDF5 %r"
+                                % (i + 1, row[0], header[j], field, want))
+        if len(problems) > 20:
+            problems.append("... (stopped after 20 differences)")
+            break
+    return problems
+
+
+# ------------------------------------------------------------------------------------------
+# printing
+
+
+def fmt(x):
+    """A number for the tables: integers as such, others with 6 significant digits."""
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    return "%.6g" % x
+
+
+def _is_number(s):
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return s == ""
+
+
+def print_table(header, rows, indent="  "):
+    """Columns of numbers right-aligned, others left-aligned."""
+    w = [max(len(str(r[k])) for r in [header] + rows) for k in range(len(header))]
+    right = [all(_is_number(str(r[k])) for r in rows) for k in range(len(header))]
+    for r in [header] + rows:
+        cells = [str(c).rjust(w[k]) if right[k] else str(c).ljust(w[k]) for k, c in enumerate(r)]
+        print(indent + "  ".join(cells).rstrip())
+
+
+def limited(n, rows_max):
+    """Row indices to print (all if rows_max is 0) and whether some were left out."""
+    k = n if rows_max <= 0 else min(n, rows_max)
+    return range(k), k < n
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Print a hydrosweep results file (HDF5) with numpy + h5py; layout in "
+                    "docs/results-format.md.")
+    ap.add_argument("file", help="results file written by `hydrosweep run` (out.h5)")
+    ap.add_argument("--signal", help="only this signal (statistics, quantiles, trajectory)")
+    ap.add_argument("--instance", type=int,
+                    help="global instance index to show (default: the first finished one)")
+    ap.add_argument("--csv", nargs="?", const="", metavar="CSV",
+                    help="check the CSV summary (default: the .csv beside the file)")
+    ap.add_argument("--rows", type=int, default=10,
+                    help="rows of the long tables to print (default 10, 0: all)")
+    a = ap.parse_args(argv)
+
+    try:
+        f = open_results(a.file)
+    except ResultsError as e:
+        print("read_results.py: error: %s" % e, file=sys.stderr)
+        return 1
+    with f:
+        info = run_info(f)
+        tab = instances_table(f)
+        pnames, punits = param_names_units(f)
+        signals, tsignals = info.get("signals", []), info.get("traj_signals", [])
+        nrun = tab["instance"].size
+        status = tab["status"]
+
+        # --- which signal(s) and which instance
+        if a.signal is not None and a.signal not in signals and a.signal not in tsignals:
+            print("read_results.py: error: %s: no signal %r; recorded: %s; with trajectories: "
+                  "%s" % (a.file, a.signal, ", ".join(signals) or "none",
+                          ", ".join(tsignals) or "none"), file=sys.stderr)
+            return 1
+        if a.instance is not None:
+            hit = np.nonzero(tab["instance"] == a.instance)[0]
+            if hit.size == 0:
+                print("read_results.py: error: %s: instance %d is not in this file (it holds "
+                      "[%d, %d) of %d)" % (a.file, a.instance, info["i_begin"], info["i_end"],
+                                           info["n_total"]), file=sys.stderr)
+                return 1
+            row = int(hit[0])
+        else:
+            ok_rows = np.nonzero(status == 0)[0]
+            row = int(ok_rows[0]) if ok_rows.size else 0
+        inst = int(tab["instance"][row]) if nrun else None
+
+        # --- the run
+        print("file: %s (format_version %d, %s)" % (a.file, info["format_version"],
+              "complete" if info.get("complete") == 1 else "INCOMPLETE"))
+        print("run:")
+        nchunk = f["done"].size
+        for key, val in [
+            ("model", "%s (%s)" % (info["model_name"], info.get("model_path", "?"))),
+            ("sweep", info.get("sweep_path", "?")),
+            ("method", info.get("method", "?")),
+            ("seed", info.get("seed", "?")),
+            ("backend", info.get("backend", "?")),
+            ("device", info.get("device", "?")),
+            ("version", "%s (commit %s)" % (info.get("version", "?"), info.get("commit", "?"))),
+            ("n_total", info["n_total"]),
+            ("rows", "%d: instances [%d, %d)%s" % (nrun, info["i_begin"], info["i_end"],
+                     "" if nrun == info["n_total"] else " (a shard of the sweep)")),
+            ("chunk", "%d instances (%d chunks, %d written)"
+                      % (info["chunk"], nchunk, int(np.count_nonzero(f["done"][()])))),
+            ("complete", info.get("complete")),
+        ]:
+            print("  %-9s %s" % (key, val))
+
+        # --- parameters and their sampled values
+        print("parameters (%d): %s" % (len(pnames), ", ".join(
+            "%s [%s]" % (n, u or "-") for n, u in zip(pnames, punits)) or "none"))
+        if pnames:
+            rng, more = limited(nrun, a.rows)
+            print_table(["instance", "status"] + pnames,
+                        [[fmt(tab["instance"][i]), fmt(status[i])] +
+                         [fmt(v) for v in tab["params"][i]] for i in rng])
+            if more:
+                print("  ... %d more rows (--rows 0 prints all)" % (nrun - len(rng)))
+
+        # --- status: counts per bit (checked against the attributes of /ensemble) and the
+        #     failed instances
+        ens_attrs = f["ensemble"].attrs
+        nfail = int(np.count_nonzero(status))
+        print("status: %d instances, %d finished (status 0), %d failed"
+              % (nrun, nrun - nfail, nfail))
+        rows = []
+        for bit, name, meaning in STATUS_BITS:
+            cnt = int(np.count_nonzero(status & bit))
+            stored = ens_attrs.get("failed_" + name)
+            note = "" if stored is None or int(stored) == cnt else \
+                "  (file says %d!)" % int(stored)
+            rows.append([str(bit), name, str(cnt) + note, meaning])
+        print_table(["bit", "name", "count", "meaning"], rows)
+        bad = np.nonzero(status != 0)[0]
+        if bad.size:
+            rng, more = limited(bad.size, a.rows)
+            print("  failed instances:")
+            print_table(["instance", "status", "bits", "steps"],
+                        [[fmt(tab["instance"][i]), fmt(status[i]),
+                          "+".join(decode_status(status[i])), fmt(tab["steps"][i])]
+                         for i in bad[list(rng)]], indent="    ")
+            if more:
+                print("    ... %d more" % (bad.size - len(rng)))
+
+        show = [a.signal] if a.signal in signals else ([] if a.signal else signals)
+
+        # --- per-instance statistics of the chosen instance
+        if show and nrun:
+            cols = stats(f, show[0])[0]
+            print("stats of instance %d (row %d; status %d%s), /stats/<signal>[%d, :]:"
+                  % (inst, row, status[row],
+                     " " + "+".join(decode_status(status[row])) if status[row] else "", row))
+            print_table(["signal"] + cols,
+                        [[s] + [fmt(v) for v in stats(f, s)[1][row]] for s in show])
+
+        # --- ensemble quantiles, as stored
+        if show:
+            where = ens_attrs.get("quantiles_on")  # "host" or "gpu (Thrust)"; newer files
+            print("ensemble quantiles over the %d finished instances%s:"
+                  % (int(ens_attrs.get("finished", nrun - nfail)),
+                     "" if where is None else " (computed on %s)" % text(where)))
+            rows = []
+            for s in show:
+                cols, levels, q = ensemble(f, s)
+                for c, name in enumerate(cols):
+                    rows.append([s if c == 0 else "", name] + [fmt(v) for v in q[c]])
+            print_table(["signal", "stat"] + ["%g%%" % (100 * p) for p in levels], rows)
+
+        # --- one trajectory
+        tsig = a.signal if a.signal in tsignals else (None if a.signal else
+                                                      (tsignals[0] if tsignals else None))
+        if tsig is not None and nrun:
+            t, y = trajectory(f, tsig)
+            print("trajectory %s of instance %d (%d samples, /traj/%s[%d, :]):"
+                  % (tsig, inst, t.size, tsig, row))
+            print_table(["t", tsig], [["%.9g" % t[k], "%.9g" % y[row, k]]
+                                      for k in range(t.size)])
+        elif a.signal is not None and tsignals:
+            print("trajectory: none recorded for %s (trajectories: %s)"
+                  % (a.signal, ", ".join(tsignals)))
+        elif not tsignals:
+            print("trajectory: none recorded (the sweep has no outputs.trajectories)")
+
+        # --- the CSV summary beside the file
+        if a.csv is not None:
+            path = a.csv or csv_path_for(a.file)
+            problems = check_csv(f, path)
+            if problems:
+                print("read_results.py: error: CSV check: %s differs from %s:\n  %s"
+                      % (path, a.file, "\n  ".join(problems)), file=sys.stderr)
+                return 1
+            ncol = 5 + len(pnames) + sum(len(stats(f, s)[0]) for s in signals)
+            print("CSV check: %s matches: %d rows x %d columns, every value identical"
+                  % (path, nrun, ncol))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# cli_run_gpu_emul.sh -- `hydrosweep run -b gpu`, `-b auto` and `validate` end to end on the
+# emulated device (tests/gpu_emul/hs_cuda_emul.h; the binary hydrosweep_gpu_emul is the CLI
+# linked with it): the whole GPU run path of host/run.c -- chunk groups, sub-batches, the
+# results file's device attributes, ensemble quantiles with Thrust -- without a GPU.
+#  - fused path: every dataset equal to the cpu backend's file (the same step code, compiled
+#    alike on the host), CSV byte-identical, quantiles_on "gpu (Thrust)";
+#  - cublas path: LAPACK's LU in place of ours: same status and steps, the rest within 1e-6
+#    relative (measured: ~1e-9; E_balance ~1e-9 J absolute);
+#  - auto picks the emulated GPU and says so; validate passes; an unknown HS_GPU_PATH fails.
+# Usage: cli_run_gpu_emul.sh PATH/TO/hydrosweep_gpu_emul PATH/TO/hydrosweep
+set -u
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+HE=$(abs "$1")
+HS=$(abs "$2")
+SW=$(pwd)/tests/data/sweep_small.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+command -v h5diff >/dev/null && command -v h5ls >/dev/null ||
+  { echo "cli_run_gpu_emul: h5diff/h5ls not found (apt-get install hdf5-tools)"; exit 1; }
+# every dataset of $1 equal in $2 (with "close": within 1e-6 relative, and E_balance, a
+# residual of ~1e2 J energies near zero, within 1e-7 J); attributes of the root and of
+# /ensemble (backend, device, quantiles_on) differ by design and are not compared
+same_datasets() {
+  local a=$1 b=$2 n=0 d opt
+  for d in $(h5ls -r "$a" | awk '$2 == "Dataset" {print $1}'); do
+    n=$((n + 1))
+    opt=()
+    if [ "${3:-}" = close ]; then
+      case $d in *E_balance) opt=(-d 1e-7) ;; *) opt=(-p 1e-6) ;; esac
+    fi
+    h5diff -q "${opt[@]}" "$a" "$b" "$d" "$d" >/dev/null 2>&1 || { echo "  differs: $d"; return 1; }
+  done
+  [ $n -gt 10 ] || { echo "  only $n datasets"; return 1; }
+}
+attr() { h5dump -a "$2" "$1" 2>/dev/null | grep -o '"[^"]*"' | tail -1; }
+
+"$HS" run "$SW" -b cpu -o c.h5 --no-progress >cpu.txt 2>&1 && ok || bad "cpu run: $(tail -3 cpu.txt)"
+HS_GPU_VERBOSE=1 "$HE" run "$SW" -b gpu -o g.h5 --no-progress >gpu.txt 2>&1 && ok || bad "gpu run: $(tail -5 gpu.txt)"
+grep -q 'backend gpu' gpu.txt && grep -q 'host emulation of a CUDA device' gpu.txt && ok ||
+  bad "summary names the backend and the (emulated) device: $(cat gpu.txt)"
+grep -q '^gpu fused: 24 instances' gpu.txt && ok || bad "one fused launch plan for the 3 chunks: $(grep '^gpu' gpu.txt)"
+same_datasets c.h5 g.h5 && ok || bad "fused gpu == cpu, every dataset"
+cmp -s c.csv g.csv && ok || bad "fused gpu CSV == cpu CSV"
+[ "$(attr g.h5 /backend)" = '"gpu"' ] && ok || bad "backend attribute: $(attr g.h5 /backend)"
+[ "$(attr g.h5 /ensemble/quantiles_on)" = '"gpu (Thrust)"' ] && ok ||
+  bad "quantiles computed with Thrust: $(attr g.h5 /ensemble/quantiles_on)"
+[ "$(attr c.h5 /ensemble/quantiles_on)" = '"host"' ] && ok || bad "cpu run: quantiles on the host"
+grep -q 'quantiles on gpu (Thrust)' gpu.txt && ok || bad "the table says where the quantiles were computed"
+
+# several chunks per launch and small sub-batches: the same file
+HS_GPU_BATCH=5 HS_GPU_THREADS=3 "$HE" run "$SW" -b gpu --batch 16 -o g2.h5 --no-progress >g2.txt 2>&1 &&
+  same_datasets c.h5 g2.h5 && ok || bad "sub-batches of 5, 3 threads, 2 chunks per call: $(tail -3 g2.txt)"
+
+HS_GPU_PATH=cublas "$HE" run "$SW" -b gpu -o b.h5 --no-progress >cub.txt 2>&1 && ok || bad "cublas run: $(tail -3 cub.txt)"
+for d in /status /steps /params /instance; do
+  h5diff -q c.h5 b.h5 $d $d >/dev/null 2>&1 && ok || bad "cublas: $d equal"
+done
+same_datasets c.h5 b.h5 close && ok || bad "cublas: every dataset within 1e-6 relative (E_balance 1e-7 J)"
+
+"$HE" run "$SW" -b auto -n 8 -o a.h5 --no-progress >auto.txt 2>&1 && ok || bad "auto: $(tail -3 auto.txt)"
+grep -qi 'auto.*gpu' auto.txt && ok || bad "auto says it picked the GPU: $(cat auto.txt)"
+
+"$HE" validate "$SW" --sample 4 >val.txt 2>&1 && ok || bad "validate on the emulated GPU: $(tail -5 val.txt)"
+grep -q 'gpu' val.txt && ok || bad "validate names the gpu backend: $(cat val.txt)"
+
+HS_GPU_PATH=warp "$HE" run "$SW" -b gpu -n 8 -o w.h5 --no-progress >warp.txt 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "unknown GPU path 'warp'" warp.txt && ok || bad "unknown HS_GPU_PATH: rc $rc $(cat warp.txt)"
+
+echo "cli_run_gpu_emul: $pass passed, $fail failed"
+[ $fail -eq 0 ]

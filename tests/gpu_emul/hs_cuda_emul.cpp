@@ -1,0 +1,545 @@
+/* hs_cuda_emul.cpp -- the definitions behind hs_cuda_emul.h: the CUDA runtime and cuBLAS
+ * calls of the GPU backends, on the host (see the header for what is and is not checked).
+ * Single-threaded, like the host code that calls it. */
+#include "hs_cuda_emul.h"
+
+#include <cublas_v2.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <map>
+
+#include "hs_batch.h"
+
+extern "C" {
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info, size_t trans_len);
+}
+
+hs_emul_config hs_emul;
+hs_emul_counters hs_emul_count;
+uint3 hs_emul_blockIdx, hs_emul_threadIdx;
+dim3 hs_emul_blockDim, hs_emul_gridDim;
+
+static std::map<uintptr_t, size_t> g_blocks; /* start -> size of every live device block */
+static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */
+static cudaError_t g_sticky = cudaSuccess; /* a faulted kernel: every later call reports it */
+static size_t g_stack = 1024; /* cudaLimitStackSize */
+static const void *g_first_kernel = NULL;
+
+void hs_emul_reset(void)
+{
+    std::map<uintptr_t, size_t>::iterator it;
+    for (it = g_blocks.begin(); it != g_blocks.end(); ++it) free((void *)it->first);
+    g_blocks.clear();
+    memset(&hs_emul, 0, sizeof hs_emul);
+    hs_emul.device_count = 1;
+    hs_emul.count_error = cudaSuccess;
+    hs_emul.sms = 4;
+    hs_emul.threads_per_sm = 2048;
+    hs_emul.blocks_per_sm = 2;
+    hs_emul.mem_total = (size_t)8 << 30;
+    hs_emul.local_bytes = 2048;
+    memset(&hs_emul_count, 0, sizeof hs_emul_count);
+    g_last = g_sticky = cudaSuccess;
+    g_stack = 1024;
+    g_first_kernel = NULL;
+}
+
+/* the first call of anything sets the defaults */
+static void ensure_init(void)
+{
+    static int done = 0;
+    if (!done) {
+        done = 1;
+        hs_emul_reset();
+    }
+}
+
+void hs_emul_violation(const char *fmt, ...)
+{
+    va_list ap;
+    if (hs_emul_count.violations++ == 0) {
+        va_start(ap, fmt);
+        vsnprintf(hs_emul_count.what, sizeof hs_emul_count.what, fmt, ap);
+        va_end(ap);
+    }
+}
+
+int hs_emul_is_device(const void *p, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)p;
+    std::map<uintptr_t, size_t>::iterator it;
+    ensure_init();
+    if (!p) return 0;
+    it = g_blocks.upper_bound(a);
+    if (it == g_blocks.begin()) return 0;
+    --it;
+    /* a zero-byte range may sit at a block's end (one past the last element) */
+    return a >= it->first && a - it->first <= it->second && bytes <= it->second - (a - it->first) &&
+           (bytes > 0 || a - it->first <= it->second);
+}
+
+void hs_emul_check_arg(const char *kernel, const void *p)
+{
+    if (p && !hs_emul_is_device(p, 0)) hs_emul_violation("kernel %s: pointer argument %p is not device memory", kernel, p);
+}
+
+void hs_emul_arg(const char *kernel, const hs_batch_out &o)
+{
+    size_t n = (size_t)(o.n > 0 ? o.n : 0);
+    if (!hs_emul_is_device(o.status, n * sizeof *o.status) || !hs_emul_is_device(o.steps, n * sizeof *o.steps) ||
+        !hs_emul_is_device(o.iters_mean, n * sizeof *o.iters_mean) ||
+        !hs_emul_is_device(o.iters_max, n * sizeof *o.iters_max) || !hs_emul_is_device(o.stats, n * sizeof *o.stats) ||
+        (o.traj && !hs_emul_is_device(o.traj, n * o.ntime * sizeof *o.traj)))
+        hs_emul_violation("kernel %s: the hs_batch_out of %ld instances does not point into device memory", kernel,
+                          o.n);
+}
+
+/* a host pointer must not point into device memory */
+static int is_host(const void *p) { return p && !hs_emul_is_device(p, 0); }
+
+static cudaError_t set_err(cudaError_t e)
+{
+    if (e != cudaSuccess && g_last == cudaSuccess) g_last = e;
+    return e;
+}
+
+int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int block)
+{
+    ensure_init();
+    ++hs_emul_count.launches;
+    if (!g_first_kernel) g_first_kernel = kernel;
+    if (kernel == g_first_kernel || !strcmp(kernel, (const char *)g_first_kernel)) ++hs_emul_count.launches_of_first;
+    if (block > hs_emul_count.max_block) hs_emul_count.max_block = block;
+    if (grid > hs_emul_count.max_grid) hs_emul_count.max_grid = grid;
+    if (g_sticky != cudaSuccess) {
+        set_err(g_sticky);
+        return 1;
+    }
+    if (grid == 0 || block == 0 || block > 1024 || grid > 0x7fffffffu) {
+        hs_emul_violation("kernel %s: launch shape <<<%u, %u>>> outside CUDA's limits", kernel, grid, block);
+        set_err(cudaErrorInvalidConfiguration);
+        return 1;
+    }
+    if (hs_emul.fail_launch_at > 0 && hs_emul_count.launches == hs_emul.fail_launch_at) {
+        g_sticky = cudaErrorLaunchFailure; /* reported by the next synchronising call */
+        return 1;
+    }
+    return 0;
+}
+
+size_t hs_emul_cub_temp_bytes(long num_items) { return 256 + (size_t)(num_items > 0 ? num_items : 0) * 4; }
+
+int hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
+                      const void *out, size_t out_size, const void *nsel, size_t nsel_size)
+{
+    size_t n = (size_t)(num_items > 0 ? num_items : 0);
+    if (temp_bytes < hs_emul_cub_temp_bytes(num_items) || !hs_emul_is_device(d_temp, temp_bytes)) {
+        hs_emul_violation("cub::DeviceSelect::Flagged: temporary of %zu bytes (device: %d) for %ld items, "
+                          "needs %zu", temp_bytes, hs_emul_is_device(d_temp, temp_bytes), num_items,
+                          hs_emul_cub_temp_bytes(num_items));
+        return 1;
+    }
+    if ((n && (!hs_emul_is_device(flags, n * flag_size) || !hs_emul_is_device(out, n * out_size))) ||
+        !hs_emul_is_device(nsel, nsel_size)) {
+        hs_emul_violation("cub::DeviceSelect::Flagged: flags, output or count not device memory of %ld items",
+                          num_items);
+        return 1;
+    }
+    if (g_sticky != cudaSuccess) return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the runtime */
+
+extern "C" {
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
+    default: return "cudaErrorUnknown";
+    }
+}
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    default: return "unknown error (emulated device)";
+    }
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = g_last;
+    ensure_init();
+    g_last = cudaSuccess;
+    return g_sticky != cudaSuccess ? g_sticky : e;
+}
+
+cudaError_t cudaDriverGetVersion(int *v)
+{
+    ensure_init();
+    *v = hs_emul.count_error == cudaErrorInsufficientDriver ? 0 : 13000;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int *n)
+{
+    ensure_init();
+    *n = 0;
+    if (hs_emul.count_error != cudaSuccess) return set_err(hs_emul.count_error);
+    *n = hs_emul.device_count;
+    return hs_emul.device_count > 0 ? cudaSuccess : set_err(cudaErrorNoDevice);
+}
+
+cudaError_t cudaGetDevice(int *d)
+{
+    ensure_init();
+    *d = 0;
+    return hs_emul.device_count > 0 && hs_emul.count_error == cudaSuccess ? cudaSuccess : set_err(cudaErrorNoDevice);
+}
+
+cudaError_t cudaSetDevice(int d)
+{
+    ensure_init();
+    if (d < 0 || d >= hs_emul.device_count || hs_emul.count_error != cudaSuccess) return set_err(cudaErrorInvalidDevice);
+    return g_sticky != cudaSuccess ? g_sticky : cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
+{
+    ensure_init();
+    if (d < 0 || d >= hs_emul.device_count) return set_err(cudaErrorInvalidDevice);
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "host emulation of a CUDA device (tests/gpu_emul)");
+    p->major = 9;
+    p->minor = 0;
+    p->multiProcessorCount = hs_emul.sms;
+    p->maxThreadsPerMultiProcessor = hs_emul.threads_per_sm;
+    p->totalGlobalMem = hs_emul.mem_total;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
+{
+    ensure_init();
+    if (d < 0 || d >= hs_emul.device_count) return set_err(cudaErrorInvalidDevice);
+    switch (a) {
+    case cudaDevAttrMultiProcessorCount: *v = hs_emul.sms; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = hs_emul.threads_per_sm; break;
+    case cudaDevAttrMaxThreadsPerBlock: *v = 1024; break;
+    default: return set_err(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *fa, const void *f)
+{
+    ensure_init();
+    if (!f) return set_err(cudaErrorInvalidDeviceFunction);
+    memset(fa, 0, sizeof *fa);
+    fa->numRegs = 255;
+    fa->localSizeBytes = hs_emul.local_bytes;
+    fa->maxThreadsPerBlock = 1024;
+    return g_sticky != cudaSuccess ? g_sticky : cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, const void *f, int block, size_t smem)
+{
+    ensure_init();
+    (void)smem;
+    if (!f || block <= 0 || block > 1024) return set_err(cudaErrorInvalidValue);
+    *nb = hs_emul.blocks_per_sm;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l)
+{
+    ensure_init();
+    if (l != cudaLimitStackSize) return set_err(cudaErrorUnsupportedLimit);
+    *v = g_stack;
+    return cudaSuccess;
+}
+
+/* like the driver: the stack of every thread the device can hold is reserved at once */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v)
+{
+    size_t need;
+    ensure_init();
+    if (l != cudaLimitStackSize) return set_err(cudaErrorUnsupportedLimit);
+    need = v * (size_t)hs_emul.sms * (size_t)hs_emul.threads_per_sm;
+    if (need + hs_emul_count.live_bytes > hs_emul.mem_total) return set_err(cudaErrorMemoryAllocation);
+    g_stack = v;
+    return cudaSuccess;
+}
+
+/* free = total - blocks - the stack reservation */
+cudaError_t cudaMemGetInfo(size_t *fr, size_t *tot)
+{
+    size_t used;
+    ensure_init();
+    used = hs_emul_count.live_bytes + g_stack * (size_t)hs_emul.sms * (size_t)hs_emul.threads_per_sm;
+    *tot = hs_emul.mem_total;
+    *fr = used < hs_emul.mem_total ? hs_emul.mem_total - used : 0;
+    return g_sticky != cudaSuccess ? g_sticky : cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+    size_t fr = 0, tot = 0;
+    ensure_init();
+    *p = NULL;
+    ++hs_emul_count.mallocs;
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (hs_emul.fail_malloc_at > 0 && hs_emul_count.mallocs == hs_emul.fail_malloc_at)
+        return set_err(cudaErrorMemoryAllocation);
+    (void)cudaMemGetInfo(&fr, &tot);
+    if (n > fr) return set_err(cudaErrorMemoryAllocation);
+    if (n == 0) return cudaSuccess;
+    *p = malloc(n);
+    if (!*p) return set_err(cudaErrorMemoryAllocation);
+    memset(*p, 0xff, n); /* not zeroed: NaN doubles, -1 ints */
+    g_blocks[(uintptr_t)*p] = n;
+    ++hs_emul_count.live;
+    hs_emul_count.live_bytes += n;
+    if (hs_emul_count.live_bytes > hs_emul_count.peak_bytes) hs_emul_count.peak_bytes = hs_emul_count.live_bytes;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *p)
+{
+    std::map<uintptr_t, size_t>::iterator it;
+    ensure_init();
+    if (!p) return cudaSuccess;
+    ++hs_emul_count.frees;
+    it = g_blocks.find((uintptr_t)p);
+    if (it == g_blocks.end()) {
+        hs_emul_violation("cudaFree(%p): not the start of a live device block (double free?)", p);
+        return set_err(cudaErrorInvalidValue);
+    }
+    hs_emul_count.live_bytes -= it->second;
+    --hs_emul_count.live;
+    g_blocks.erase(it);
+    free(p);
+    /* the block is freed either way; a faulted context still reports its fault */
+    return g_sticky != cudaSuccess ? g_sticky : cudaSuccess;
+}
+
+/* the device side of a copy inside one block, the host side outside all of them */
+static int copy_ok(const char *what, const void *dst, size_t dspan, const void *src, size_t sspan,
+                   enum cudaMemcpyKind k)
+{
+    int dd = k == cudaMemcpyDeviceToDevice || k == cudaMemcpyHostToDevice;
+    int sd = k == cudaMemcpyDeviceToDevice || k == cudaMemcpyDeviceToHost;
+    if (k != cudaMemcpyHostToDevice && k != cudaMemcpyDeviceToHost && k != cudaMemcpyDeviceToDevice &&
+        k != cudaMemcpyHostToHost) {
+        hs_emul_violation("%s: copy kind %d (use an explicit direction)", what, (int)k);
+        return 0;
+    }
+    if (dspan == 0 && sspan == 0) return 1;
+    if (!dst || !src || (dd ? !hs_emul_is_device(dst, dspan) : !is_host(dst)) ||
+        (sd ? !hs_emul_is_device(src, sspan) : !is_host(src))) {
+        hs_emul_violation("%s: %s %p (%zu bytes) <- %s %p (%zu bytes): not where the copy kind says, or out of "
+                          "its block", what, dd ? "device" : "host", dst, dspan, sd ? "device" : "host", src, sspan);
+        return 0;
+    }
+    return 1;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k)
+{
+    ensure_init();
+    ++hs_emul_count.copies;
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (!copy_ok("cudaMemcpy", dst, n, src, n, k)) return set_err(cudaErrorInvalidValue);
+    if (n) memmove(dst, src, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind k)
+{
+    size_t r;
+    ensure_init();
+    ++hs_emul_count.copies;
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (width > dpitch || width > spitch) {
+        hs_emul_violation("cudaMemcpy2D: width %zu wider than a pitch (%zu, %zu)", width, dpitch, spitch);
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (height == 0 || width == 0) return cudaSuccess;
+    if (!copy_ok("cudaMemcpy2D", dst, (height - 1) * dpitch + width, src, (height - 1) * spitch + width, k))
+        return set_err(cudaErrorInvalidValue);
+    for (r = 0; r < height; ++r) memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void *p, int v, size_t n)
+{
+    ensure_init();
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (n == 0) return cudaSuccess;
+    if (!hs_emul_is_device(p, n)) {
+        hs_emul_violation("cudaMemset(%p, %zu bytes): not inside a device block", p, n);
+        return set_err(cudaErrorInvalidValue);
+    }
+    memset(p, v, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    ensure_init();
+    return g_sticky;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * cuBLAS */
+
+} /* extern "C" */
+
+struct cublasContext {
+    unsigned magic;
+};
+#define EMUL_BLAS_MAGIC 0xb1a5u
+
+/* 1 when this cuBLAS call is the injected failure */
+static int blas_fault(void)
+{
+    ++hs_emul_count.blas_calls;
+    return hs_emul.fail_blas_at > 0 && hs_emul_count.blas_calls == hs_emul.fail_blas_at;
+}
+
+/* the batch's matrix pointers: a device array of device matrices of (ld x n) doubles */
+static int blas_matrices(const char *what, const double *const *A, int ld, int n, int batch)
+{
+    int k;
+    if (batch <= 0) return 1;
+    if (!hs_emul_is_device(A, (size_t)batch * sizeof *A)) {
+        hs_emul_violation("%s: the pointer array is not device memory of %d pointers", what, batch);
+        return 0;
+    }
+    for (k = 0; k < batch; ++k)
+        if (!hs_emul_is_device(A[k], (size_t)ld * (size_t)(n > 0 ? n - 1 : 0) * sizeof(double) + (size_t)n * sizeof(double))) {
+            hs_emul_violation("%s: matrix %d (%p) is not device memory of %d x %d doubles", what, k, (const void *)A[k], ld, n);
+            return 0;
+        }
+    return 1;
+}
+
+extern "C" {
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *h)
+{
+    ensure_init();
+    if (blas_fault()) return CUBLAS_STATUS_NOT_INITIALIZED;
+    *h = (cublasHandle_t)malloc(sizeof **h);
+    if (!*h) return CUBLAS_STATUS_ALLOC_FAILED;
+    (*h)->magic = EMUL_BLAS_MAGIC;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDestroy_v2(cublasHandle_t h)
+{
+    if (!h || h->magic != EMUL_BLAS_MAGIC) {
+        hs_emul_violation("cublasDestroy: not a live handle");
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    }
+    h->magic = 0;
+    free(h);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+const char *cublasGetStatusString(cublasStatus_t s)
+{
+    switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "the operation completed successfully";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
+    case CUBLAS_STATUS_INVALID_VALUE: return "an invalid numeric value was used as an argument";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute";
+    default: return "unknown cuBLAS status (emulated)";
+    }
+}
+
+cublasStatus_t cublasDgetrfBatched(cublasHandle_t h, int n, double *const A[], int lda, int *P, int *info,
+                                   int batch)
+{
+    int k;
+    if (!h || h->magic != EMUL_BLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n < 0 || lda < (n > 1 ? n : 1) || batch < 0) return CUBLAS_STATUS_INVALID_VALUE;
+    if (blas_fault()) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (g_sticky != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (!blas_matrices("cublasDgetrfBatched", A, lda, n, batch)) return CUBLAS_STATUS_INVALID_VALUE;
+    if (batch > 0 && (!hs_emul_is_device(info, (size_t)batch * sizeof *info) ||
+                      (P && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)))) {
+        hs_emul_violation("cublasDgetrfBatched: pivots or info not device memory of the batch's size");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    if (!P) { /* cuBLAS factors without pivoting then: not what the backends ask for */
+        hs_emul_violation("cublasDgetrfBatched without pivots");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    for (k = 0; k < batch; ++k) dgetrf_(&n, &n, A[k], &lda, P + (size_t)k * (size_t)n, &info[k]);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDgetrsBatched(cublasHandle_t h, cublasOperation_t trans, int n, int nrhs, const double *const A[],
+                                   int lda, const int *P, double *const B[], int ldb, int *info, int batch)
+{
+    int k, e = 0;
+    char t = trans == CUBLAS_OP_N ? 'N' : 'T';
+    if (!h || h->magic != EMUL_BLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (hs_emul_is_device(info, sizeof *info)) {
+        hs_emul_violation("cublasDgetrsBatched: info must be a host pointer");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    /* cuBLAS reports a bad argument through *info (-i for the i-th) */
+    if (n < 0) e = 3;
+    else if (nrhs < 0) e = 4;
+    else if (lda < (n > 1 ? n : 1)) e = 6;
+    else if (ldb < (n > 1 ? n : 1)) e = 9;
+    else if (batch < 0) e = 11;
+    *info = -e;
+    if (e) return CUBLAS_STATUS_INVALID_VALUE;
+    if (blas_fault()) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (g_sticky != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (!blas_matrices("cublasDgetrsBatched (A)", A, lda, n, batch) ||
+        !blas_matrices("cublasDgetrsBatched (B)", B, ldb, nrhs, batch))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (batch > 0 && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)) {
+        hs_emul_violation("cublasDgetrsBatched: pivots not device memory of the batch's size");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    for (k = 0; k < batch; ++k) {
+        int inf = 0;
+        dgetrs_(&t, &n, &nrhs, A[k], &lda, P + (size_t)k * (size_t)n, B[k], &ldb, &inf, 1);
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+} /* extern "C" */

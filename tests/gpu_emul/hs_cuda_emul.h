@@ -1,0 +1,174 @@
+/* hs_cuda_emul.h -- a CUDA device emulated on the host, so that CI (which has nvcc but no
+ * GPU) runs the GPU backends' host logic: host/backend_gpu.cu and host/backend_gpu_cublas.cu
+ * compiled as C++17 by the host compiler against this header and hs_cuda_emul.cpp in place of
+ * libcudart and libcublas.
+ *
+ * The types and declarations are the toolkit's own (<cuda_runtime.h>, <cublas_v2.h>); only
+ * the definitions of the runtime and cuBLAS functions the backends call are ours. Kernels run
+ * thread by thread on the host (HS_GPU_LAUNCH, blocks in reverse order so that nothing may
+ * depend on the order), cub::DeviceSelect::Flagged is a host loop, cuBLAS's batched LU is
+ * LAPACK's dgetrf/dgetrs per matrix, Thrust runs on its CPP backend.
+ *
+ * What this checks that a plain CPU run cannot:
+ *  - sub-batching and pool sizing against a device of chosen size (hs_emul.mem_total),
+ *    including cudaMemGetInfo, the stack-limit reservation and cudaMalloc failures;
+ *  - every copy and memset: the device side must lie inside one live cudaMalloc block, the
+ *    host side must not be device memory (a swapped direction is caught);
+ *  - every pointer argument of a kernel (and the pointers inside an hs_batch_out passed by
+ *    value) must be device memory or NULL: a host pointer handed to a kernel is caught;
+ *  - device memory is not zeroed: cudaMalloc fills it with 0xff bytes (NaN doubles, -1
+ *    ints), so a kernel that reads memory nobody wrote gives NaN results;
+ *  - launch shapes (grid and block sizes within CUDA's limits), CUB temporary sizes, cuBLAS
+ *    argument rules (lda >= n, device pointer arrays, info on the host for getrs);
+ *  - leaks (live allocations after a call), double frees, and the error paths: the k-th
+ *    cudaMalloc, kernel launch or cuBLAS call can be made to fail (a failed launch is a
+ *    sticky error, as on a device).
+ * What it cannot check: anything of the device itself -- registers, local-memory limits,
+ * fused multiply-adds and CUDA's libm, real concurrency, timing. Those need a GPU
+ * (scripts/gpu_session.sh, ctest label gpu). */
+#ifndef HS_CUDA_EMUL_H
+#define HS_CUDA_EMUL_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#define HS_GPU_EMULATION 1
+/* nvcc's attribute; the host compiler has no use for it (launch shapes are checked below) */
+#define __launch_bounds__(...)
+
+/* ---------------------------------------------------------------------------------------
+ * the emulated device and its counters */
+
+typedef struct hs_emul_config {
+    int device_count; /* devices cudaGetDeviceCount reports */
+    cudaError_t count_error; /* its error instead (cudaErrorInsufficientDriver: no driver) */
+    int sms, threads_per_sm, blocks_per_sm; /* shape; blocks_per_sm: occupancy answer */
+    size_t mem_total; /* device memory, bytes */
+    size_t local_bytes; /* every kernel's stack frame (cudaFuncGetAttributes) */
+    long fail_malloc_at; /* the k-th cudaMalloc from the last reset fails (0: none) */
+    long fail_launch_at; /* the k-th kernel launch faults: sticky cudaErrorLaunchFailure */
+    long fail_blas_at; /* the k-th cuBLAS call returns CUBLAS_STATUS_EXECUTION_FAILED */
+} hs_emul_config;
+
+typedef struct hs_emul_counters {
+    long mallocs, frees, live; /* cudaMalloc / cudaFree calls, blocks now allocated */
+    size_t live_bytes, peak_bytes;
+    long launches, blas_calls, copies;
+    long launches_of_first; /* launches of the kernel launched first since the reset */
+    unsigned int max_block, max_grid; /* largest block and grid seen */
+    long violations; /* misuses found (see above); the first one is described in what */
+    char what[512];
+} hs_emul_counters;
+
+extern hs_emul_config hs_emul;
+extern hs_emul_counters hs_emul_count;
+
+/* A fresh device: 4 SMs of 2048 threads, 2 blocks per SM, 8 GiB, 2 KiB frames, no faults;
+ * counters zero, no sticky error, every block freed (so one test's leak does not hide
+ * another's). */
+void hs_emul_reset(void);
+/* Records a misuse (printf format). */
+void hs_emul_violation(const char *fmt, ...);
+/* 1 if [p, p + bytes) lies inside one live device block. */
+int hs_emul_is_device(const void *p, size_t bytes);
+/* A kernel's pointer argument: NULL or device memory (checked, recorded as a misuse). */
+void hs_emul_check_arg(const char *kernel, const void *p);
+
+/* The kernel-taking templates that <cuda_runtime.h> declares for nvcc only. */
+template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, T *kernel)
+{
+    return ::cudaFuncGetAttributes(a, (const void *)kernel);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, T *kernel, int block, size_t smem)
+{
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, (const void *)kernel, block, smem);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * kernels on the host */
+
+extern uint3 hs_emul_blockIdx, hs_emul_threadIdx;
+extern dim3 hs_emul_blockDim, hs_emul_gridDim;
+#define blockIdx hs_emul_blockIdx
+#define threadIdx hs_emul_threadIdx
+#define blockDim hs_emul_blockDim
+#define gridDim hs_emul_gridDim
+
+/* 0 to run the kernel; else the launch is refused (bad shape, injected fault) and the error
+ * is set as cudaGetLastError / the next synchronisation will report it. */
+int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int block);
+
+/* Pointer arguments are checked, and the pointers inside an hs_batch_out; other types pass. */
+template <class T> static inline void hs_emul_arg(const char *kernel, T *p) { hs_emul_check_arg(kernel, (const void *)p); }
+template <class T> static inline void hs_emul_arg(const char *kernel, const T &) { (void)kernel; }
+/* the SoA outputs passed by value: every array must be device memory (hs_cuda_emul.cpp) */
+struct hs_batch_out;
+void hs_emul_arg(const char *kernel, const hs_batch_out &o);
+
+template <class K, class... A>
+static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid, unsigned int block, A... args)
+{
+    unsigned int b, t;
+    if (hs_emul_launch_begin(name, grid, block)) return;
+    (hs_emul_arg(name, args), ...);
+    hs_emul_gridDim = dim3(grid, 1, 1);
+    hs_emul_blockDim = dim3(block, 1, 1);
+    for (b = grid; b-- > 0;) { /* reverse order: results must not depend on it */
+        hs_emul_blockIdx.x = b;
+        hs_emul_blockIdx.y = hs_emul_blockIdx.z = 0;
+        for (t = 0; t < block; ++t) {
+            hs_emul_threadIdx.x = t;
+            hs_emul_threadIdx.y = hs_emul_threadIdx.z = 0;
+            kernel(args...);
+        }
+    }
+}
+#define HS_GPU_LAUNCH(kernel, grid, block, ...) hs_emul_launch(#kernel, kernel, (grid), (block), __VA_ARGS__)
+
+/* Device atomics: the threads run one at a time. */
+static inline unsigned long long atomicMax(unsigned long long *a, unsigned long long v)
+{
+    unsigned long long old = *a;
+    if (v > old) *a = v;
+    return old;
+}
+static inline int atomicMax(int *a, int v)
+{
+    int old = *a;
+    if (v > old) *a = v;
+    return old;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * CUB's stream compaction (cub::DeviceSelect::Flagged), the subset the cuBLAS path uses:
+ * the same two-call protocol (size query with d_temp == NULL, then the selection), with a
+ * temporary size that grows with num_items so that reusing a smaller query is caught. */
+
+size_t hs_emul_cub_temp_bytes(long num_items);
+int hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
+                      const void *out, size_t out_size, const void *nsel, size_t nsel_size);
+
+namespace cub {
+struct DeviceSelect {
+    template <class In, class Flag, class Out, class Num, class N>
+    static cudaError_t Flagged(void *d_temp, size_t &temp_bytes, In in, Flag *flags, Out *out, Num *nsel, N num_items,
+                               cudaStream_t stream = 0)
+    {
+        long i, k = 0, n = (long)num_items;
+        (void)stream;
+        if (!d_temp) {
+            temp_bytes = hs_emul_cub_temp_bytes(n);
+            return cudaSuccess;
+        }
+        if (hs_emul_cub_check(d_temp, temp_bytes, n, flags, sizeof *flags, out, sizeof *out, nsel, sizeof *nsel))
+            return cudaErrorInvalidValue;
+        for (i = 0; i < n; ++i)
+            if (flags[i]) out[k++] = in[i];
+        *nsel = (Num)k;
+        return cudaSuccess;
+    }
+};
+} /* namespace cub */
+
+#endif

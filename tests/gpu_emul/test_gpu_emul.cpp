@@ -1,0 +1,275 @@
+/* test_gpu_emul.cpp -- host/backend_gpu.cu and host/backend_gpu_cublas.cu on the emulated
+ * device (hs_cuda_emul.h), for what only a device of chosen size and faults can show:
+ *  - a device too small for the job: sub-batches, a smaller thread pool, bit-identical
+ *    results to the cpu backend (the same host-compiled step code), peak device memory within
+ *    the device; a device too small for anything: a clear error;
+ *  - every cudaMalloc of a run made to fail in turn, kernel launches and cuBLAS calls made to
+ *    fail: the backend returns the error with CUDA's message, frees everything, never crashes;
+ *  - no driver, no device, a stack the device cannot hold: clear errors, hs_gpu_available says
+ *    why;
+ *  - many instances per thread (grid-stride loop) and more instances than threads per block;
+ *  - in every run: no misuse of the device API (copies inside their blocks, kernel arguments in
+ *    device memory, launch shapes within CUDA's limits) and no leak. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs_cuda_emul.h"
+
+#include "backend_gpu_util.cuh" /* the backends' own header: HS_GPU_BLOCK */
+#include "../conformance_setup.h"
+
+enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS };
+static const char *path_name[] = {"fused", "fused_local", "cublas"};
+
+/* Runs cnt instances (the conformance setup's values, repeated) on the given path; err gets
+ * the message. Leaves the device's counters for the caller to read. */
+static int run_gpu(int path, long cnt, hs_batch_out *o, hs_error *err)
+{
+    hs_batch_job job;
+    static double v[3 * 4096];
+    long i;
+    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
+    for (i = 0; i < 3 * cnt; ++i) v[i] = vals[i % (3 * NI)];
+    if (hs_batch_out_alloc(o, cnt, &spec, ntime)) return -1;
+    job.base = &base;
+    job.ov = &ov;
+    job.spec = &spec;
+    job.cnt = cnt;
+    job.values = v;
+    job.out = o;
+    memset(err, 0, sizeof *err);
+    setenv("HS_GPU_PATH", path_name[path], 1);
+    return path < 0 ? hs_backend_cpu(&job, 1, err) : hs_backend_gpu(&job, err);
+}
+
+static int run_cpu(long cnt, hs_batch_out *o)
+{
+    hs_error err;
+    return run_gpu(-1, cnt, o, &err);
+}
+
+/* a and b equal to the bit (statistics, trajectories, counters) */
+static int same(const hs_batch_out *a, const hs_batch_out *b)
+{
+    size_t n = (size_t)a->n;
+    return a->n == b->n && !memcmp(a->status, b->status, n * sizeof *a->status) &&
+           !memcmp(a->steps, b->steps, n * sizeof *a->steps) &&
+           !memcmp(a->iters_mean, b->iters_mean, n * sizeof *a->iters_mean) &&
+           !memcmp(a->iters_max, b->iters_max, n * sizeof *a->iters_max) &&
+           !memcmp(a->stats, b->stats, n * (size_t)spec.nsig * HS_NSTAT * sizeof *a->stats) &&
+           !memcmp(a->traj, b->traj, n * (size_t)a->ntime * sizeof *a->traj);
+}
+
+/* no misuse, nothing left allocated */
+static void clean(const char *what)
+{
+    size_t lim = 0;
+    CHECK(cudaDeviceGetLimit(&lim, cudaLimitStackSize) == cudaSuccess && lim == 1024,
+          "%s: the stack limit given back (%zu)", what, lim);
+    CHECK(hs_emul_count.violations == 0, "%s: no misuse of the device (%ld: %s)", what, hs_emul_count.violations,
+          hs_emul_count.what);
+    CHECK(hs_emul_count.live == 0, "%s: every device block freed (%ld left)", what, hs_emul_count.live);
+}
+
+/* One run on a device of mem bytes: 0 ran whole, 1 in sub-batches, 2 refused, -1 wrong. */
+static int run_on(int path, size_t mem, const hs_batch_out *want, long cnt)
+{
+    hs_batch_out o;
+    hs_error err;
+    int rc, r;
+    char what[96];
+    hs_emul_reset();
+    hs_emul.mem_total = mem;
+    rc = run_gpu(path, cnt, &o, &err);
+    snprintf(what, sizeof what, "%s on a device of %zu bytes", path_name[path], mem);
+    clean(what);
+    CHECK(hs_emul_count.peak_bytes <= mem, "%s: peak %zu bytes within the device", what, hs_emul_count.peak_bytes);
+    if (rc == 0) {
+        /* fused: one launch per sub-batch; cublas: one init launch per sub-batch */
+        long nsub = hs_emul_count.launches_of_first;
+        r = nsub > 1 ? 1 : 0;
+        if (want) {
+            int eq = same(&o, want);
+            CHECK(eq, "%s: results equal to the bit (%ld sub-batches)", what, nsub);
+            if (!eq) r = -1;
+        }
+    } else {
+        int clear = rc == HS_ERR_IO && strstr(err.msg, "not enough free device memory");
+        CHECK(clear, "%s: a clear error when nothing fits (%d: %s)", what, rc, err.msg);
+        r = clear ? 2 : -1;
+    }
+    hs_batch_out_free(&o);
+    return r;
+}
+
+/* Devices just below, at and above the smallest one that takes the job: refused, sub-batches,
+ * whole; results always equal to want's. The smallest is found by bisection with 1 ms runs
+ * (the memory plan does not depend on the duration, but for a few bytes of trajectory). */
+static void check_small_devices(int path, const hs_batch_out *want, long cnt)
+{
+    static const size_t above[] = {(size_t)4 << 10, (size_t)16 << 10, (size_t)64 << 10, (size_t)256 << 10,
+                                   (size_t)1 << 20, (size_t)4 << 20, (size_t)16 << 20, (size_t)64 << 20};
+    size_t lo = (size_t)256 << 20, hi = (size_t)1 << 30;
+    double t_end = base.t_end;
+    int k, n[3] = {0, 0, 0};
+    base.t_end = 0.001;
+    CHECK(run_on(path, lo, NULL, cnt) == 2 && run_on(path, hi, NULL, cnt) == 0, "%s: bisection brackets",
+          path_name[path]);
+    while (hi - lo > 1024) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (run_on(path, mid, NULL, cnt) == 2) lo = mid;
+        else hi = mid;
+    }
+    base.t_end = t_end;
+    k = run_on(path, hi - (8 << 10), want, cnt);
+    if (k >= 0) ++n[k];
+    for (k = 0; k < (int)(sizeof above / sizeof above[0]); ++k) {
+        int r = run_on(path, hi + above[k], want, cnt);
+        if (r >= 0) ++n[r];
+    }
+    printf("  %s: smallest device for %ld instances %.3f MiB; %d sizes ran whole, %d in sub-batches, %d refused\n",
+           path_name[path], cnt, (double)hi / 1048576.0, n[0], n[1], n[2]);
+    CHECK(n[0] > 0 && n[1] > 0 && n[2] > 0, "%s: the sizes cover whole, split and refused runs", path_name[path]);
+}
+
+/* The k-th cudaMalloc / launch / cuBLAS call fails, for k over the calls of a whole run. */
+static void check_faults(int path, long cnt)
+{
+    hs_batch_out o;
+    hs_error err;
+    long nmalloc, nlaunch, nblas, k, step;
+    int rc;
+    hs_emul_reset();
+    rc = run_gpu(path, cnt, &o, &err);
+    CHECK(rc == 0, "%s: a clean run (%s)", path_name[path], err.msg);
+    hs_batch_out_free(&o);
+    nmalloc = hs_emul_count.mallocs;
+    nlaunch = hs_emul_count.launches;
+    nblas = hs_emul_count.blas_calls;
+    for (k = 1; k <= nmalloc; ++k) {
+        hs_emul_reset();
+        hs_emul.fail_malloc_at = k;
+        rc = run_gpu(path, cnt, &o, &err);
+        CHECK(rc == HS_ERR_IO && strstr(err.msg, "cudaMalloc") && strstr(err.msg, "cudaErrorMemoryAllocation"),
+              "%s: cudaMalloc %ld of %ld fails: %d %s", path_name[path], k, nmalloc, rc, err.msg);
+        clean("cudaMalloc failure");
+        hs_batch_out_free(&o);
+    }
+    step = nlaunch > 12 ? nlaunch / 12 : 1;
+    for (k = 1; k <= nlaunch; k += (k == 1 ? 1 : step)) {
+        hs_emul_reset();
+        hs_emul.fail_launch_at = k;
+        rc = run_gpu(path, cnt, &o, &err);
+        CHECK(rc == HS_ERR_NUMERIC && strstr(err.msg, "cudaErrorLaunchFailure"),
+              "%s: launch %ld of %ld faults: %d %s", path_name[path], k, nlaunch, rc, err.msg);
+        clean("launch fault");
+        hs_batch_out_free(&o);
+    }
+    step = nblas > 8 ? nblas / 8 : 1;
+    for (k = 1; k <= nblas; k += step) {
+        hs_emul_reset();
+        hs_emul.fail_blas_at = k;
+        rc = run_gpu(path, cnt, &o, &err);
+        CHECK(rc != 0 && strstr(err.msg, "gpu cublas: "), "%s: cuBLAS call %ld of %ld fails: %d %s", path_name[path],
+              k, nblas, rc, err.msg);
+        clean("cuBLAS failure");
+        hs_batch_out_free(&o);
+    }
+    printf("  %s: %ld cudaMalloc, %ld launches, %ld cuBLAS calls per run; each failure reported and cleaned up\n",
+           path_name[path], nmalloc, nlaunch, nblas);
+}
+
+static void check_no_device(void)
+{
+    char name[256];
+    hs_batch_out o;
+    hs_error err;
+    int rc;
+    hs_emul_reset();
+    hs_emul.count_error = cudaErrorInsufficientDriver;
+    CHECK(!hs_gpu_available(name, sizeof name), "no driver: no GPU");
+    CHECK(strstr(name, "none (no CUDA driver installed") != NULL, "no driver: says so: %s", name);
+    rc = run_gpu(PATH_FUSED, 2, &o, &err);
+    CHECK(rc == HS_ERR_ARG && strstr(err.msg, "no usable CUDA device: no CUDA driver installed"),
+          "no driver: gpu backend refuses: %s", err.msg);
+    hs_batch_out_free(&o);
+    hs_emul_reset();
+    hs_emul.device_count = 0;
+    CHECK(!hs_gpu_available(name, sizeof name), "no device: no GPU");
+    rc = run_gpu(PATH_CUBLAS, 2, &o, &err);
+    CHECK(rc == HS_ERR_ARG && strstr(err.msg, "gpu: "), "no device: cublas path refuses: %s", err.msg);
+    hs_batch_out_free(&o);
+    hs_emul_reset();
+    CHECK(hs_gpu_available(name, sizeof name) && strstr(name, "emulation") && !strchr(name, ','),
+          "a device: its name, without commas: %s", name);
+    /* a stack frame the device cannot reserve for all its threads */
+    hs_emul.local_bytes = (size_t)2 << 20; /* 2 MiB x 8192 threads = 16 GiB > 8 GiB */
+    rc = run_gpu(PATH_FUSED, 2, &o, &err);
+    CHECK(rc == HS_ERR_IO && strstr(err.msg, "per-thread stack size"), "huge frame: refused: %d %s", rc, err.msg);
+    clean("huge frame");
+    hs_batch_out_free(&o);
+    hs_emul_reset();
+    /* 30 KiB x 8192 threads = 248 MiB of frames: settable on 500 MiB, but with the 256 MiB
+     * reserve nothing is left to plan with */
+    hs_emul.local_bytes = (size_t)30 << 10;
+    hs_emul.mem_total = (size_t)500 << 20;
+    rc = run_gpu(PATH_LOCAL, 2, &o, &err);
+    CHECK(rc == HS_ERR_IO && (strstr(err.msg, "cannot hold") || strstr(err.msg, "not enough free device memory")),
+          "fused_local on a device without room for the frames: refused: %d %s", rc, err.msg);
+    clean("fused_local without room");
+    hs_batch_out_free(&o);
+}
+
+/* HS_GPU_THREADS below the instance count (several instances per thread, threads of the
+ * last block idle), HS_GPU_BATCH not dividing it, more instances than one block. */
+static void check_shapes(const hs_batch_out *cpu, const hs_batch_out *cub, long cnt)
+{
+    static const char *threads[] = {"1", "7", "33", "1000"}, *batch[] = {"", "13", "64", ""};
+    int k, p;
+    for (p = PATH_FUSED; p <= PATH_CUBLAS; ++p)
+        for (k = 0; k < 4; ++k) {
+            hs_batch_out o;
+            hs_error err;
+            int rc;
+            hs_emul_reset();
+            setenv("HS_GPU_THREADS", threads[k], 1);
+            setenv("HS_GPU_BATCH", batch[k], 1);
+            rc = run_gpu(p, cnt, &o, &err);
+            CHECK(rc == 0, "%s, %s threads, batch '%s': runs (%s)", path_name[p], threads[k], batch[k], err.msg);
+            /* fused: the cpu backend's code, compiled alike; cublas: LAPACK's LU, the same for
+             * every batch size */
+            CHECK(rc || same(&o, p == PATH_CUBLAS ? cub : cpu), "%s, %s threads, batch '%s': equal to the bit",
+                  path_name[p], threads[k], batch[k]);
+            CHECK(hs_emul_count.max_block <= HS_GPU_BLOCK && hs_emul_count.max_block % 32 == 0,
+                  "%s: blocks of whole warps within the launch bound (%u)", path_name[p], hs_emul_count.max_block);
+            clean(path_name[p]);
+            hs_batch_out_free(&o);
+        }
+    unsetenv("HS_GPU_THREADS");
+    unsetenv("HS_GPU_BATCH");
+}
+
+int main(void)
+{
+    enum { N = 100 };
+    hs_batch_out cpu, cub;
+    hs_error err;
+    setup();
+    base.t_end = 0.6; /* past the valve's opening at 0.5 s: flow and motion, in half the time */
+    hs_emul_reset();
+    CHECK(run_cpu(N, &cpu) == 0, "cpu backend runs");
+    CHECK(run_gpu(PATH_CUBLAS, N, &cub, &err) == 0, "cublas path runs: %s", err.msg);
+    clean("cublas baseline");
+    check_shapes(&cpu, &cub, N);
+    check_small_devices(PATH_FUSED, &cpu, N);
+    check_small_devices(PATH_CUBLAS, &cub, N);
+    check_faults(PATH_FUSED, NI);
+    check_faults(PATH_LOCAL, NI);
+    check_faults(PATH_CUBLAS, NI);
+    check_no_device();
+    hs_batch_out_free(&cpu);
+    hs_batch_out_free(&cub);
+    unsetenv("HS_GPU_PATH");
+    return tu_report("test_gpu_emul");
+}
