@@ -39,8 +39,9 @@ static int run_gpu(int path, long cnt, hs_batch_out *o, hs_error *err)
     job.values = v;
     job.out = o;
     memset(err, 0, sizeof *err);
+    if (path < 0) return hs_backend_cpu(&job, 1, err);
     setenv("HS_GPU_PATH", path_name[path], 1);
-    return path < 0 ? hs_backend_cpu(&job, 1, err) : hs_backend_gpu(&job, err);
+    return hs_backend_gpu(&job, err);
 }
 
 static int run_cpu(long cnt, hs_batch_out *o)
