@@ -96,8 +96,11 @@ def csv_path_for(h5_path):
 
 def decode_status(status):
     """The names of the bits set in one status value ([] for 0, 'bit<k>' for an unknown
-    bit, so that nothing is silently dropped)."""
+    bit, so that nothing is silently dropped; ['not run'] for -1, the value of the rows of a
+    .part file's chunks not yet written)."""
     status = int(status)
+    if status == -1:  # a row of a .part file's chunk not yet written
+        return ["not run"]
     names = [name for bit, name, _ in STATUS_BITS if status & bit]
     known = sum(bit for bit, _, _ in STATUS_BITS)
     names += ["bit%d" % b for b in range(32) if status & ~known & (1 << b)]

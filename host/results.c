@@ -361,6 +361,7 @@ static int res_create(hs_results *r, hs_error *err)
                         errno ? strerror(errno) : "");
     if ((rc = hsr_info_write(r->file, &r->I, r->part, err))) return rc;
     for (k = 0; k < r->nds; ++k) {
+        static const double not_run = -1.0;
         rds *D = &r->ds[k];
         long rows = I->chunk < r->nrun ? I->chunk : r->nrun;
         size_t fsize = H5Tget_size(D->ftype), rowb = (size_t)(D->ncols > 0 ? D->ncols : 1) * fsize;
@@ -368,7 +369,9 @@ static int res_create(hs_results *r, hs_error *err)
         if (rows < 1) rows = 1;
         dims[0] = (hsize_t)r->nrun;
         dims[1] = (hsize_t)D->ncols;
-        if ((D->id = hsr_make_ds(r->file, D->name, D->ftype, D->rank, dims, rows, NULL)) < 0)
+        /* /status reads -1 (not run) in the rows of chunks not yet written (.part files) */
+        if ((D->id = hsr_make_ds(r->file, D->name, D->ftype, D->rank, dims, rows,
+                                 D->kind == K_STATUS ? &not_run : NULL)) < 0)
             return hsr_fail(err, r->part, "cannot create dataset %s", D->name);
         if (D->kind == K_PARAMS &&
             (hsr_attr_put_strs(D->id, "names", I->nparam, (const char *const *)I->pname) < 0 ||

@@ -479,7 +479,12 @@ hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsiz
     if (ok && rows > 0 && !zero) {
         cd[0] = (hsize_t)rows;
         cd[1] = rank > 1 ? dims[1] : 1;
-        ok = H5Pset_chunk(dcpl, rank, cd) >= 0 && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0;
+        /* no fill (rows are written before they are read) unless a fill value is asked
+         * for: then every row reads as it until written */
+        ok = H5Pset_chunk(dcpl, rank, cd) >= 0 &&
+             (fill ? H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, fill) >= 0 &&
+                         H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0
+                   : H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0);
     } else if (ok && fill) {
         ok = H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, fill) >= 0;
     }

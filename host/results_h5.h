@@ -46,8 +46,9 @@ int hsr_attr_put_i64(hid_t loc, const char *name, long v);
 int hsr_attr_put_strs(hid_t loc, const char *name, long n, const char *const *s);
 int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored statistics */
 
-/* datasets: all space allocated at creation; rows > 0: chunked by that many rows and never
- * filled, else contiguous and filled with *fill if given. No object times recorded. */
+/* datasets: all space allocated at creation; rows > 0: chunked by that many rows, filled with
+ * *fill at creation if given, else never filled; rows == 0: contiguous and filled with *fill if
+ * given. No object times recorded. */
 hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
                   long rows, const double *fill);
 hid_t hsr_make_group(hid_t loc, const char *name);

@@ -7,8 +7,8 @@
 #   scripts/fetch_devlibs.sh [DEST]      run HERE (needs apt-get download, i.e. network)
 #
 # What is fetched: the libraries and -dev packages of libfyaml, LAPACK/BLAS (reference),
-# SUNDIALS IDA (nvecserial, dense sunmatrix/sunlinsol), HDF5 (serial), Random123 (headers)
-# and pkgconf (in case the GPU machine has no pkg-config); then, repeatedly, the packages of
+# SUNDIALS IDA (nvecserial, dense sunmatrix/sunlinsol), HDF5 (serial, and its tools h5diff,
+# h5ls, h5dump that the CLI tests use), Random123 (headers) and pkgconf (in case the GPU machine has no pkg-config); then, repeatedly, the packages of
 # every shared library those need (ELF NEEDED entries) that is neither in DEST already nor in
 # any base image (glibc, libgcc_s, libstdc++, zlib). Packages are downloaded alone
 # (`apt-get download`, no dependency resolution: the -dev packages' own Depends would pull in
@@ -18,7 +18,7 @@
 # Then, because dpkg -x runs no maintainer scripts: the update-alternatives links of
 # LAPACK/BLAS are made (relative), absolute symlinks are made relative to DEST, pkg-config
 # files are made relocatable (${pcfiledir}), and what a build does not need is removed
-# (docs, man pages, static libraries, HDF5's h5cc wrappers, which hard-code /usr). The result
+# (docs, man pages, static libraries, HDF5's h5cc compiler wrappers, which hard-code /usr). The result
 # must stay well under the 64 MiB that travels with a device call (with the repository).
 # DEST/MANIFEST lists the packages and versions.
 set -euo pipefail
@@ -30,7 +30,7 @@ ROOTS=(libfyaml0 libfyaml-dev
        liblapack3 liblapack-dev libblas3 libblas-dev
        libsundials-ida6 libsundials-nvecserial6 libsundials-sunmatrix4 libsundials-sunlinsol3
        libsundials-dev
-       libhdf5-103-1 libhdf5-dev
+       libhdf5-103-1 libhdf5-dev hdf5-tools
        librandom123-dev
        pkgconf pkgconf-bin libpkgconf3)
 # sonames every Linux userland has (glibc, the GCC runtime, zlib)
@@ -97,7 +97,9 @@ for round in 1 2 3 4 5 6 7 8; do
 done
 
 # What dpkg -x leaves undone, and what a build does not need.
-rm -rf "$DEST"/usr/share/{doc,man,info,lintian,bug} "$DEST"/usr/bin/h5* "$DEST"/etc
+rm -rf "$DEST"/usr/share/{doc,man,info,lintian,bug} "$DEST"/etc
+# HDF5's compiler wrappers (they hard-code /usr); its tools (h5diff, h5ls, h5dump) stay
+find "$DEST/usr/bin" \( -name 'h5*cc*' -o -name 'h5c++*' -o -name 'h5*fc*' \) -delete 2>/dev/null || true
 find "$DEST" -name '*.a' \( -type f -o -type l \) -delete
 find "$DEST" -name '*.mod' -type f -delete
 # update-alternatives: liblapack.so(.3) and libblas.so(.3) in the library directory
@@ -131,7 +133,8 @@ for f in usr/include/libfyaml.h usr/include/hdf5/serial/hdf5.h usr/include/ida/i
          "$ARCH_DIR"/libfyaml.so "$ARCH_DIR"/liblapack.so "$ARCH_DIR"/libblas.so \
          "$ARCH_DIR"/hdf5/serial/libhdf5.so "$ARCH_DIR"/libsundials_ida.so \
          "$ARCH_DIR"/libsundials_nvecserial.so "$ARCH_DIR"/libsundials_sunmatrixdense.so \
-         "$ARCH_DIR"/libsundials_sunlinsoldense.so "$ARCH_DIR"/pkgconfig/libfyaml.pc usr/bin/pkgconf; do
+         "$ARCH_DIR"/libsundials_sunlinsoldense.so "$ARCH_DIR"/pkgconfig/libfyaml.pc usr/bin/pkgconf \
+         usr/bin/h5diff usr/bin/h5ls usr/bin/h5dump; do
     if [ ! -e "$DEST/$f" ]; then
         echo "fetch_devlibs: MISSING $f" >&2
         fail=1

@@ -60,8 +60,8 @@ if [ -d "$DEV/usr" ]; then
     export LD_LIBRARY_PATH=$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export PKG_CONFIG_PATH=$DEV/usr/lib/x86_64-linux-gnu/pkgconfig:$DEV/usr/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
     export CMAKE_PREFIX_PATH=$DEV/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
-    # the carried pkgconf only where the machine has no pkg-config of its own
-    command -v pkg-config >/dev/null 2>&1 || export PATH=$PATH:$DEV/usr/bin
+    # carried programs (pkgconf, the HDF5 tools of the CLI tests) after the machine's own
+    export PATH=$PATH:$DEV/usr/bin
     DEVNOTE="libraries from .devlibs/ ($(wc -l <"$DEV/MANIFEST" 2>/dev/null || echo '?') Debian packages)"
 else
     DEVNOTE="no .devlibs/: system libraries"

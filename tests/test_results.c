@@ -786,6 +786,18 @@ static void test_resume(void)
           "read instance 7 of the .part");
     rc = hs_results_read_instance(part, 4, 4, names, vals, &np, mp, sizeof mp, &e);
     CHECK(rc == HS_ERR_ARG && strstr(e.msg, "chunk 1"), "instance 4 not written yet: %s", e.msg);
+    /* /status of the rows never written reads -1 (not run), never 0 (finished) */
+    {
+        int st[NT], k, ok = 1;
+        hid_t f = H5Fopen(part, H5F_ACC_RDONLY, H5P_DEFAULT);
+        CHECK(f >= 0 && read_ds(f, "/status", H5T_NATIVE_INT, st) == 0, "read /status of the .part");
+        for (k = 0; f >= 0 && k < NT; ++k) {
+            int written = (k / CH) % 2 == 0; /* chunks 0 and 2 */
+            if (written ? st[k] == -1 : st[k] != -1) ok = 0;
+        }
+        CHECK(ok, "unwritten rows' status -1, written rows' their own");
+        if (f >= 0) H5Fclose(f);
+    }
 
     /* a different seed is a different sweep */
     make_layout(&L, &M, 0, NT, CH, 43);

@@ -5,6 +5,7 @@
  *   /instance          int64  (nrun)            global instance indices
  *   /params            double (nrun x nparam)   attrs names, units
  *   /status            int32  (nrun)            hs_integrator.h / hs_batch.h status bits
+ *                                               (-1 in rows not yet written: .part files)
  *   /steps             int64  (nrun)
  *   /newton_mean       double (nrun)
  *   /newton_max        int32  (nrun)
