@@ -184,6 +184,34 @@ HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *
     }
 }
 
+/* Q alone (nz), with the same operations as hs_mass_force_applied's Q: for a change of the
+ * applied forces at unchanged kinematics (the tangent's hydraulic columns), where M is
+ * unchanged and need not be rebuilt. Bit-identical to hs_mass_force_applied's Q. */
+HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
+{
+    int j, r, c;
+    for (j = 0; j < m->nbody; ++j) {
+        double Qb[6], Mb[36];
+        hs_body_mass6(m, k, j, Mb);
+        hs_body_force6(m, k, j, w->F[j], w->N[j], Qb);
+        for (r = 0; r < 6; ++r) {
+            double s = Qb[r];
+            for (c = 0; c < 6; ++c) s -= Mb[6 * r + c] * k->Zd0[j][c];
+            w->Qc[j][r] = s;
+        }
+    }
+    for (j = m->nbody - 1; j >= 0; --j) {
+        int par = m->body_parent[j];
+        if (par < 0) continue;
+        for (r = 0; r < 6; ++r) w->Qc[par][r] += w->Qc[j][r];
+    }
+    for (j = 0; j < m->nbody; ++j) {
+        double s = 0.0;
+        for (r = 0; r < 6; ++r) s += k->b[j][r] * w->Qc[j][r];
+        Q[j] = s;
+    }
+}
+
 /* M and Q with gravity and the external loads at time t as the applied forces. */
 HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, double t, double *M,
                                        int ldm, double *Q, hs_dyn_work *w)

@@ -114,28 +114,13 @@ HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double 
     }
 }
 
-/* Scaled residual of the monolithic system (seed 004 Pub. I eq. 41; seed 000 eq. 39) at the
- * iterate x = [z, p, fs] with multipliers lam:
- *   z rows:  dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q(z, zd, p, fs))
- *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
- * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
- * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
- * Phi, Phi_z and hydraulics in w. */
-HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, double t,
-                                     const double *x, const double *lam, hs_work *w, double *f)
+/* The rows of the residual from what hs_residual / hs_residual_hyd leave in w
+ * (M, Q, Phi, Phi_z, the hydraulic rates, zdd). */
+HS_HD static inline void hs_residual_rows(const hs_model *m, const double *x, const double *lam, hs_work *w,
+                                          double *f)
 {
     int n = m->nz, nx = m->nx, i, j, e;
-    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sc = 0.25 * dt * dt;
-    for (i = 0; i < n; ++i) {
-        w->zd[i] = c1 * x[i] + w->hd[i];
-        w->zdd[i] = c2 * x[i] + w->hdd[i];
-    }
-    hs_kin_positions(m, x, &w->kin);
-    hs_kin_velocities(m, w->zd, &w->kin);
-    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w); /* end of step: left limits */
-    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
-    hs_constraints_phi(m, &w->kin, w->phi);
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    double dt = m->dt, c1 = 2.0 / dt, sc = 0.25 * dt * dt;
     for (i = 0; i < n; ++i) {
         double r = -w->Q[i];
         for (j = 0; j < n; ++j) r += w->M[i * HS_MAX_Z + j] * w->zdd[j];
@@ -149,21 +134,66 @@ HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, doubl
     }
 }
 
-/* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x).
- * Column i uses the increment fd_rel * max(fd_floor, |x_i|), taken as the representable
- * difference (x_i + eps) - x_i. */
+/* Scaled residual of the monolithic system (seed 004 Pub. I eq. 41; seed 000 eq. 39) at the
+ * iterate x = [z, p, fs] with multipliers lam:
+ *   z rows:  dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q(z, zd, p, fs))
+ *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
+ * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
+ * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
+ * Phi, Phi_z and hydraulics in w. */
+HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, double t,
+                                     const double *x, const double *lam, hs_work *w, double *f)
+{
+    int n = m->nz, i;
+    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
+    for (i = 0; i < n; ++i) {
+        w->zd[i] = c1 * x[i] + w->hd[i];
+        w->zdd[i] = c2 * x[i] + w->hdd[i];
+    }
+    hs_kin_positions(m, x, &w->kin);
+    hs_kin_velocities(m, w->zd, &w->kin);
+    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w); /* end of step: left limits */
+    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    hs_constraints_phi(m, &w->kin, w->phi);
+    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_residual_rows(m, x, lam, w, f);
+}
+
+/* The residual at x whose coordinates z (x[0..nz)) are those of the last hs_residual call,
+ * only the hydraulic unknowns p, fs changed: the kinematics, M, Phi and Phi_z that call left
+ * in w are reused, the forces, Q and the hydraulics re-evaluated. The same operations on the
+ * same values as hs_residual(x): equal to the bit, at about a third of the cost (kinematics
+ * with their sines and cosines, the mass matrix and the constraints are most of it). */
+HS_HD static inline void hs_residual_hyd(const hs_model *m, const hs_state *s, double t, const double *x,
+                                         const double *lam, hs_work *w, double *f)
+{
+    int n = m->nz;
+    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w);
+    hs_force_applied(m, &w->kin, w->Q, &w->dyn);
+    hs_residual_rows(m, x, lam, w, f);
+}
+
+/* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x) just computed
+ * by hs_residual (its kinematics still in w). Column i uses the increment
+ * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i.
+ * The hydraulic columns (p, fs) come first, through hs_residual_hyd on f0's kinematics; the
+ * coordinate columns then re-evaluate everything. */
 HS_HD static inline void hs_tangent(const hs_model *m, const hs_state *s, double t, const double *x,
                                     const double *lam, const double *f0, hs_work *w)
 {
-    int n = m->nx, i, r;
+    int n = m->nx, i, k, r;
     for (i = 0; i < n; ++i) w->xp[i] = x[i];
-    for (i = 0; i < n; ++i) {
-        double ax = fabs(x[i]);
-        double eps = m->fd_rel * (ax > m->fd_floor ? ax : m->fd_floor);
-        double xi = x[i] + eps;
+    for (k = 0; k < n; ++k) {
+        int hyd = k < n - m->nz;
+        double ax, eps, xi;
+        i = hyd ? m->nz + k : k - (n - m->nz); /* p, fs first, then z */
+        ax = fabs(x[i]);
+        eps = m->fd_rel * (ax > m->fd_floor ? ax : m->fd_floor);
+        xi = x[i] + eps;
         eps = xi - x[i];
         w->xp[i] = xi;
-        hs_residual(m, s, t, w->xp, lam, w, w->f1);
+        if (hyd) hs_residual_hyd(m, s, t, w->xp, lam, w, w->f1);
+        else hs_residual(m, s, t, w->xp, lam, w, w->f1);
         for (r = 0; r < n; ++r) w->T[r * HS_MAX_X + i] = (w->f1[r] - f0[r]) / eps;
         w->xp[i] = x[i];
     }

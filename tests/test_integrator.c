@@ -256,6 +256,60 @@ static void test_singular_position(void)
     CHECK(fabs(s.z[0]) < 1 * d, "stopped within 1 deg of flat: %.3g deg", s.z[0] / d);
 }
 
+/* The tangent's hydraulic columns (hs_residual_hyd on the last hs_residual's kinematics) equal
+ * the full residual to the bit, mid-run on the Pub. I four-bar with LuGre friction (a friction
+ * state among the unknowns); and the whole tangent equals one built from hs_residual alone. */
+static void test_residual_hyd(void)
+{
+    hs_model m;
+    static hs_state s;
+    static double f_full[HS_MAX_X], f_hyd[HS_MAX_X], T1[HS_MAX_X * HS_MAX_X];
+    double t1, xp[HS_MAX_X];
+    int k, i, r, nh, same = 1, same_t = 1;
+    tu_fourbar_pub1(&m);
+    m.cyl_fric[0] = HS_FRIC_LUGRE;
+    m.cyl_fp[0][HS_FP_FC] = 210;
+    m.cyl_fp[0][HS_FP_FS] = 830;
+    m.cyl_fp[0][HS_FP_VS] = 0.0125;
+    m.cyl_fp[0][HS_FP_SIGMA0] = 1e6;
+    m.cyl_fp[0][HS_FP_SIGMA1] = 2e3;
+    m.cyl_fp[0][HS_FP_SIGMA2] = 330;
+    hs_model_derive(&m);
+    CHECK(hs_init(&m, &s, W) == 0, "init");
+    for (k = 0; k < 700; ++k) /* past the valve's opening at 0.5 s: flow and motion */
+        if (hs_step(&m, &s, W)) break;
+    CHECK(k == 700, "700 steps");
+    nh = m.nx - m.nz;
+    CHECK(nh >= m.nvol + 1, "a friction state among the unknowns (%d hydraulic)", nh);
+    hs_step_begin(&m, &s, W);
+    t1 = (double)(s.step + 1) * m.dt;
+    for (i = m.nz; i < m.nx; ++i) {
+        for (r = 0; r < m.nx; ++r) xp[r] = W->x[r];
+        xp[i] *= 1.0 + 1e-6;
+        hs_residual(&m, &s, t1, xp, W->lam, W, f_full);
+        hs_residual(&m, &s, t1, W->x, W->lam, W, f_hyd); /* the base point's kinematics */
+        hs_residual_hyd(&m, &s, t1, xp, W->lam, W, f_hyd);
+        if (memcmp(f_full, f_hyd, sizeof(double) * (size_t)m.nx)) same = 0;
+    }
+    CHECK(same, "hs_residual_hyd == hs_residual to the bit on every hydraulic column");
+    /* the tangent against columns of full residuals */
+    hs_residual(&m, &s, t1, W->x, W->lam, W, W->f0);
+    hs_tangent(&m, &s, t1, W->x, W->lam, W->f0, W);
+    for (i = 0; i < m.nx; ++i) {
+        double ax = fabs(W->x[i]), eps = m.fd_rel * (ax > m.fd_floor ? ax : m.fd_floor), xi;
+        for (r = 0; r < m.nx; ++r) xp[r] = W->x[r];
+        xi = W->x[i] + eps;
+        eps = xi - W->x[i];
+        xp[i] = xi;
+        hs_residual(&m, &s, t1, xp, W->lam, W, f_full);
+        for (r = 0; r < m.nx; ++r) T1[r * HS_MAX_X + i] = (f_full[r] - W->f0[r]) / eps;
+    }
+    for (r = 0; r < m.nx; ++r)
+        for (i = 0; i < m.nx; ++i)
+            if (T1[r * HS_MAX_X + i] != W->T[r * HS_MAX_X + i]) same_t = 0;
+    CHECK(same_t, "tangent with hydraulic columns by hs_residual_hyd == all by hs_residual");
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -267,6 +321,7 @@ int main(void)
     test_newton_failure_flagged();
     test_external_work();
     test_jump_order();
+    test_residual_hyd();
     free(W);
     return tu_report("test_integrator");
 }
