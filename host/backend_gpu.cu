@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(HS_GPU_BLOCK)
  * the hardware interleaves local memory word by word across the threads of a warp, so the
  * warp's accesses to one field of hs_work coalesce, where the pool's per-thread blocks
  * (~85 KB apart) cost one memory transaction per thread. The price is the driver's stack
- * reservation: the frame times every thread the device can hold (SMs x 2048), ~25 GB on an
+ * reservation: the frame times every thread the device can hold (SMs x 2048), ~23 GB on an
  * H100. HS_GPU_PATH=fused_local; which one is faster is for bench/bench_ensemble.py to say. */
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     hs_fused_local_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,

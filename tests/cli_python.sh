@@ -29,13 +29,8 @@ if [ -z "$PY" ]; then
   exit 77
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
 cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # --- the sweep, complete; a shard of it; an interrupted run of it
 "$HS" run "$SW" -o r.h5 --no-progress >run.txt 2>&1 && [ -f r.h5 ] && [ -f r.csv ] \
@@ -295,5 +290,4 @@ awk -F, -v OFS=, 'NR == 2 { $3 = $3 + 1 } { print }' r.csv >r_bad.csv
 "$PY" "$RR" r.h5 --csv r_bad.csv >/dev/null 2>e7.txt; rc=$?
 [ $rc -ne 0 ] && grep -q 'row 1 (instance 0), column steps' e7.txt && ok || bad "changed CSV detected: rc $rc $(cat e7.txt)"
 
-echo "cli_python: $pass passed, $fail failed ($PY)"
-[ $fail -eq 0 ]
+finish cli_python "$PY"

@@ -7,13 +7,8 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SW=$(pwd)/tests/data/sweep_small.yaml
 FAILSW=$(pwd)/tests/data/sweep_failing.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
 cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # every dataset and attribute equal (h5diff, from hdf5-tools: scripts/install-deps.sh)
 command -v h5diff >/dev/null || { echo "cli_run: h5diff not found (apt-get install hdf5-tools)"; exit 1; }
 same_h5() { h5diff -q "$1" "$2" >/dev/null 2>&1; }
@@ -117,5 +112,4 @@ printf 'model: %s\ninstances: 10\nparameters:\n  fluid.B_oil: {uniform: [1 GPa, 
 "$HS" run "$SW" -b auto -o auto.h5 --no-progress >auto.txt 2>&1 && grep -q 'auto picked' auto.txt && ok || bad "auto says what it picked"
 "$HS" run --help | grep -q -- '--shard' && ok || bad "run --help"
 
-echo "cli_run: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli_run

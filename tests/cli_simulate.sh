@@ -4,12 +4,7 @@
 # non-zero exit codes for bad input. Usage: cli_simulate.sh PATH/TO/hydrosweep
 set -u
 HS=${1:?usage: cli_simulate.sh HYDROSWEEP}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
 expect() { # expect DESCRIPTION COMMAND...: command succeeds
   local d=$1; shift
   if "$@" >/dev/null 2>&1; then ok; else bad "$d"; fi
@@ -94,5 +89,4 @@ for p in body.boom.mass joint.crank_angle.z0 integrator.dt gravity.y cut.C.at_b.
   grep -q "^ *$p " "$tmp/info.txt" && ok || bad "info lists $p"
 done
 
-echo "cli_simulate: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli_simulate

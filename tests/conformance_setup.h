@@ -57,4 +57,19 @@ static inline void setup(void)
     spec.traj[0].index = 1;
 }
 
+/* A job over cnt instances with values v (cnt x 3) into o, allocated here with the setup's
+ * trajectory length. Needs host/backend.h included first (hs_batch_job; the C++ tests include
+ * it inside extern "C"). Returns hs_batch_out_alloc's status. */
+static inline int conf_job(hs_batch_job *job, const double *v, long cnt, hs_batch_out *o)
+{
+    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
+    job->base = &base;
+    job->ov = &ov;
+    job->spec = &spec;
+    job->cnt = cnt;
+    job->values = v;
+    job->out = o;
+    return hs_batch_out_alloc(o, cnt, &spec, ntime);
+}
+
 #endif

@@ -13,14 +13,7 @@ static void run(int backend, int threads, const double *v, long cnt, hs_batch_ou
 {
     hs_batch_job job;
     hs_error err;
-    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
-    CHECK(hs_batch_out_alloc(o, cnt, &spec, ntime) == 0, "alloc");
-    job.base = &base;
-    job.ov = &ov;
-    job.spec = &spec;
-    job.cnt = cnt;
-    job.values = v;
-    job.out = o;
+    CHECK(conf_job(&job, v, cnt, o) == 0, "alloc");
     CHECK((backend == HS_BACKEND_CPU ? hs_backend_cpu(&job, threads, &err)
                                      : hs_backend_reference(&job, &err)) == 0,
           "backend runs");

@@ -39,14 +39,7 @@ static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o
     hs_batch_job job;
     hs_error err;
     int rc;
-    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
-    CHECK(hs_batch_out_alloc(o, cnt, &spec, ntime) == 0, "alloc");
-    job.base = &base;
-    job.ov = &ov;
-    job.spec = &spec;
-    job.cnt = cnt;
-    job.values = v;
-    job.out = o;
+    CHECK(conf_job(&job, v, cnt, o) == 0, "alloc");
     memset(&err, 0, sizeof err);
     if (backend == HS_BACKEND_GPU) {
         if (path == PATH_CUBLAS && !HAVE_CUBLAS) path = PATH_FUSED; /* said at the start */
@@ -277,13 +270,7 @@ int main(void)
         hs_batch_out o4;
         hs_batch_job job;
         hs_error err;
-        CHECK(hs_batch_out_alloc(&o4, 1, &spec, 13) == 0, "alloc");
-        job.base = &base;
-        job.ov = &ov;
-        job.spec = &spec;
-        job.cnt = 1;
-        job.values = vals;
-        job.out = &o4;
+        CHECK(conf_job(&job, vals, 1, &o4) == 0, "alloc");
         setenv("HS_GPU_PATH", "warp", 1);
         CHECK(hs_backend_gpu(&job, &err) == HS_ERR_ARG, "HS_GPU_PATH=warp is an error");
         unsetenv("HS_GPU_PATH");

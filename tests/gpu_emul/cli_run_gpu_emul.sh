@@ -14,13 +14,8 @@ abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 HE=$(abs "$1")
 HS=$(abs "$2")
 SW=$(pwd)/tests/data/sweep_small.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../lib_cli.sh"
 cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 command -v h5diff >/dev/null && command -v h5ls >/dev/null ||
   { echo "cli_run_gpu_emul: h5diff/h5ls not found (apt-get install hdf5-tools)"; exit 1; }
 # every dataset of $1 equal in $2 (with "close": within 1e-6 relative, and E_balance, a
@@ -72,5 +67,4 @@ grep -q 'gpu' val.txt && ok || bad "validate names the gpu backend: $(cat val.tx
 HS_GPU_PATH=warp "$HE" run "$SW" -b gpu -n 8 -o w.h5 --no-progress >warp.txt 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "unknown GPU path 'warp'" warp.txt && ok || bad "unknown HS_GPU_PATH: rc $rc $(cat warp.txt)"
 
-echo "cli_run_gpu_emul: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli_run_gpu_emul

@@ -29,15 +29,8 @@ static int run_gpu(int path, long cnt, hs_batch_out *o, hs_error *err)
     hs_batch_job job;
     static double v[3 * 4096];
     long i;
-    long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
     for (i = 0; i < 3 * cnt; ++i) v[i] = vals[i % (3 * NI)];
-    if (hs_batch_out_alloc(o, cnt, &spec, ntime)) return -1;
-    job.base = &base;
-    job.ov = &ov;
-    job.spec = &spec;
-    job.cnt = cnt;
-    job.values = v;
-    job.out = o;
+    if (conf_job(&job, v, cnt, o)) return -1;
     memset(err, 0, sizeof *err);
     if (path < 0) return hs_backend_cpu(&job, 1, err);
     setenv("HS_GPU_PATH", path_name[path], 1);
