@@ -284,8 +284,9 @@ static void test_residual_hyd(void)
     hs_step_begin(&m, &s, W);
     t1 = (double)(s.step + 1) * m.dt;
     for (i = m.nz; i < m.nx; ++i) {
+        double ax = fabs(W->x[i]);
         for (r = 0; r < m.nx; ++r) xp[r] = W->x[r];
-        xp[i] *= 1.0 + 1e-6;
+        xp[i] += 1e-6 * (ax > 1.0 ? ax : 1.0); /* a change also where x_i = 0 */
         hs_residual(&m, &s, t1, xp, W->lam, W, f_full);
         hs_residual(&m, &s, t1, W->x, W->lam, W, f_hyd); /* the base point's kinematics */
         hs_residual_hyd(&m, &s, t1, xp, W->lam, W, f_hyd);

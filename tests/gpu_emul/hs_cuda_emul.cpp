@@ -12,6 +12,19 @@
 
 #include <map>
 
+/* Device memory: outside an AddressSanitizer build, one reserved address range whose pages
+ * are inaccessible (PROT_NONE) except while the emulated device works on them (a kernel, a
+ * copy, a memset, CUB, cuBLAS): host code that dereferences a device pointer faults here as
+ * on a GPU. Under ASan, plain malloc blocks, whose redzones catch kernels running off a
+ * block's end instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HS_EMUL_ARENA 0
+#else
+#define HS_EMUL_ARENA 1
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "hs_batch.h"
 
 extern "C" {
@@ -28,14 +41,107 @@ dim3 hs_emul_blockDim, hs_emul_gridDim;
 static std::map<uintptr_t, size_t> g_blocks; /* start -> size of every live device block */
 static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */
 static cudaError_t g_sticky = cudaSuccess; /* a faulted kernel: every later call reports it */
+static cudaError_t g_pending = cudaSuccess; /* a deferred fault not yet seen by a sync point */
 static size_t g_stack = 1024; /* cudaLimitStackSize */
 static const void *g_first_kernel = NULL;
+static int g_init = 0;
+
+#if HS_EMUL_ARENA
+static char *g_arena = NULL;
+static const size_t g_arena_cap = (size_t)1 << 36; /* address space only (MAP_NORESERVE) */
+static size_t g_arena_used = 0;
+static int g_open = 0; /* nesting of hs_emul_device_open */
+static size_t g_rw = 0; /* bytes of the arena now readable and writable (from its start) */
+static long g_closes = 0; /* device work ended since the reset */
+
+static size_t page_up(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return (n + pg - 1) / pg * pg;
+}
+#endif
+
+/* device memory of n bytes, 256-byte aligned like cudaMalloc's; NULL when there is none */
+static void *dev_alloc(size_t n)
+{
+#if HS_EMUL_ARENA
+    size_t off;
+    if (!g_arena) {
+        void *p = mmap(NULL, g_arena_cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        g_arena = (char *)p;
+    }
+    off = (g_arena_used + 255) / 256 * 256;
+    if (off + n > g_arena_cap) return NULL;
+    g_arena_used = off + n;
+    return g_arena + off;
+#else
+    return malloc(n);
+#endif
+}
+
+static void dev_free(void *p)
+{
+#if HS_EMUL_ARENA
+    (void)p; /* the range is reclaimed by hs_emul_reset */
+#else
+    free(p);
+#endif
+}
+
+void hs_emul_device_open(void)
+{
+#if HS_EMUL_ARENA
+    size_t n = page_up(g_arena_used);
+    if (g_open++ == 0 && n > g_rw) {
+        if (mprotect(g_arena, n, PROT_READ | PROT_WRITE)) abort();
+        g_rw = n;
+    }
+#endif
+}
+
+/* Takes the host's access away again (the arena's pages back to PROT_NONE). */
+static void dev_protect(void)
+{
+#if HS_EMUL_ARENA
+    if (g_open == 0 && g_rw > 0) {
+        if (mprotect(g_arena, g_rw, PROT_NONE)) abort();
+        g_rw = 0;
+    }
+#endif
+}
+
+/* After device work, host code runs: protected again after the first 512 pieces of work
+ * since the reset (a backend's set-up and its first loop iterations, every line of its host
+ * code), then after every 61st (re-protecting all pages after each of the cuBLAS path's
+ * thousands of launches would cost seconds of system time per run), and always at
+ * cudaDeviceSynchronize and cudaFree (the ends of loops: the copy back and the clean-up). */
+void hs_emul_device_close(void)
+{
+#if HS_EMUL_ARENA
+    if (--g_open == 0) {
+        ++g_closes;
+        if (g_closes < 512 || g_closes % 61 == 0) dev_protect();
+    }
+#endif
+}
 
 void hs_emul_reset(void)
 {
     std::map<uintptr_t, size_t>::iterator it;
-    for (it = g_blocks.begin(); it != g_blocks.end(); ++it) free((void *)it->first);
+    for (it = g_blocks.begin(); it != g_blocks.end(); ++it) dev_free((void *)it->first);
     g_blocks.clear();
+#if HS_EMUL_ARENA
+    if (g_arena && g_arena_used > 0) {
+        (void)madvise(g_arena, page_up(g_arena_used), MADV_DONTNEED);
+        (void)mprotect(g_arena, page_up(g_arena_used), PROT_NONE);
+    }
+    g_arena_used = 0;
+    g_open = 0;
+    g_rw = 0;
+    g_closes = 0;
+#endif
+    g_init = 1;
     memset(&hs_emul, 0, sizeof hs_emul);
     hs_emul.device_count = 1;
     hs_emul.count_error = cudaSuccess;
@@ -45,20 +151,29 @@ void hs_emul_reset(void)
     hs_emul.mem_total = (size_t)8 << 30;
     hs_emul.local_bytes = 2048;
     memset(&hs_emul_count, 0, sizeof hs_emul_count);
-    g_last = g_sticky = cudaSuccess;
+    g_last = g_sticky = g_pending = cudaSuccess;
     g_stack = 1024;
     g_first_kernel = NULL;
 }
 
-/* the first call of anything sets the defaults */
+/* the first call of anything sets the defaults (unless a test reset them first) */
 static void ensure_init(void)
 {
-    static int done = 0;
-    if (!done) {
-        done = 1;
-        hs_emul_reset();
-    }
+    if (!g_init) hs_emul_reset();
 }
+
+/* A synchronising call (cudaDeviceSynchronize, copies, cudaFree, CUB, cuBLAS): a deferred
+ * kernel fault shows here and becomes sticky. */
+static cudaError_t sync_point(void)
+{
+    if (g_pending != cudaSuccess) {
+        g_sticky = g_pending;
+        g_pending = cudaSuccess;
+    }
+    return g_sticky;
+}
+
+int hs_emul_faulted(void) { return g_sticky != cudaSuccess || g_pending != cudaSuccess; }
 
 void hs_emul_violation(const char *fmt, ...)
 {
@@ -94,7 +209,7 @@ void hs_emul_arg(const char *kernel, const hs_batch_out &o)
     size_t n = (size_t)(o.n > 0 ? o.n : 0);
     if (!hs_emul_is_device(o.status, n * sizeof *o.status) || !hs_emul_is_device(o.steps, n * sizeof *o.steps) ||
         !hs_emul_is_device(o.iters_mean, n * sizeof *o.iters_mean) ||
-        !hs_emul_is_device(o.iters_max, n * sizeof *o.iters_max) || !hs_emul_is_device(o.stats, n * sizeof *o.stats) ||
+        !hs_emul_is_device(o.iters_max, n * sizeof *o.iters_max) || !hs_emul_is_device(o.stats, n * HS_NSTAT * sizeof *o.stats) ||
         (o.traj && !hs_emul_is_device(o.traj, n * o.ntime * sizeof *o.traj)))
         hs_emul_violation("kernel %s: the hs_batch_out of %ld instances does not point into device memory", kernel,
                           o.n);
@@ -127,7 +242,10 @@ int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int blo
         return 1;
     }
     if (hs_emul.fail_launch_at > 0 && hs_emul_count.launches == hs_emul.fail_launch_at) {
-        g_sticky = cudaErrorLaunchFailure; /* reported by the next synchronising call */
+        /* immediate: cudaGetLastError after the launch reports it; deferred (as a fault during
+         * the kernel on a device): the launch succeeds, the next synchronising call fails */
+        if (hs_emul.fault_deferred) g_pending = cudaErrorLaunchFailure;
+        else g_sticky = cudaErrorLaunchFailure;
         return 1;
     }
     return 0;
@@ -135,24 +253,23 @@ int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int blo
 
 size_t hs_emul_cub_temp_bytes(long num_items) { return 256 + (size_t)(num_items > 0 ? num_items : 0) * 4; }
 
-int hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
-                      const void *out, size_t out_size, const void *nsel, size_t nsel_size)
+cudaError_t hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
+                              const void *out, size_t out_size, const void *nsel, size_t nsel_size)
 {
     size_t n = (size_t)(num_items > 0 ? num_items : 0);
     if (temp_bytes < hs_emul_cub_temp_bytes(num_items) || !hs_emul_is_device(d_temp, temp_bytes)) {
         hs_emul_violation("cub::DeviceSelect::Flagged: temporary of %zu bytes (device: %d) for %ld items, "
                           "needs %zu", temp_bytes, hs_emul_is_device(d_temp, temp_bytes), num_items,
                           hs_emul_cub_temp_bytes(num_items));
-        return 1;
+        return cudaErrorInvalidValue;
     }
     if ((n && (!hs_emul_is_device(flags, n * flag_size) || !hs_emul_is_device(out, n * out_size))) ||
         !hs_emul_is_device(nsel, nsel_size)) {
         hs_emul_violation("cub::DeviceSelect::Flagged: flags, output or count not device memory of %ld items",
                           num_items);
-        return 1;
+        return cudaErrorInvalidValue;
     }
-    if (g_sticky != cudaSuccess) return 1;
-    return 0;
+    return sync_point();
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -220,6 +337,7 @@ cudaError_t cudaGetDevice(int *d)
 {
     ensure_init();
     *d = 0;
+    if (g_sticky != cudaSuccess) return g_sticky;
     return hs_emul.device_count > 0 && hs_emul.count_error == cudaSuccess ? cudaSuccess : set_err(cudaErrorNoDevice);
 }
 
@@ -247,6 +365,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 {
     ensure_init();
+    if (g_sticky != cudaSuccess) return g_sticky;
     if (d < 0 || d >= hs_emul.device_count) return set_err(cudaErrorInvalidDevice);
     switch (a) {
     case cudaDevAttrMultiProcessorCount: *v = hs_emul.sms; break;
@@ -271,6 +390,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *fa, const void *f)
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, const void *f, int block, size_t smem)
 {
     ensure_init();
+    if (g_sticky != cudaSuccess) return g_sticky;
     (void)smem;
     if (!f || block <= 0 || block > 1024) return set_err(cudaErrorInvalidValue);
     *nb = hs_emul.blocks_per_sm;
@@ -280,6 +400,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, const void *f
 cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l)
 {
     ensure_init();
+    if (g_sticky != cudaSuccess) return g_sticky;
     if (l != cudaLimitStackSize) return set_err(cudaErrorUnsupportedLimit);
     *v = g_stack;
     return cudaSuccess;
@@ -290,6 +411,7 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v)
 {
     size_t need;
     ensure_init();
+    if (g_sticky != cudaSuccess) return g_sticky; /* a faulted context keeps its limit */
     if (l != cudaLimitStackSize) return set_err(cudaErrorUnsupportedLimit);
     need = v * (size_t)hs_emul.sms * (size_t)hs_emul.threads_per_sm;
     if (need + hs_emul_count.live_bytes > hs_emul.mem_total) return set_err(cudaErrorMemoryAllocation);
@@ -320,9 +442,11 @@ cudaError_t cudaMalloc(void **p, size_t n)
     (void)cudaMemGetInfo(&fr, &tot);
     if (n > fr) return set_err(cudaErrorMemoryAllocation);
     if (n == 0) return cudaSuccess;
-    *p = malloc(n);
+    *p = dev_alloc(n);
     if (!*p) return set_err(cudaErrorMemoryAllocation);
+    hs_emul_device_open();
     memset(*p, 0xff, n); /* not zeroed: NaN doubles, -1 ints */
+    hs_emul_device_close();
     g_blocks[(uintptr_t)*p] = n;
     ++hs_emul_count.live;
     hs_emul_count.live_bytes += n;
@@ -344,9 +468,12 @@ cudaError_t cudaFree(void *p)
     hs_emul_count.live_bytes -= it->second;
     --hs_emul_count.live;
     g_blocks.erase(it);
-    free(p);
-    /* the block is freed either way; a faulted context still reports its fault */
-    return g_sticky != cudaSuccess ? g_sticky : cudaSuccess;
+    dev_free(p);
+    dev_protect();
+    /* cudaFree synchronises. On a device a faulted context reclaims nothing and reports its
+     * fault; here the block counts as handed back either way, so that the leak checks see
+     * whether the error paths hand every block back */
+    return sync_point();
 }
 
 /* the device side of a copy inside one block, the host side outside all of them */
@@ -374,9 +501,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
 {
     ensure_init();
     ++hs_emul_count.copies;
-    if (g_sticky != cudaSuccess) return g_sticky;
+    if (sync_point() != cudaSuccess) return g_sticky;
     if (!copy_ok("cudaMemcpy", dst, n, src, n, k)) return set_err(cudaErrorInvalidValue);
+    hs_emul_device_open();
     if (n) memmove(dst, src, n);
+    hs_emul_device_close();
     return cudaSuccess;
 }
 
@@ -386,7 +515,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     size_t r;
     ensure_init();
     ++hs_emul_count.copies;
-    if (g_sticky != cudaSuccess) return g_sticky;
+    if (sync_point() != cudaSuccess) return g_sticky;
     if (width > dpitch || width > spitch) {
         hs_emul_violation("cudaMemcpy2D: width %zu wider than a pitch (%zu, %zu)", width, dpitch, spitch);
         return set_err(cudaErrorInvalidValue);
@@ -394,7 +523,9 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     if (height == 0 || width == 0) return cudaSuccess;
     if (!copy_ok("cudaMemcpy2D", dst, (height - 1) * dpitch + width, src, (height - 1) * spitch + width, k))
         return set_err(cudaErrorInvalidValue);
+    hs_emul_device_open();
     for (r = 0; r < height; ++r) memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    hs_emul_device_close();
     return cudaSuccess;
 }
 
@@ -407,14 +538,17 @@ cudaError_t cudaMemset(void *p, int v, size_t n)
         hs_emul_violation("cudaMemset(%p, %zu bytes): not inside a device block", p, n);
         return set_err(cudaErrorInvalidValue);
     }
+    hs_emul_device_open();
     memset(p, v, n);
+    hs_emul_device_close();
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSynchronize(void)
 {
     ensure_init();
-    return g_sticky;
+    dev_protect();
+    return sync_point();
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -434,21 +568,26 @@ static int blas_fault(void)
     return hs_emul.fail_blas_at > 0 && hs_emul_count.blas_calls == hs_emul.fail_blas_at;
 }
 
-/* the batch's matrix pointers: a device array of device matrices of (ld x n) doubles */
-static int blas_matrices(const char *what, const double *const *A, int ld, int n, int batch)
+/* the batch's matrix pointers: a device array of device matrices of rows x cols doubles,
+ * column-major with leading dimension ld */
+static int blas_matrices(const char *what, const double *const *A, int ld, int rows, int cols, int batch)
 {
-    int k;
+    int k, ok = 1;
+    size_t need = cols > 0 ? (size_t)ld * (size_t)(cols - 1) + (size_t)rows : 0;
     if (batch <= 0) return 1;
     if (!hs_emul_is_device(A, (size_t)batch * sizeof *A)) {
         hs_emul_violation("%s: the pointer array is not device memory of %d pointers", what, batch);
         return 0;
     }
-    for (k = 0; k < batch; ++k)
-        if (!hs_emul_is_device(A[k], (size_t)ld * (size_t)(n > 0 ? n - 1 : 0) * sizeof(double) + (size_t)n * sizeof(double))) {
-            hs_emul_violation("%s: matrix %d (%p) is not device memory of %d x %d doubles", what, k, (const void *)A[k], ld, n);
-            return 0;
+    hs_emul_device_open(); /* the pointers live on the device */
+    for (k = 0; k < batch && ok; ++k)
+        if (!hs_emul_is_device(A[k], need * sizeof(double))) {
+            hs_emul_violation("%s: matrix %d (%p) is not device memory of %d x %d doubles (ld %d)", what, k,
+                              (const void *)A[k], rows, cols, ld);
+            ok = 0;
         }
-    return 1;
+    hs_emul_device_close();
+    return ok;
 }
 
 extern "C" {
@@ -493,8 +632,8 @@ cublasStatus_t cublasDgetrfBatched(cublasHandle_t h, int n, double *const A[], i
     if (!h || h->magic != EMUL_BLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (n < 0 || lda < (n > 1 ? n : 1) || batch < 0) return CUBLAS_STATUS_INVALID_VALUE;
     if (blas_fault()) return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (g_sticky != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (!blas_matrices("cublasDgetrfBatched", A, lda, n, batch)) return CUBLAS_STATUS_INVALID_VALUE;
+    if (sync_point() != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (!blas_matrices("cublasDgetrfBatched", A, lda, n, n, batch)) return CUBLAS_STATUS_INVALID_VALUE;
     if (batch > 0 && (!hs_emul_is_device(info, (size_t)batch * sizeof *info) ||
                       (P && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)))) {
         hs_emul_violation("cublasDgetrfBatched: pivots or info not device memory of the batch's size");
@@ -504,7 +643,9 @@ cublasStatus_t cublasDgetrfBatched(cublasHandle_t h, int n, double *const A[], i
         hs_emul_violation("cublasDgetrfBatched without pivots");
         return CUBLAS_STATUS_INVALID_VALUE;
     }
+    hs_emul_device_open();
     for (k = 0; k < batch; ++k) dgetrf_(&n, &n, A[k], &lda, P + (size_t)k * (size_t)n, &info[k]);
+    hs_emul_device_close();
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -527,18 +668,20 @@ cublasStatus_t cublasDgetrsBatched(cublasHandle_t h, cublasOperation_t trans, in
     *info = -e;
     if (e) return CUBLAS_STATUS_INVALID_VALUE;
     if (blas_fault()) return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (g_sticky != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (!blas_matrices("cublasDgetrsBatched (A)", A, lda, n, batch) ||
-        !blas_matrices("cublasDgetrsBatched (B)", B, ldb, nrhs, batch))
+    if (sync_point() != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (!blas_matrices("cublasDgetrsBatched (A)", A, lda, n, n, batch) ||
+        !blas_matrices("cublasDgetrsBatched (B)", B, ldb, n, nrhs, batch))
         return CUBLAS_STATUS_INVALID_VALUE;
     if (batch > 0 && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)) {
         hs_emul_violation("cublasDgetrsBatched: pivots not device memory of the batch's size");
         return CUBLAS_STATUS_INVALID_VALUE;
     }
+    hs_emul_device_open();
     for (k = 0; k < batch; ++k) {
         int inf = 0;
         dgetrs_(&t, &n, &nrhs, A[k], &lda, P + (size_t)k * (size_t)n, B[k], &ldb, &inf, 1);
     }
+    hs_emul_device_close();
     return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -18,11 +18,15 @@
  *    value) must be device memory or NULL: a host pointer handed to a kernel is caught;
  *  - device memory is not zeroed: cudaMalloc fills it with 0xff bytes (NaN doubles, -1
  *    ints), so a kernel that reads memory nobody wrote gives NaN results;
+ *  - device memory is inaccessible to host code (PROT_NONE pages, outside ASan builds) except
+ *    inside the emulated device's own work: host code dereferencing a device pointer faults
+ *    (after the first 512 pieces of device work since a reset, only after every 61st and at
+ *    cudaDeviceSynchronize / cudaFree: see hs_emul_device_close);
  *  - launch shapes (grid and block sizes within CUDA's limits), CUB temporary sizes, cuBLAS
  *    argument rules (lda >= n, device pointer arrays, info on the host for getrs);
  *  - leaks (live allocations after a call), double frees, and the error paths: the k-th
  *    cudaMalloc, kernel launch or cuBLAS call can be made to fail (a failed launch is a
- *    sticky error, as on a device).
+ *    sticky error, as on a device, seen at once or, deferred, at the next synchronising call).
  * What it cannot check: anything of the device itself -- registers, local-memory limits,
  * fused multiply-adds and CUDA's libm, real concurrency, timing. Those need a GPU
  * (scripts/gpu_session.sh, ctest label gpu). */
@@ -48,6 +52,9 @@ typedef struct hs_emul_config {
     long fail_malloc_at; /* the k-th cudaMalloc from the last reset fails (0: none) */
     long fail_launch_at; /* the k-th kernel launch faults: sticky cudaErrorLaunchFailure */
     long fail_blas_at; /* the k-th cuBLAS call returns CUBLAS_STATUS_EXECUTION_FAILED */
+    int fault_deferred; /* the injected launch fault shows at the next synchronising call
+                         * (cudaDeviceSynchronize, a copy, cudaFree, CUB, cuBLAS), as a fault
+                         * inside a running kernel does, not at cudaGetLastError */
 } hs_emul_config;
 
 typedef struct hs_emul_counters {
@@ -67,6 +74,12 @@ extern hs_emul_counters hs_emul_count;
  * counters zero, no sticky error, every block freed (so one test's leak does not hide
  * another's). */
 void hs_emul_reset(void);
+/* 1 once an injected fault happened (pending or sticky). */
+int hs_emul_faulted(void);
+/* Device memory is inaccessible to host code (outside ASan builds) except between these:
+ * kernels, copies, CUB and cuBLAS open it. Nested calls are counted. */
+void hs_emul_device_open(void);
+void hs_emul_device_close(void);
 /* Records a misuse (printf format). */
 void hs_emul_violation(const char *fmt, ...);
 /* 1 if [p, p + bytes) lies inside one live device block. */
@@ -114,6 +127,7 @@ static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid,
     (hs_emul_arg(name, args), ...);
     hs_emul_gridDim = dim3(grid, 1, 1);
     hs_emul_blockDim = dim3(block, 1, 1);
+    hs_emul_device_open();
     for (b = grid; b-- > 0;) { /* reverse order: results must not depend on it */
         hs_emul_blockIdx.x = b;
         hs_emul_blockIdx.y = hs_emul_blockIdx.z = 0;
@@ -123,6 +137,7 @@ static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid,
             kernel(args...);
         }
     }
+    hs_emul_device_close();
 }
 #define HS_GPU_LAUNCH(kernel, grid, block, ...) hs_emul_launch(#kernel, kernel, (grid), (block), __VA_ARGS__)
 
@@ -146,8 +161,9 @@ static inline int atomicMax(int *a, int v)
  * temporary size that grows with num_items so that reusing a smaller query is caught. */
 
 size_t hs_emul_cub_temp_bytes(long num_items);
-int hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
-                      const void *out, size_t out_size, const void *nsel, size_t nsel_size);
+/* cudaSuccess, cudaErrorInvalidValue (a misuse, recorded) or the context's fault */
+cudaError_t hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, const void *flags, size_t flag_size,
+                              const void *out, size_t out_size, const void *nsel, size_t nsel_size);
 
 namespace cub {
 struct DeviceSelect {
@@ -156,16 +172,19 @@ struct DeviceSelect {
                                cudaStream_t stream = 0)
     {
         long i, k = 0, n = (long)num_items;
+        cudaError_t e;
         (void)stream;
         if (!d_temp) {
             temp_bytes = hs_emul_cub_temp_bytes(n);
             return cudaSuccess;
         }
-        if (hs_emul_cub_check(d_temp, temp_bytes, n, flags, sizeof *flags, out, sizeof *out, nsel, sizeof *nsel))
-            return cudaErrorInvalidValue;
+        e = hs_emul_cub_check(d_temp, temp_bytes, n, flags, sizeof *flags, out, sizeof *out, nsel, sizeof *nsel);
+        if (e != cudaSuccess) return e;
+        hs_emul_device_open();
         for (i = 0; i < n; ++i)
             if (flags[i]) out[k++] = in[i];
         *nsel = (Num)k;
+        hs_emul_device_close();
         return cudaSuccess;
     }
 };
