@@ -3,7 +3,7 @@
 # (sweeps/friction_bulk_mc.yaml: seal friction and bulk moduli of the seed 003 four-bar,
 # 10 s work cycle at dt = 1 ms) and prints the ensemble summary. On a machine with a usable
 # GPU it runs the sweep's 100000 instances there; otherwise it runs N instances on the CPU
-# cores (default 400: 11 s on two cores, measured). Usage: scripts/quickstart.sh [BUILD_DIR] [N]
+# cores (default 400: 9 s on two cores, measured). Usage: scripts/quickstart.sh [BUILD_DIR] [N]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${1:-build}
