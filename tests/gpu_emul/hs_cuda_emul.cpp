@@ -66,11 +66,18 @@ static void *dev_alloc(size_t n)
 {
 #if HS_EMUL_ARENA
     size_t off;
-    if (!g_arena) {
+    static int no_arena = 0;
+    if (!g_arena && !no_arena) {
         void *p = mmap(NULL, g_arena_cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        g_arena = (char *)p;
+        if (p == MAP_FAILED) { /* no address space to reserve: unprotected heap blocks */
+            no_arena = 1;
+            fprintf(stderr, "hs_cuda_emul: cannot reserve the device arena; device memory stays "
+                            "accessible to host code\n");
+        } else {
+            g_arena = (char *)p;
+        }
     }
+    if (!g_arena) return malloc(n);
     off = (g_arena_used + 255) / 256 * 256;
     if (off + n > g_arena_cap) return NULL;
     g_arena_used = off + n;
@@ -83,7 +90,7 @@ static void *dev_alloc(size_t n)
 static void dev_free(void *p)
 {
 #if HS_EMUL_ARENA
-    (void)p; /* the range is reclaimed by hs_emul_reset */
+    if (!g_arena) free(p); /* else the range is reclaimed by hs_emul_reset */
 #else
     free(p);
 #endif
