@@ -91,8 +91,9 @@ static void diff_add(char *buf, size_t n, const char *fmt, ...)
 /* ------------------------------------------------------------------------------------------ */
 /* attributes and string datasets                                                             */
 
-/* Writes attribute name of loc (replacing an old one): n < 0 scalar, n == 0 empty (null
- * dataspace), else a vector of n. */
+/* Writes attribute name of loc (replacing an old one): n < 0 scalar, else a vector of n
+ * (n == 0: a vector of no elements, which h5py reads as an empty array; a null dataspace
+ * would come back as h5py.Empty, which cannot be iterated). */
 int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, const void *buf)
 {
     hid_t sp, a;
@@ -101,8 +102,6 @@ int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, 
     if (ex < 0 || (ex > 0 && H5Adelete(loc, name) < 0)) return -1;
     if (n < 0) {
         sp = H5Screate(H5S_SCALAR);
-    } else if (n == 0) {
-        sp = H5Screate(H5S_NULL);
     } else {
         hsize_t d = (hsize_t)n;
         sp = H5Screate_simple(1, &d, NULL);
@@ -111,7 +110,7 @@ int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, 
     a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
     H5Sclose(sp);
     if (a < 0) return -1;
-    if (n != 0) st = H5Awrite(a, mtype, buf);
+    if (n != 0) st = H5Awrite(a, mtype, buf); /* nothing to write for no elements */
     if (H5Aclose(a) < 0) st = -1;
     return st < 0 ? -1 : 0;
 }
