@@ -35,8 +35,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 
 hs_emul_config hs_emul;
 hs_emul_counters hs_emul_count;
-uint3 hs_emul_blockIdx, hs_emul_threadIdx;
-dim3 hs_emul_blockDim, hs_emul_gridDim;
+thread_local uint3 hs_emul_blockIdx, hs_emul_threadIdx;
+thread_local dim3 hs_emul_blockDim, hs_emul_gridDim;
 
 static std::map<uintptr_t, size_t> g_blocks; /* start -> size of every live device block */
 static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */

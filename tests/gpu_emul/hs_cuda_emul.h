@@ -6,7 +6,8 @@
  * The types and declarations are the toolkit's own (<cuda_runtime.h>, <cublas_v2.h>); only
  * the definitions of the runtime and cuBLAS functions the backends call are ours. Kernels run
  * thread by thread on the host (HS_GPU_LAUNCH, blocks in reverse order so that nothing may
- * depend on the order), cub::DeviceSelect::Flagged is a host loop, cuBLAS's batched LU is
+ * depend on the order; or on hs_emul.workers OS threads at once), cub::DeviceSelect::Flagged
+ * is a host loop, cuBLAS's batched LU is
  * LAPACK's dgetrf/dgetrs per matrix, Thrust runs on its CPP backend.
  *
  * What this checks that a plain CPU run cannot:
@@ -24,6 +25,9 @@
  *    cudaDeviceSynchronize / cudaFree: see hs_emul_device_close);
  *  - launch shapes (grid and block sizes within CUDA's limits), CUB temporary sizes, cuBLAS
  *    argument rules (lda >= n, device pointer arrays, info on the host for getrs);
+ *  - races: with hs_emul.workers > 1 a kernel's threads run on several OS threads at once,
+ *    so two GPU threads sharing a pool slot or an output row by mistake corrupt the results
+ *    (one after the other they would not: the sequential mode cannot see it);
  *  - leaks (live allocations after a call), double frees, and the error paths: the k-th
  *    cudaMalloc, kernel launch or cuBLAS call can be made to fail (a failed launch is a
  *    sticky error, as on a device, seen at once or, deferred, at the next synchronising call).
@@ -35,6 +39,9 @@
 
 #include <cuda_runtime.h>
 #include <stddef.h>
+
+#include <thread>
+#include <vector>
 
 #define HS_GPU_EMULATION 1
 /* nvcc's attribute; the host compiler has no use for it (launch shapes are checked below) */
@@ -52,6 +59,9 @@ typedef struct hs_emul_config {
     long fail_malloc_at; /* the k-th cudaMalloc from the last reset fails (0: none) */
     long fail_launch_at; /* the k-th kernel launch faults: sticky cudaErrorLaunchFailure */
     long fail_blas_at; /* the k-th cuBLAS call returns CUBLAS_STATUS_EXECUTION_FAILED */
+    int workers; /* > 1: a kernel's threads run on that many OS threads at once (round
+                  * robin), so that two threads sharing what should be private (a pool slot,
+                  * an output row) collide; else one by one, blocks in reverse order */
     int fault_deferred; /* the injected launch fault shows at the next synchronising call
                          * (cudaDeviceSynchronize, a copy, cudaFree, CUB, cuBLAS), as a fault
                          * inside a running kernel does, not at cudaGetLastError */
@@ -101,8 +111,8 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb,
 /* ---------------------------------------------------------------------------------------
  * kernels on the host */
 
-extern uint3 hs_emul_blockIdx, hs_emul_threadIdx;
-extern dim3 hs_emul_blockDim, hs_emul_gridDim;
+extern thread_local uint3 hs_emul_blockIdx, hs_emul_threadIdx;
+extern thread_local dim3 hs_emul_blockDim, hs_emul_gridDim;
 #define blockIdx hs_emul_blockIdx
 #define threadIdx hs_emul_threadIdx
 #define blockDim hs_emul_blockDim
@@ -119,41 +129,53 @@ template <class T> static inline void hs_emul_arg(const char *kernel, const T &)
 struct hs_batch_out;
 void hs_emul_arg(const char *kernel, const hs_batch_out &o);
 
+/* Runs the threads w, w + W, w + 2W, ... of the flattened grid (all of them, blocks in
+ * reverse order, when W == 1). */
+template <class K, class... A>
+static inline void hs_emul_run_threads(int w, int W, K kernel, unsigned int grid, unsigned int block, A... args)
+{
+    unsigned long long q, total = (unsigned long long)grid * block;
+    hs_emul_gridDim = dim3(grid, 1, 1);
+    hs_emul_blockDim = dim3(block, 1, 1);
+    for (q = (unsigned long long)w; q < total; q += (unsigned long long)W) {
+        /* W == 1: blocks from the last to the first, threads in order within each */
+        unsigned long long b = W == 1 ? grid - 1 - q / block : q / block, t = q % block;
+        hs_emul_blockIdx.x = (unsigned int)b;
+        hs_emul_blockIdx.y = hs_emul_blockIdx.z = 0;
+        hs_emul_threadIdx.x = (unsigned int)t;
+        hs_emul_threadIdx.y = hs_emul_threadIdx.z = 0;
+        kernel(args...);
+    }
+}
+
 template <class K, class... A>
 static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid, unsigned int block, A... args)
 {
-    unsigned int b, t;
+    int W = hs_emul.workers > 1 ? hs_emul.workers : 1, w;
     if (hs_emul_launch_begin(name, grid, block)) return;
     (hs_emul_arg(name, args), ...);
-    hs_emul_gridDim = dim3(grid, 1, 1);
-    hs_emul_blockDim = dim3(block, 1, 1);
     hs_emul_device_open();
-    for (b = grid; b-- > 0;) { /* reverse order: results must not depend on it */
-        hs_emul_blockIdx.x = b;
-        hs_emul_blockIdx.y = hs_emul_blockIdx.z = 0;
-        for (t = 0; t < block; ++t) {
-            hs_emul_threadIdx.x = t;
-            hs_emul_threadIdx.y = hs_emul_threadIdx.z = 0;
-            kernel(args...);
-        }
+    if (W == 1) {
+        hs_emul_run_threads(0, 1, kernel, grid, block, args...);
+    } else {
+        std::vector<std::thread> ts;
+        for (w = 0; w < W; ++w) ts.emplace_back(hs_emul_run_threads<K, A...>, w, W, kernel, grid, block, args...);
+        for (w = 0; w < W; ++w) ts[w].join();
     }
     hs_emul_device_close();
 }
 #define HS_GPU_LAUNCH(kernel, grid, block, ...) hs_emul_launch(#kernel, kernel, (grid), (block), __VA_ARGS__)
 
-/* Device atomics: the threads run one at a time. */
-static inline unsigned long long atomicMax(unsigned long long *a, unsigned long long v)
+/* Device atomics (the threads may run at once: hs_emul.workers). */
+template <class T> static inline T hs_emul_atomic_max(T *a, T v)
 {
-    unsigned long long old = *a;
-    if (v > old) *a = v;
+    T old = __atomic_load_n(a, __ATOMIC_RELAXED);
+    while (v > old && !__atomic_compare_exchange_n(a, &old, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     return old;
 }
-static inline int atomicMax(int *a, int v)
-{
-    int old = *a;
-    if (v > old) *a = v;
-    return old;
-}
+static inline unsigned long long atomicMax(unsigned long long *a, unsigned long long v) { return hs_emul_atomic_max(a, v); }
+static inline int atomicMax(int *a, int v) { return hs_emul_atomic_max(a, v); }
 
 /* ---------------------------------------------------------------------------------------
  * CUB's stream compaction (cub::DeviceSelect::Flagged), the subset the cuBLAS path uses:

@@ -8,6 +8,7 @@
  *  - no driver, no device, a stack the device cannot hold: clear errors, hs_gpu_available says
  *    why;
  *  - many instances per thread (grid-stride loop) and more instances than threads per block;
+ *  - the kernels' threads on several OS threads at once (shared slots collide);
  *  - in every run: no misuse of the device API (copies inside their blocks, kernel arguments in
  *    device memory, launch shapes within CUDA's limits) and no leak. */
 #include <stdio.h>
@@ -262,6 +263,31 @@ static void check_shapes(const hs_batch_out *cpu, const hs_batch_out *cub, long 
     unsetenv("HS_GPU_BATCH");
 }
 
+/* The kernels' threads on 4 OS threads at once: a slot of the scratch pool or of the outputs
+ * that two GPU threads share by mistake (harmless when they run one after the other) then
+ * corrupts results. Per path, with all resident threads and with 7 (several instances each). */
+static void check_concurrent(const hs_batch_out *cpu, const hs_batch_out *cub, long cnt)
+{
+    static const char *threads[] = {"", "7"};
+    int k, p;
+    for (p = PATH_FUSED; p <= PATH_CUBLAS; ++p)
+        for (k = 0; k < 2; ++k) {
+            hs_batch_out o;
+            hs_error err;
+            int rc;
+            hs_emul_reset();
+            hs_emul.workers = 4;
+            setenv("HS_GPU_THREADS", threads[k], 1);
+            rc = run_gpu(p, cnt, &o, &err);
+            CHECK(rc == 0 && same(&o, p == PATH_CUBLAS ? cub : cpu),
+                  "%s, threads '%s', kernels on 4 OS threads: equal to the bit (%s)", path_name[p], threads[k],
+                  err.msg);
+            clean("concurrent kernels");
+            hs_batch_out_free(&o);
+        }
+    unsetenv("HS_GPU_THREADS");
+}
+
 int main(void)
 {
     enum { N = 100 };
@@ -274,6 +300,7 @@ int main(void)
     CHECK(run_gpu(PATH_CUBLAS, N, &cub, &err) == 0, "cublas path runs: %s", err.msg);
     clean("cublas baseline");
     check_shapes(&cpu, &cub, N);
+    check_concurrent(&cpu, &cub, N);
     check_small_devices(PATH_FUSED, &cpu, N);
     check_small_devices(PATH_CUBLAS, &cub, N);
     check_faults(PATH_FUSED, NI);
