@@ -3,7 +3,9 @@
  * penalty augmented Lagrangian with projections (four-bar), consistent initialisation, and
  * flagged (not accepted) Newton failures. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "hs/model_file.h"
 #include "hs_integrator.h"
 #include "test_util.h"
 
@@ -311,6 +313,66 @@ static void test_residual_hyd(void)
     CHECK(same_t, "tangent with hydraulic columns by hs_residual_hyd == all by hs_residual");
 }
 
+/* The structured tangent against the all-full one on every model in models/ (every step of
+ * the first 0.8 s, or the whole run if shorter; also with the modified LuGre friction on the
+ * seed 003 four-bar, two friction states per cylinder): equal to the bit. */
+static void test_tangent_models(void)
+{
+    static const char *const files[] = {
+        "models/crane_rahikainen2020_single.yaml", "models/double_pendulum.yaml",
+        "models/fourbar_jaiswal2021.yaml",         "models/fourbar_jaiswal2021_friction.yaml",
+        "models/fourbar_rahikainen2018.yaml",      "models/fourbar_rahikainen2018_mech.yaml",
+        "models/fourbar_rahikainen2018_smallvalve.yaml", "models/quickreturn_jaiswal2021.yaml",
+        "models/fourbar_jaiswal2021_friction.yaml"};
+    static hs_model_desc d;
+    static hs_state s;
+    static hs_work w2;
+    static double T[HS_MAX_X * HS_MAX_X], f1[HS_MAX_X];
+    int f, nfile = (int)(sizeof files / sizeof files[0]);
+    for (f = 0; f < nfile; ++f) {
+        hs_error e;
+        hs_model *m = &d.model;
+        long k, nsteps, ncols = 0, bad = 0;
+        if (hs_model_load(files[f], &d, &e)) {
+            CHECK(0, "%s loads: %s", files[f], e.msg);
+            continue;
+        }
+        if (f == nfile - 1) { /* the second run of the seed 003 four-bar: modified LuGre */
+            m->cyl_fric[0] = HS_FRIC_LUGRE_MOD;
+            hs_model_derive(m);
+        }
+        nsteps = (long)floor(m->t_end / m->dt + 0.5);
+        if (nsteps > (long)(0.8 / m->dt)) nsteps = (long)(0.8 / m->dt);
+        CHECK(hs_init(m, &s, W) == 0, "%s: init", files[f]);
+        for (k = 0; k < nsteps; ++k) {
+            int i, r;
+            double t1 = (double)(s.step + 1) * m->dt;
+            /* on a copy of the work arrays: the step itself runs undisturbed below */
+            memcpy(&w2, W, sizeof w2);
+            hs_step_begin(m, &s, &w2);
+            hs_residual(m, &s, t1, w2.x, w2.lam, &w2, w2.f0);
+            hs_tangent(m, &s, t1, w2.x, w2.lam, w2.f0, &w2);
+            for (i = 0; i < m->nx; ++i) {
+                double ax = fabs(w2.x[i]), eps = m->fd_rel * (ax > m->fd_floor ? ax : m->fd_floor), xi;
+                for (r = 0; r < m->nx; ++r) w2.xp[r] = w2.x[r];
+                xi = w2.x[i] + eps;
+                eps = xi - w2.x[i];
+                w2.xp[i] = xi;
+                hs_residual(m, &s, t1, w2.xp, w2.lam, &w2, f1);
+                for (r = 0; r < m->nx; ++r) T[r * HS_MAX_X + i] = (f1[r] - w2.f0[r]) / eps;
+            }
+            for (r = 0; r < m->nx; ++r)
+                for (i = 0; i < m->nx; ++i, ++ncols)
+                    if (memcmp(&T[r * HS_MAX_X + i], &w2.T[r * HS_MAX_X + i], sizeof(double))) ++bad;
+            if (hs_step(m, &s, W)) break;
+        }
+        CHECK(k == nsteps, "%s: %ld steps run", files[f], nsteps);
+        CHECK(bad == 0, "%s%s: structured tangent == full tangent to the bit (%ld of %ld entries differ)",
+              files[f], f == nfile - 1 ? " (modified LuGre)" : "", bad, ncols);
+        hs_model_desc_free(&d);
+    }
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -323,6 +385,7 @@ int main(void)
     test_external_work();
     test_jump_order();
     test_residual_hyd();
+    test_tangent_models();
     free(W);
     return tu_report("test_integrator");
 }
