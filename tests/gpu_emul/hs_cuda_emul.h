@@ -7,8 +7,8 @@
  * the definitions of the runtime and cuBLAS functions the backends call are ours. Kernels run
  * thread by thread on the host (HS_GPU_LAUNCH, blocks in reverse order so that nothing may
  * depend on the order; or on hs_emul.workers OS threads at once), cub::DeviceSelect::Flagged
- * is a host loop, cuBLAS's batched LU is
- * LAPACK's dgetrf/dgetrs per matrix, Thrust runs on its CPP backend.
+ * is a host loop, cuBLAS's batched LU is LAPACK's dgetrf/dgetrs per matrix, Thrust runs on its
+ * CPP backend.
  *
  * What this checks that a plain CPU run cannot:
  *  - sub-batching and pool sizing against a device of chosen size (hs_emul.mem_total),
@@ -32,7 +32,7 @@
  *    cudaMalloc, kernel launch or cuBLAS call can be made to fail (a failed launch is a
  *    sticky error, as on a device, seen at once or, deferred, at the next synchronising call).
  * What it cannot check: anything of the device itself -- registers, local-memory limits,
- * fused multiply-adds and CUDA's libm, real concurrency, timing. Those need a GPU
+ * fused multiply-adds and CUDA's libm, warp scheduling, timing. Those need a GPU
  * (scripts/gpu_session.sh, ctest label gpu). */
 #ifndef HS_CUDA_EMUL_H
 #define HS_CUDA_EMUL_H
