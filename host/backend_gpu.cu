@@ -70,7 +70,7 @@ static const char *hs_gpu_driver_note(cudaError_t e)
     return "";
 }
 
-int hs_gpu_ready(hs_error *err)
+int hs_gpu_ready(int *sms, hs_error *err)
 {
     int n = 0, dev = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -83,8 +83,31 @@ int hs_gpu_ready(hs_error *err)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "backend", "gpu: no CUDA device present");
     e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaSetDevice(dev); /* creates the context now: errors show here */
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
     if (e != cudaSuccess) return hs_gpu_fail(err, e, "cannot use the CUDA device");
     return HS_OK;
+}
+
+int hs_gpu_scratch_alloc(long n, hs_model **pm, hs_state **ps, hs_work **pw, hs_error *err)
+{
+    int rc = HS_OK;
+    *pm = NULL;
+    *ps = NULL;
+    *pw = NULL;
+    HS_GPU_TRY(cudaMalloc((void **)pm, (size_t)n * sizeof **pm), "cudaMalloc(models)");
+    HS_GPU_TRY(cudaMalloc((void **)ps, (size_t)n * sizeof **ps), "cudaMalloc(states)");
+    HS_GPU_TRY(cudaMalloc((void **)pw, (size_t)n * sizeof **pw), "cudaMalloc(work arrays)");
+    HS_GPU_TRY(cudaMemset(*pw, 0, (size_t)n * sizeof **pw), "cudaMemset(work arrays)");
+done:
+    if (rc) {
+        (void)cudaFree(*pw);
+        (void)cudaFree(*ps);
+        (void)cudaFree(*pm);
+        *pm = NULL;
+        *ps = NULL;
+        *pw = NULL;
+    }
+    return rc;
 }
 
 size_t hs_gpu_budget(size_t stack_bytes_per_thread)
@@ -271,7 +294,7 @@ __global__ void __launch_bounds__(HS_GPU_BLOCK)
 
 static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *err)
 {
-    int rc = HS_OK, dev = 0, sms = 0, occ = 0;
+    int rc = HS_OK, sms = 0, occ = 0;
     hs_gpu_const *dc = NULL;
     hs_gpu_out o;
     hs_model *pm = NULL;
@@ -288,9 +311,7 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
                           cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
     memset(&o, 0, sizeof o);
     if (job->cnt <= 0) return HS_OK;
-    if ((rc = hs_gpu_ready(err))) return rc;
-    HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
-    HS_GPU_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "device attributes");
+    if ((rc = hs_gpu_ready(&sms, err))) return rc;
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
     HS_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, HS_GPU_BLOCK, 0),
                "occupancy query");
@@ -329,13 +350,7 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
                 local ? "fused_local" : "fused", job->cnt, batch, nthr, sms, occ, HS_GPU_BLOCK, fa.numRegs, fa.localSizeBytes,
                 (double)scratch / 1024.0);
     if ((rc = hs_gpu_const_upload(job, &dc, err))) goto done;
-    if (!local) {
-        HS_GPU_TRY(cudaMalloc((void **)&pm, (size_t)nthr * sizeof *pm), "cudaMalloc(model pool)");
-        HS_GPU_TRY(cudaMalloc((void **)&ps, (size_t)nthr * sizeof *ps), "cudaMalloc(state pool)");
-        HS_GPU_TRY(cudaMalloc((void **)&pw, (size_t)nthr * sizeof *pw), "cudaMalloc(work pool)");
-        /* zeroed like the CPU backend's calloc'd work arrays */
-        HS_GPU_TRY(cudaMemset(pw, 0, (size_t)nthr * sizeof *pw), "cudaMemset(work pool)");
-    }
+    if (!local && (rc = hs_gpu_scratch_alloc(nthr, &pm, &ps, &pw, err))) goto done;
     if (nov > 0)
         HS_GPU_TRY(cudaMalloc((void **)&dv, (size_t)batch * (size_t)nov * sizeof(double)),
                    "cudaMalloc(values)");

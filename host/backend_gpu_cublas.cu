@@ -128,7 +128,7 @@ static int gc_cublas_fail(hs_error *err, cublasStatus_t st, const char *what)
 
 extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
 {
-    int rc = HS_OK, dev = 0, sms = 0, *d_idx = NULL, *d_nsel = NULL, *d_piv = NULL, *d_info = NULL, *d_maxnx = NULL;
+    int rc = HS_OK, sms = 0, *d_idx = NULL, *d_nsel = NULL, *d_piv = NULL, *d_info = NULL, *d_maxnx = NULL;
     char *d_flag = NULL;
     double **d_A = NULL, **d_B = NULL, *dv = NULL;
     unsigned long long *d_maxsteps = NULL;
@@ -146,9 +146,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     thrust::counting_iterator<int> first(0);
     memset(&o, 0, sizeof o);
     if (job->cnt <= 0) return HS_OK;
-    if ((rc = hs_gpu_ready(err))) return rc;
-    HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
-    HS_GPU_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "device attributes");
+    if ((rc = hs_gpu_ready(&sms, err))) return rc;
     /* the driver's stack reservation follows the largest frame among the kernels */
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, gc_init_kernel), "cudaFuncGetAttributes");
     stack = fa.localSizeBytes;
@@ -177,10 +175,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                 job->cnt, batch, (double)per / 1024.0, stack);
     GC_BLAS(cublasCreate(&h), "cublasCreate");
     if ((rc = hs_gpu_const_upload(job, &dc, err))) goto done;
-    HS_GPU_TRY(cudaMalloc((void **)&pm, (size_t)batch * sizeof *pm), "cudaMalloc(models)");
-    HS_GPU_TRY(cudaMalloc((void **)&ps, (size_t)batch * sizeof *ps), "cudaMalloc(states)");
-    HS_GPU_TRY(cudaMalloc((void **)&pw, (size_t)batch * sizeof *pw), "cudaMalloc(work)");
-    HS_GPU_TRY(cudaMemset(pw, 0, (size_t)batch * sizeof *pw), "cudaMemset(work)");
+    if ((rc = hs_gpu_scratch_alloc(batch, &pm, &ps, &pw, err))) goto done;
     HS_GPU_TRY(cudaMalloc((void **)&pg, (size_t)batch * sizeof *pg), "cudaMalloc(runner state)");
     HS_GPU_TRY(cudaMalloc((void **)&d_flag, (size_t)batch), "cudaMalloc(flags)");
     HS_GPU_TRY(cudaMalloc((void **)&d_idx, (size_t)batch * sizeof(int)), "cudaMalloc(index)");

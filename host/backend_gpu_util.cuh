@@ -53,8 +53,12 @@ long hs_gpu_env_long(const char *name);
 /* HS_GPU_VERBOSE set and not "0": one line per call on stderr (sizes, launch shape). */
 int hs_gpu_verbose(void);
 /* Checks that a device is usable and selects it (the current one, CUDA_VISIBLE_DEVICES
- * honoured); fills err with the reason when not. */
-int hs_gpu_ready(hs_error *err);
+ * honoured); *sms gets its multiprocessor count. Fills err with the reason when not. */
+int hs_gpu_ready(int *sms, hs_error *err);
+/* Per-instance scratch for n threads or instances: local models, states and work arrays,
+ * the work arrays zeroed like the CPU backend's calloc'd ones. On failure nothing is left
+ * allocated by this call. */
+int hs_gpu_scratch_alloc(long n, hs_model **pm, hs_state **ps, hs_work **pw, hs_error *err);
 /* Raises the per-thread stack limit to need bytes (the kernels' frames, from
  * cudaFuncGetAttributes) if it is lower; *old gets the limit it replaced (0: unchanged), for
  * hs_gpu_stack_restore when the call ends, since the driver keeps the stack of every thread

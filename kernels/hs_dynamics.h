@@ -138,68 +138,26 @@ HS_HD static inline void hs_body_force6(const hs_model *m, const hs_kin *k, int 
     }
 }
 
-/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) from the applied forces already in
- * w->F and w->N (hs_applied_forces plus, e.g., cylinder forces). Requires hs_kin_positions and
- * hs_kin_velocities. */
-HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *k, double *M,
-                                               int ldm, double *Q, hs_dyn_work *w)
+/* Body j's 6-vector of applied minus velocity-dependent inertial forces, Qc = Qb - Mb Zd0,
+ * with Mb its own (not yet accumulated) 6x6 mass matrix. */
+HS_HD static inline void hs_body_bias6(const hs_model *m, const hs_kin *k, int j, const double *Mb,
+                                       const double *F, const double *N, double *Qc)
 {
-    int j, r, c;
-    for (j = 0; j < m->nbody; ++j) {
-        double Qb[6];
-        hs_body_mass6(m, k, j, w->Mc[j]);
-        hs_body_force6(m, k, j, w->F[j], w->N[j], Qb);
-        for (r = 0; r < 6; ++r) {
-            double s = Qb[r];
-            for (c = 0; c < 6; ++c) s -= w->Mc[j][6 * r + c] * k->Zd0[j][c];
-            w->Qc[j][r] = s;
-        }
-    }
-    /* backward accumulation: children are after their parents */
-    for (j = m->nbody - 1; j >= 0; --j) {
-        int par = m->body_parent[j];
-        if (par < 0) continue;
-        for (r = 0; r < 36; ++r) w->Mc[par][r] += w->Mc[j][r];
-        for (r = 0; r < 6; ++r) w->Qc[par][r] += w->Qc[j][r];
-    }
-    for (r = 0; r < m->nz; ++r)
-        for (c = 0; c < m->nz; ++c) M[r * ldm + c] = 0.0;
-    for (j = 0; j < m->nbody; ++j) {
-        double h[6], s;
-        int l;
-        for (r = 0; r < 6; ++r) {
-            s = 0.0;
-            for (c = 0; c < 6; ++c) s += w->Mc[j][6 * r + c] * k->b[j][c];
-            h[r] = s;
-        }
-        s = 0.0;
-        for (r = 0; r < 6; ++r) s += k->b[j][r] * w->Qc[j][r];
-        Q[j] = s;
-        for (l = j; l >= 0; l = m->body_parent[l]) {
-            s = 0.0;
-            for (r = 0; r < 6; ++r) s += k->b[l][r] * h[r];
-            M[j * ldm + l] = s;
-            M[l * ldm + j] = s;
-        }
+    double Qb[6];
+    int r, c;
+    hs_body_force6(m, k, j, F, N, Qb);
+    for (r = 0; r < 6; ++r) {
+        double s = Qb[r];
+        for (c = 0; c < 6; ++c) s -= Mb[6 * r + c] * k->Zd0[j][c];
+        Qc[r] = s;
     }
 }
 
-/* Q alone (nz), with the same operations as hs_mass_force_applied's Q: for a change of the
- * applied forces at unchanged kinematics (the tangent's hydraulic columns), where M is
- * unchanged and need not be rebuilt. Bit-identical to hs_mass_force_applied's Q. */
-HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
+/* Q (nz) from the bodies' Qc in w: backward accumulation over the tree (children are after
+ * their parents), then projection on each joint's axis b. */
+HS_HD static inline void hs_force_project(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
 {
-    int j, r, c;
-    for (j = 0; j < m->nbody; ++j) {
-        double Qb[6], Mb[36];
-        hs_body_mass6(m, k, j, Mb);
-        hs_body_force6(m, k, j, w->F[j], w->N[j], Qb);
-        for (r = 0; r < 6; ++r) {
-            double s = Qb[r];
-            for (c = 0; c < 6; ++c) s -= Mb[6 * r + c] * k->Zd0[j][c];
-            w->Qc[j][r] = s;
-        }
-    }
+    int j, r;
     for (j = m->nbody - 1; j >= 0; --j) {
         int par = m->body_parent[j];
         if (par < 0) continue;
@@ -210,6 +168,57 @@ HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, do
         for (r = 0; r < 6; ++r) s += k->b[j][r] * w->Qc[j][r];
         Q[j] = s;
     }
+}
+
+/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) from the applied forces already in
+ * w->F and w->N (hs_applied_forces plus, e.g., cylinder forces). Requires hs_kin_positions and
+ * hs_kin_velocities. */
+HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *k, double *M,
+                                               int ldm, double *Q, hs_dyn_work *w)
+{
+    int j, r, c;
+    for (j = 0; j < m->nbody; ++j) {
+        hs_body_mass6(m, k, j, w->Mc[j]);
+        hs_body_bias6(m, k, j, w->Mc[j], w->F[j], w->N[j], w->Qc[j]);
+    }
+    /* backward accumulation of the composite masses: children are after their parents */
+    for (j = m->nbody - 1; j >= 0; --j) {
+        int par = m->body_parent[j];
+        if (par < 0) continue;
+        for (r = 0; r < 36; ++r) w->Mc[par][r] += w->Mc[j][r];
+    }
+    hs_force_project(m, k, Q, w);
+    for (r = 0; r < m->nz; ++r)
+        for (c = 0; c < m->nz; ++c) M[r * ldm + c] = 0.0;
+    for (j = 0; j < m->nbody; ++j) {
+        double h[6], s;
+        int l;
+        for (r = 0; r < 6; ++r) {
+            s = 0.0;
+            for (c = 0; c < 6; ++c) s += w->Mc[j][6 * r + c] * k->b[j][c];
+            h[r] = s;
+        }
+        for (l = j; l >= 0; l = m->body_parent[l]) {
+            s = 0.0;
+            for (r = 0; r < 6; ++r) s += k->b[l][r] * h[r];
+            M[j * ldm + l] = s;
+            M[l * ldm + j] = s;
+        }
+    }
+}
+
+/* Q alone (nz), with hs_mass_force_applied's operations for Q: for a change of the applied
+ * forces at unchanged kinematics (the tangent's hydraulic columns), where M is unchanged and
+ * need not be rebuilt. Bit-identical to hs_mass_force_applied's Q. */
+HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
+{
+    int j;
+    for (j = 0; j < m->nbody; ++j) {
+        double Mb[36];
+        hs_body_mass6(m, k, j, Mb);
+        hs_body_bias6(m, k, j, Mb, w->F[j], w->N[j], w->Qc[j]);
+    }
+    hs_force_project(m, k, Q, w);
 }
 
 /* M and Q with gravity and the external loads at time t as the applied forces. */

@@ -21,7 +21,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "hs/model_file.h"
 #include "simulate.h"
@@ -32,7 +31,8 @@
 
 
 typedef struct run_ctx {
-    double Wpeak, Ebpeak, t_Ebpeak, Epmin, Epmax, t_itmax;
+    val_peaks pk;
+    double Epmin, Epmax, t_itmax;
     int itmax;
 } run_ctx;
 
@@ -40,11 +40,7 @@ static int on_step(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
 {
     run_ctx *c = (run_ctx *)vctx;
     (void)m;
-    if (fabs(s->W_cyl[0]) > c->Wpeak) c->Wpeak = fabs(s->W_cyl[0]);
-    if (fabs(Eb) > c->Ebpeak) {
-        c->Ebpeak = fabs(Eb);
-        c->t_Ebpeak = s->t;
-    }
+    val_peaks_update(&c->pk, s->W_cyl[0], Eb, s->t);
     if (o->Epot < c->Epmin) c->Epmin = o->Epot;
     if (o->Epot > c->Epmax) c->Epmax = o->Epot;
     if (s->step > 0 && s->iters > c->itmax) {
@@ -60,13 +56,6 @@ typedef struct result {
     int ok; /* t_end reached */
 } result;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run(hs_model_desc *d, double dt, result *r)
 {
     hs_error err;
@@ -80,9 +69,9 @@ static int run(hs_model_desc *d, double dt, result *r)
     memset(r, 0, sizeof *r);
     r->c.Epmin = 1e300;
     r->c.Epmax = -1e300;
-    t0 = now();
+    t0 = val_now();
     hs_simulate(&d->model, on_step, &r->c, &r->sum);
-    r->sum.wall_s = now() - t0;
+    r->sum.wall_s = val_now() - t0;
     r->ok = r->sum.status == 0 && r->sum.steps == r->sum.steps_planned;
     return 0;
 }
@@ -92,7 +81,7 @@ static void print_row(const char *label, const result *r, const char *paper_it,
 {
     printf("  %-10s %-6s %6ld %6.3f %4d %8.3f %-9s %10.4f %7.3f %-9s %9.2f %9.2f %10.3e %7.3f\n",
            label, r->ok ? "ok" : "FAIL", r->sum.steps, r->sum.mean_iters, r->sum.max_iters,
-           r->c.t_itmax, paper_it, r->c.Ebpeak, r->c.t_Ebpeak, paper_E, r->c.Wpeak,
+           r->c.t_itmax, paper_it, r->c.pk.Ebpeak, r->c.pk.t_Ebpeak, paper_E, r->c.pk.Wpeak,
            r->c.Epmax - r->c.Epmin, r->sum.max_phi, r->sum.wall_s);
     if (!r->ok)
         printf("  %-10s stopped at t = %g s: %s\n", "", r->sum.t_final,
@@ -155,8 +144,8 @@ int main(void)
         snprintf(p, sizeof p, "%d", paper_max[k]);
         check_max(q, p, (double)res[k].sum.max_iters, 2.0 * paper_max[k]);
     }
-    check_max("dt = 1 ms: peak |E_balance| [J]", "< 5", res[1].c.Ebpeak, 5.0);
-    check_rel("dt = 1 ms: peak |W_lift| [J]", 1400.0, res[1].c.Wpeak, 0.10);
+    check_max("dt = 1 ms: peak |E_balance| [J]", "< 5", res[1].c.pk.Ebpeak, 5.0);
+    check_rel("dt = 1 ms: peak |W_lift| [J]", 1400.0, res[1].c.pk.Wpeak, 0.10);
     for (k = 0; k < 4; ++k) {
         snprintf(q, sizeof q, "dt = %g ms: max ||Phi||_2 over the steps [m]", dts[k] * 1e3);
         check_max(q, "-", res[k].sum.max_phi, 1e-6);

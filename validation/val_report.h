@@ -6,8 +6,31 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
 static int npass, nfail;
+
+/* Wall-clock seconds (monotonic), for the programs' timings. */
+static inline double val_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The peaks every cycle run tracks: |W| of the first cylinder, |E_balance| and its time. */
+typedef struct val_peaks {
+    double Wpeak, Ebpeak, t_Ebpeak;
+} val_peaks;
+
+static inline void val_peaks_update(val_peaks *p, double W, double Eb, double t)
+{
+    if (fabs(W) > p->Wpeak) p->Wpeak = fabs(W);
+    if (fabs(Eb) > p->Ebpeak) {
+        p->Ebpeak = fabs(Eb);
+        p->t_Ebpeak = t;
+    }
+}
 
 static inline void val_count(int ok)
 {

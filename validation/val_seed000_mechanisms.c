@@ -29,7 +29,8 @@
 
 
 typedef struct run_ctx {
-    double Wpeak, Ebpeak, t_Ebpeak, phimax, t_phimax, t_itmax;
+    val_peaks pk;
+    double phimax, t_phimax, t_itmax;
     int itmax;
 } run_ctx;
 
@@ -37,11 +38,7 @@ static int on_step(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
 {
     run_ctx *c = (run_ctx *)vctx;
     (void)m;
-    if (fabs(s->W_cyl[0]) > c->Wpeak) c->Wpeak = fabs(s->W_cyl[0]);
-    if (fabs(Eb) > c->Ebpeak) {
-        c->Ebpeak = fabs(Eb);
-        c->t_Ebpeak = s->t;
-    }
+    val_peaks_update(&c->pk, s->W_cyl[0], Eb, s->t);
     if (c->phimax == c->phimax && !(o->phi_norm <= c->phimax)) { /* a NaN sticks */
         c->phimax = o->phi_norm;
         c->t_phimax = s->t;
@@ -51,13 +48,6 @@ static int on_step(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
         c->t_itmax = s->t;
     }
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int main(void)
@@ -88,9 +78,9 @@ int main(void)
             return 1;
         }
         memset(&c[k], 0, sizeof c[k]);
-        t0 = now();
+        t0 = val_now();
         hs_simulate(&d.model, on_step, &c[k], &sum[k]);
-        sum[k].wall_s = now() - t0;
+        sum[k].wall_s = val_now() - t0;
         ok[k] = sum[k].status == 0 && sum[k].steps == sum[k].steps_planned;
         printf("  %-13s %s (%s): %s\n", tags[k], models[k], d.name,
                ok[k] ? "t_end reached" : hs_status_string(sum[k].status));
@@ -106,8 +96,8 @@ int main(void)
         printf("  %-13s %-6s %6ld %6.3f %4d %7.3f %-9s %9.4f %7.3f %-6.2f %9.2f %-7.2f %6.3f%% "
                "%10.3e %8.3f %-7.2f\n",
                tags[k], ok[k] ? "ok" : "FAIL", sum[k].steps, sum[k].mean_iters, sum[k].max_iters,
-               c[k].t_itmax, p, c[k].Ebpeak, c[k].t_Ebpeak, paper_E[k], c[k].Wpeak, paper_W[k],
-               100.0 * c[k].Ebpeak / c[k].Wpeak, c[k].phimax, sum[k].wall_s, paper_wall[k]);
+               c[k].t_itmax, p, c[k].pk.Ebpeak, c[k].pk.t_Ebpeak, paper_E[k], c[k].pk.Wpeak, paper_W[k],
+               100.0 * c[k].pk.Ebpeak / c[k].pk.Wpeak, c[k].phimax, sum[k].wall_s, paper_wall[k]);
     }
     printf("  (paper iterations avg./max and wall time: penalty approach, Matlab; |Ebal|: peak "
            "|E_balance| and its time)\n");
@@ -115,7 +105,7 @@ int main(void)
     printf("\nchecks:\n  %-46s %12s %12s %11s %-16s %s\n", "quantity", "paper", "ours",
            "diff/margin", "tolerance", "result");
     for (k = 0; k < NMOD; ++k) {
-        double ratio = c[k].Ebpeak / c[k].Wpeak;
+        double ratio = c[k].pk.Ebpeak / c[k].pk.Wpeak;
         snprintf(q, sizeof q, "%s: reaches t = 10 s (1 = yes)", tags[k]);
         check_line(q, "completes", ok[k], 0.0, "= 1", ok[k]);
         snprintf(q, sizeof q, "%s: max ||Phi||_2 over every step", tags[k]);
@@ -126,10 +116,10 @@ int main(void)
         check_line(q, p, ratio, (0.002 - ratio) / 0.002, "<= 0.002", ratio <= 0.002);
         snprintf(q, sizeof q, "%s: peak |W_lift| [J]", tags[k]);
         snprintf(p, sizeof p, "%.2f", paper_W[k]);
-        report_line(q, p, c[k].Wpeak, fabs(c[k].Wpeak - paper_W[k]) / paper_W[k]);
+        report_line(q, p, c[k].pk.Wpeak, fabs(c[k].pk.Wpeak - paper_W[k]) / paper_W[k]);
         snprintf(q, sizeof q, "%s: peak |E_balance| [J]", tags[k]);
         snprintf(p, sizeof p, "%.2f", paper_E[k]);
-        report_line(q, p, c[k].Ebpeak, fabs(c[k].Ebpeak - paper_E[k]) / paper_E[k]);
+        report_line(q, p, c[k].pk.Ebpeak, fabs(c[k].pk.Ebpeak - paper_E[k]) / paper_E[k]);
         snprintf(q, sizeof q, "%s: mean Newton iterations", tags[k]);
         snprintf(p, sizeof p, "%.2f", paper_avg[k]);
         report_line(q, p, sum[k].mean_iters, fabs(sum[k].mean_iters - paper_avg[k]) / paper_avg[k]);

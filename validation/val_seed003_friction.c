@@ -29,7 +29,7 @@
 
 
 typedef struct run_ctx {
-    double Wpeak, Ebpeak, t_Ebpeak;
+    val_peaks pk;
     long nit[4]; /* steps with 1, 2, >= 3 iterations (index 1..3) */
 } run_ctx;
 
@@ -38,20 +38,9 @@ static int on_step(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
     run_ctx *c = (run_ctx *)vctx;
     (void)m;
     (void)o;
-    if (fabs(s->W_cyl[0]) > c->Wpeak) c->Wpeak = fabs(s->W_cyl[0]);
-    if (fabs(Eb) > c->Ebpeak) {
-        c->Ebpeak = fabs(Eb);
-        c->t_Ebpeak = s->t;
-    }
+    val_peaks_update(&c->pk, s->W_cyl[0], Eb, s->t);
     if (s->step > 0) ++c->nit[s->iters >= 3 ? 3 : (s->iters < 1 ? 1 : s->iters)];
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int main(void)
@@ -85,9 +74,9 @@ int main(void)
             return 1;
         }
         memset(&c[k], 0, sizeof c[k]);
-        t0 = now();
+        t0 = val_now();
         hs_simulate(&d.model, on_step, &c[k], &sum[k]);
-        sum[k].wall_s = now() - t0;
+        sum[k].wall_s = val_now() - t0;
         ok[k] = sum[k].status == 0 && sum[k].steps == sum[k].steps_planned;
         if (!ok[k])
             printf("  %s: stopped at t = %g s: %s\n", fric[k], sum[k].t_final,
@@ -104,7 +93,7 @@ int main(void)
                "%-7.2f %8.3f\n",
                fric[k], ok[k] ? "ok" : "FAIL", sum[k].steps, sum[k].mean_iters, sum[k].max_iters,
                100.0 * c[k].nit[1] / n, 100.0 * c[k].nit[2] / n, 100.0 * c[k].nit[3] / n,
-               paper_it[k], c[k].Ebpeak, c[k].t_Ebpeak, paper_E[k], c[k].Wpeak, paper_W[k],
+               paper_it[k], c[k].pk.Ebpeak, c[k].pk.t_Ebpeak, paper_E[k], c[k].pk.Wpeak, paper_W[k],
                sum[k].wall_s);
     }
     printf("  (1 it, 2 it, >=3: share of the steps taking that many Newton iterations; "
@@ -113,16 +102,16 @@ int main(void)
     printf("\nchecks:\n  %-44s %12s %12s %11s %-16s %s\n", "quantity", "paper", "ours",
            "diff/margin", "tolerance", "result");
     for (k = 0; k < NFRIC; ++k) {
-        double r = fabs(c[k].Wpeak - paper_W[k]) / paper_W[k];
+        double r = fabs(c[k].pk.Wpeak - paper_W[k]) / paper_W[k];
         snprintf(q, sizeof q, "%s: reaches t = 10 s (1 = yes)", fric[k]);
         check_line(q, "completes", ok[k], 0.0, "= 1", ok[k]);
         snprintf(q, sizeof q, "%s: peak |W_lift| [J]", fric[k]);
         snprintf(p, sizeof p, "%.2f", paper_W[k]);
-        check_line(q, p, c[k].Wpeak, r, "rel <= 0.01", r <= 0.01);
+        check_line(q, p, c[k].pk.Wpeak, r, "rel <= 0.01", r <= 0.01);
         snprintf(q, sizeof q, "%s: peak |E_balance| [J]", fric[k]);
         snprintf(p, sizeof p, "%.2f", paper_E[k]);
         snprintf(t, sizeof t, "<= 1");
-        check_line(q, p, c[k].Ebpeak, 1.0 - c[k].Ebpeak, t, c[k].Ebpeak <= 1.0);
+        check_line(q, p, c[k].pk.Ebpeak, 1.0 - c[k].pk.Ebpeak, t, c[k].pk.Ebpeak <= 1.0);
     }
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
