@@ -141,7 +141,7 @@ HS_HD static inline int hs_instance_model(const hs_model *base, const hs_overrid
 
 /* Value of a signal at the state s with observables o (E_balance needs the initial energy
  * E0 = E_kin + E_pot - W_ext - W_cyl at t = 0). */
-HS_HD static inline double hs_signal_value(const hs_model *m, const hs_state *s, const hs_obs *o,
+HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s, const hs_obs *o,
                                            double E0, hs_signal_ref r)
 {
     (void)m;
@@ -199,7 +199,7 @@ typedef struct hs_batch_out {
 
 /* Per-instance runner state between phases (the cuBLAS GPU path keeps it between kernels). */
 typedef struct hs_inst_run {
-    hs_acc acc[HS_MAX_OUT];
+    hs_acc acc[HS_CAP_OUT]; /* (nsig) */
     double E0; /* initial energy, for E_balance */
     long nsteps; /* steps to t_end of this instance's model */
     long j; /* trajectory samples written */
@@ -211,10 +211,10 @@ typedef struct hs_inst_run {
 
 /* Clears the runner state; nsteps from the instance's model (t_end / dt, rounded up when
  * t_end is not a multiple of dt). */
-HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_model *m, hs_inst_run *g)
+HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_mview *m, hs_inst_run *g)
 {
     int q;
-    double r = m->t_end / m->dt;
+    double r = HS_D(m, t_end) / HS_D(m, dt);
     for (q = 0; q < spec->nsig; ++q) {
         g->acc[q].n = 0;
         g->acc[q].sum = g->acc[q].sumsq = g->acc[q].min = g->acc[q].max = g->acc[q].last =
@@ -223,13 +223,13 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_
     g->E0 = 0.0;
     g->j = 0;
     g->done = g->newton = g->it = 0;
-    g->nx = m->nx;
+    g->nx = HS_N(m, nx);
     g->nsteps = (long)floor(r + 0.5);
     if (fabs(r - (double)g->nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)g->nsteps < r) ++g->nsteps;
 }
 
 /* Observe the accepted state (step k = s->step) and add it to the statistics and trajectory. */
-HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs_model *m, const hs_state *s,
+HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs_mview *m, const hs_state *s,
                                  hs_work *w, hs_inst_run *g, long i, hs_batch_out *out)
 {
     hs_obs o;

@@ -14,27 +14,27 @@
 #include "hs_kinematics.h"
 
 /* Is joint k on the path root..j?  (j = -1: ground has no joints) */
-HS_HD static inline int hs_on_path(const hs_model *m, int j, int k)
+HS_HD static inline int hs_on_path(const hs_mview *m, int j, int k)
 {
-    return j >= 0 && ((m->body_anc[j] >> k) & 1u);
+    return j >= 0 && ((HS_I(m, body_anc, j) >> k) & 1u);
 }
 
 /* Phi (ncon). Needs hs_kin_positions. */
-HS_HD static inline void hs_constraints_phi(const hs_model *m, const hs_kin *k, double *phi)
+HS_HD static inline void hs_constraints_phi(const hs_mview *m, const hs_kin *k, double *phi)
 {
     int e;
-    for (e = 0; e < m->ncon; ++e) {
-        int a = m->con_body_a[e], b = m->con_body_b[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) {
+        int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
         double v[3];
-        hs_kin_dir(k, b, m->con_v[e], v);
-        if (m->con_type[e] == HS_CON_DD) {
+        hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
+        if (HS_I(m, con_type, e) == HS_CON_DD) {
             double u[3];
-            hs_kin_dir(k, a, m->con_u[e], u);
+            hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
             phi[e] = hs_v3_dot(u, v);
         } else {
             double ra[3], rb[3], d[3];
-            hs_kin_point(k, a, m->con_pa[e], ra);
-            hs_kin_point(k, b, m->con_pb[e], rb);
+            hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
+            hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
             hs_v3_sub(d, ra, rb);
             phi[e] = hs_v3_dot(v, d);
         }
@@ -42,25 +42,25 @@ HS_HD static inline void hs_constraints_phi(const hs_model *m, const hs_kin *k, 
 }
 
 /* Jacobian Phi_z (ncon x nz, row-major, leading dimension ldj). Needs hs_kin_positions. */
-HS_HD static inline void hs_constraints_jac(const hs_model *m, const hs_kin *k, double *J, int ldj)
+HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, double *J, int ldj)
 {
     int e, q;
-    for (e = 0; e < m->ncon; ++e) {
-        int a = m->con_body_a[e], b = m->con_body_b[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) {
+        int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
         double v[3], u[3], ra[3], rb[3], d[3];
-        hs_kin_dir(k, b, m->con_v[e], v);
-        if (m->con_type[e] == HS_CON_DD) {
-            hs_kin_dir(k, a, m->con_u[e], u);
+        hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
+        if (HS_I(m, con_type, e) == HS_CON_DD) {
+            hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
         } else {
-            hs_kin_point(k, a, m->con_pa[e], ra);
-            hs_kin_point(k, b, m->con_pb[e], rb);
+            hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
+            hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
             hs_v3_sub(d, ra, rb);
         }
-        for (q = 0; q < m->nz; ++q) {
+        for (q = 0; q < HS_N(m, nz); ++q) {
             const double *bs = k->b[q], *wk = k->b[q] + 3;
             int ina = hs_on_path(m, a, q), inb = hs_on_path(m, b, q);
             double s = 0.0, t[3], dr[3];
-            if (m->con_type[e] == HS_CON_DD) {
+            if (HS_I(m, con_type, e) == HS_CON_DD) {
                 if (ina) {
                     hs_v3_cross(t, wk, u);
                     s += hs_v3_dot(t, v);
@@ -94,14 +94,14 @@ HS_HD static inline void hs_constraints_jac(const hs_model *m, const hs_kin *k, 
 
 /* Velocity product c = Phidot_z zdot (ncon): phi's second derivative with zddot = 0.
  * Needs hs_kin_positions and hs_kin_velocities at the same state. */
-HS_HD static inline void hs_constraints_vprod(const hs_model *m, const hs_kin *k, double *c)
+HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k, double *c)
 {
     int e;
-    for (e = 0; e < m->ncon; ++e) {
-        int a = m->con_body_a[e], b = m->con_body_b[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) {
+        int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
         double v[3], vd[3], vdd[3], wb[3], ab[3], t[3];
         int q;
-        hs_kin_dir(k, b, m->con_v[e], v);
+        hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         /* vdot = w_b x v, vddot = alpha0_b x v + w_b x (w_b x v) */
         if (b >= 0) {
             hs_v3_copy(wb, k->Z[b] + 3);
@@ -114,9 +114,9 @@ HS_HD static inline void hs_constraints_vprod(const hs_model *m, const hs_kin *k
         hs_v3_cross(vdd, ab, v);
         hs_v3_cross2(t, wb, v);
         for (q = 0; q < 3; ++q) vdd[q] += t[q];
-        if (m->con_type[e] == HS_CON_DD) {
+        if (HS_I(m, con_type, e) == HS_CON_DD) {
             double u[3], ud[3], udd[3], wa[3], aa[3];
-            hs_kin_dir(k, a, m->con_u[e], u);
+            hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
             if (a >= 0) {
                 hs_v3_copy(wa, k->Z[a] + 3);
                 hs_v3_copy(aa, k->Zd0[a] + 3);
@@ -131,8 +131,8 @@ HS_HD static inline void hs_constraints_vprod(const hs_model *m, const hs_kin *k
             c[e] = hs_v3_dot(udd, v) + 2.0 * hs_v3_dot(ud, vd) + hs_v3_dot(u, vdd);
         } else {
             double ra[3], rb[3], d[3], va[3], vb[3], dd[3], aa0[3], ab0[3], ddd[3];
-            hs_kin_point(k, a, m->con_pa[e], ra);
-            hs_kin_point(k, b, m->con_pb[e], rb);
+            hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
+            hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
             hs_v3_sub(d, ra, rb);
             hs_kin_point_vel(k, a, ra, va);
             hs_kin_point_vel(k, b, rb, vb);

@@ -13,44 +13,44 @@
 #include "hs_signal.h"
 
 typedef struct hs_dyn_work {
-    double Mc[HS_MAX_BODIES][36]; /* accumulated 6x6 body mass matrices Mbar (nbody x 36) */
-    double Qc[HS_MAX_BODIES][6]; /* accumulated Qbar - Mbar Zd0 (nbody x 6) */
-    double F[HS_MAX_BODIES][3]; /* applied force on each body, global (nbody x 3) */
-    double N[HS_MAX_BODIES][3]; /* applied moment about the global origin (nbody x 3) */
+    double Mc[HS_CAP_BODIES][36]; /* accumulated 6x6 body mass matrices Mbar (nbody x 36) */
+    double Qc[HS_CAP_BODIES][6]; /* accumulated Qbar - Mbar Zd0 (nbody x 6) */
+    double F[HS_CAP_BODIES][3]; /* applied force on each body, global (nbody x 3) */
+    double N[HS_CAP_BODIES][3]; /* applied moment about the global origin (nbody x 3) */
 } hs_dyn_work;
 
 /* Applied forces: gravity at the centres of mass and the external loads at time t (their
  * signals' left limit if side < 0, right limit otherwise: hs_signal.h).
  * F_j (global) and N_j, the moment about the global origin (eq. 10's tau + g~ f). */
-HS_HD static inline void hs_applied_forces_side(const hs_model *m, const hs_kin *k, double t,
+HS_HD static inline void hs_applied_forces_side(const hs_mview *m, const hs_kin *k, double t,
                                                 int side, double F[][3], double N[][3])
 {
     int j, l;
-    for (j = 0; j < m->nbody; ++j) {
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         double w[3];
-        for (l = 0; l < 3; ++l) F[j][l] = m->body_mass[j] * m->gravity[l];
+        for (l = 0; l < 3; ++l) F[j][l] = HS_D(m, body_mass)[j] * HS_D(m, gravity)[l];
         hs_v3_cross(w, k->g[j], F[j]);
         hs_v3_copy(N[j], w);
     }
-    for (l = 0; l < m->nload; ++l) {
-        int j2 = m->load_body[l];
-        double sf = hs_signal_eval_side(m, m->load_force_sig[l], t, side);
-        double st = hs_signal_eval_side(m, m->load_torque_sig[l], t, side);
+    for (l = 0; l < HS_N(m, nload); ++l) {
+        int j2 = HS_I(m, load_body, l);
+        double sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
+        double st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
         double f[3], tq[3], r[3], w[3];
         int q;
         if (j2 < 0) continue; /* a load on ground does no work and moves nothing */
-        if (m->load_frame[l] == HS_FRAME_BODY) {
-            hs_m3_mulv(f, k->A[j2], m->load_force_dir[l]);
-            hs_m3_mulv(tq, k->A[j2], m->load_torque_dir[l]);
+        if (HS_I(m, load_frame, l) == HS_FRAME_BODY) {
+            hs_m3_mulv(f, k->A[j2], HS_D(m, load_force_dir)[l]);
+            hs_m3_mulv(tq, k->A[j2], HS_D(m, load_torque_dir)[l]);
         } else {
-            hs_v3_copy(f, m->load_force_dir[l]);
-            hs_v3_copy(tq, m->load_torque_dir[l]);
+            hs_v3_copy(f, HS_D(m, load_force_dir)[l]);
+            hs_v3_copy(tq, HS_D(m, load_torque_dir)[l]);
         }
         for (q = 0; q < 3; ++q) {
             f[q] *= sf;
             tq[q] *= st;
         }
-        hs_kin_point(k, j2, m->load_at[l], r);
+        hs_kin_point(k, j2, HS_D(m, load_at)[l], r);
         hs_v3_cross(w, r, f);
         for (q = 0; q < 3; ++q) {
             F[j2][q] += f[q];
@@ -59,7 +59,7 @@ HS_HD static inline void hs_applied_forces_side(const hs_model *m, const hs_kin 
     }
 }
 
-HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, double t,
+HS_HD static inline void hs_applied_forces(const hs_mview *m, const hs_kin *k, double t,
                                            double F[][3], double N[][3])
 {
     hs_applied_forces_side(m, k, t, 1, F, N);
@@ -67,24 +67,24 @@ HS_HD static inline void hs_applied_forces(const hs_model *m, const hs_kin *k, d
 
 /* Power of the external loads (gravity excluded: it is in E_pot) at time t (signal limit as
  * in hs_applied_forces_side). */
-HS_HD static inline double hs_external_power(const hs_model *m, const hs_kin *k, double t, int side)
+HS_HD static inline double hs_external_power(const hs_mview *m, const hs_kin *k, double t, int side)
 {
     double P = 0.0;
     int l;
-    for (l = 0; l < m->nload; ++l) {
-        int j = m->load_body[l];
+    for (l = 0; l < HS_N(m, nload); ++l) {
+        int j = HS_I(m, load_body, l);
         double sf, st, f[3], tq[3], r[3], v[3];
         if (j < 0) continue;
-        sf = hs_signal_eval_side(m, m->load_force_sig[l], t, side);
-        st = hs_signal_eval_side(m, m->load_torque_sig[l], t, side);
-        if (m->load_frame[l] == HS_FRAME_BODY) {
-            hs_m3_mulv(f, k->A[j], m->load_force_dir[l]);
-            hs_m3_mulv(tq, k->A[j], m->load_torque_dir[l]);
+        sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
+        st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
+        if (HS_I(m, load_frame, l) == HS_FRAME_BODY) {
+            hs_m3_mulv(f, k->A[j], HS_D(m, load_force_dir)[l]);
+            hs_m3_mulv(tq, k->A[j], HS_D(m, load_torque_dir)[l]);
         } else {
-            hs_v3_copy(f, m->load_force_dir[l]);
-            hs_v3_copy(tq, m->load_torque_dir[l]);
+            hs_v3_copy(f, HS_D(m, load_force_dir)[l]);
+            hs_v3_copy(tq, HS_D(m, load_torque_dir)[l]);
         }
-        hs_kin_point(k, j, m->load_at[l], r);
+        hs_kin_point(k, j, HS_D(m, load_at)[l], r);
         hs_kin_point_vel(k, j, r, v);
         P += sf * hs_v3_dot(f, v) + st * hs_v3_dot(tq, k->Z[j] + 3);
     }
@@ -92,13 +92,13 @@ HS_HD static inline double hs_external_power(const hs_model *m, const hs_kin *k,
 }
 
 /* Body mass matrix Mbar_j (eq. 9) in global axes, 6x6 row-major. */
-HS_HD static inline void hs_body_mass6(const hs_model *m, const hs_kin *k, int j, double Mb[36])
+HS_HD static inline void hs_body_mass6(const hs_mview *m, const hs_kin *k, int j, double Mb[36])
 {
-    double J[9], mj = m->body_mass[j];
+    double J[9], mj = HS_D(m, body_mass)[j];
     const double *g = k->g[j];
     double G[9]; /* g~ */
     int r, c, q;
-    hs_m3_inertia_global(J, k->A[j], m->body_inertia[j]);
+    hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
     G[0] = 0.0;
     G[1] = -g[2];
     G[2] = g[1];
@@ -120,14 +120,14 @@ HS_HD static inline void hs_body_mass6(const hs_model *m, const hs_kin *k, int j
 }
 
 /* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin. */
-HS_HD static inline void hs_body_force6(const hs_model *m, const hs_kin *k, int j,
+HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j,
                                         const double F[3], const double N[3], double Qb[6])
 {
     double J[9], Jw[3], wJw[3], c[3], mg[3], gc[3];
     const double *w = k->Z[j] + 3;
     int q;
-    hs_m3_inertia_global(J, k->A[j], m->body_inertia[j]);
-    for (q = 0; q < 3; ++q) mg[q] = m->body_mass[j] * k->g[j][q];
+    hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
+    for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * k->g[j][q];
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
     hs_m3_mulv(Jw, J, w);
     hs_v3_cross(wJw, w, Jw);
@@ -140,7 +140,7 @@ HS_HD static inline void hs_body_force6(const hs_model *m, const hs_kin *k, int 
 
 /* Body j's 6-vector of applied minus velocity-dependent inertial forces, Qc = Qb - Mb Zd0,
  * with Mb its own (not yet accumulated) 6x6 mass matrix. */
-HS_HD static inline void hs_body_bias6(const hs_model *m, const hs_kin *k, int j, const double *Mb,
+HS_HD static inline void hs_body_bias6(const hs_mview *m, const hs_kin *k, int j, const double *Mb,
                                        const double *F, const double *N, double *Qc)
 {
     double Qb[6];
@@ -155,15 +155,15 @@ HS_HD static inline void hs_body_bias6(const hs_model *m, const hs_kin *k, int j
 
 /* Q (nz) from the bodies' Qc in w: backward accumulation over the tree (children are after
  * their parents), then projection on each joint's axis b. */
-HS_HD static inline void hs_force_project(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
+HS_HD static inline void hs_force_project(const hs_mview *m, const hs_kin *k, double *Q, hs_dyn_work *w)
 {
     int j, r;
-    for (j = m->nbody - 1; j >= 0; --j) {
-        int par = m->body_parent[j];
+    for (j = HS_N(m, nbody) - 1; j >= 0; --j) {
+        int par = HS_I(m, body_parent, j);
         if (par < 0) continue;
         for (r = 0; r < 6; ++r) w->Qc[par][r] += w->Qc[j][r];
     }
-    for (j = 0; j < m->nbody; ++j) {
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         double s = 0.0;
         for (r = 0; r < 6; ++r) s += k->b[j][r] * w->Qc[j][r];
         Q[j] = s;
@@ -173,24 +173,24 @@ HS_HD static inline void hs_force_project(const hs_model *m, const hs_kin *k, do
 /* M (nz x nz, row-major, leading dimension ldm) and Q (nz) from the applied forces already in
  * w->F and w->N (hs_applied_forces plus, e.g., cylinder forces). Requires hs_kin_positions and
  * hs_kin_velocities. */
-HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *k, double *M,
+HS_HD static inline void hs_mass_force_applied(const hs_mview *m, const hs_kin *k, double *M,
                                                int ldm, double *Q, hs_dyn_work *w)
 {
     int j, r, c;
-    for (j = 0; j < m->nbody; ++j) {
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         hs_body_mass6(m, k, j, w->Mc[j]);
         hs_body_bias6(m, k, j, w->Mc[j], w->F[j], w->N[j], w->Qc[j]);
     }
     /* backward accumulation of the composite masses: children are after their parents */
-    for (j = m->nbody - 1; j >= 0; --j) {
-        int par = m->body_parent[j];
+    for (j = HS_N(m, nbody) - 1; j >= 0; --j) {
+        int par = HS_I(m, body_parent, j);
         if (par < 0) continue;
         for (r = 0; r < 36; ++r) w->Mc[par][r] += w->Mc[j][r];
     }
     hs_force_project(m, k, Q, w);
-    for (r = 0; r < m->nz; ++r)
-        for (c = 0; c < m->nz; ++c) M[r * ldm + c] = 0.0;
-    for (j = 0; j < m->nbody; ++j) {
+    for (r = 0; r < HS_N(m, nz); ++r)
+        for (c = 0; c < HS_N(m, nz); ++c) M[r * ldm + c] = 0.0;
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         double h[6], s;
         int l;
         for (r = 0; r < 6; ++r) {
@@ -198,7 +198,7 @@ HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *
             for (c = 0; c < 6; ++c) s += w->Mc[j][6 * r + c] * k->b[j][c];
             h[r] = s;
         }
-        for (l = j; l >= 0; l = m->body_parent[l]) {
+        for (l = j; l >= 0; l = HS_I(m, body_parent, l)) {
             s = 0.0;
             for (r = 0; r < 6; ++r) s += k->b[l][r] * h[r];
             M[j * ldm + l] = s;
@@ -210,10 +210,10 @@ HS_HD static inline void hs_mass_force_applied(const hs_model *m, const hs_kin *
 /* Q alone (nz), with hs_mass_force_applied's operations for Q: for a change of the applied
  * forces at unchanged kinematics (the tangent's hydraulic columns), where M is unchanged and
  * need not be rebuilt. Bit-identical to hs_mass_force_applied's Q. */
-HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, double *Q, hs_dyn_work *w)
+HS_HD static inline void hs_force_applied(const hs_mview *m, const hs_kin *k, double *Q, hs_dyn_work *w)
 {
     int j;
-    for (j = 0; j < m->nbody; ++j) {
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         double Mb[36];
         hs_body_mass6(m, k, j, Mb);
         hs_body_bias6(m, k, j, Mb, w->F[j], w->N[j], w->Qc[j]);
@@ -222,7 +222,7 @@ HS_HD static inline void hs_force_applied(const hs_model *m, const hs_kin *k, do
 }
 
 /* M and Q with gravity and the external loads at time t as the applied forces. */
-HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, double t, double *M,
+HS_HD static inline void hs_mass_force(const hs_mview *m, const hs_kin *k, double t, double *M,
                                        int ldm, double *Q, hs_dyn_work *w)
 {
     hs_applied_forces(m, k, t, w->F, w->N);
@@ -230,18 +230,18 @@ HS_HD static inline void hs_mass_force(const hs_model *m, const hs_kin *k, doubl
 }
 
 /* Kinetic and potential energy at the state in k (E_pot relative to the global origin). */
-HS_HD static inline void hs_energy(const hs_model *m, const hs_kin *k, double *Ekin, double *Epot)
+HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double *Ekin, double *Epot)
 {
     double T = 0.0, V = 0.0;
     int j;
-    for (j = 0; j < m->nbody; ++j) {
+    for (j = 0; j < HS_N(m, nbody); ++j) {
         double v[3], J[9], Jw[3];
         const double *w = k->Z[j] + 3;
         hs_kin_point_vel(k, j, k->g[j], v);
-        hs_m3_inertia_global(J, k->A[j], m->body_inertia[j]);
+        hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
         hs_m3_mulv(Jw, J, w);
-        T += 0.5 * (m->body_mass[j] * hs_v3_dot(v, v) + hs_v3_dot(w, Jw));
-        V -= m->body_mass[j] * hs_v3_dot(m->gravity, k->g[j]);
+        T += 0.5 * (HS_D(m, body_mass)[j] * hs_v3_dot(v, v) + hs_v3_dot(w, Jw));
+        V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), k->g[j]);
     }
     *Ekin = T;
     *Epot = V;

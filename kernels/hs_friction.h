@@ -7,7 +7,7 @@
 #ifndef HS_FRICTION_H
 #define HS_FRICTION_H
 
-#include "../include/hs/model.h"
+#include "hs_model.h"
 
 HS_HD static inline double hs_sgn(double v)
 {
@@ -54,12 +54,12 @@ HS_HD static inline double hs_fric_hss(double Fc, double Fs, double vb, double v
 
 /* Friction force of cylinder c at rod velocity v with its states fs (cyl_nfs[c] of them) and
  * pressure force Fp = p_p A_p - p_r A_r (efficiency laws); writes the state derivatives. */
-HS_HD static inline double hs_friction_force(const hs_model *m, int c, double v, const double *fs,
+HS_HD static inline double hs_friction_force(const hs_mview *m, int c, double v, const double *fs,
                                              double Fp, double *fsd)
 {
-    const double *P = m->cyl_fp[c];
+    const double *P = HS_D(m, cyl_fp)[c];
     double Fc = P[HS_FP_FC], Fs = P[HS_FP_FS], vs = P[HS_FP_VS], s2 = P[HS_FP_SIGMA2];
-    switch (m->cyl_fric[c]) {
+    switch (HS_I(m, cyl_fric, c)) {
     case HS_FRIC_VISCOUS:
         return P[HS_FP_C] * v;
     case HS_FRIC_BROWN_MCPHEE:
@@ -99,12 +99,12 @@ HS_HD static inline double hs_friction_force(const hs_model *m, int c, double v,
 
 /* End-damper force (seed 004 Pub. III eq. 31) from the chamber lengths l_p (piston side) and
  * l_r (rod side): a spring-damper that pushes the piston off either end. */
-HS_HD static inline double hs_end_damper(const hs_model *m, int c, double l_p, double l_r, double v)
+HS_HD static inline double hs_end_damper(const hs_mview *m, int c, double l_p, double l_r, double v)
 {
-    double ld = m->cyl_ld[c];
+    double ld = HS_D(m, cyl_ld)[c];
     if (ld <= 0.0) return 0.0;
-    if (l_p <= ld) return m->cyl_kd[c] * (ld - l_p) - m->cyl_cd[c] * v;
-    if (l_r <= ld) return -m->cyl_kd[c] * (ld - l_r) - m->cyl_cd[c] * v;
+    if (l_p <= ld) return HS_D(m, cyl_kd)[c] * (ld - l_p) - HS_D(m, cyl_cd)[c] * v;
+    if (l_r <= ld) return -HS_D(m, cyl_kd)[c] * (ld - l_r) - HS_D(m, cyl_cd)[c] * v;
     return 0.0;
 }
 

@@ -7,7 +7,15 @@
 #ifndef HS_HD_H
 #define HS_HD_H
 
+/* NVRTC (run-time compilation of the specialised kernels, host/kernel_spec.c) has the math
+ * functions built in and no C library headers. */
+#ifndef __CUDACC_RTC__
 #include <math.h>
+#else
+#ifndef NAN
+#define NAN __longlong_as_double(0x7ff8000000000000LL)
+#endif
+#endif
 
 #ifdef __CUDACC__
 #define HS_HD __host__ __device__
@@ -34,6 +42,33 @@
 #define HS_MAX_FS (2 * HS_MAX_CYLS) /* friction states (LuGre: 1, modified LuGre: 2 each) */
 #define HS_MAX_FP 16 /* friction parameters per cylinder */
 #define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
+
+/* Capacities of the per-instance arrays (hs_state, hs_work and their parts): the HS_MAX_*
+ * limits, unless a specialised build (host/kernel_spec.c) sets them to one model's sizes
+ * before including the engine. The model block itself (hs_model) is always laid out with
+ * HS_MAX_*: the host and every build of the engine share it. */
+#ifndef HS_CAP_BODIES
+#define HS_CAP_BODIES HS_MAX_BODIES
+#define HS_CAP_Z HS_MAX_Z
+#define HS_CAP_CON HS_MAX_CON
+#define HS_CAP_VOLS HS_MAX_VOLS
+#define HS_CAP_DCV HS_MAX_DCV
+#define HS_CAP_CYLS HS_MAX_CYLS
+#define HS_CAP_FS HS_MAX_FS
+#define HS_CAP_X HS_MAX_X
+#define HS_CAP_OUT 32 /* recorded signals (HS_MAX_OUT of hs_batch.h) */
+#endif
+
+/* Loops over model sizes: in a specialised build the sizes are compile-time constants and
+ * these loops are unrolled whole, so that every index is a constant and small arrays live in
+ * registers; elsewhere (runtime sizes) the compiler decides. */
+#if defined(HS_SPEC) && (defined(__CUDACC__) || defined(__clang__))
+#define HS_UNROLL _Pragma("unroll")
+#elif defined(HS_SPEC) && defined(__GNUC__)
+#define HS_UNROLL _Pragma("GCC unroll 64")
+#else
+#define HS_UNROLL
+#endif
 
 #define HS_PI 3.14159265358979323846
 

@@ -9,15 +9,15 @@
 #include "hs_kinematics.h"
 
 typedef struct hs_hyd {
-    double s[HS_MAX_CYLS]; /* cylinder length |r_b - r_a|, m (ncyl) */
-    double sd[HS_MAX_CYLS]; /* its rate, m/s (ncyl) */
-    double e[HS_MAX_CYLS][3]; /* unit vector a -> b (ncyl x 3) */
-    double ra[HS_MAX_CYLS][3], rb[HS_MAX_CYLS][3]; /* attachment points, global (ncyl x 3) */
-    double lp[HS_MAX_CYLS], lr[HS_MAX_CYLS]; /* chamber lengths, m (ncyl) */
-    double F[HS_MAX_CYLS]; /* net force pushing the ends apart, N (ncyl) */
-    double Ffric[HS_MAX_CYLS]; /* seal friction, N (ncyl) */
-    double h[HS_MAX_VOLS]; /* pressure derivatives, Pa/s (nvol) */
-    double fsd[HS_MAX_FS]; /* friction-state derivatives (nfs) */
+    double s[HS_CAP_CYLS]; /* cylinder length |r_b - r_a|, m (ncyl) */
+    double sd[HS_CAP_CYLS]; /* its rate, m/s (ncyl) */
+    double e[HS_CAP_CYLS][3]; /* unit vector a -> b (ncyl x 3) */
+    double ra[HS_CAP_CYLS][3], rb[HS_CAP_CYLS][3]; /* attachment points, global (ncyl x 3) */
+    double lp[HS_CAP_CYLS], lr[HS_CAP_CYLS]; /* chamber lengths, m (ncyl) */
+    double F[HS_CAP_CYLS]; /* net force pushing the ends apart, N (ncyl) */
+    double Ffric[HS_CAP_CYLS]; /* seal friction, N (ncyl) */
+    double h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s (nvol) */
+    double fsd[HS_CAP_FS]; /* friction-state derivatives (nfs) */
     int stroke_out; /* a chamber length left [0, stroke]: the instance is invalid */
 } hs_hyd;
 
@@ -31,9 +31,9 @@ HS_HD static inline double hs_orifice_flow(double C, double dp, double dplim)
     return dp > 0.0 ? C * sqrt(a) : -C * sqrt(a);
 }
 
-HS_HD static inline double hs_node_p(const hs_model *m, const double *p, int node)
+HS_HD static inline double hs_node_p(const hs_mview *m, const double *p, int node)
 {
-    return node < m->nvol ? p[node] : m->src_p[node - m->nvol];
+    return node < HS_N(m, nvol) ? p[node] : HS_D(m, src_p)[node - HS_N(m, nvol)];
 }
 
 /* Spool position after one trapezoidal step of U' = (U_ref - U)/tau (seed 000 eq. 27),
@@ -47,18 +47,18 @@ HS_HD static inline double hs_spool_step(double U0, double Uref0, double Uref1, 
 
 /* Cylinder geometry: length, rate and direction from the body kinematics (seed 004 Pub. I
  * eqs. 47-48). Needs hs_kin_positions (and hs_kin_velocities for the rate). */
-HS_HD static inline void hs_cylinder_geometry(const hs_model *m, const hs_kin *k, int c, hs_hyd *o)
+HS_HD static inline void hs_cylinder_geometry(const hs_mview *m, const hs_kin *k, int c, hs_hyd *o)
 {
     double d[3], va[3], vb[3], s;
     int q;
-    hs_kin_point(k, m->cyl_body_a[c], m->cyl_at_a[c], o->ra[c]);
-    hs_kin_point(k, m->cyl_body_b[c], m->cyl_at_b[c], o->rb[c]);
+    hs_kin_point(k, HS_I(m, cyl_body_a, c), HS_D(m, cyl_at_a)[c], o->ra[c]);
+    hs_kin_point(k, HS_I(m, cyl_body_b, c), HS_D(m, cyl_at_b)[c], o->rb[c]);
     hs_v3_sub(d, o->rb[c], o->ra[c]);
     s = hs_v3_norm(d);
     o->s[c] = s;
     for (q = 0; q < 3; ++q) o->e[c][q] = s > 0.0 ? d[q] / s : 0.0;
-    hs_kin_point_vel(k, m->cyl_body_a[c], o->ra[c], va);
-    hs_kin_point_vel(k, m->cyl_body_b[c], o->rb[c], vb);
+    hs_kin_point_vel(k, HS_I(m, cyl_body_a, c), o->ra[c], va);
+    hs_kin_point_vel(k, HS_I(m, cyl_body_b, c), o->rb[c], vb);
     hs_v3_sub(d, vb, va);
     o->sd[c] = hs_v3_dot(o->e[c], d);
 }
@@ -69,57 +69,57 @@ HS_HD static inline void hs_cylinder_geometry(const hs_model *m, const hs_kin *k
  *   p'_k = Be_k / V_k * (sum of inflows - dV_k/dt)          (seed 000 eq. 22)
  *   1/Be_k = 1/B_oil + V_hose/(V_k B_hose) + A l/(V_k B_wall)  (eq. 23, model-data.md)
  * p (nvol), fs (nfs), U (ndcv) and s0 (ncyl) are the current values. */
-HS_HD static inline void hs_hydraulics(const hs_model *m, const hs_kin *k, const double *p,
+HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const double *p,
                                        const double *fs, const double *U, const double *s0,
                                        hs_hyd *o)
 {
-    double qin[HS_MAX_VOLS], Vch[HS_MAX_VOLS], dVch[HS_MAX_VOLS];
+    double qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
     int c, v, i;
     o->stroke_out = 0;
-    for (v = 0; v < m->nvol; ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
-    for (c = 0; c < m->ncyl; ++c) {
-        double Fp, Ap = m->cyl_Ap[c], Ar = m->cyl_Ar[c];
-        int vp = m->cyl_vol_p[c], vr = m->cyl_vol_r[c];
+    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
+    for (c = 0; c < HS_N(m, ncyl); ++c) {
+        double Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
+        int vp = HS_I(m, cyl_vol_p, c), vr = HS_I(m, cyl_vol_r, c);
         hs_cylinder_geometry(m, k, c, o);
-        o->lp[c] = m->cyl_l_p0[c] + (o->s[c] - s0[c]);
-        o->lr[c] = m->cyl_stroke[c] - o->lp[c];
+        o->lp[c] = HS_D(m, cyl_l_p0)[c] + (o->s[c] - s0[c]);
+        o->lr[c] = HS_D(m, cyl_stroke)[c] - o->lp[c];
         if (o->lp[c] <= 0.0 || o->lr[c] <= 0.0) o->stroke_out = 1;
         Vch[vp] = Ap * o->lp[c];
         Vch[vr] = Ar * o->lr[c];
         dVch[vp] = Ap * o->sd[c]; /* the piston side grows on extension */
         dVch[vr] = -Ar * o->sd[c];
         Fp = p[vp] * Ap - p[vr] * Ar;
-        o->Ffric[c] = hs_friction_force(m, c, o->sd[c], fs + m->cyl_fs0[c], Fp,
-                                        o->fsd + m->cyl_fs0[c]);
+        o->Ffric[c] = hs_friction_force(m, c, o->sd[c], fs + HS_I(m, cyl_fs0, c), Fp,
+                                        o->fsd + HS_I(m, cyl_fs0, c));
         o->F[c] = Fp - o->Ffric[c] + hs_end_damper(m, c, o->lp[c], o->lr[c], o->sd[c]);
     }
-    for (i = 0; i < m->nthr; ++i) {
-        int a = m->thr_a[i], b = m->thr_b[i];
-        double Q = hs_orifice_flow(m->thr_Cv[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
-                                   m->thr_dplim[i]);
-        if (a < m->nvol) qin[a] -= Q;
-        if (b < m->nvol) qin[b] += Q;
+    for (i = 0; i < HS_N(m, nthr); ++i) {
+        int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
+        double Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
+                                   HS_D(m, thr_dplim)[i]);
+        if (a < HS_N(m, nvol)) qin[a] -= Q;
+        if (b < HS_N(m, nvol)) qin[b] += Q;
     }
-    for (i = 0; i < m->ndcv; ++i) {
+    for (i = 0; i < HS_N(m, ndcv); ++i) {
         /* U > 0: P -> A and B -> T; U < 0: P -> B and A -> T (model-data.md) */
-        double u = U[i], Cv = m->dcv_Cv[i], lim = m->dcv_dplim[i];
-        double pP = hs_node_p(m, p, m->dcv_P[i]), pT = hs_node_p(m, p, m->dcv_T[i]);
-        double pA = hs_node_p(m, p, m->dcv_A[i]), pB = hs_node_p(m, p, m->dcv_B[i]);
+        double u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
+        double pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
+        double pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
         double qA, qB;
         if (u >= 0.0) {
-            qA = hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
-            qB = -hs_orifice_flow(Cv * m->dcv_kpath[i][1] * u, pB - pT, lim);
+            qA = hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
+            qB = -hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][1] * u, pB - pT, lim);
         } else {
-            qB = hs_orifice_flow(-Cv * m->dcv_kpath[i][2] * u, pP - pB, lim);
-            qA = -hs_orifice_flow(-Cv * m->dcv_kpath[i][3] * u, pA - pT, lim);
+            qB = hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][2] * u, pP - pB, lim);
+            qA = -hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][3] * u, pA - pT, lim);
         }
-        qin[m->dcv_A[i]] += qA; /* A and B are volumes (checked by the loader) */
-        qin[m->dcv_B[i]] += qB;
+        qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
+        qin[HS_I(m, dcv_B, i)] += qB;
     }
-    for (v = 0; v < m->nvol; ++v) {
-        double V = m->vol_V[v] + Vch[v];
-        double Be = 1.0 / m->B_oil + m->vol_V[v] / (V * m->vol_B[v]);
-        if (m->vol_cyl[v] >= 0) Be += Vch[v] / (V * m->cyl_B[m->vol_cyl[v]]);
+    for (v = 0; v < HS_N(m, nvol); ++v) {
+        double V = HS_D(m, vol_V)[v] + Vch[v];
+        double Be = 1.0 / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / (V * HS_D(m, vol_B)[v]);
+        if (HS_I(m, vol_cyl, v) >= 0) Be += Vch[v] / (V * HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)]);
         Be = 1.0 / Be;
         o->h[v] = Be / V * (qin[v] - dVch[v]);
     }
@@ -127,13 +127,13 @@ HS_HD static inline void hs_hydraulics(const hs_model *m, const hs_kin *k, const
 
 /* Adds the cylinder forces to the bodies' applied forces F (global) and moments N about the
  * origin: F e at r_b on body b, -F e at r_a on body a (seed 004 Pub. I eq. 49). */
-HS_HD static inline void hs_cylinder_loads(const hs_model *m, const hs_hyd *o, double F[][3],
+HS_HD static inline void hs_cylinder_loads(const hs_mview *m, const hs_hyd *o, double F[][3],
                                            double N[][3])
 {
     int c, q;
-    for (c = 0; c < m->ncyl; ++c) {
+    for (c = 0; c < HS_N(m, ncyl); ++c) {
         double f[3], w[3];
-        int a = m->cyl_body_a[c], b = m->cyl_body_b[c];
+        int a = HS_I(m, cyl_body_a, c), b = HS_I(m, cyl_body_b, c);
         for (q = 0; q < 3; ++q) f[q] = o->F[c] * o->e[c][q];
         if (b >= 0) {
             hs_v3_cross(w, o->rb[c], f);
@@ -154,20 +154,20 @@ HS_HD static inline void hs_cylinder_loads(const hs_model *m, const hs_hyd *o, d
 
 /* ds_c/dz (nz): the cylinder's generalised-force direction, e . (dr_b/dz_k - dr_a/dz_k) with
  * dr/dz_k = b_k^s + w_k x r for joints on the body's path. Needs hs_cylinder_geometry. */
-HS_HD static inline void hs_cylinder_jac(const hs_model *m, const hs_kin *k, const hs_hyd *o, int c,
+HS_HD static inline void hs_cylinder_jac(const hs_mview *m, const hs_kin *k, const hs_hyd *o, int c,
                                          double *js)
 {
     int q;
-    for (q = 0; q < m->nz; ++q) {
+    for (q = 0; q < HS_N(m, nz); ++q) {
         double d[3] = {0.0, 0.0, 0.0}, t[3];
-        int a = m->cyl_body_a[c], b = m->cyl_body_b[c];
-        if (b >= 0 && ((m->body_anc[b] >> q) & 1u)) {
+        int a = HS_I(m, cyl_body_a, c), b = HS_I(m, cyl_body_b, c);
+        if (b >= 0 && ((HS_I(m, body_anc, b) >> q) & 1u)) {
             hs_v3_cross(t, k->b[q] + 3, o->rb[c]);
             d[0] += k->b[q][0] + t[0];
             d[1] += k->b[q][1] + t[1];
             d[2] += k->b[q][2] + t[2];
         }
-        if (a >= 0 && ((m->body_anc[a] >> q) & 1u)) {
+        if (a >= 0 && ((HS_I(m, body_anc, a) >> q) & 1u)) {
             hs_v3_cross(t, k->b[q] + 3, o->ra[c]);
             d[0] -= k->b[q][0] + t[0];
             d[1] -= k->b[q][1] + t[1];

@@ -44,18 +44,18 @@ enum hs_status_bits {
 typedef struct hs_state {
     double t; /* time = step * dt (never accumulated: exact switching times) */
     long step; /* steps taken */
-    double z[HS_MAX_Z]; /* relative coordinates (nz) */
-    double zd[HS_MAX_Z]; /* velocities after projection (nz) */
-    double zdd[HS_MAX_Z]; /* accelerations after projection (nz) */
-    double lambda[HS_MAX_CON]; /* iterated multipliers (ncon) */
+    double z[HS_CAP_Z]; /* relative coordinates (nz) */
+    double zd[HS_CAP_Z]; /* velocities after projection (nz) */
+    double zdd[HS_CAP_Z]; /* accelerations after projection (nz) */
+    double lambda[HS_CAP_CON]; /* iterated multipliers (ncon) */
     double W_ext; /* work of the external loads since t = 0, J (trapezoidal) */
     double P_ext; /* their power at t, W */
-    double p[HS_MAX_VOLS], pd[HS_MAX_VOLS]; /* pressures and their rates (nvol) */
-    double fs[HS_MAX_FS], fsd[HS_MAX_FS]; /* friction states and rates (nfs) */
-    double U[HS_MAX_DCV]; /* spool positions, V (ndcv) */
-    double s0[HS_MAX_CYLS]; /* cylinder lengths at t = 0 (ncyl) */
-    double W_cyl[HS_MAX_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
-    double P_cyl[HS_MAX_CYLS]; /* its power F sdot at t, W */
+    double p[HS_CAP_VOLS], pd[HS_CAP_VOLS]; /* pressures and their rates (nvol) */
+    double fs[HS_CAP_FS], fsd[HS_CAP_FS]; /* friction states and rates (nfs) */
+    double U[HS_CAP_DCV]; /* spool positions, V (ndcv) */
+    double s0[HS_CAP_CYLS]; /* cylinder lengths at t = 0 (ncyl) */
+    double W_cyl[HS_CAP_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
+    double P_cyl[HS_CAP_CYLS]; /* its power F sdot at t, W */
     int status; /* enum hs_status_bits, 0 = fine */
     int iters; /* Newton iterations of the last step */
     int iters_max; /* largest per-step count so far */
@@ -65,27 +65,27 @@ typedef struct hs_state {
 typedef struct hs_work {
     hs_kin kin;
     hs_dyn_work dyn;
-    double M[HS_MAX_Z * HS_MAX_Z]; /* mass matrix (nz x nz, ld HS_MAX_Z) */
-    double Q[HS_MAX_Z]; /* generalised forces (nz) */
-    double phi[HS_MAX_CON]; /* (ncon) */
-    double J[HS_MAX_CON * HS_MAX_Z]; /* Phi_z (ncon x nz, ld HS_MAX_Z) */
-    double Jb[HS_MAX_CON * HS_MAX_Z]; /* Phi_z at the base point of the last tangent */
-    double vp[HS_MAX_CON]; /* Phidot_z zdot (ncon) */
-    double T[HS_MAX_X * HS_MAX_X]; /* tangent, then its LU (nx x nx, ld HS_MAX_X) */
-    double P[HS_MAX_X * HS_MAX_X]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) */
-#define HS_MAX_G (HS_MAX_CON + HS_MAX_CYLS)
-    double G[HS_MAX_G * HS_MAX_G]; /* small Gram / normal matrices of the initialisation */
+    double M[HS_CAP_Z * HS_CAP_Z]; /* mass matrix (nz x nz, ld HS_CAP_Z) */
+    double Q[HS_CAP_Z]; /* generalised forces (nz) */
+    double phi[HS_CAP_CON]; /* (ncon) */
+    double J[HS_CAP_CON * HS_CAP_Z]; /* Phi_z (ncon x nz, ld HS_CAP_Z) */
+    double Jb[HS_CAP_CON * HS_CAP_Z]; /* Phi_z at the base point of the last tangent */
+    double vp[HS_CAP_CON]; /* Phidot_z zdot (ncon) */
+    double T[HS_CAP_X * HS_CAP_X]; /* tangent, then its LU (nx x nx, ld HS_CAP_X) */
+    double P[HS_CAP_X * HS_CAP_X]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) */
+#define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
+    double G[HS_CAP_G * HS_CAP_G]; /* small Gram / normal matrices of the initialisation */
     hs_hyd hyd; /* hydraulic quantities of the last evaluated state */
-    double U1[HS_MAX_DCV]; /* spool positions at the end of the step (ndcv) */
-    double hx[HS_MAX_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
-    double js[HS_MAX_CYLS][HS_MAX_Z]; /* ds/dz of the cylinders (initial equilibrium) */
-    int piv[HS_MAX_X];
-    double f0[HS_MAX_X], f1[HS_MAX_X]; /* residuals (nx) */
-    double x[HS_MAX_X], xp[HS_MAX_X], dx[HS_MAX_X]; /* Newton iterate, perturbed, update */
-    double zd[HS_MAX_Z], zdd[HS_MAX_Z]; /* velocities/accelerations of the iterate */
-    double hd[HS_MAX_Z], hdd[HS_MAX_Z]; /* the hat terms of eq. (34) */
-    double lam[HS_MAX_CON]; /* multipliers being iterated */
-    double r[HS_MAX_X], y[HS_MAX_G]; /* right-hand sides */
+    double U1[HS_CAP_DCV]; /* spool positions at the end of the step (ndcv) */
+    double hx[HS_CAP_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
+    double js[HS_CAP_CYLS][HS_CAP_Z]; /* ds/dz of the cylinders (initial equilibrium) */
+    int piv[HS_CAP_X];
+    double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
+    double x[HS_CAP_X], xp[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, perturbed, update */
+    double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
+    double hd[HS_CAP_Z], hdd[HS_CAP_Z]; /* the hat terms of eq. (34) */
+    double lam[HS_CAP_CON]; /* multipliers being iterated */
+    double r[HS_CAP_X], y[HS_CAP_G]; /* right-hand sides */
 } hs_work;
 
 /* Observables of a state (for output): energies, constraint violation, cylinders. */
@@ -94,7 +94,7 @@ typedef struct hs_obs {
     double phi_norm; /* ||Phi||_2, m or rad */
     double phid_norm; /* ||Phi_z zdot||_2 */
     double W_cyl; /* sum of the cylinders' work, J */
-    double s[HS_MAX_CYLS], sd[HS_MAX_CYLS], F[HS_MAX_CYLS], Ffric[HS_MAX_CYLS]; /* (ncyl) */
+    double s[HS_CAP_CYLS], sd[HS_CAP_CYLS], F[HS_CAP_CYLS], Ffric[HS_CAP_CYLS]; /* (ncyl) */
 } hs_obs;
 
 HS_HD static inline int hs_isfinite(double v)
@@ -104,11 +104,11 @@ HS_HD static inline int hs_isfinite(double v)
 
 /* Applied forces of the iterate: gravity, external loads at t and the cylinder forces from
  * the pressures p (nvol) and friction states fs (nfs); fills w->hyd. Needs kinematics. */
-HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double t, int side,
+HS_HD static inline void hs_forces(const hs_mview *m, const hs_state *s, double t, int side,
                                    const double *p, const double *fs, const double *U, hs_work *w)
 {
     hs_applied_forces_side(m, &w->kin, t, side, w->dyn.F, w->dyn.N);
-    if (m->ncyl > 0 || m->nvol > 0) {
+    if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
     }
@@ -116,20 +116,20 @@ HS_HD static inline void hs_forces(const hs_model *m, const hs_state *s, double 
 
 /* The rows of the residual from what hs_residual / hs_residual_hyd leave in w
  * (M, Q, Phi, Phi_z, the hydraulic rates, zdd). */
-HS_HD static inline void hs_residual_rows(const hs_model *m, const double *x, const double *lam, hs_work *w,
+HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, const double *lam, hs_work *w,
                                           double *f)
 {
-    int n = m->nz, nx = m->nx, i, j, e;
-    double dt = m->dt, c1 = 2.0 / dt, sc = 0.25 * dt * dt;
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, sc = 0.25 * dt * dt;
     for (i = 0; i < n; ++i) {
         double r = -w->Q[i];
-        for (j = 0; j < n; ++j) r += w->M[i * HS_MAX_Z + j] * w->zdd[j];
-        for (e = 0; e < m->ncon; ++e) r += w->J[e * HS_MAX_Z + i] * (m->penalty * w->phi[e] + lam[e]);
+        for (j = 0; j < n; ++j) r += w->M[i * HS_CAP_Z + j] * w->zdd[j];
+        for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (HS_D(m, penalty) * w->phi[e] + lam[e]);
         f[i] = sc * r;
     }
     for (i = n; i < nx; ++i) {
         int v = i - n;
-        double rate = v < m->nvol ? w->hyd.h[v] : w->hyd.fsd[v - m->nvol];
+        double rate = v < HS_N(m, nvol) ? w->hyd.h[v] : w->hyd.fsd[v - HS_N(m, nvol)];
         f[i] = sc * (c1 * x[i] + w->hx[i] - rate);
     }
 }
@@ -141,21 +141,21 @@ HS_HD static inline void hs_residual_rows(const hs_model *m, const double *x, co
  * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
  * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
  * Phi, Phi_z and hydraulics in w. */
-HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, double t,
+HS_HD static inline void hs_residual(const hs_mview *m, const hs_state *s, double t,
                                      const double *x, const double *lam, hs_work *w, double *f)
 {
-    int n = m->nz, i;
-    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
+    int n = HS_N(m, nz), i;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + w->hd[i];
         w->zdd[i] = c2 * x[i] + w->hdd[i];
     }
     hs_kin_positions(m, x, &w->kin);
     hs_kin_velocities(m, w->zd, &w->kin);
-    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w); /* end of step: left limits */
-    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    hs_forces(m, s, t, -1, x + n, x + n + HS_N(m, nvol), w->U1, w); /* end of step: left limits */
+    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
     hs_constraints_phi(m, &w->kin, w->phi);
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_residual_rows(m, x, lam, w, f);
 }
 
@@ -164,11 +164,11 @@ HS_HD static inline void hs_residual(const hs_model *m, const hs_state *s, doubl
  * in w are reused, the forces, Q and the hydraulics re-evaluated. The same operations on the
  * same values as hs_residual(x): equal to the bit, at about a third of the cost (kinematics
  * with their sines and cosines, the mass matrix and the constraints are most of it). */
-HS_HD static inline void hs_residual_hyd(const hs_model *m, const hs_state *s, double t, const double *x,
+HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, double t, const double *x,
                                          const double *lam, hs_work *w, double *f)
 {
-    int n = m->nz;
-    hs_forces(m, s, t, -1, x + n, x + n + m->nvol, w->U1, w);
+    int n = HS_N(m, nz);
+    hs_forces(m, s, t, -1, x + n, x + n + HS_N(m, nvol), w->U1, w);
     hs_force_applied(m, &w->kin, w->Q, &w->dyn);
     hs_residual_rows(m, x, lam, w, f);
 }
@@ -178,39 +178,39 @@ HS_HD static inline void hs_residual_hyd(const hs_model *m, const hs_state *s, d
  * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i.
  * The hydraulic columns (p, fs) come first, through hs_residual_hyd on f0's kinematics; the
  * coordinate columns then re-evaluate everything. */
-HS_HD static inline void hs_tangent(const hs_model *m, const hs_state *s, double t, const double *x,
+HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double t, const double *x,
                                     const double *lam, const double *f0, hs_work *w)
 {
-    int n = m->nx, i, k, r;
+    int n = HS_N(m, nx), i, k, r;
     for (i = 0; i < n; ++i) w->xp[i] = x[i];
     for (k = 0; k < n; ++k) {
-        int hyd = k < n - m->nz;
+        int hyd = k < n - HS_N(m, nz);
         double ax, eps, xi;
-        i = hyd ? m->nz + k : k - (n - m->nz); /* p, fs first, then z */
+        i = hyd ? HS_N(m, nz) + k : k - (n - HS_N(m, nz)); /* p, fs first, then z */
         ax = fabs(x[i]);
-        eps = m->fd_rel * (ax > m->fd_floor ? ax : m->fd_floor);
+        eps = HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
         xi = x[i] + eps;
         eps = xi - x[i];
         w->xp[i] = xi;
         if (hyd) hs_residual_hyd(m, s, t, w->xp, lam, w, w->f1);
         else hs_residual(m, s, t, w->xp, lam, w, w->f1);
-        for (r = 0; r < n; ++r) w->T[r * HS_MAX_X + i] = (w->f1[r] - f0[r]) / eps;
+        for (r = 0; r < n; ++r) w->T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) / eps;
         w->xp[i] = x[i];
     }
 }
 
-/* L = P + dt^2/4 alpha J^T J (n x n, ld HS_MAX_X) into w->T, factorised. */
-HS_HD static inline int hs_projection_matrix(const hs_model *m, hs_work *w)
+/* L = P + dt^2/4 alpha J^T J (n x n, ld HS_CAP_X) into w->T, factorised. */
+HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 {
-    int n = m->nz, i, j, e;
-    double sa = 0.25 * m->dt * m->dt * m->penalty;
+    int n = HS_N(m, nz), i, j, e;
+    double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty);
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
-            double s = w->P[i * HS_MAX_X + j];
-            for (e = 0; e < m->ncon; ++e) s += sa * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
-            w->T[i * HS_MAX_X + j] = s;
+            double s = w->P[i * HS_CAP_X + j];
+            for (e = 0; e < HS_N(m, ncon); ++e) s += sa * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
+            w->T[i * HS_CAP_X + j] = s;
         }
-    return HS_LU_FACTOR(w->T, n, HS_MAX_X, w->piv);
+    return HS_LU_FACTOR(w->T, n, HS_CAP_X, w->piv);
 }
 
 /* Mass-damping-stiffness-orthogonal projection (eqs. 20-21 / 27-28), in place on v (nz):
@@ -220,13 +220,13 @@ HS_HD static inline int hs_projection_matrix(const hs_model *m, hs_work *w)
  * alpha = 1e9 at dt = 1 ms), so the multiplier sigma is iterated, sigma += J v + c, until
  * |J v + c| is at rounding level: the fixed point is the exact P-weighted projection. The
  * factorised matrix (w->T from hs_projection_matrix) is reused by every pass. */
-HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, const double *c)
+HS_HD static inline void hs_project(const hs_mview *m, hs_work *w, double *v, const double *c)
 {
-    int n = m->nz, nc = m->ncon, i, j, e, it;
-    double sa = 0.25 * m->dt * m->dt * m->penalty, vmax = 0.0;
+    int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
+    double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty), vmax = 0.0;
     for (i = 0; i < n; ++i) {
         double q = 0.0;
-        for (j = 0; j < n; ++j) q += w->P[i * HS_MAX_X + j] * v[j];
+        for (j = 0; j < n; ++j) q += w->P[i * HS_CAP_X + j] * v[j];
         w->f1[i] = q; /* P v*, kept for every pass */
         if (fabs(v[i]) > vmax) vmax = fabs(v[i]);
     }
@@ -235,13 +235,13 @@ HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, co
         double rmax = 0.0;
         for (i = 0; i < n; ++i) {
             double q = w->f1[i];
-            for (e = 0; e < nc; ++e) q -= sa * w->J[e * HS_MAX_Z + i] * w->y[e];
+            for (e = 0; e < nc; ++e) q -= sa * w->J[e * HS_CAP_Z + i] * w->y[e];
             v[i] = q;
         }
-        HS_LU_SOLVE(w->T, n, HS_MAX_X, w->piv, v);
+        HS_LU_SOLVE(w->T, n, HS_CAP_X, w->piv, v);
         for (e = 0; e < nc; ++e) {
             double q = c ? c[e] : 0.0;
-            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * v[i];
+            for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * v[i];
             w->y[e] += q;
             if (fabs(q) > rmax) rmax = fabs(q);
         }
@@ -255,21 +255,21 @@ HS_HD static inline void hs_project(const hs_model *m, hs_work *w, double *v, co
  * cut-joint equations stop fixing the dependent coordinates and Newton stalls. Used only to
  * explain a failure. (Pub. I four-bar: 8e-2 at its start, -30 deg; 7.6e-5 at 1 deg from
  * folding flat, where its Newton iteration fails.) */
-HS_HD static inline int hs_loop_singular(const hs_model *m, hs_work *w)
+HS_HD static inline int hs_loop_singular(const hs_mview *m, hs_work *w)
 {
-    int nc = m->ncon, a, b, i;
+    int nc = HS_N(m, ncon), a, b, i;
     double pmin = 1e300, pmax = 0.0;
     if (nc == 0) return 0;
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     for (a = 0; a < nc; ++a)
         for (b = 0; b < nc; ++b) {
             double g = 0.0;
-            for (i = 0; i < m->nz; ++i) g += w->J[a * HS_MAX_Z + i] * w->J[b * HS_MAX_Z + i];
-            w->G[a * HS_MAX_G + b] = g;
+            for (i = 0; i < HS_N(m, nz); ++i) g += w->J[a * HS_CAP_Z + i] * w->J[b * HS_CAP_Z + i];
+            w->G[a * HS_CAP_G + b] = g;
         }
-    if (hs_lu_factor(w->G, nc, HS_MAX_G, w->piv)) return 1;
+    if (hs_lu_factor(w->G, nc, HS_CAP_G, w->piv)) return 1;
     for (a = 0; a < nc; ++a) {
-        double d = fabs(w->G[a * HS_MAX_G + a]);
+        double d = fabs(w->G[a * HS_CAP_G + a]);
         if (d < pmin) pmin = d;
         if (d > pmax) pmax = d;
     }
@@ -277,10 +277,10 @@ HS_HD static inline int hs_loop_singular(const hs_model *m, hs_work *w)
 }
 
 /* Cylinder powers F sdot of the state in w->hyd (ncyl). */
-HS_HD static inline void hs_cylinder_power(const hs_model *m, const hs_work *w, double *P)
+HS_HD static inline void hs_cylinder_power(const hs_mview *m, const hs_work *w, double *P)
 {
     int c;
-    for (c = 0; c < m->ncyl; ++c) P[c] = w->hyd.F[c] * w->hyd.sd[c];
+    for (c = 0; c < HS_N(m, ncyl); ++c) P[c] = w->hyd.F[c] * w->hyd.sd[c];
 }
 
 /* Rates consistent with the state s at time t (inputs' right limits): accelerations and
@@ -289,26 +289,26 @@ HS_HD static inline void hs_cylinder_power(const hs_model *m, const hs_work *w, 
  * (c = Phidot_z zd), which tolerates redundant constraints; pressure and friction-state
  * rates; cylinder and load powers. Used at t = 0 and after a load jumps on a step boundary.
  * Returns s->status. */
-HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_work *w, double t)
+HS_HD static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
 {
-    int n = m->nz, nc = m->ncon, i, j, e, it;
-    double a = m->penalty;
+    int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
+    double a = HS_D(m, penalty);
     hs_kin_positions(m, s->z, &w->kin);
     hs_kin_velocities(m, s->zd, &w->kin);
     hs_forces(m, s, t, 1, s->p, s->fs, s->U, w);
-    hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
-    for (i = 0; i < m->nvol; ++i) s->pd[i] = w->hyd.h[i];
-    for (i = 0; i < m->nfs; ++i) s->fsd[i] = w->hyd.fsd[i];
+    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+    for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = w->hyd.h[i];
+    for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_constraints_vprod(m, &w->kin, w->vp);
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
-            double q = w->M[i * HS_MAX_Z + j];
-            for (e = 0; e < nc; ++e) q += a * w->J[e * HS_MAX_Z + i] * w->J[e * HS_MAX_Z + j];
-            w->T[i * HS_MAX_X + j] = q;
+            double q = w->M[i * HS_CAP_Z + j];
+            for (e = 0; e < nc; ++e) q += a * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
+            w->T[i * HS_CAP_X + j] = q;
         }
-    if (HS_LU_FACTOR(w->T, n, HS_MAX_X, w->piv)) {
+    if (HS_LU_FACTOR(w->T, n, HS_CAP_X, w->piv)) {
         s->status |= HS_ST_SINGULAR;
         return s->status;
     }
@@ -316,13 +316,13 @@ HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_w
         double rmax = 0.0, cmax = 0.0;
         for (i = 0; i < n; ++i) {
             double q = w->Q[i];
-            for (e = 0; e < nc; ++e) q -= w->J[e * HS_MAX_Z + i] * (s->lambda[e] + a * w->vp[e]);
+            for (e = 0; e < nc; ++e) q -= w->J[e * HS_CAP_Z + i] * (s->lambda[e] + a * w->vp[e]);
             s->zdd[i] = q;
         }
-        HS_LU_SOLVE(w->T, n, HS_MAX_X, w->piv, s->zdd);
+        HS_LU_SOLVE(w->T, n, HS_CAP_X, w->piv, s->zdd);
         for (e = 0; e < nc; ++e) {
             double q = w->vp[e];
-            for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zdd[i];
+            for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * s->zdd[i];
             s->lambda[e] += a * q;
             if (fabs(q) > rmax) rmax = fabs(q);
             if (fabs(w->vp[e]) > cmax) cmax = fabs(w->vp[e]);
@@ -343,16 +343,16 @@ HS_HD static inline int hs_consistent_rates(const hs_model *m, hs_state *s, hs_w
 
 /* Prologue: spools first (closed-form trapezoidal step), hat terms and predictors, the
  * multipliers to iterate. */
-HS_HD static inline void hs_step_begin(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nx = m->nx, i, e;
-    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
     double t0 = (double)s->step * dt, t1 = (double)(s->step + 1) * dt;
-    for (i = 0; i < m->ndcv; ++i)
+    for (i = 0; i < HS_N(m, ndcv); ++i)
         w->U1[i] = hs_spool_step(
-            s->U[i], m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t0, 1) : 0.0,
-            m->dcv_sig[i] >= 0 ? hs_signal_eval_side(m, m->dcv_sig[i], t1, -1) : 0.0, dt,
-            m->dcv_tau[i]);
+            s->U[i], HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t0, 1) : 0.0,
+            HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, dt,
+            HS_D(m, dcv_tau)[i]);
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
         w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
@@ -360,50 +360,50 @@ HS_HD static inline void hs_step_begin(const hs_model *m, hs_state *s, hs_work *
     }
     for (i = n; i < nx; ++i) {
         int v = i - n;
-        double xv = v < m->nvol ? s->p[v] : s->fs[v - m->nvol];
-        double xr = v < m->nvol ? s->pd[v] : s->fsd[v - m->nvol];
+        double xv = v < HS_N(m, nvol) ? s->p[v] : s->fs[v - HS_N(m, nvol)];
+        double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
         w->hx[i] = -(c1 * xv + xr);
         w->x[i] = xv + dt * xr;
     }
-    for (e = 0; e < m->ncon; ++e) w->lam[e] = s->lambda[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
 }
 
 /* First half of a Newton iteration: residual f0 (must be finite), Phi_z at the base point,
  * tangent into w->T, its z block into w->P, right-hand side -f0 into w->dx. */
-HS_HD static inline int hs_newton_assemble(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nx = m->nx, i, j;
-    double t1 = (double)(s->step + 1) * m->dt;
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j;
+    double t1 = (double)(s->step + 1) * HS_D(m, dt);
     hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
     for (i = 0; i < nx; ++i)
         if (!hs_isfinite(w->f0[i])) {
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
-    for (i = 0; i < m->ncon * HS_MAX_Z; ++i) w->Jb[i] = w->J[i];
+    for (i = 0; i < HS_N(m, ncon) * HS_CAP_Z; ++i) w->Jb[i] = w->J[i];
     hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
     /* a non-finite tangent is flagged here, not left to the factorisation: LU pivoting
      * treats NaN differently in kernels/hs_linalg.h, LAPACK and cuBLAS */
     for (i = 0; i < nx; ++i)
         for (j = 0; j < nx; ++j)
-            if (!hs_isfinite(w->T[i * HS_MAX_X + j])) {
+            if (!hs_isfinite(w->T[i * HS_CAP_X + j])) {
                 s->status |= HS_ST_NONFINITE;
                 return s->status;
             }
     for (i = 0; i < n; ++i)
-        for (j = 0; j < n; ++j) w->P[i * HS_MAX_X + j] = w->T[i * HS_MAX_X + j];
+        for (j = 0; j < n; ++j) w->P[i * HS_CAP_X + j] = w->T[i * HS_CAP_X + j];
     for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
     return 0;
 }
 
 /* Second half, after the solve left dx in w->dx: update, per-class convergence test,
  * multiplier update with the new positions (eq. 19). */
-HS_HD static inline int hs_newton_apply(const hs_model *m, hs_state *s, hs_work *w, int it, int *conv)
+HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv)
 {
-    int n = m->nz, nx = m->nx, i, e;
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     *conv = 1;
     for (i = 0; i < nx; ++i) {
-        double tol = i < n ? m->tol_z : (i < n + m->nvol ? m->tol_p : m->tol_fs);
+        double tol = i < n ? HS_D(m, tol_z) : (i < n + HS_N(m, nvol) ? HS_D(m, tol_p) : HS_D(m, tol_fs));
         w->x[i] += w->dx[i];
         if (!(fabs(w->dx[i]) <= tol)) *conv = 0;
         if (!hs_isfinite(w->dx[i])) {
@@ -413,14 +413,14 @@ HS_HD static inline int hs_newton_apply(const hs_model *m, hs_state *s, hs_work 
     }
     hs_kin_positions(m, w->x, &w->kin);
     hs_constraints_phi(m, &w->kin, w->phi);
-    for (e = 0; e < m->ncon; ++e) w->lam[e] += m->penalty * w->phi[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += HS_D(m, penalty) * w->phi[e];
     s->iters = it;
     return 0;
 }
 
 /* Newton did not converge within max_iter: hs_step's verdict, with the singular-position
  * diagnosis at the last iterate's positions (w->kin). */
-HS_HD static inline void hs_newton_fail(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline void hs_newton_fail(const hs_mview *m, hs_state *s, hs_work *w)
 {
     s->status |= HS_ST_MAXITER;
     if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
@@ -428,23 +428,23 @@ HS_HD static inline void hs_newton_fail(const hs_model *m, hs_state *s, hs_work 
 
 /* Epilogue of a converged step: projections (eqs. 20-21 / 27-28), checks, accept, energies,
  * the right-limit rates after a load jump. Returns s->status (0: accepted). */
-HS_HD static inline int hs_step_finish(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nx = m->nx, i, j, e;
-    double dt = m->dt, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * m->penalty;
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * HS_D(m, penalty);
     double t1 = (double)(s->step + 1) * dt;
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
             double q = 0.0;
-            for (e = 0; e < m->ncon; ++e) q += w->Jb[e * HS_MAX_Z + i] * w->Jb[e * HS_MAX_Z + j];
-            w->P[i * HS_MAX_X + j] -= sa * q;
+            for (e = 0; e < HS_N(m, ncon); ++e) q += w->Jb[e * HS_CAP_Z + i] * w->Jb[e * HS_CAP_Z + j];
+            w->P[i * HS_CAP_X + j] -= sa * q;
         }
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * w->x[i] + w->hd[i];
         w->zdd[i] = c2 * w->x[i] + w->hdd[i];
     }
-    if (m->ncon > 0) {
+    if (HS_N(m, ncon) > 0) {
         if (hs_projection_matrix(m, w)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
@@ -461,13 +461,13 @@ HS_HD static inline int hs_step_finish(const hs_model *m, hs_state *s, hs_work *
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
-    for (e = 0; e < m->ncon; ++e)
+    for (e = 0; e < HS_N(m, ncon); ++e)
         if (fabs(w->phi[e]) > HS_PHI_BLOWUP) {
             s->status |= HS_ST_CONSTRAINT;
             return s->status;
         }
-    if (m->ncyl > 0 || m->nvol > 0) {
-        hs_hydraulics(m, &w->kin, w->x + n, w->x + n + m->nvol, w->U1, s->s0, &w->hyd);
+    if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
+        hs_hydraulics(m, &w->kin, w->x + n, w->x + n + HS_N(m, nvol), w->U1, s->s0, &w->hyd);
         if (w->hyd.stroke_out) {
             s->status |= HS_ST_STROKE;
             return s->status;
@@ -481,23 +481,23 @@ HS_HD static inline int hs_step_finish(const hs_model *m, hs_state *s, hs_work *
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double rate = c1 * w->x[i] + w->hx[i];
-        if (v < m->nvol) {
+        if (v < HS_N(m, nvol)) {
             s->p[v] = w->x[i];
             s->pd[v] = rate;
         } else {
-            s->fs[v - m->nvol] = w->x[i];
-            s->fsd[v - m->nvol] = rate;
+            s->fs[v - HS_N(m, nvol)] = w->x[i];
+            s->fsd[v - HS_N(m, nvol)] = rate;
         }
     }
-    for (i = 0; i < m->ndcv; ++i) s->U[i] = w->U1[i];
-    for (e = 0; e < m->ncon; ++e) s->lambda[e] = w->lam[e];
+    for (i = 0; i < HS_N(m, ndcv); ++i) s->U[i] = w->U1[i];
+    for (e = 0; e < HS_N(m, ncon); ++e) s->lambda[e] = w->lam[e];
     {
-        double P1 = hs_external_power(m, &w->kin, t1, -1), Pc[HS_MAX_CYLS];
+        double P1 = hs_external_power(m, &w->kin, t1, -1), Pc[HS_CAP_CYLS];
         int c;
         s->W_ext += 0.5 * dt * (s->P_ext + P1);
         s->P_ext = P1;
         hs_cylinder_power(m, w, Pc);
-        for (c = 0; c < m->ncyl; ++c) {
+        for (c = 0; c < HS_N(m, ncyl); ++c) {
             s->W_cyl[c] += 0.5 * dt * (s->P_cyl[c] + Pc[c]);
             s->P_cyl[c] = Pc[c];
         }
@@ -510,19 +510,19 @@ HS_HD static inline int hs_step_finish(const hs_model *m, hs_state *s, hs_work *
     return 0;
 }
 
-/* Advances the state by one step of m->dt. Returns s->status (0: accepted). */
-HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
+/* Advances the state by one step of HS_D(m, dt). Returns s->status (0: accepted). */
+HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int it, conv = 0, maxit = (int)m->max_iter;
+    int it, conv = 0, maxit = (int)HS_D(m, max_iter);
     if (s->status) return s->status;
     hs_step_begin(m, s, w);
     for (it = 1; it <= maxit && !conv; ++it) {
         if (hs_newton_assemble(m, s, w)) return s->status;
-        if (HS_LU_FACTOR(w->T, m->nx, HS_MAX_X, w->piv)) {
+        if (HS_LU_FACTOR(w->T, HS_N(m, nx), HS_CAP_X, w->piv)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
         }
-        HS_LU_SOLVE(w->T, m->nx, HS_MAX_X, w->piv, w->dx);
+        HS_LU_SOLVE(w->T, HS_N(m, nx), HS_CAP_X, w->piv, w->dx);
         if (hs_newton_apply(m, s, w, it, &conv)) return s->status;
     }
     if (!conv) {
@@ -535,28 +535,28 @@ HS_HD static inline int hs_step(const hs_model *m, hs_state *s, hs_work *w)
 /* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:
  * the minimum-norm change of the free coordinates that cancels r to first order. A relative
  * regularisation of 1e-14 keeps redundant constraints (rank-deficient Jf) solvable. */
-HS_HD static inline int hs_min_norm_correction(const hs_model *m, hs_work *w, const double *r,
+HS_HD static inline int hs_min_norm_correction(const hs_mview *m, hs_work *w, const double *r,
                                                double *dz)
 {
-    int nc = m->ncon, n = m->nz, a, b, i;
+    int nc = HS_N(m, ncon), n = HS_N(m, nz), a, b, i;
     double dmax = 0.0;
     for (a = 0; a < nc; ++a)
         for (b = 0; b < nc; ++b) {
             double s = 0.0;
             for (i = 0; i < n; ++i)
-                if (!m->joint_hold[i]) s += w->J[a * HS_MAX_Z + i] * w->J[b * HS_MAX_Z + i];
-            w->G[a * HS_MAX_G + b] = s;
+                if (!HS_I(m, joint_hold, i)) s += w->J[a * HS_CAP_Z + i] * w->J[b * HS_CAP_Z + i];
+            w->G[a * HS_CAP_G + b] = s;
         }
     for (a = 0; a < nc; ++a) {
-        if (w->G[a * HS_MAX_G + a] > dmax) dmax = w->G[a * HS_MAX_G + a];
+        if (w->G[a * HS_CAP_G + a] > dmax) dmax = w->G[a * HS_CAP_G + a];
         w->y[a] = r[a];
     }
     if (!(dmax > 0.0)) return 1;
-    if (hs_solve_regularised(w->G, nc, HS_MAX_G, w->piv, w->y, 1e-14 * dmax)) return 1;
+    if (hs_solve_regularised(w->G, nc, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) return 1;
     for (i = 0; i < n; ++i) {
         double s = 0.0;
-        if (!m->joint_hold[i])
-            for (a = 0; a < nc; ++a) s += w->J[a * HS_MAX_Z + i] * w->y[a];
+        if (!HS_I(m, joint_hold, i))
+            for (a = 0; a < nc; ++a) s += w->J[a * HS_CAP_Z + i] * w->y[a];
         dz[i] = -s;
     }
     return 0;
@@ -571,16 +571,16 @@ HS_HD static inline int hs_min_norm_correction(const hs_model *m, hs_work *w, co
  * above 1e-8 |Q0| means the cylinders cannot hold the mechanism and is flagged. Then each
  * cylinder's missing chamber pressure follows from F = p_p A_p - p_r A_r + F_d (friction is
  * zero at rest), and volumes joined by throttles (no flow at rest) share their pressure. */
-HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nc = m->ncon, ne = 0, c, i, a, b, it, ceq[HS_MAX_CYLS], set[HS_MAX_VOLS];
-    double F[HS_MAX_CYLS];
-    for (c = 0; c < m->ncyl; ++c) {
-        F[c] = m->cyl_init_F[c];
-        if (m->cyl_init[c] == HS_CYLINIT_EQ_PROD || m->cyl_init[c] == HS_CYLINIT_EQ_PPISTON)
+    int n = HS_N(m, nz), nc = HS_N(m, ncon), ne = 0, c, i, a, b, it, ceq[HS_CAP_CYLS], set[HS_CAP_VOLS];
+    double F[HS_CAP_CYLS];
+    for (c = 0; c < HS_N(m, ncyl); ++c) {
+        F[c] = HS_D(m, cyl_init_F)[c];
+        if (HS_I(m, cyl_init, c) == HS_CYLINIT_EQ_PROD || HS_I(m, cyl_init, c) == HS_CYLINIT_EQ_PPISTON)
             ceq[ne++] = c;
     }
-    for (i = 0; i < m->nvol; ++i) set[i] = 0;
+    for (i = 0; i < HS_N(m, nvol); ++i) set[i] = 0;
     if (ne > 0) {
         int nu = ne + nc;
         double dmax = 0.0, rmax = 0.0, qmax = 0.0;
@@ -588,23 +588,23 @@ HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_wor
         hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
         for (i = 0; i < ne; ++i) w->hyd.F[ceq[i]] = 0.0;
         hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
-        hs_mass_force_applied(m, &w->kin, w->M, HS_MAX_Z, w->Q, &w->dyn);
-        hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+        hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+        hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
         for (i = 0; i < ne; ++i) hs_cylinder_jac(m, &w->kin, &w->hyd, ceq[i], w->js[i]);
         /* A = [js^T | -J^T] (nz x nu): column u of A at row k */
-#define HS_ACOL(u, k) ((u) < ne ? w->js[(u)][(k)] : -w->J[((u) - ne) * HS_MAX_Z + (k)])
+#define HS_ACOL(u, k) ((u) < ne ? w->js[(u)][(k)] : -w->J[((u) - ne) * HS_CAP_Z + (k)])
         for (a = 0; a < nu; ++a) {
             double r = 0.0;
             for (b = 0; b < nu; ++b) {
                 double g = 0.0;
                 for (i = 0; i < n; ++i) g += HS_ACOL(a, i) * HS_ACOL(b, i);
-                w->G[a * HS_MAX_G + b] = g;
+                w->G[a * HS_CAP_G + b] = g;
             }
             for (i = 0; i < n; ++i) r -= HS_ACOL(a, i) * w->Q[i];
             w->y[a] = r;
-            if (w->G[a * HS_MAX_G + a] > dmax) dmax = w->G[a * HS_MAX_G + a];
+            if (w->G[a * HS_CAP_G + a] > dmax) dmax = w->G[a * HS_CAP_G + a];
         }
-        if (!(dmax > 0.0) || hs_solve_regularised(w->G, nu, HS_MAX_G, w->piv, w->y, 1e-14 * dmax)) {
+        if (!(dmax > 0.0) || hs_solve_regularised(w->G, nu, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) {
             s->status |= HS_ST_EQUILIBRIUM;
             return s->status;
         }
@@ -621,16 +621,16 @@ HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_wor
         }
         for (i = 0; i < ne; ++i) F[ceq[i]] = w->y[i];
     }
-    for (c = 0; c < m->ncyl; ++c) {
-        int vp = m->cyl_vol_p[c], vr = m->cyl_vol_r[c], mode = m->cyl_init[c];
-        double Ap = m->cyl_Ap[c], Ar = m->cyl_Ar[c];
-        double Fd = hs_end_damper(m, c, m->cyl_l_p0[c], m->cyl_stroke[c] - m->cyl_l_p0[c], 0.0);
+    for (c = 0; c < HS_N(m, ncyl); ++c) {
+        int vp = HS_I(m, cyl_vol_p, c), vr = HS_I(m, cyl_vol_r, c), mode = HS_I(m, cyl_init, c);
+        double Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
+        double Fd = hs_end_damper(m, c, HS_D(m, cyl_l_p0)[c], HS_D(m, cyl_stroke)[c] - HS_D(m, cyl_l_p0)[c], 0.0);
         if (mode == HS_CYLINIT_PRESSURES) continue;
         if (mode == HS_CYLINIT_EQ_PPISTON) {
-            s->p[vp] = m->cyl_init_p[c];
+            s->p[vp] = HS_D(m, cyl_init_p)[c];
             s->p[vr] = (s->p[vp] * Ap - F[c] + Fd) / Ar;
         } else { /* rod-side pressure given: equilibrium or prescribed force */
-            s->p[vr] = m->cyl_init_p[c];
+            s->p[vr] = HS_D(m, cyl_init_p)[c];
             s->p[vp] = (F[c] + s->p[vr] * Ar - Fd) / Ap;
         }
         if (!(s->p[vp] >= 0.0) || !(s->p[vr] >= 0.0)) {
@@ -639,11 +639,11 @@ HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_wor
         }
         set[vp] = set[vr] = 1;
     }
-    for (it = 0; it < m->nvol; ++it) /* throttles carry no flow at rest: equal pressures */
-        for (i = 0; i < m->nthr; ++i) {
-            a = m->thr_a[i];
-            b = m->thr_b[i];
-            if (a >= m->nvol || b >= m->nvol || set[a] == set[b]) continue;
+    for (it = 0; it < HS_N(m, nvol); ++it) /* throttles carry no flow at rest: equal pressures */
+        for (i = 0; i < HS_N(m, nthr); ++i) {
+            a = HS_I(m, thr_a, i);
+            b = HS_I(m, thr_b, i);
+            if (a >= HS_N(m, nvol) || b >= HS_N(m, nvol) || set[a] == set[b]) continue;
             if (set[a]) s->p[b] = s->p[a];
             else s->p[a] = s->p[b];
             set[a] = set[b] = 1;
@@ -656,9 +656,9 @@ HS_HD static inline int hs_init_pressures(const hs_model *m, hs_state *s, hs_wor
  * from the acceleration-level augmented Lagrangian iteration
  *   (M + alpha J^T J) zdd = Q - J^T (lam + alpha c),  lam += alpha (J zdd + c),
  * which also tolerates redundant constraints. Returns s->status. */
-HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
+HS_HD static inline int hs_init(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = m->nz, nc = m->ncon, i, e, it;
+    int n = HS_N(m, nz), nc = HS_N(m, ncon), i, e, it;
     s->t = 0.0;
     s->step = 0;
     s->status = 0;
@@ -666,8 +666,8 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
     s->iters_total = 0;
     s->W_ext = 0.0;
     for (i = 0; i < n; ++i) {
-        s->z[i] = m->joint_z0[i];
-        s->zd[i] = m->joint_zd0[i];
+        s->z[i] = HS_D(m, joint_z0)[i];
+        s->zd[i] = HS_D(m, joint_zd0)[i];
         s->zdd[i] = 0.0;
         w->hd[i] = w->hdd[i] = 0.0;
     }
@@ -687,7 +687,7 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
                 break;
             }
             if (pm < best) best = pm;
-            hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+            hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
             if (hs_min_norm_correction(m, w, w->phi, w->dx)) break;
             for (i = 0; i < n; ++i) s->z[i] += w->dx[i];
         }
@@ -696,11 +696,11 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
             return s->status;
         }
         hs_kin_positions(m, s->z, &w->kin);
-        hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
+        hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
         for (it = 0; it < 3; ++it) { /* consistent velocities, with one refinement */
             for (e = 0; e < nc; ++e) {
                 double q = 0.0;
-                for (i = 0; i < n; ++i) q += w->J[e * HS_MAX_Z + i] * s->zd[i];
+                for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * s->zd[i];
                 w->r[e] = q;
             }
             if (hs_min_norm_correction(m, w, w->r, w->dx)) {
@@ -713,20 +713,20 @@ HS_HD static inline int hs_init(const hs_model *m, hs_state *s, hs_work *w)
     /* hydraulic states: spools, friction states, cylinder reference lengths, pressures */
     hs_kin_positions(m, s->z, &w->kin);
     hs_kin_velocities(m, s->zd, &w->kin);
-    for (i = 0; i < m->ndcv; ++i) s->U[i] = m->dcv_U0[i];
-    for (i = 0; i < m->nfs; ++i) s->fs[i] = s->fsd[i] = 0.0;
-    for (i = 0; i < m->nvol; ++i) s->p[i] = m->vol_p0[i];
-    for (i = 0; i < m->ncyl; ++i) {
+    for (i = 0; i < HS_N(m, ndcv); ++i) s->U[i] = HS_D(m, dcv_U0)[i];
+    for (i = 0; i < HS_N(m, nfs); ++i) s->fs[i] = s->fsd[i] = 0.0;
+    for (i = 0; i < HS_N(m, nvol); ++i) s->p[i] = HS_D(m, vol_p0)[i];
+    for (i = 0; i < HS_N(m, ncyl); ++i) {
         hs_cylinder_geometry(m, &w->kin, i, &w->hyd);
         s->s0[i] = w->hyd.s[i];
         s->W_cyl[i] = 0.0;
     }
-    if (m->ncyl > 0 && hs_init_pressures(m, s, w)) return s->status;
+    if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     return hs_consistent_rates(m, s, w, 0.0);
 }
 
 /* Energies and constraint violation of the state s (recomputes its kinematics). */
-HS_HD static inline void hs_observe(const hs_model *m, const hs_state *s, hs_work *w, hs_obs *o)
+HS_HD static inline void hs_observe(const hs_mview *m, const hs_state *s, hs_work *w, hs_obs *o)
 {
     int e, i;
     double p2 = 0.0, v2 = 0.0;
@@ -734,19 +734,19 @@ HS_HD static inline void hs_observe(const hs_model *m, const hs_state *s, hs_wor
     hs_kin_velocities(m, s->zd, &w->kin);
     hs_energy(m, &w->kin, &o->Ekin, &o->Epot);
     hs_constraints_phi(m, &w->kin, w->phi);
-    hs_constraints_jac(m, &w->kin, w->J, HS_MAX_Z);
-    for (e = 0; e < m->ncon; ++e) {
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
+    for (e = 0; e < HS_N(m, ncon); ++e) {
         double q = 0.0;
-        for (i = 0; i < m->nz; ++i) q += w->J[e * HS_MAX_Z + i] * s->zd[i];
+        for (i = 0; i < HS_N(m, nz); ++i) q += w->J[e * HS_CAP_Z + i] * s->zd[i];
         p2 += w->phi[e] * w->phi[e];
         v2 += q * q;
     }
     o->phi_norm = sqrt(p2);
     o->phid_norm = sqrt(v2);
     o->W_cyl = 0.0;
-    if (m->ncyl > 0) {
+    if (HS_N(m, ncyl) > 0) {
         hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
-        for (i = 0; i < m->ncyl; ++i) {
+        for (i = 0; i < HS_N(m, ncyl); ++i) {
             o->s[i] = w->hyd.s[i];
             o->sd[i] = w->hyd.sd[i];
             o->F[i] = w->hyd.F[i];

@@ -12,25 +12,25 @@
 #define HS_KINEMATICS_H
 
 #include "hs_linalg.h"
-#include "../include/hs/model.h"
+#include "hs_model.h"
 
 typedef struct hs_kin {
-    double A[HS_MAX_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
-    double p[HS_MAX_BODIES][3]; /* body-frame origin, global (nbody x 3) */
-    double g[HS_MAX_BODIES][3]; /* centre of mass, global (nbody x 3) */
-    double o[HS_MAX_BODIES][3]; /* joint point, global (nbody x 3) */
-    double u[HS_MAX_BODIES][3]; /* joint axis, global (nbody x 3) */
-    double b[HS_MAX_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
-    double Z[HS_MAX_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
-    double Zd0[HS_MAX_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
+    double A[HS_CAP_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
+    double p[HS_CAP_BODIES][3]; /* body-frame origin, global (nbody x 3) */
+    double g[HS_CAP_BODIES][3]; /* centre of mass, global (nbody x 3) */
+    double o[HS_CAP_BODIES][3]; /* joint point, global (nbody x 3) */
+    double u[HS_CAP_BODIES][3]; /* joint axis, global (nbody x 3) */
+    double b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
+    double Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
+    double Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
 } hs_kin;
 
 /* Positions, orientations and joint vectors b_j from the coordinates z (nz). */
-HS_HD static inline void hs_kin_positions(const hs_model *m, const double *z, hs_kin *k)
+HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs_kin *k)
 {
     int j;
-    for (j = 0; j < m->nbody; ++j) {
-        int par = m->body_parent[j];
+    for (j = 0; j < HS_N(m, nbody); ++j) {
+        int par = HS_I(m, body_parent, j);
         double Ap[9], pp[3], R[9], T[9], loc[3], c[3];
         if (par >= 0) {
             int q;
@@ -40,39 +40,39 @@ HS_HD static inline void hs_kin_positions(const hs_model *m, const double *z, hs
             hs_m3_identity(Ap);
             hs_v3_set(pp, 0.0, 0.0, 0.0);
         }
-        hs_m3_mulv(k->u[j], Ap, m->joint_u[j]);
-        if (m->joint_type[j] == HS_JOINT_REVOLUTE) {
-            hs_m3_rot(R, m->joint_u[j], z[j]);
+        hs_m3_mulv(k->u[j], Ap, HS_D(m, joint_u)[j]);
+        if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
+            hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
             hs_m3_mul(T, Ap, R);
-            hs_m3_mul(k->A[j], T, m->joint_rot0[j]);
-            hs_m3_mulv(c, Ap, m->joint_at_parent[j]);
+            hs_m3_mul(k->A[j], T, HS_D(m, joint_rot0)[j]);
+            hs_m3_mulv(c, Ap, HS_D(m, joint_at_parent)[j]);
             hs_v3_axpy(k->o[j], pp, 1.0, c);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
              * u x (0 - o) = o x u */
             hs_v3_cross(k->b[j], k->o[j], k->u[j]);
             hs_v3_copy(k->b[j] + 3, k->u[j]);
         } else {
-            hs_m3_mul(k->A[j], Ap, m->joint_rot0[j]);
-            hs_v3_axpy(loc, m->joint_at_parent[j], z[j], m->joint_u[j]);
+            hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
+            hs_v3_axpy(loc, HS_D(m, joint_at_parent)[j], z[j], HS_D(m, joint_u)[j]);
             hs_m3_mulv(c, Ap, loc);
             hs_v3_axpy(k->o[j], pp, 1.0, c);
             hs_v3_copy(k->b[j], k->u[j]);
             hs_v3_set(k->b[j] + 3, 0.0, 0.0, 0.0);
         }
-        hs_m3_mulv(c, k->A[j], m->joint_at_child[j]);
+        hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
         hs_v3_sub(k->p[j], k->o[j], c);
-        hs_m3_mulv(c, k->A[j], m->body_com[j]);
+        hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
         hs_v3_axpy(k->g[j], k->p[j], 1.0, c);
     }
 }
 
 /* Velocities Z_j (eq. 2) and the zero-zddot accelerations Zd0_j (eq. 3, the d_j terms).
  * Requires hs_kin_positions at the same z. */
-HS_HD static inline void hs_kin_velocities(const hs_model *m, const double *zd, hs_kin *k)
+HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, hs_kin *k)
 {
     int j, q;
-    for (j = 0; j < m->nbody; ++j) {
-        int par = m->body_parent[j];
+    for (j = 0; j < HS_N(m, nbody); ++j) {
+        int par = HS_I(m, body_parent, j);
         double wp[3], t1[3], t2[3], t3[3];
         double *Z = k->Z[j], *D = k->Zd0[j];
         const double *b = k->b[j], *u = k->u[j], *o = k->o[j];
@@ -86,7 +86,7 @@ HS_HD static inline void hs_kin_velocities(const hs_model *m, const double *zd, 
         }
         hs_v3_copy(wp, Z + 3);
         for (q = 0; q < 6; ++q) Z[q] += b[q] * zd[j];
-        if (m->joint_type[j] == HS_JOINT_REVOLUTE) {
+        if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
             /* wdot_j = wdot_p + u zdd + (w_p x u) zd: the axis turns with the parent.
              * The joint point has one acceleration in both bodies, which gives
              * sdd_j = sdd_p + (o x u) zdd - (w_p x u zd) x o + w_p x (w_p x o)

@@ -3,7 +3,7 @@
 #ifndef HS_MODEL_DERIVE_H
 #define HS_MODEL_DERIVE_H
 
-#include "../include/hs/model.h"
+#include "hs_model.h"
 
 /* Centre of mass and inertia about it (body frame) of the standard shapes. */
 HS_HD static inline void hs_shape_inertia(int shape, double m, const double dim[3], double com[3],

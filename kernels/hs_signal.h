@@ -9,19 +9,19 @@
 #ifndef HS_SIGNAL_H
 #define HS_SIGNAL_H
 
-#include "../include/hs/model.h"
+#include "hs_model.h"
 
 /* side < 0: the limit from the left (before a jump at t); side >= 0: from the right. */
-HS_HD static inline double hs_signal_eval_side(const hs_model *m, int sig, double t, int side)
+HS_HD static inline double hs_signal_eval_side(const hs_mview *m, int sig, double t, int side)
 {
     int k0, n, k;
     const double *T, *V;
     double slack;
     if (sig < 0) return 1.0; /* no signal: constant unit factor */
-    k0 = m->sig_start[sig];
-    n = m->sig_n[sig];
-    T = m->knot_t + k0;
-    V = m->knot_v + k0;
+    k0 = HS_I(m, sig_start, sig);
+    n = HS_I(m, sig_n, sig);
+    T = HS_D(m, knot_t) + k0;
+    V = HS_D(m, knot_v) + k0;
     if (n <= 0) return 0.0;
     slack = 1e-12 * (fabs(t) > 1.0 ? fabs(t) : 1.0);
     if (t < T[0] - slack) return V[0];
@@ -40,17 +40,17 @@ HS_HD static inline double hs_signal_eval_side(const hs_model *m, int sig, doubl
     return V[k] + (V[k + 1] - V[k]) * (t - T[k]) / (T[k + 1] - T[k]);
 }
 
-HS_HD static inline double hs_signal_eval(const hs_model *m, int sig, double t)
+HS_HD static inline double hs_signal_eval(const hs_mview *m, int sig, double t)
 {
     return hs_signal_eval_side(m, sig, t, 1);
 }
 
 /* Does any load signal jump at t (left and right limits differ)? */
-HS_HD static inline int hs_loads_jump(const hs_model *m, double t)
+HS_HD static inline int hs_loads_jump(const hs_mview *m, double t)
 {
     int l;
-    for (l = 0; l < m->nload; ++l) {
-        int a = m->load_force_sig[l], b = m->load_torque_sig[l];
+    for (l = 0; l < HS_N(m, nload); ++l) {
+        int a = HS_I(m, load_force_sig, l), b = HS_I(m, load_torque_sig, l);
         if (a >= 0 && hs_signal_eval_side(m, a, t, -1) != hs_signal_eval_side(m, a, t, 1)) return 1;
         if (b >= 0 && hs_signal_eval_side(m, b, t, -1) != hs_signal_eval_side(m, b, t, 1)) return 1;
     }

@@ -1,0 +1,256 @@
+/* hs_model.h -- the immutable model shared by every instance of a run (the public API
+ * exposes it as include/hs/model.h).
+ *
+ * A model is one flat, pointer-free block (so it is copied to the device with one memcpy):
+ * sizes, tree topology, body inertia, joints, cut-joint constraint equations, named points,
+ * external loads, piecewise-linear signals and integrator settings. Arrays are sized by the
+ * HS_MAX_* limits of kernels/hs_hd.h; only the first n<thing> entries are meaningful.
+ *
+ * Conventions (docs/model-format.md):
+ *  - Body j has a frame with rotation A_j (body -> global) and origin p_j (global); a point
+ *    with body coordinates c is at p_j + A_j c.
+ *  - Bodies are numbered so that a parent precedes its children (the loader sorts them).
+ *    Joint j connects body j to body_parent[j] (-1: ground) and has coordinate z_j.
+ *  - Revolute joint: A_j = A_parent * Rot(axis, z_j) * rot0, and the joint point at_parent
+ *    (parent frame) coincides with at_child (child frame).
+ *    Prismatic joint: A_j = A_parent * rot0, and at_child sits at at_parent + axis * z_j.
+ *  - Cut joints are stored as scalar constraint equations of two kinds (seed 000 Sect. 2.2):
+ *      HS_CON_DD: phi = (A_a u) . (A_b v)                   (direction vs direction)
+ *      HS_CON_DP: phi = (A_b v) . (r_a(pa) - r_b(pb))        (direction vs point offset)
+ *    Body index -1 is ground (identity frame). hs_model_derive maps every cut kind onto these.
+ *  - All values are SI (m, kg, s, rad, N, Pa); the loader converts unit suffixes.
+ */
+#ifndef HS_MODEL_H
+#define HS_MODEL_H
+
+#include "hs_hd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hs_joint_type { HS_JOINT_REVOLUTE = 0, HS_JOINT_PRISMATIC = 1 };
+
+/* How a body's centre of mass and inertia are obtained (hs_model_derive). Shapes lie along
+ * the body's local x axis starting at the body origin, except cuboid and point, which are
+ * centred at the origin. */
+enum hs_shape {
+    HS_SHAPE_CUSTOM = 0, /* com and inertia given explicitly */
+    HS_SHAPE_ROD = 1, /* slender rod, length dim[0]: I = m L^2/12 about y and z */
+    HS_SHAPE_BEAM = 2, /* rectangular beam, length dim[0], section dim[1] x dim[2] */
+    HS_SHAPE_CUBOID = 3, /* box dim[0] x dim[1] x dim[2] centred at the origin */
+    HS_SHAPE_POINT = 4 /* point mass at com */
+};
+
+enum hs_con_type { HS_CON_DD = 0, HS_CON_DP = 1 };
+
+enum hs_cut_type {
+    HS_CUT_REVOLUTE = 0, /* 3 point + 2 axis equations */
+    HS_CUT_REVOLUTE_PLANAR = 1, /* 2 in-plane point equations */
+    HS_CUT_PRISMATIC = 2, /* 2 line + 2 axis + 1 roll equations */
+    HS_CUT_PRISMATIC_PLANAR = 3 /* 1 line + 1 direction equation */
+};
+
+enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
+
+/* Seal friction models of a cylinder (seed 003 Sect. 3; seed 004 Pubs. II-III). */
+enum hs_friction {
+    HS_FRIC_NONE = 0,
+    HS_FRIC_VISCOUS = 1, /* c sdot */
+    HS_FRIC_BROWN_MCPHEE = 2, /* seed 003 eq. (24) */
+    HS_FRIC_BENGISU_AKAY = 3, /* seed 003 eqs. (22)-(23), as printed */
+    HS_FRIC_LUGRE = 4, /* seed 003 eqs. (25)-(27): bristle state q */
+    HS_FRIC_LUGRE_MOD = 5, /* seed 003 eqs. (28)-(34): states q and film h */
+    HS_FRIC_EFFICIENCY_PRINTED = 6, /* seed 004 Pub. II: (p1 A1 - p2 A2)(1 - eta) sdot, N m/s */
+    HS_FRIC_EFFICIENCY = 7 /* physical: (1 - eta) |p1 A1 - p2 A2| tanh(sdot / v_eps) */
+};
+
+/* Indices into cyl_fp[c][.]: the named friction parameters. */
+enum hs_fric_param {
+    HS_FP_FC = 0, /* Coulomb force, N */
+    HS_FP_FS, /* static force, N */
+    HS_FP_VS, /* Stribeck velocity, m/s */
+    HS_FP_SIGMA0, /* bristle stiffness, N/m */
+    HS_FP_SIGMA1, /* bristle damping, N s/m */
+    HS_FP_SIGMA2, /* viscous coefficient, N s/m */
+    HS_FP_XI, /* Bengisu-Akay decay, s/m */
+    HS_FP_N, /* LuGre Stribeck exponent */
+    HS_FP_VB, /* modified LuGre: velocity of minimum friction, m/s */
+    HS_FP_TAU_HP, /* film time constants: acceleration, deceleration, dwell, s */
+    HS_FP_TAU_HN,
+    HS_FP_TAU_H0,
+    HS_FP_ETA, /* efficiency */
+    HS_FP_C, /* viscous coefficient of the viscous model, N s/m */
+    HS_FP_VEPS, /* velocity scale of the physical efficiency law, m/s */
+    HS_FP_COUNT
+};
+
+/* How a cylinder's initial chamber pressures are set (hs_init). */
+enum hs_cyl_init {
+    HS_CYLINIT_PRESSURES = 0, /* the volumes' p0 as given */
+    HS_CYLINIT_EQ_PROD = 1, /* static equilibrium, rod-side pressure given (cyl_init_value) */
+    HS_CYLINIT_EQ_PPISTON = 2, /* static equilibrium, piston-side pressure given */
+    HS_CYLINIT_FORCE = 3 /* prescribed initial force; rod-side pressure from cyl_init_p */
+};
+
+#define HS_NAME_LEN 48
+
+typedef struct hs_model {
+    /* ---- sizes ---- */
+    int nbody; /* bodies = joints = relative coordinates */
+    int nz; /* relative coordinates (== nbody) */
+    int ncut; /* cut joints */
+    int ncon; /* scalar constraint equations */
+    int npoint; /* named points */
+    int nload; /* external loads */
+    int nsignal; /* piecewise-linear signals */
+    int nknot; /* knots of all signals */
+    int nx; /* Newton unknowns (nz for a pure mechanism) */
+
+    /* ---- bodies (nbody) ---- */
+    int body_parent[HS_MAX_BODIES]; /* parent body, -1 = ground; parent < child */
+    unsigned int body_anc[HS_MAX_BODIES]; /* bit k set: body k is on the path root..j (self included) */
+    int body_shape[HS_MAX_BODIES]; /* enum hs_shape */
+    int body_com_given[HS_MAX_BODIES]; /* 1: com overrides the shape's */
+    double body_mass[HS_MAX_BODIES]; /* kg (nbody) */
+    double body_dim[HS_MAX_BODIES][3]; /* shape dimensions, m (nbody x 3) */
+    double body_com[HS_MAX_BODIES][3]; /* centre of mass, body frame (nbody x 3) */
+    double body_inertia[HS_MAX_BODIES][6]; /* about com, body frame: xx yy zz xy xz yz (nbody x 6) */
+
+    /* ---- joints, one per body (nbody) ---- */
+    int joint_type[HS_MAX_BODIES]; /* enum hs_joint_type */
+    double joint_at_parent[HS_MAX_BODIES][3]; /* joint point, parent frame (global if ground) */
+    double joint_at_child[HS_MAX_BODIES][3]; /* joint point, child frame */
+    double joint_axis[HS_MAX_BODIES][3]; /* axis as given (any length), parent frame */
+    double joint_u[HS_MAX_BODIES][3]; /* derived: the unit axis, parent frame */
+    double joint_rot0[HS_MAX_BODIES][9]; /* fixed rotation parent -> child, row-major */
+    double joint_z0[HS_MAX_BODIES]; /* initial coordinate, rad or m */
+    double joint_zd0[HS_MAX_BODIES]; /* initial velocity, rad/s or m/s */
+    int joint_hold[HS_MAX_BODIES]; /* 1: kept at z0 when the initial loop closure is solved */
+
+    /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
+    int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */
+    int cut_body_a[HS_MAX_CUTS]; /* -1 = ground */
+    int cut_body_b[HS_MAX_CUTS];
+    double cut_at_a[HS_MAX_CUTS][3]; /* joint point on a, body-a frame (ncut x 3) */
+    double cut_at_b[HS_MAX_CUTS][3]; /* joint point on b, body-b frame (ncut x 3) */
+    double cut_axis_a[HS_MAX_CUTS][3]; /* rotation axis (revolute) or slide direction, frame a */
+    double cut_axis_b[HS_MAX_CUTS][3]; /* the same in frame b; planar revolute: plane normal */
+    double cut_normal_a[HS_MAX_CUTS][3]; /* prismatic: reference normal to the axis, frame a */
+    double cut_normal_b[HS_MAX_CUTS][3]; /* prismatic: its mate in frame b; planar: plane normal */
+    /* derived by hs_model_derive from the cut_* values above: */
+    int cut_con0[HS_MAX_CUTS]; /* index of the cut's first equation */
+    int cut_ncon[HS_MAX_CUTS]; /* equations of the cut */
+    int con_type[HS_MAX_CON]; /* enum hs_con_type */
+    int con_body_a[HS_MAX_CON]; /* -1 = ground */
+    int con_body_b[HS_MAX_CON];
+    double con_u[HS_MAX_CON][3]; /* direction fixed in body a (DD) (ncon x 3) */
+    double con_v[HS_MAX_CON][3]; /* direction fixed in body b (ncon x 3) */
+    double con_pa[HS_MAX_CON][3]; /* point on body a, body-a frame (DP) (ncon x 3) */
+    double con_pb[HS_MAX_CON][3]; /* point on body b, body-b frame (DP) (ncon x 3) */
+
+    /* ---- named points (npoint) ---- */
+    int point_body[HS_MAX_POINTS]; /* -1 = ground */
+    double point_at[HS_MAX_POINTS][3]; /* body frame (npoint x 3) */
+
+    /* ---- external loads (nload): F(t) = force_dir * signal(t) at a point, and a torque ---- */
+    int load_body[HS_MAX_LOADS];
+    int load_frame[HS_MAX_LOADS]; /* enum hs_frame: directions fixed in space or in the body */
+    double load_at[HS_MAX_LOADS][3]; /* application point, body frame (nload x 3) */
+    double load_force_dir[HS_MAX_LOADS][3]; /* N per unit signal (nload x 3) */
+    double load_torque_dir[HS_MAX_LOADS][3]; /* N m per unit signal (nload x 3) */
+    int load_force_sig[HS_MAX_LOADS]; /* signal index, -1: constant 1 */
+    int load_torque_sig[HS_MAX_LOADS];
+
+    /* ---- signals: piecewise linear in t, constant beyond the ends ---- */
+    int sig_start[HS_MAX_SIGNALS]; /* first knot */
+    int sig_n[HS_MAX_SIGNALS]; /* knots; equal times make a jump, right value from the jump on */
+    double knot_t[HS_MAX_KNOTS]; /* s (nknot) */
+    double knot_v[HS_MAX_KNOTS]; /* (nknot) */
+
+    /* ---- environment ---- */
+    double gravity[3]; /* m/s^2 */
+
+    /* ---- hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sect. 3) ----
+     * Nodes: 0..nvol-1 are volumes (pressure states), nvol..nvol+nsrc-1 constant sources. */
+    int nvol, nsrc, nthr, ndcv, ncyl;
+    int nfs; /* friction states in all */
+    double B_oil; /* oil bulk modulus, Pa */
+    double rho; /* oil density, kg/m^3 */
+    double vol_V[HS_MAX_VOLS]; /* hose/pipe part of the volume, m^3 (nvol) */
+    double vol_B[HS_MAX_VOLS]; /* its bulk modulus, Pa (nvol) */
+    double vol_p0[HS_MAX_VOLS]; /* initial pressure, Pa (nvol) */
+    int vol_cyl[HS_MAX_VOLS]; /* cylinder whose chamber belongs to the volume, -1: none */
+    int vol_side[HS_MAX_VOLS]; /* 0: piston side, 1: rod side */
+    double src_p[HS_MAX_SRCS]; /* source pressure, Pa (nsrc) */
+    int thr_a[HS_MAX_THR], thr_b[HS_MAX_THR]; /* nodes; positive flow a -> b */
+    double thr_Cd[HS_MAX_THR]; /* discharge coefficient */
+    double thr_A[HS_MAX_THR]; /* orifice area, m^2 */
+    double thr_Cv_given[HS_MAX_THR]; /* semi-empirical coefficient if > 0, m^3/(s sqrt(Pa)) */
+    double thr_dplim[HS_MAX_THR]; /* laminar band, Pa */
+    double thr_Cv[HS_MAX_THR]; /* derived: Cv_given or Cd A sqrt(2/rho), eq. (25) */
+    int dcv_P[HS_MAX_DCV], dcv_T[HS_MAX_DCV], dcv_A[HS_MAX_DCV], dcv_B[HS_MAX_DCV]; /* nodes */
+    double dcv_Cv[HS_MAX_DCV]; /* flow coefficient, m^3/(s V sqrt(Pa)) */
+    double dcv_kpath[HS_MAX_DCV][4]; /* factors of Cv for the paths P-A, B-T, P-B, A-T (1) */
+    double dcv_tau[HS_MAX_DCV]; /* spool time constant, s (or from f_-45: 1/(2 pi f)) */
+    double dcv_dplim[HS_MAX_DCV]; /* laminar band, Pa */
+    double dcv_U0[HS_MAX_DCV]; /* initial spool position, V */
+    int dcv_sig[HS_MAX_DCV]; /* U_ref signal, -1: constant 0 */
+    int cyl_body_a[HS_MAX_CYLS], cyl_body_b[HS_MAX_CYLS]; /* base (a) and rod end (b), -1 ground */
+    double cyl_at_a[HS_MAX_CYLS][3], cyl_at_b[HS_MAX_CYLS][3]; /* body frames (ncyl x 3) */
+    double cyl_d_piston[HS_MAX_CYLS], cyl_d_rod[HS_MAX_CYLS]; /* diameters, m */
+    double cyl_stroke[HS_MAX_CYLS]; /* l: piston-side + rod-side chamber lengths, m */
+    double cyl_l_p0[HS_MAX_CYLS]; /* piston-side chamber length at t = 0, m */
+    double cyl_B[HS_MAX_CYLS]; /* cylinder wall bulk modulus, Pa */
+    int cyl_vol_p[HS_MAX_CYLS], cyl_vol_r[HS_MAX_CYLS]; /* volumes of the two chambers */
+    int cyl_fric[HS_MAX_CYLS]; /* enum hs_friction */
+    double cyl_fp[HS_MAX_CYLS][HS_MAX_FP]; /* friction parameters, enum hs_fric_param */
+    double cyl_ld[HS_MAX_CYLS], cyl_kd[HS_MAX_CYLS], cyl_cd[HS_MAX_CYLS]; /* end dampers
+                                                   (eq. 31 of Pub. III); ld = 0: none */
+    int cyl_init[HS_MAX_CYLS]; /* enum hs_cyl_init */
+    double cyl_init_p[HS_MAX_CYLS]; /* the given chamber pressure, Pa */
+    double cyl_init_F[HS_MAX_CYLS]; /* prescribed initial force, N (HS_CYLINIT_FORCE) */
+    double cyl_Ap[HS_MAX_CYLS], cyl_Ar[HS_MAX_CYLS]; /* derived: piston and annulus areas */
+    int cyl_fs0[HS_MAX_CYLS], cyl_nfs[HS_MAX_CYLS]; /* derived: first friction state, count */
+
+    /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
+    double dt; /* s */
+    double t_end; /* s */
+    double tol_z; /* Newton tolerance on position updates, rad or m */
+    double tol_p; /* ... on pressure updates, Pa */
+    double tol_fs; /* ... on friction-state updates (m, or 1 for the film h) */
+    double penalty; /* alpha of the augmented Lagrangian */
+    double max_iter; /* Newton iteration limit per step (integer-valued) */
+    double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
+    double fd_floor;
+} hs_model;
+
+/* ---- how the engine reads the model ----
+ * Engine code (kernels/) reads the model only through these three, so that one text serves
+ * two builds:
+ *   HS_N(m, f)     a size: nbody, nz, ncon, nvol, ...
+ *   HS_I(m, f, i)  element i of an integer (topology) array: body_parent, con_type, ...
+ *   HS_D(m, f)     a floating-point field, scalar or array: body_mass, cyl_fp, dt, ...
+ * and engine functions take a `const hs_mview *`. In the ordinary build hs_mview is hs_model
+ * and the macros are plain member accesses. A specialised build (HS_SPEC, generated by
+ * host/kernel_spec.c for one model structure) defines them itself: sizes and topology become
+ * compile-time constants, and hs_mview is the shared model plus the instance's own copies of
+ * the fields its sweep varies. */
+#ifndef HS_SPEC
+typedef hs_model hs_mview;
+#define HS_N(m, f) ((m)->f)
+#define HS_I(m, f, i) ((m)->f[i])
+#define HS_D(m, f) ((m)->f)
+#endif
+
+/* Recomputes every derived quantity (centre of mass and inertia from shapes, ancestor masks,
+ * unit axes) from the primary values. Call after loading and after changing a parameter. */
+HS_HD static inline void hs_model_derive(hs_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "hs_model_derive.h"
+
+#endif
