@@ -102,12 +102,13 @@ HS_HD static inline void gc_update_one(const hs_gpu_const *c, hs_batch_out *out,
                                 const hs_model *m, hs_state *s, hs_work *w, hs_gc_inst *g)
 {
     int conv = 0, st;
+    double dn;
     if (info != 0) { /* an exactly zero pivot (LAPACK's info > 0) */
         s->status |= HS_ST_SINGULAR;
         gc_finish(&c->spec, g, s, s->status, i, out);
         return;
     }
-    if ((st = gc_newton_apply(m, s, w, g->it, &conv))) {
+    if ((st = gc_newton_apply(m, s, w, g->it, &conv, &dn))) {
         gc_finish(&c->spec, g, s, st, i, out);
         return;
     }

@@ -68,7 +68,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     sum->steps_planned = n;
     st = hs_init(m, s, w);
     if (!st) {
-        hs_observe(m, s, w, &o);
+        hs_observe_current(m, s, w, &o);
         E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
         sum->max_phi = o.phi_norm;
         sum->max_phid = o.phid_norm;
@@ -78,7 +78,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
         double Eb;
         st = hs_step(m, s, w);
         if (st) break;
-        hs_observe(m, s, w, &o);
+        hs_observe_current(m, s, w, &o);
         Eb = o.Ekin + o.Epot - s->W_ext - o.W_cyl - E0;
         for (i = 0; i < m->ncyl; ++i)
             if (fabs(s->W_cyl[i]) > sum->max_abs_Wcyl) sum->max_abs_Wcyl = fabs(s->W_cyl[i]);

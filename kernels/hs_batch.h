@@ -228,14 +228,15 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_
     if (fabs(r - (double)g->nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)g->nsteps < r) ++g->nsteps;
 }
 
-/* Observe the accepted state (step k = s->step) and add it to the statistics and trajectory. */
+/* Observe the accepted state (step k = s->step; w as hs_init / hs_step left it) and add it
+ * to the statistics and trajectory. */
 HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs_mview *m, const hs_state *s,
                                  hs_work *w, hs_inst_run *g, long i, hs_batch_out *out)
 {
     hs_obs o;
     long k = s->step, n = out->n;
     int q;
-    hs_observe(m, s, w, &o);
+    hs_observe_current(m, s, w, &o);
     if (k == 0) g->E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
     for (q = 0; q < spec->nsig; ++q)
         hs_acc_add(&g->acc[q], hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t);

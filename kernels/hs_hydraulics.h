@@ -63,27 +63,42 @@ HS_HD static inline void hs_cylinder_geometry(const hs_mview *m, const hs_kin *k
     o->sd[c] = hs_v3_dot(o->e[c], d);
 }
 
-/* Everything hydraulic at one state: cylinder geometry, chamber lengths with the consistent
- * sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md), cylinder forces, friction and
- * its state derivatives, and the pressure derivatives
- *   p'_k = Be_k / V_k * (sum of inflows - dV_k/dt)          (seed 000 eq. 22)
- *   1/Be_k = 1/B_oil + V_hose/(V_k B_hose) + A l/(V_k B_wall)  (eq. 23, model-data.md)
- * p (nvol), fs (nfs), U (ndcv) and s0 (ncyl) are the current values. */
-HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const double *p,
-                                       const double *fs, const double *U, const double *s0,
-                                       hs_hyd *o)
+/* Geometry of every cylinder (length, rate, direction, attachment points) and its chamber
+ * lengths with the consistent sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md);
+ * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0.
+ * Needs hs_kin_positions and hs_kin_velocities. */
+HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const double *s0, hs_hyd *o)
 {
-    double qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
-    int c, v, i;
+    int c;
     o->stroke_out = 0;
-    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
+    HS_UNROLL
     for (c = 0; c < HS_N(m, ncyl); ++c) {
-        double Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
-        int vp = HS_I(m, cyl_vol_p, c), vr = HS_I(m, cyl_vol_r, c);
         hs_cylinder_geometry(m, k, c, o);
         o->lp[c] = HS_D(m, cyl_l_p0)[c] + (o->s[c] - s0[c]);
         o->lr[c] = HS_D(m, cyl_stroke)[c] - o->lp[c];
         if (o->lp[c] <= 0.0 || o->lr[c] <= 0.0) o->stroke_out = 1;
+    }
+}
+
+/* The hydraulics at pressures p (nvol), friction states fs (nfs) and spool positions U (ndcv)
+ * for the cylinder geometry already in o (hs_cylinders): cylinder forces, friction and its
+ * state derivatives, and the pressure derivatives
+ *   p'_k = Be_k / V_k * (sum of inflows - dV_k/dt)          (seed 000 eq. 22)
+ *   1/Be_k = 1/B_oil + V_hose/(V_k B_hose) + A l/(V_k B_wall)  (eq. 23, model-data.md),
+ * evaluated as (inflows - dV_k/dt) / (V_k/B_oil + V_hose/B_hose + A l/B_wall), the same
+ * value with four divisions instead of six. A change of p, fs or U alone (the tangent's
+ * hydraulic columns) needs only this, not the kinematics. */
+HS_HD static inline void hs_hydraulic_rates(const hs_mview *m, const double *p, const double *fs,
+                                            const double *U, hs_hyd *o)
+{
+    double qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
+    int c, v, i;
+    HS_UNROLL
+    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
+    HS_UNROLL
+    for (c = 0; c < HS_N(m, ncyl); ++c) {
+        double Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
+        int vp = HS_I(m, cyl_vol_p, c), vr = HS_I(m, cyl_vol_r, c);
         Vch[vp] = Ap * o->lp[c];
         Vch[vr] = Ar * o->lr[c];
         dVch[vp] = Ap * o->sd[c]; /* the piston side grows on extension */
@@ -93,6 +108,7 @@ HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const
                                         o->fsd + HS_I(m, cyl_fs0, c));
         o->F[c] = Fp - o->Ffric[c] + hs_end_damper(m, c, o->lp[c], o->lr[c], o->sd[c]);
     }
+    HS_UNROLL
     for (i = 0; i < HS_N(m, nthr); ++i) {
         int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
         double Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
@@ -100,6 +116,7 @@ HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const
         if (a < HS_N(m, nvol)) qin[a] -= Q;
         if (b < HS_N(m, nvol)) qin[b] += Q;
     }
+    HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) {
         /* U > 0: P -> A and B -> T; U < 0: P -> B and A -> T (model-data.md) */
         double u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
@@ -116,40 +133,22 @@ HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const
         qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
         qin[HS_I(m, dcv_B, i)] += qB;
     }
+    HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) {
         double V = HS_D(m, vol_V)[v] + Vch[v];
-        double Be = 1.0 / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / (V * HS_D(m, vol_B)[v]);
-        if (HS_I(m, vol_cyl, v) >= 0) Be += Vch[v] / (V * HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)]);
-        Be = 1.0 / Be;
-        o->h[v] = Be / V * (qin[v] - dVch[v]);
+        double c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
+        if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
+        o->h[v] = (qin[v] - dVch[v]) / c;
     }
 }
 
-/* Adds the cylinder forces to the bodies' applied forces F (global) and moments N about the
- * origin: F e at r_b on body b, -F e at r_a on body a (seed 004 Pub. I eq. 49). */
-HS_HD static inline void hs_cylinder_loads(const hs_mview *m, const hs_hyd *o, double F[][3],
-                                           double N[][3])
+/* Everything hydraulic at one state: hs_cylinders, then hs_hydraulic_rates. */
+HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const double *p,
+                                       const double *fs, const double *U, const double *s0,
+                                       hs_hyd *o)
 {
-    int c, q;
-    for (c = 0; c < HS_N(m, ncyl); ++c) {
-        double f[3], w[3];
-        int a = HS_I(m, cyl_body_a, c), b = HS_I(m, cyl_body_b, c);
-        for (q = 0; q < 3; ++q) f[q] = o->F[c] * o->e[c][q];
-        if (b >= 0) {
-            hs_v3_cross(w, o->rb[c], f);
-            for (q = 0; q < 3; ++q) {
-                F[b][q] += f[q];
-                N[b][q] += w[q];
-            }
-        }
-        if (a >= 0) {
-            hs_v3_cross(w, o->ra[c], f);
-            for (q = 0; q < 3; ++q) {
-                F[a][q] -= f[q];
-                N[a][q] -= w[q];
-            }
-        }
-    }
+    hs_cylinders(m, k, s0, o);
+    hs_hydraulic_rates(m, p, fs, U, o);
 }
 
 /* ds_c/dz (nz): the cylinder's generalised-force direction, e . (dr_b/dz_k - dr_a/dz_k) with
@@ -158,6 +157,7 @@ HS_HD static inline void hs_cylinder_jac(const hs_mview *m, const hs_kin *k, con
                                          double *js)
 {
     int q;
+    HS_UNROLL
     for (q = 0; q < HS_N(m, nz); ++q) {
         double d[3] = {0.0, 0.0, 0.0}, t[3];
         int a = HS_I(m, cyl_body_a, c), b = HS_I(m, cyl_body_b, c);

@@ -66,20 +66,24 @@ typedef struct hs_work {
     hs_kin kin;
     hs_dyn_work dyn;
     double M[HS_CAP_Z * HS_CAP_Z]; /* mass matrix (nz x nz, ld HS_CAP_Z) */
-    double Q[HS_CAP_Z]; /* generalised forces (nz) */
+    double Q[HS_CAP_Z]; /* generalised forces without the cylinders' (nz) */
     double phi[HS_CAP_CON]; /* (ncon) */
     double J[HS_CAP_CON * HS_CAP_Z]; /* Phi_z (ncon x nz, ld HS_CAP_Z) */
-    double Jb[HS_CAP_CON * HS_CAP_Z]; /* Phi_z at the base point of the last tangent */
     double vp[HS_CAP_CON]; /* Phidot_z zdot (ncon) */
     double T[HS_CAP_X * HS_CAP_X]; /* tangent, then its LU (nx x nx, ld HS_CAP_X) */
-    double P[HS_CAP_X * HS_CAP_X]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) */
+    double P[HS_CAP_Z * HS_CAP_Z]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) of
+                                      the last tangent (nz x nz, ld HS_CAP_Z) */
+    double L[HS_CAP_Z * HS_CAP_Z]; /* projection / acceleration matrix, then its LU */
 #define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
     double G[HS_CAP_G * HS_CAP_G]; /* small Gram / normal matrices of the initialisation */
     hs_hyd hyd; /* hydraulic quantities of the last evaluated state */
     double U1[HS_CAP_DCV]; /* spool positions at the end of the step (ndcv) */
     double hx[HS_CAP_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
-    double js[HS_CAP_CYLS][HS_CAP_Z]; /* ds/dz of the cylinders (initial equilibrium) */
-    int piv[HS_CAP_X];
+    double js[HS_CAP_CYLS][HS_CAP_Z]; /* ds_c/dz of the cylinders (ncyl x nz) */
+    double rm[HS_CAP_Z]; /* z rows before the cylinder forces: M zdd + Phi_z^T (alpha Phi +
+                            lam) - Q (nz) */
+    int piv[HS_CAP_X], pivL[HS_CAP_Z];
+    int tan_ok; /* T holds the LU of a tangent that may be reused (modified Newton) */
     double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
     double x[HS_CAP_X], xp[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, perturbed, update */
     double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
@@ -102,31 +106,55 @@ HS_HD static inline int hs_isfinite(double v)
     return v == v && v - v == 0.0;
 }
 
-/* Applied forces of the iterate: gravity, external loads at t and the cylinder forces from
- * the pressures p (nvol) and friction states fs (nfs); fills w->hyd. Needs kinematics. */
-HS_HD static inline void hs_forces(const hs_mview *m, const hs_state *s, double t, int side,
-                                   const double *p, const double *fs, const double *U, hs_work *w)
+/* The mechanism and the hydraulics at positions z, velocities zd, pressures p, friction
+ * states fs and spools U, at time t (inputs' left limits if side < 0, right limits
+ * otherwise): kinematics, gravity and external loads, M and Q (without the cylinders), the
+ * hydraulics and every cylinder's ds/dz, all into w. The cylinders' generalised forces are
+ * F_c ds_c/dz (virtual work: F_c e . (dr_b - dr_a) = F_c ds_c), added by whoever needs the
+ * whole Q (hs_residual_rows, hs_q_total). */
+HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, double t, int side, const double *z,
+                                     const double *zd, const double *p, const double *fs, const double *U,
+                                     hs_work *w)
 {
+    int c;
+    hs_kin_positions(m, z, &w->kin);
+    hs_kin_velocities(m, zd, &w->kin);
     hs_applied_forces_side(m, &w->kin, t, side, w->dyn.F, w->dyn.N);
+    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
     if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
-        hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
+        HS_UNROLL
+        for (c = 0; c < HS_N(m, ncyl); ++c) hs_cylinder_jac(m, &w->kin, &w->hyd, c, w->js[c]);
     }
 }
 
-/* The rows of the residual from what hs_residual / hs_residual_hyd leave in w
- * (M, Q, Phi, Phi_z, the hydraulic rates, zdd). */
-HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, const double *lam, hs_work *w,
-                                          double *f)
+/* The whole generalised force: Q of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
+HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, double *Q)
 {
-    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
+    int i, c;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nz); ++i) {
+        double q = w->Q[i];
+        HS_UNROLL
+        for (c = 0; c < HS_N(m, ncyl); ++c) q += w->hyd.F[c] * w->js[c][i];
+        Q[i] = q;
+    }
+}
+
+/* The rows of the residual from the z rows' mechanical part w->rm, the cylinder forces and
+ * the hydraulic rates in w->hyd (hs_residual, hs_residual_hyd). */
+HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs_work *w, double *f)
+{
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, c;
     double dt = HS_D(m, dt), c1 = 2.0 / dt, sc = 0.25 * dt * dt;
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
-        double r = -w->Q[i];
-        for (j = 0; j < n; ++j) r += w->M[i * HS_CAP_Z + j] * w->zdd[j];
-        for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (HS_D(m, penalty) * w->phi[e] + lam[e]);
+        double r = w->rm[i];
+        HS_UNROLL
+        for (c = 0; c < HS_N(m, ncyl); ++c) r -= w->hyd.F[c] * w->js[c][i];
         f[i] = sc * r;
     }
+    HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double rate = v < HS_N(m, nvol) ? w->hyd.h[v] : w->hyd.fsd[v - HS_N(m, nvol)];
@@ -140,37 +168,43 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, co
  *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
  * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
  * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
- * Phi, Phi_z and hydraulics in w. */
+ * Phi, Phi_z, hydraulics and the z rows' mechanical part in w. */
 HS_HD static inline void hs_residual(const hs_mview *m, const hs_state *s, double t,
                                      const double *x, const double *lam, hs_work *w, double *f)
 {
-    int n = HS_N(m, nz), i;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
+    int n = HS_N(m, nz), i, j, e;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), a = HS_D(m, penalty);
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + w->hd[i];
         w->zdd[i] = c2 * x[i] + w->hdd[i];
     }
-    hs_kin_positions(m, x, &w->kin);
-    hs_kin_velocities(m, w->zd, &w->kin);
-    hs_forces(m, s, t, -1, x + n, x + n + HS_N(m, nvol), w->U1, w); /* end of step: left limits */
-    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+    /* end of step: the inputs' left limits */
+    hs_evaluate(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
-    hs_residual_rows(m, x, lam, w, f);
+    HS_UNROLL
+    for (i = 0; i < n; ++i) {
+        double r = -w->Q[i];
+        HS_UNROLL
+        for (j = 0; j < n; ++j) r += w->M[i * HS_CAP_Z + j] * w->zdd[j];
+        HS_UNROLL
+        for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (a * w->phi[e] + lam[e]);
+        w->rm[i] = r;
+    }
+    hs_residual_rows(m, x, w, f);
 }
 
 /* The residual at x whose coordinates z (x[0..nz)) are those of the last hs_residual call,
- * only the hydraulic unknowns p, fs changed: the kinematics, M, Phi and Phi_z that call left
- * in w are reused, the forces, Q and the hydraulics re-evaluated. The same operations on the
- * same values as hs_residual(x): equal to the bit, at about a third of the cost (kinematics
- * with their sines and cosines, the mass matrix and the constraints are most of it). */
-HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, double t, const double *x,
-                                         const double *lam, hs_work *w, double *f)
+ * only the hydraulic unknowns p, fs changed: the kinematics, the cylinder geometry and the
+ * z rows' mechanical part that call left in w are reused, only the hydraulic rates and the
+ * cylinder forces re-evaluated (hs_hydraulic_rates), the same operations on the same values
+ * as hs_residual(x) performs for them: equal to the bit. */
+HS_HD static inline void hs_residual_hyd(const hs_mview *m, const double *x, hs_work *w, double *f)
 {
     int n = HS_N(m, nz);
-    hs_forces(m, s, t, -1, x + n, x + n + HS_N(m, nvol), w->U1, w);
-    hs_force_applied(m, &w->kin, w->Q, &w->dyn);
-    hs_residual_rows(m, x, lam, w, f);
+    hs_hydraulic_rates(m, x + n, x + n + HS_N(m, nvol), w->U1, &w->hyd);
+    hs_residual_rows(m, x, w, f);
 }
 
 /* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x) just computed
@@ -182,35 +216,42 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
                                     const double *lam, const double *f0, hs_work *w)
 {
     int n = HS_N(m, nx), i, k, r;
+    HS_UNROLL
     for (i = 0; i < n; ++i) w->xp[i] = x[i];
+    HS_UNROLL
     for (k = 0; k < n; ++k) {
         int hyd = k < n - HS_N(m, nz);
-        double ax, eps, xi;
+        double ax, eps, xi, ie;
         i = hyd ? HS_N(m, nz) + k : k - (n - HS_N(m, nz)); /* p, fs first, then z */
         ax = fabs(x[i]);
         eps = HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
         xi = x[i] + eps;
         eps = xi - x[i];
+        ie = 1.0 / eps;
         w->xp[i] = xi;
-        if (hyd) hs_residual_hyd(m, s, t, w->xp, lam, w, w->f1);
+        if (hyd) hs_residual_hyd(m, w->xp, w, w->f1);
         else hs_residual(m, s, t, w->xp, lam, w, w->f1);
-        for (r = 0; r < n; ++r) w->T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) / eps;
+        HS_UNROLL
+        for (r = 0; r < n; ++r) w->T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
         w->xp[i] = x[i];
     }
 }
 
-/* L = P + dt^2/4 alpha J^T J (n x n, ld HS_CAP_X) into w->T, factorised. */
+/* Factorises L = P + dt^2/4 alpha J^T J (nz x nz, ld HS_CAP_Z) into w->L. */
 HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 {
     int n = HS_N(m, nz), i, j, e;
     double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty);
+    HS_UNROLL
     for (i = 0; i < n; ++i)
+        HS_UNROLL
         for (j = 0; j < n; ++j) {
-            double s = w->P[i * HS_CAP_X + j];
+            double s = w->P[i * HS_CAP_Z + j];
+            HS_UNROLL
             for (e = 0; e < HS_N(m, ncon); ++e) s += sa * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
-            w->T[i * HS_CAP_X + j] = s;
+            w->L[i * HS_CAP_Z + j] = s;
         }
-    return HS_LU_FACTOR(w->T, n, HS_CAP_X, w->piv);
+    return HS_LU_FACTOR(w->L, n, HS_CAP_Z, w->pivL);
 }
 
 /* Mass-damping-stiffness-orthogonal projection (eqs. 20-21 / 27-28), in place on v (nz):
@@ -219,28 +260,35 @@ HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
  * J v + c of order |P| / (dt^2/4 alpha |J|^2) times the initial one (not small for
  * alpha = 1e9 at dt = 1 ms), so the multiplier sigma is iterated, sigma += J v + c, until
  * |J v + c| is at rounding level: the fixed point is the exact P-weighted projection. The
- * factorised matrix (w->T from hs_projection_matrix) is reused by every pass. */
+ * factorised matrix (w->L from hs_projection_matrix) is reused by every pass. */
 HS_HD static inline void hs_project(const hs_mview *m, hs_work *w, double *v, const double *c)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
     double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty), vmax = 0.0;
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         double q = 0.0;
-        for (j = 0; j < n; ++j) q += w->P[i * HS_CAP_X + j] * v[j];
+        HS_UNROLL
+        for (j = 0; j < n; ++j) q += w->P[i * HS_CAP_Z + j] * v[j];
         w->f1[i] = q; /* P v*, kept for every pass */
         if (fabs(v[i]) > vmax) vmax = fabs(v[i]);
     }
+    HS_UNROLL
     for (e = 0; e < nc; ++e) w->y[e] = c ? c[e] : 0.0; /* c + sigma */
     for (it = 0; it < 30; ++it) {
         double rmax = 0.0;
+        HS_UNROLL
         for (i = 0; i < n; ++i) {
             double q = w->f1[i];
+            HS_UNROLL
             for (e = 0; e < nc; ++e) q -= sa * w->J[e * HS_CAP_Z + i] * w->y[e];
             v[i] = q;
         }
-        HS_LU_SOLVE(w->T, n, HS_CAP_X, w->piv, v);
+        HS_LU_SOLVE(w->L, n, HS_CAP_Z, w->pivL, v);
+        HS_UNROLL
         for (e = 0; e < nc; ++e) {
             double q = c ? c[e] : 0.0;
+            HS_UNROLL
             for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * v[i];
             w->y[e] += q;
             if (fabs(q) > rmax) rmax = fabs(q);
@@ -288,15 +336,13 @@ HS_HD static inline void hs_cylinder_power(const hs_mview *m, const hs_work *w, 
  *   (M + alpha J^T J) zdd = Q - J^T (lam + alpha c),  lam += alpha (J zdd + c),
  * (c = Phidot_z zd), which tolerates redundant constraints; pressure and friction-state
  * rates; cylinder and load powers. Used at t = 0 and after a load jumps on a step boundary.
- * Returns s->status. */
+ * Leaves w describing s (kinematics, Phi_z, hydraulics). Returns s->status. */
 HS_HD static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
     double a = HS_D(m, penalty);
-    hs_kin_positions(m, s->z, &w->kin);
-    hs_kin_velocities(m, s->zd, &w->kin);
-    hs_forces(m, s, t, 1, s->p, s->fs, s->U, w);
-    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+    hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w);
+    hs_q_total(m, w, w->r);
     for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = w->hyd.h[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
@@ -306,20 +352,20 @@ HS_HD static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_w
         for (j = 0; j < n; ++j) {
             double q = w->M[i * HS_CAP_Z + j];
             for (e = 0; e < nc; ++e) q += a * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
-            w->T[i * HS_CAP_X + j] = q;
+            w->L[i * HS_CAP_Z + j] = q;
         }
-    if (HS_LU_FACTOR(w->T, n, HS_CAP_X, w->piv)) {
+    if (HS_LU_FACTOR(w->L, n, HS_CAP_Z, w->pivL)) {
         s->status |= HS_ST_SINGULAR;
         return s->status;
     }
     for (it = 0; it < 100; ++it) {
         double rmax = 0.0, cmax = 0.0;
         for (i = 0; i < n; ++i) {
-            double q = w->Q[i];
+            double q = w->r[i];
             for (e = 0; e < nc; ++e) q -= w->J[e * HS_CAP_Z + i] * (s->lambda[e] + a * w->vp[e]);
             s->zdd[i] = q;
         }
-        HS_LU_SOLVE(w->T, n, HS_CAP_X, w->piv, s->zdd);
+        HS_LU_SOLVE(w->L, n, HS_CAP_Z, w->pivL, s->zdd);
         for (e = 0; e < nc; ++e) {
             double q = w->vp[e];
             for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * s->zdd[i];
@@ -348,16 +394,19 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
     double t0 = (double)s->step * dt, t1 = (double)(s->step + 1) * dt;
+    HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i)
         w->U1[i] = hs_spool_step(
             s->U[i], HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t0, 1) : 0.0,
             HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, dt,
             HS_D(m, dcv_tau)[i]);
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
         w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
         w->x[i] = s->z[i] + dt * s->zd[i] + 0.5 * dt * dt * s->zdd[i];
     }
+    HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double xv = v < HS_N(m, nvol) ? s->p[v] : s->fs[v - HS_N(m, nvol)];
@@ -365,54 +414,94 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
         w->hx[i] = -(c1 * xv + xr);
         w->x[i] = xv + dt * xr;
     }
+    HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
 }
 
-/* First half of a Newton iteration: residual f0 (must be finite), Phi_z at the base point,
- * tangent into w->T, its z block into w->P, right-hand side -f0 into w->dx. */
-HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_work *w)
+/* Residual f0 at the iterate (it must be finite) and the right-hand side -f0 in w->dx. */
+HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j;
+    int nx = HS_N(m, nx), i;
     double t1 = (double)(s->step + 1) * HS_D(m, dt);
     hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
-    for (i = 0; i < nx; ++i)
+    HS_UNROLL
+    for (i = 0; i < nx; ++i) {
         if (!hs_isfinite(w->f0[i])) {
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
-    for (i = 0; i < HS_N(m, ncon) * HS_CAP_Z; ++i) w->Jb[i] = w->J[i];
+        w->dx[i] = -w->f0[i];
+    }
+    return 0;
+}
+
+/* Tangent at the iterate into w->T (after hs_newton_residual, whose kinematics it starts
+ * from), and the projection weight P of eq. (43): its z block less the penalty part
+ * dt^2/4 alpha J^T J, with J at the same point. */
+HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_work *w)
+{
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
+    double t1 = (double)(s->step + 1) * HS_D(m, dt), sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty);
+    HS_UNROLL
+    for (i = 0; i < n; ++i)
+        HS_UNROLL
+        for (j = 0; j < n; ++j) {
+            double q = 0.0;
+            HS_UNROLL
+            for (e = 0; e < HS_N(m, ncon); ++e) q += w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
+            w->P[i * HS_CAP_Z + j] = -(sa * q);
+        }
     hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
     /* a non-finite tangent is flagged here, not left to the factorisation: LU pivoting
      * treats NaN differently in kernels/hs_linalg.h, LAPACK and cuBLAS */
+    HS_UNROLL
     for (i = 0; i < nx; ++i)
+        HS_UNROLL
         for (j = 0; j < nx; ++j)
             if (!hs_isfinite(w->T[i * HS_CAP_X + j])) {
                 s->status |= HS_ST_NONFINITE;
                 return s->status;
             }
+    HS_UNROLL
     for (i = 0; i < n; ++i)
-        for (j = 0; j < n; ++j) w->P[i * HS_CAP_X + j] = w->T[i * HS_CAP_X + j];
-    for (i = 0; i < nx; ++i) w->dx[i] = -w->f0[i];
+        HS_UNROLL
+        for (j = 0; j < n; ++j) w->P[i * HS_CAP_Z + j] += w->T[i * HS_CAP_X + j];
     return 0;
 }
 
+/* First half of a full Newton iteration (the cuBLAS path's): residual, tangent into w->T,
+ * the right-hand side -f0 into w->dx. */
+HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_work *w)
+{
+    if (hs_newton_residual(m, s, w)) return s->status;
+    return hs_newton_tangent(m, s, w);
+}
+
 /* Second half, after the solve left dx in w->dx: update, per-class convergence test,
- * multiplier update with the new positions (eq. 19). */
-HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv)
+ * multiplier update with the new positions (eq. 19). *dn gets max_i |dx_i| / tol_i, the
+ * update measured in its tolerances (modified Newton watches how fast it falls). */
+HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv,
+                                        double *dn)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
+    double d = 0.0, itz = 1.0 / HS_D(m, tol_z), itp = 1.0 / HS_D(m, tol_p), itf = 1.0 / HS_D(m, tol_fs);
     *conv = 1;
+    HS_UNROLL
     for (i = 0; i < nx; ++i) {
         double tol = i < n ? HS_D(m, tol_z) : (i < n + HS_N(m, nvol) ? HS_D(m, tol_p) : HS_D(m, tol_fs));
+        double a = fabs(w->dx[i]) * (i < n ? itz : (i < n + HS_N(m, nvol) ? itp : itf));
         w->x[i] += w->dx[i];
         if (!(fabs(w->dx[i]) <= tol)) *conv = 0;
         if (!hs_isfinite(w->dx[i])) {
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
+        if (a > d) d = a;
     }
+    *dn = d;
     hs_kin_positions(m, w->x, &w->kin);
     hs_constraints_phi(m, &w->kin, w->phi);
+    HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += HS_D(m, penalty) * w->phi[e];
     s->iters = it;
     return 0;
@@ -427,19 +516,15 @@ HS_HD static inline void hs_newton_fail(const hs_mview *m, hs_state *s, hs_work 
 }
 
 /* Epilogue of a converged step: projections (eqs. 20-21 / 27-28), checks, accept, energies,
- * the right-limit rates after a load jump. Returns s->status (0: accepted). */
+ * the right-limit rates after a load jump. Leaves w describing the new state (kinematics,
+ * Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns s->status (0: accepted). */
 HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), sa = 0.25 * dt * dt * HS_D(m, penalty);
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
+    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
     double t1 = (double)(s->step + 1) * dt;
-    for (i = 0; i < n; ++i)
-        for (j = 0; j < n; ++j) {
-            double q = 0.0;
-            for (e = 0; e < HS_N(m, ncon); ++e) q += w->Jb[e * HS_CAP_Z + i] * w->Jb[e * HS_CAP_Z + j];
-            w->P[i * HS_CAP_X + j] -= sa * q;
-        }
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * w->x[i] + w->hd[i];
         w->zdd[i] = c2 * w->x[i] + w->hdd[i];
@@ -456,11 +541,13 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
     } else {
         hs_kin_velocities(m, w->zd, &w->kin);
     }
+    HS_UNROLL
     for (i = 0; i < n; ++i)
         if (!hs_isfinite(w->zd[i]) || !hs_isfinite(w->zdd[i])) {
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
+    HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e)
         if (fabs(w->phi[e]) > HS_PHI_BLOWUP) {
             s->status |= HS_ST_CONSTRAINT;
@@ -473,11 +560,13 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
             return s->status;
         }
     }
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         s->z[i] = w->x[i];
         s->zd[i] = w->zd[i];
         s->zdd[i] = w->zdd[i];
     }
+    HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double rate = c1 * w->x[i] + w->hx[i];
@@ -489,7 +578,9 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
             s->fsd[v - HS_N(m, nvol)] = rate;
         }
     }
+    HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) s->U[i] = w->U1[i];
+    HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) s->lambda[e] = w->lam[e];
     {
         double P1 = hs_external_power(m, &w->kin, t1, -1), Pc[HS_CAP_CYLS];
@@ -497,6 +588,7 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
         s->W_ext += 0.5 * dt * (s->P_ext + P1);
         s->P_ext = P1;
         hs_cylinder_power(m, w, Pc);
+        HS_UNROLL
         for (c = 0; c < HS_N(m, ncyl); ++c) {
             s->W_cyl[c] += 0.5 * dt * (s->P_cyl[c] + Pc[c]);
             s->P_cyl[c] = Pc[c];
@@ -510,25 +602,62 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
     return 0;
 }
 
-/* Advances the state by one step of HS_D(m, dt). Returns s->status (0: accepted). */
+/* The Newton iteration of one step from the predictor of hs_step_begin. reuse = 0: a new
+ * tangent every iteration (full Newton-Raphson, the seeds'). reuse = 1 (modified Newton):
+ * the factorised tangent in w->T is kept across iterations and steps while it still
+ * contracts, i.e. a new one is made at the next iteration when an update is more than half
+ * the previous one, or when three iterations on an old tangent have not converged. it0
+ * iterations were spent before (a first attempt). Returns 1 if converged, 0 if not (max_iter),
+ * -1 on a failure already flagged in s->status. */
+HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work *w, int reuse, int it0)
+{
+    int it, nx = HS_N(m, nx), maxit = (int)HS_D(m, max_iter), conv = 0, fresh = 0;
+    double dn = 0.0, dprev = 0.0;
+    for (it = 1; it <= maxit; ++it) {
+        s->iters = it0 + it;
+        if (hs_newton_residual(m, s, w)) return -1;
+        if (!reuse || !w->tan_ok) {
+            w->tan_ok = 0;
+            if (hs_newton_tangent(m, s, w)) return -1;
+            if (HS_LU_FACTOR(w->T, nx, HS_CAP_X, w->piv)) {
+                s->status |= HS_ST_SINGULAR;
+                return -1;
+            }
+            w->tan_ok = 1;
+            fresh = 1;
+        }
+        HS_LU_SOLVE(w->T, nx, HS_CAP_X, w->piv, w->dx);
+        if (hs_newton_apply(m, s, w, it0 + it, &conv, &dn)) return -1;
+        if (conv) return 1;
+        if (reuse && ((it > 1 && dn > 0.5 * dprev) || (!fresh && it >= 3))) w->tan_ok = 0;
+        dprev = dn;
+    }
+    return 0;
+}
+
+/* Advances the state by one step of m->dt. Returns s->status (0: accepted). With
+ * integrator.newton = modified a step whose modified Newton iteration fails (iteration
+ * limit, non-finite or singular) is taken again from its predictor with full Newton, so
+ * modified Newton never fails a step that full Newton would pass; s->iters counts the
+ * iterations of both attempts. */
 HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int it, conv = 0, maxit = (int)HS_D(m, max_iter);
+    int r, reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
     if (s->status) return s->status;
     hs_step_begin(m, s, w);
-    for (it = 1; it <= maxit && !conv; ++it) {
-        if (hs_newton_assemble(m, s, w)) return s->status;
-        if (HS_LU_FACTOR(w->T, HS_N(m, nx), HS_CAP_X, w->piv)) {
-            s->status |= HS_ST_SINGULAR;
-            return s->status;
-        }
-        HS_LU_SOLVE(w->T, HS_N(m, nx), HS_CAP_X, w->piv, w->dx);
-        if (hs_newton_apply(m, s, w, it, &conv)) return s->status;
+    r = hs_newton_solve(m, s, w, reuse, 0);
+    if (r != 1 && reuse) {
+        int spent = s->iters;
+        s->status = 0;
+        w->tan_ok = 0;
+        hs_step_begin(m, s, w);
+        r = hs_newton_solve(m, s, w, 0, spent);
     }
-    if (!conv) {
+    if (r == 0) {
         hs_newton_fail(m, s, w);
         return s->status;
     }
+    if (r < 0) return s->status;
     return hs_step_finish(m, s, w);
 }
 
@@ -584,15 +713,13 @@ HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_wor
     if (ne > 0) {
         int nu = ne + nc;
         double dmax = 0.0, rmax = 0.0, qmax = 0.0;
-        hs_applied_forces(m, &w->kin, 0.0, w->dyn.F, w->dyn.N);
-        hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
+        /* Q0 (into w->r): gravity, loads and the cylinders not being solved for */
+        hs_evaluate(m, s, 0.0, 1, s->z, s->zd, s->p, s->fs, s->U, w);
         for (i = 0; i < ne; ++i) w->hyd.F[ceq[i]] = 0.0;
-        hs_cylinder_loads(m, &w->hyd, w->dyn.F, w->dyn.N);
-        hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+        hs_q_total(m, w, w->r);
         hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
-        for (i = 0; i < ne; ++i) hs_cylinder_jac(m, &w->kin, &w->hyd, ceq[i], w->js[i]);
         /* A = [js^T | -J^T] (nz x nu): column u of A at row k */
-#define HS_ACOL(u, k) ((u) < ne ? w->js[(u)][(k)] : -w->J[((u) - ne) * HS_CAP_Z + (k)])
+#define HS_ACOL(u, k) ((u) < ne ? w->js[ceq[u]][(k)] : -w->J[((u) - ne) * HS_CAP_Z + (k)])
         for (a = 0; a < nu; ++a) {
             double r = 0.0;
             for (b = 0; b < nu; ++b) {
@@ -600,7 +727,7 @@ HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_wor
                 for (i = 0; i < n; ++i) g += HS_ACOL(a, i) * HS_ACOL(b, i);
                 w->G[a * HS_CAP_G + b] = g;
             }
-            for (i = 0; i < n; ++i) r -= HS_ACOL(a, i) * w->Q[i];
+            for (i = 0; i < n; ++i) r -= HS_ACOL(a, i) * w->r[i];
             w->y[a] = r;
             if (w->G[a * HS_CAP_G + a] > dmax) dmax = w->G[a * HS_CAP_G + a];
         }
@@ -609,10 +736,10 @@ HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_wor
             return s->status;
         }
         for (i = 0; i < n; ++i) {
-            double r = w->Q[i];
+            double r = w->r[i];
             for (a = 0; a < nu; ++a) r += HS_ACOL(a, i) * w->y[a];
             if (fabs(r) > rmax) rmax = fabs(r);
-            if (fabs(w->Q[i]) > qmax) qmax = fabs(w->Q[i]);
+            if (fabs(w->r[i]) > qmax) qmax = fabs(w->r[i]);
         }
 #undef HS_ACOL
         if (!(rmax <= 1e-8 * (1.0 + qmax))) {
@@ -665,6 +792,7 @@ HS_HD static inline int hs_init(const hs_mview *m, hs_state *s, hs_work *w)
     s->iters = s->iters_max = 0;
     s->iters_total = 0;
     s->W_ext = 0.0;
+    w->tan_ok = 0;
     for (i = 0; i < n; ++i) {
         s->z[i] = HS_D(m, joint_z0)[i];
         s->zd[i] = HS_D(m, joint_zd0)[i];
@@ -722,21 +850,23 @@ HS_HD static inline int hs_init(const hs_mview *m, hs_state *s, hs_work *w)
         s->W_cyl[i] = 0.0;
     }
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
-    return hs_consistent_rates(m, s, w, 0.0);
+    if (hs_consistent_rates(m, s, w, 0.0)) return s->status;
+    hs_constraints_phi(m, &w->kin, w->phi); /* w now describes s: hs_observe_current */
+    return 0;
 }
 
-/* Energies and constraint violation of the state s (recomputes its kinematics). */
-HS_HD static inline void hs_observe(const hs_mview *m, const hs_state *s, hs_work *w, hs_obs *o)
+/* Observables of the state s from what w holds for it (kinematics with velocities, Phi,
+ * Phi_z, hydraulics), as hs_init and an accepted hs_step leave it: nothing is recomputed
+ * but the energies and the norms. */
+HS_HD static inline void hs_observe_current(const hs_mview *m, const hs_state *s, const hs_work *w, hs_obs *o)
 {
     int e, i;
     double p2 = 0.0, v2 = 0.0;
-    hs_kin_positions(m, s->z, &w->kin);
-    hs_kin_velocities(m, s->zd, &w->kin);
     hs_energy(m, &w->kin, &o->Ekin, &o->Epot);
-    hs_constraints_phi(m, &w->kin, w->phi);
-    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
+    HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) {
         double q = 0.0;
+        HS_UNROLL
         for (i = 0; i < HS_N(m, nz); ++i) q += w->J[e * HS_CAP_Z + i] * s->zd[i];
         p2 += w->phi[e] * w->phi[e];
         v2 += q * q;
@@ -744,16 +874,26 @@ HS_HD static inline void hs_observe(const hs_mview *m, const hs_state *s, hs_wor
     o->phi_norm = sqrt(p2);
     o->phid_norm = sqrt(v2);
     o->W_cyl = 0.0;
-    if (HS_N(m, ncyl) > 0) {
-        hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
-        for (i = 0; i < HS_N(m, ncyl); ++i) {
-            o->s[i] = w->hyd.s[i];
-            o->sd[i] = w->hyd.sd[i];
-            o->F[i] = w->hyd.F[i];
-            o->Ffric[i] = w->hyd.Ffric[i];
-            o->W_cyl += s->W_cyl[i];
-        }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncyl); ++i) {
+        o->s[i] = w->hyd.s[i];
+        o->sd[i] = w->hyd.sd[i];
+        o->F[i] = w->hyd.F[i];
+        o->Ffric[i] = w->hyd.Ffric[i];
+        o->W_cyl += s->W_cyl[i];
     }
+}
+
+/* Energies and constraint violation of any state s: its kinematics, Phi, Phi_z and
+ * hydraulics recomputed into w, then hs_observe_current. */
+HS_HD static inline void hs_observe(const hs_mview *m, const hs_state *s, hs_work *w, hs_obs *o)
+{
+    hs_kin_positions(m, s->z, &w->kin);
+    hs_kin_velocities(m, s->zd, &w->kin);
+    hs_constraints_phi(m, &w->kin, w->phi);
+    hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
+    if (HS_N(m, ncyl) > 0) hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
+    hs_observe_current(m, s, w, o);
 }
 
 #endif

@@ -93,6 +93,13 @@ enum hs_cyl_init {
     HS_CYLINIT_FORCE = 3 /* prescribed initial force; rod-side pressure from cyl_init_p */
 };
 
+/* How hs_step solves the nonlinear system of each step (integrator.newton). */
+enum hs_newton {
+    HS_NEWTON_FULL = 0, /* a new tangent at every iteration: the seeds' Newton-Raphson */
+    HS_NEWTON_MODIFIED = 1 /* the factorised tangent reused across iterations and steps while
+                              it still contracts (hs_newton_solve) */
+};
+
 #define HS_NAME_LEN 48
 
 typedef struct hs_model {
@@ -223,12 +230,14 @@ typedef struct hs_model {
     double max_iter; /* Newton iteration limit per step (integer-valued) */
     double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
     double fd_floor;
+    int newton; /* enum hs_newton */
 } hs_model;
 
 /* ---- how the engine reads the model ----
  * Engine code (kernels/) reads the model only through these three, so that one text serves
  * two builds:
- *   HS_N(m, f)     a size: nbody, nz, ncon, nvol, ...
+ *   HS_N(m, f)     a size (nbody, nz, ncon, nvol, ...) or another structural integer
+ *                  (newton)
  *   HS_I(m, f, i)  element i of an integer (topology) array: body_parent, con_type, ...
  *   HS_D(m, f)     a floating-point field, scalar or array: body_mass, cyl_fp, dt, ...
  * and engine functions take a `const hs_mview *`. In the ordinary build hs_mview is hs_model
