@@ -1,5 +1,8 @@
-/* backend_cpu.c -- CPU batch backend: OpenMP over instances, each thread with its own local
- * model, state and work arrays (allocated once per thread, outside the engine). */
+/* backend_cpu.c -- CPU batch backend: OpenMP over instances. By default the engine
+ * specialised to the model structure (host/kernel_spec.h, built by the host compiler at run
+ * time and cached: host/kernel_build.h); HS_CPU_ENGINE=generic, or a model or sweep that
+ * cannot be specialised (the reason is printed once), runs the generic engine, each thread
+ * with its own local model, state and work arrays (allocated once per thread). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,15 @@
 #endif
 
 #include "backend.h"
+#include "kernel_build.h"
+#include "kernel_spec.h"
+
+/* HS_CPU_VERBOSE set and not "0": build times and engine choices on stderr. */
+static int hs_cpu_verbose(void)
+{
+    const char *s = getenv("HS_CPU_VERBOSE");
+    return s && *s && strcmp(s, "0") != 0;
+}
 
 int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime)
 {
@@ -93,13 +105,12 @@ void hs_cpu_name(char *buf, size_t n)
     }
 }
 
-int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
+/* The generic engine: each thread with its own local model, state and work arrays. */
+static int cpu_generic(const hs_batch_job *job, hs_error *err)
 {
     int fail = 0;
     long i;
-    if (threads <= 0) threads = 0;
 #ifdef _OPENMP
-    if (threads > 0) omp_set_num_threads(threads);
 #pragma omp parallel private(i) reduction(| : fail)
 #endif
     {
@@ -123,4 +134,71 @@ int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
     }
     if (fail) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
     return HS_OK;
+}
+
+/* The engine specialised to the job's model structure (host/kernel_spec.h), compiled by the
+ * host compiler. Returns HS_OK; *used = 0 when it cannot be had (why in *why), and the caller
+ * runs the generic engine. */
+static int cpu_specialised(const hs_batch_job *job, int *used, char *why, size_t nwhy, hs_error *err)
+{
+    hs_spec sp;
+    hs_cpu_spec cs;
+    hs_error e2;
+    double *var = NULL;
+    int *pre = NULL, rc;
+    long i;
+    *used = 0;
+    if ((rc = hs_spec_build(job->base, job->ov, job->spec, &sp, err))) return rc;
+    if (!sp.source) {
+        snprintf(why, nwhy, "%s", sp.why);
+        return HS_OK;
+    }
+    if (hs_cpu_spec_get(sp.source, &cs, &e2)) {
+        snprintf(why, nwhy, "%s", e2.msg);
+        hs_spec_free(&sp);
+        return HS_OK;
+    }
+    if (cs.build_s > 0.0 && hs_cpu_verbose())
+        fprintf(stderr, "cpu: specialised engine built in %.1f s\n", cs.build_s);
+    var = (double *)malloc((size_t)(sp.nvar > 0 ? sp.nvar : 1) * (size_t)job->cnt * sizeof *var);
+    pre = (int *)malloc((size_t)job->cnt * sizeof *pre);
+    if (!var || !pre) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for %ld instances", job->cnt);
+        goto done;
+    }
+    if ((rc = hs_spec_values(&sp, job->base, job->ov, job->values, job->cnt, var, pre, err))) goto done;
+    cs.set(job->base, job->spec);
+    *used = 1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 4)
+#endif
+    for (i = 0; i < job->cnt; ++i) cs.run(var, pre, i, i + 1, job->out);
+done:
+    free(var);
+    free(pre);
+    hs_spec_free(&sp);
+    return rc;
+}
+
+int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
+{
+    const char *eng = getenv("HS_CPU_ENGINE");
+    static int warned;
+    if (threads <= 0) threads = 0;
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#endif
+    if (job->cnt <= 0) return HS_OK;
+    if (eng && *eng && strcmp(eng, "generic") && strcmp(eng, "specialised"))
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_CPU_ENGINE",
+                            "unknown CPU engine '%s' (specialised or generic)", eng);
+    if (!eng || !*eng || !strcmp(eng, "specialised")) {
+        char why[512] = "";
+        int used = 0, rc = cpu_specialised(job, &used, why, sizeof why, err);
+        if (rc || used) return rc;
+        if (!warned || hs_cpu_verbose())
+            fprintf(stderr, "cpu: using the generic engine: %s\n", why);
+        warned = 1;
+    }
+    return cpu_generic(job, err);
 }

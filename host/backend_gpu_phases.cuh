@@ -40,14 +40,14 @@ HS_HD static inline void gc_init_one(const hs_gpu_const *c, const double *values
 {
     int st;
     if (!hs_instance_model(&c->base, &c->ov, values + i * c->ov.n, m)) {
-        hs_instance_begin(&c->spec, &c->base, g);
+        hs_instance_begin(&c->spec, 0, 0, g);
         s->step = 0;
         s->iters_total = 0;
         s->iters_max = 0;
         gc_finish(&c->spec, g, s, HS_ST_INVALID, i, out);
         return;
     }
-    hs_instance_begin(&c->spec, m, g);
+    hs_instance_begin(&c->spec, hs_instance_steps(m->t_end, m->dt), m->nx, g);
     g->nx = 0;
     st = hs_init(m, s, w);
     if (st) {

@@ -547,7 +547,7 @@ static int parse_integrator(ctx *c)
 {
     static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                        "tol_friction", "penalty", "max_iter", "fd_rel",
-                                       "fd_floor", NULL};
+                                       "fd_floor", "newton", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "integrator");
     const char *p = "integrator";
@@ -562,6 +562,7 @@ static int parse_integrator(ctx *c)
     m->max_iter = 20.0;
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;
+    m->newton = HS_NEWTON_FULL;
     if (!y) return HS_OK;
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
         (rc = yt_get_num(&c->y, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
@@ -572,7 +573,8 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_num(&c->y, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
         (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
-        (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)))
+        (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||
+        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_FULL, &m->newton)))
         return rc;
     return HS_OK;
 }

@@ -14,7 +14,7 @@ int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                     "tol_friction", "penalty", "max_iter", "fd_rel",
-                                    "fd_floor", NULL};
+                                    "fd_floor", "newton", NULL};
     int i;
     for (i = 0; k[i]; ++i)
         if (!strcmp(k[i], f)) return 1;

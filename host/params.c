@@ -68,6 +68,8 @@ static const unit_def k_units[] = {
 
 /* ---- hydraulic name tables (shared with the loader) ---- */
 
+const char *const hs_newton_names[3] = {"full", "modified", NULL};
+
 const char *const hs_friction_names[HS_FRICTION_COUNT + 1] = {
     "none", "viscous", "brown_mcphee", "bengisu_akay", "lugre", "lugre_modified",
     "efficiency_as_printed", "efficiency", NULL};
@@ -393,6 +395,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
     add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
     add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
+    add(&t, "", offsetof(hs_model, newton), "integrator.newton");
+    make_enum(&t, hs_newton_names, 2);
 
     if (t.oom) {
         free(t.p);

@@ -16,6 +16,9 @@ extern "C" {
 #define HS_FRICTION_COUNT 8
 extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
 
+/* Names of enum hs_newton (integrator.newton: full, modified), NULL-terminated. */
+extern const char *const hs_newton_names[3];
+
 /* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),
  * with their units, and their defaults. */
 extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];

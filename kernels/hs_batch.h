@@ -10,7 +10,9 @@
 #ifndef HS_BATCH_H
 #define HS_BATCH_H
 
+#ifndef __CUDACC_RTC__
 #include <string.h>
+#endif
 
 #include "hs_integrator.h"
 
@@ -116,13 +118,13 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
     return 1;
 }
 
-/* The local model of instance: base with the n overrides v applied, re-derived. Returns 0 if
- * a value broke a physical rule. */
-HS_HD static inline int hs_instance_model(const hs_model *base, const hs_override_spec *ov,
-                                          const double *v, hs_model *m)
+/* Applies the n overrides v to m in place and re-derives it. Returns 0 if a value broke a
+ * physical rule. Every derived member is a function of the primary ones, so a model that
+ * only overrides of the same members ever touch gives the same result whatever was applied
+ * to it before (host/kernel_spec.c relies on that). */
+HS_HD static inline int hs_model_override(hs_model *m, const hs_override_spec *ov, const double *v)
 {
     int j;
-    *m = *base;
     for (j = 0; j < ov->n; ++j) {
         char *p = (char *)m + ov->offset[j];
         if (ov->is_int[j]) {
@@ -130,13 +132,22 @@ HS_HD static inline int hs_instance_model(const hs_model *base, const hs_overrid
             /* NaN or out of int's range: the cast is undefined (x86 and CUDA disagree) */
             if (!(v[j] >= -2147483648.0 && v[j] <= 2147483647.0)) return 0;
             iv = (int)v[j];
-            memcpy(p, &iv, sizeof iv);
+            HS_MEMCPY(p, &iv, sizeof iv);
         } else {
-            memcpy(p, &v[j], sizeof v[j]);
+            HS_MEMCPY(p, &v[j], sizeof v[j]);
         }
     }
     hs_model_derive(m);
     return hs_model_values_ok(m) && m->nx <= HS_MAX_X;
+}
+
+/* The local model of an instance: base with the n overrides v applied, re-derived. Returns 0
+ * if a value broke a physical rule. */
+HS_HD static inline int hs_instance_model(const hs_model *base, const hs_override_spec *ov,
+                                          const double *v, hs_model *m)
+{
+    *m = *base;
+    return hs_model_override(m, ov, v);
 }
 
 /* Value of a signal at the state s with observables o (E_balance needs the initial energy
@@ -209,12 +220,19 @@ typedef struct hs_inst_run {
     int nx; /* unknowns, 0 once done (cuBLAS path) */
 } hs_inst_run;
 
-/* Clears the runner state; nsteps from the instance's model (t_end / dt, rounded up when
- * t_end is not a multiple of dt). */
-HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_mview *m, hs_inst_run *g)
+/* Steps of an instance to t_end: t_end / dt, rounded up when t_end is not a multiple of dt. */
+HS_HD static inline long hs_instance_steps(double t_end, double dt)
+{
+    double r = t_end / dt;
+    long n = (long)floor(r + 0.5);
+    if (fabs(r - (double)n) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)n < r) ++n;
+    return n;
+}
+
+/* Clears the runner state of an instance of nsteps steps and nx unknowns. */
+HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nsteps, int nx, hs_inst_run *g)
 {
     int q;
-    double r = HS_D(m, t_end) / HS_D(m, dt);
     for (q = 0; q < spec->nsig; ++q) {
         g->acc[q].n = 0;
         g->acc[q].sum = g->acc[q].sumsq = g->acc[q].min = g->acc[q].max = g->acc[q].last =
@@ -223,9 +241,8 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, const hs_
     g->E0 = 0.0;
     g->j = 0;
     g->done = g->newton = g->it = 0;
-    g->nx = HS_N(m, nx);
-    g->nsteps = (long)floor(r + 0.5);
-    if (fabs(r - (double)g->nsteps) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)g->nsteps < r) ++g->nsteps;
+    g->nx = nx;
+    g->nsteps = nsteps;
 }
 
 /* Observe the accepted state (step k = s->step; w as hs_init / hs_step left it) and add it
@@ -278,34 +295,50 @@ HS_HD static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run
     g->nx = 0;
 }
 
-/* Runs instance slot i: local model from base and its overrides v (ov->n values), time loop
- * to t_end, statistics and trajectories into out. mloc, s and w are the caller's scratch
- * (thread-private). Never allocates; a failing instance is flagged and keeps the statistics
- * of every step it completed. Returns the status bits. */
+/* Outputs of instance slot i whose sampled values broke a physical rule: status
+ * HS_ST_INVALID, no step run, NaN statistics. Returns HS_ST_INVALID. */
+HS_HD static inline int hs_instance_invalid(const hs_output_spec *spec, long i, hs_batch_out *out, hs_state *s)
+{
+    hs_inst_run g;
+    hs_instance_begin(spec, 0, 0, &g);
+    s->step = 0;
+    s->iters_total = 0;
+    s->iters_max = 0;
+    hs_instance_end(spec, &g, s, HS_ST_INVALID, i, out);
+    return HS_ST_INVALID;
+}
+
+/* Runs instance slot i of model (view) m: the time loop to t_end, statistics and
+ * trajectories into out. s and w are the caller's scratch (thread-private). Never allocates;
+ * a failing instance is flagged and keeps the statistics of every step it completed.
+ * Returns the status bits. */
+HS_HD static inline int hs_run_model(const hs_mview *m, const hs_output_spec *spec, long i, hs_batch_out *out,
+                                     hs_state *s, hs_work *w)
+{
+    hs_inst_run g;
+    long k;
+    int st;
+    hs_instance_begin(spec, hs_instance_steps(HS_D(m, t_end), HS_D(m, dt)), HS_N(m, nx), &g);
+    st = hs_init(m, s, w);
+    for (k = 0; k <= g.nsteps && !st; ++k) {
+        if (k > 0 && (st = hs_step(m, s, w)) != 0) break;
+        hs_instance_record(spec, m, s, w, &g, i, out);
+    }
+    hs_instance_end(spec, &g, s, st, i, out);
+    return st;
+}
+
+#ifndef HS_SPEC
+/* Runs instance slot i of the generic engine: local model mloc from base and its overrides v
+ * (ov->n values), then hs_run_model. mloc, s and w are the caller's scratch. */
 HS_HD static inline int hs_run_instance(const hs_model *base, const hs_override_spec *ov,
                                         const double *v, const hs_output_spec *spec, long i,
                                         hs_batch_out *out, hs_model *mloc, hs_state *s,
                                         hs_work *w)
 {
-    hs_inst_run g;
-    long k;
-    int st;
-    if (!hs_instance_model(base, ov, v, mloc)) {
-        hs_instance_begin(spec, base, &g);
-        s->step = 0;
-        s->iters_total = 0;
-        s->iters_max = 0;
-        st = HS_ST_INVALID;
-    } else {
-        hs_instance_begin(spec, mloc, &g);
-        st = hs_init(mloc, s, w);
-        for (k = 0; k <= g.nsteps && !st; ++k) {
-            if (k > 0 && (st = hs_step(mloc, s, w)) != 0) break;
-            hs_instance_record(spec, mloc, s, w, &g, i, out);
-        }
-    }
-    hs_instance_end(spec, &g, s, st, i, out);
-    return st;
+    if (!hs_instance_model(base, ov, v, mloc)) return hs_instance_invalid(spec, i, out, s);
+    return hs_run_model(mloc, spec, i, out, s, w);
 }
+#endif
 
 #endif

@@ -11,10 +11,12 @@
  * functions built in and no C library headers. */
 #ifndef __CUDACC_RTC__
 #include <math.h>
+#define HS_MEMCPY memcpy
 #else
 #ifndef NAN
 #define NAN __longlong_as_double(0x7ff8000000000000LL)
 #endif
+#define HS_MEMCPY __builtin_memcpy
 #endif
 
 #ifdef __CUDACC__

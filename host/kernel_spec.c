@@ -1,0 +1,439 @@
+/* kernel_spec.c -- the source of the engine specialised to one model structure
+ * (kernel_spec.h): the field table of hs_model, what varies per instance, the generated
+ * translation unit, the per-instance varying values and the cache key. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_spec.h"
+
+/* ---------------------------------------------------------------------------------------
+ * the members of hs_model */
+
+#define HS_FSCALAR(nm, t) {#nm, offsetof(hs_model, nm), t, 0, 0, 1, 1, 0}
+#define HS_FFIXED(nm, t, k) {#nm, offsetof(hs_model, nm), t, 0, 0, k, 1, 1}
+#define HS_FCOUNTED(nm, t, sz, in) {#nm, offsetof(hs_model, nm), t, 1, offsetof(hs_model, sz), 0, in, 1}
+
+const hs_field hs_model_fields[] = {
+    HS_FSCALAR(nbody, HS_FT_INT),
+    HS_FSCALAR(nz, HS_FT_INT),
+    HS_FSCALAR(ncut, HS_FT_INT),
+    HS_FSCALAR(ncon, HS_FT_INT),
+    HS_FSCALAR(npoint, HS_FT_INT),
+    HS_FSCALAR(nload, HS_FT_INT),
+    HS_FSCALAR(nsignal, HS_FT_INT),
+    HS_FSCALAR(nknot, HS_FT_INT),
+    HS_FSCALAR(nx, HS_FT_INT),
+    HS_FCOUNTED(body_parent, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(body_anc, HS_FT_UINT, nbody, 1),
+    HS_FCOUNTED(body_shape, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(body_com_given, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(body_mass, HS_FT_DOUBLE, nbody, 1),
+    HS_FCOUNTED(body_dim, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(body_com, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(body_inertia, HS_FT_DOUBLE, nbody, 6),
+    HS_FCOUNTED(joint_type, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(joint_at_parent, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(joint_at_child, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(joint_axis, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(joint_u, HS_FT_DOUBLE, nbody, 3),
+    HS_FCOUNTED(joint_rot0, HS_FT_DOUBLE, nbody, 9),
+    HS_FCOUNTED(joint_z0, HS_FT_DOUBLE, nbody, 1),
+    HS_FCOUNTED(joint_zd0, HS_FT_DOUBLE, nbody, 1),
+    HS_FCOUNTED(joint_hold, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(cut_type, HS_FT_INT, ncut, 1),
+    HS_FCOUNTED(cut_body_a, HS_FT_INT, ncut, 1),
+    HS_FCOUNTED(cut_body_b, HS_FT_INT, ncut, 1),
+    HS_FCOUNTED(cut_at_a, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_at_b, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_axis_a, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_axis_b, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_normal_a, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_normal_b, HS_FT_DOUBLE, ncut, 3),
+    HS_FCOUNTED(cut_con0, HS_FT_INT, ncut, 1),
+    HS_FCOUNTED(cut_ncon, HS_FT_INT, ncut, 1),
+    HS_FCOUNTED(con_type, HS_FT_INT, ncon, 1),
+    HS_FCOUNTED(con_body_a, HS_FT_INT, ncon, 1),
+    HS_FCOUNTED(con_body_b, HS_FT_INT, ncon, 1),
+    HS_FCOUNTED(con_u, HS_FT_DOUBLE, ncon, 3),
+    HS_FCOUNTED(con_v, HS_FT_DOUBLE, ncon, 3),
+    HS_FCOUNTED(con_pa, HS_FT_DOUBLE, ncon, 3),
+    HS_FCOUNTED(con_pb, HS_FT_DOUBLE, ncon, 3),
+    HS_FCOUNTED(point_body, HS_FT_INT, npoint, 1),
+    HS_FCOUNTED(point_at, HS_FT_DOUBLE, npoint, 3),
+    HS_FCOUNTED(load_body, HS_FT_INT, nload, 1),
+    HS_FCOUNTED(load_frame, HS_FT_INT, nload, 1),
+    HS_FCOUNTED(load_at, HS_FT_DOUBLE, nload, 3),
+    HS_FCOUNTED(load_force_dir, HS_FT_DOUBLE, nload, 3),
+    HS_FCOUNTED(load_torque_dir, HS_FT_DOUBLE, nload, 3),
+    HS_FCOUNTED(load_force_sig, HS_FT_INT, nload, 1),
+    HS_FCOUNTED(load_torque_sig, HS_FT_INT, nload, 1),
+    HS_FCOUNTED(sig_start, HS_FT_INT, nsignal, 1),
+    HS_FCOUNTED(sig_n, HS_FT_INT, nsignal, 1),
+    HS_FCOUNTED(knot_t, HS_FT_DOUBLE, nknot, 1),
+    HS_FCOUNTED(knot_v, HS_FT_DOUBLE, nknot, 1),
+    HS_FFIXED(gravity, HS_FT_DOUBLE, 3),
+    HS_FSCALAR(nvol, HS_FT_INT),
+    HS_FSCALAR(nsrc, HS_FT_INT),
+    HS_FSCALAR(nthr, HS_FT_INT),
+    HS_FSCALAR(ndcv, HS_FT_INT),
+    HS_FSCALAR(ncyl, HS_FT_INT),
+    HS_FSCALAR(nfs, HS_FT_INT),
+    HS_FSCALAR(B_oil, HS_FT_DOUBLE),
+    HS_FSCALAR(rho, HS_FT_DOUBLE),
+    HS_FCOUNTED(vol_V, HS_FT_DOUBLE, nvol, 1),
+    HS_FCOUNTED(vol_B, HS_FT_DOUBLE, nvol, 1),
+    HS_FCOUNTED(vol_p0, HS_FT_DOUBLE, nvol, 1),
+    HS_FCOUNTED(vol_cyl, HS_FT_INT, nvol, 1),
+    HS_FCOUNTED(vol_side, HS_FT_INT, nvol, 1),
+    HS_FCOUNTED(src_p, HS_FT_DOUBLE, nsrc, 1),
+    HS_FCOUNTED(thr_a, HS_FT_INT, nthr, 1),
+    HS_FCOUNTED(thr_b, HS_FT_INT, nthr, 1),
+    HS_FCOUNTED(thr_Cd, HS_FT_DOUBLE, nthr, 1),
+    HS_FCOUNTED(thr_A, HS_FT_DOUBLE, nthr, 1),
+    HS_FCOUNTED(thr_Cv_given, HS_FT_DOUBLE, nthr, 1),
+    HS_FCOUNTED(thr_dplim, HS_FT_DOUBLE, nthr, 1),
+    HS_FCOUNTED(thr_Cv, HS_FT_DOUBLE, nthr, 1),
+    HS_FCOUNTED(dcv_P, HS_FT_INT, ndcv, 1),
+    HS_FCOUNTED(dcv_T, HS_FT_INT, ndcv, 1),
+    HS_FCOUNTED(dcv_A, HS_FT_INT, ndcv, 1),
+    HS_FCOUNTED(dcv_B, HS_FT_INT, ndcv, 1),
+    HS_FCOUNTED(dcv_Cv, HS_FT_DOUBLE, ndcv, 1),
+    HS_FCOUNTED(dcv_kpath, HS_FT_DOUBLE, ndcv, 4),
+    HS_FCOUNTED(dcv_tau, HS_FT_DOUBLE, ndcv, 1),
+    HS_FCOUNTED(dcv_dplim, HS_FT_DOUBLE, ndcv, 1),
+    HS_FCOUNTED(dcv_U0, HS_FT_DOUBLE, ndcv, 1),
+    HS_FCOUNTED(dcv_sig, HS_FT_INT, ndcv, 1),
+    HS_FCOUNTED(cyl_body_a, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_body_b, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_at_a, HS_FT_DOUBLE, ncyl, 3),
+    HS_FCOUNTED(cyl_at_b, HS_FT_DOUBLE, ncyl, 3),
+    HS_FCOUNTED(cyl_d_piston, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_d_rod, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_stroke, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_l_p0, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_B, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_vol_p, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_vol_r, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_fric, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_fp, HS_FT_DOUBLE, ncyl, HS_MAX_FP),
+    HS_FCOUNTED(cyl_ld, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_kd, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_cd, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_init, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_init_p, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_init_F, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_Ap, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_Ar, HS_FT_DOUBLE, ncyl, 1),
+    HS_FCOUNTED(cyl_fs0, HS_FT_INT, ncyl, 1),
+    HS_FCOUNTED(cyl_nfs, HS_FT_INT, ncyl, 1),
+    HS_FSCALAR(dt, HS_FT_DOUBLE),
+    HS_FSCALAR(t_end, HS_FT_DOUBLE),
+    HS_FSCALAR(tol_z, HS_FT_DOUBLE),
+    HS_FSCALAR(tol_p, HS_FT_DOUBLE),
+    HS_FSCALAR(tol_fs, HS_FT_DOUBLE),
+    HS_FSCALAR(penalty, HS_FT_DOUBLE),
+    HS_FSCALAR(max_iter, HS_FT_DOUBLE),
+    HS_FSCALAR(fd_rel, HS_FT_DOUBLE),
+    HS_FSCALAR(fd_floor, HS_FT_DOUBLE),
+    HS_FSCALAR(newton, HS_FT_INT),
+    {NULL, 0, 0, 0, 0, 0, 0, 0}};
+
+int hs_field_at(size_t off)
+{
+    int i;
+    for (i = 0; hs_model_fields[i].name; ++i) {
+        const hs_field *f = &hs_model_fields[i];
+        size_t el = f->type == HS_FT_DOUBLE ? sizeof(double) : sizeof(int), cap;
+        /* a counted array spans its HS_MAX_* capacity: the next member's offset bounds it */
+        cap = hs_model_fields[i + 1].name ? hs_model_fields[i + 1].offset : sizeof(hs_model);
+        if (!f->counted) cap = f->offset + el * (size_t)f->fixed * (size_t)f->inner;
+        if (off >= f->offset && off < cap) return i;
+    }
+    return -1;
+}
+
+int hs_field_count(const hs_field *f, const hs_model *m)
+{
+    int n;
+    if (!f->counted) return f->fixed;
+    memcpy(&n, (const char *)m + f->size_off, sizeof n);
+    return n;
+}
+
+/* Derived members (hs_model_derive) and the primary ones they follow: when a sweep varies a
+ * source, the targets vary too. tests/test_kernel_spec.c checks this against
+ * hs_model_derive by perturbing every parameter of every shipped model. */
+static const char *const derive_rules[][8] = {
+    /* targets ... NULL, sources ... NULL */
+    {"body_com", NULL, "body_dim", "body_com", NULL},
+    {"body_inertia", NULL, "body_mass", "body_dim", "body_inertia", NULL},
+    {"joint_u", NULL, "joint_axis", NULL},
+    {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_at_a", "cut_at_b", NULL},
+    {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_axis_a", "cut_axis_b", NULL},
+    {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_normal_a", "cut_normal_b", NULL},
+    {"cyl_Ap", "cyl_Ar", NULL, "cyl_d_piston", "cyl_d_rod", NULL},
+    {"thr_Cv", NULL, "thr_Cv_given", "thr_Cd", "thr_A", "rho", NULL},
+};
+
+static int field_index(const char *name)
+{
+    int i;
+    for (i = 0; hs_model_fields[i].name; ++i)
+        if (!strcmp(hs_model_fields[i].name, name)) return i;
+    return -1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * a growing text buffer */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (b->oom) return;
+    for (;;) {
+        size_t room = b->cap - b->n;
+        va_start(ap, fmt);
+        k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        {
+            size_t nc = (b->cap ? 2 * b->cap : 16384) + (size_t)k;
+            char *q = (char *)realloc(b->p, nc);
+            if (!q) {
+                b->oom = 1;
+                return;
+            }
+            b->p = q;
+            b->cap = nc;
+        }
+    }
+}
+
+static int max1(int n)
+{
+    return n > 0 ? n : 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the generated translation unit */
+
+static void emit_int_array(sbuf *b, const hs_field *f, const hs_model *m)
+{
+    int n = hs_field_count(f, m), k;
+    const char *sfx = f->type == HS_FT_UINT ? "u" : "";
+    sb_printf(b, "#define HS_SPEC_I_%s(i) (", f->name);
+    if (n <= 0) {
+        sb_printf(b, "0%s)\n", sfx);
+        return;
+    }
+    for (k = 0; k < n; ++k) {
+        const char *at = (const char *)m + f->offset + (size_t)k * sizeof(int);
+        long v;
+        if (f->type == HS_FT_UINT) {
+            unsigned int u;
+            memcpy(&u, at, sizeof u);
+            v = (long)u;
+        } else {
+            int s;
+            memcpy(&s, at, sizeof s);
+            v = s;
+        }
+        if (k < n - 1) sb_printf(b, "(i) == %d ? %ld%s : ", k, v, sfx);
+        else sb_printf(b, "%ld%s", v, sfx);
+    }
+    sb_printf(b, ")\n");
+}
+
+int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, hs_spec *sp,
+                  hs_error *err)
+{
+    char var[256];
+    sbuf b;
+    int i, j, k, r, off;
+    memset(sp, 0, sizeof *sp);
+    memset(var, 0, sizeof var);
+    /* what varies: the swept members, then what hs_model_derive makes of them */
+    for (j = 0; ov && j < ov->n; ++j) {
+        int fi = hs_field_at((size_t)ov->offset[j]);
+        if (fi < 0 || hs_model_fields[fi].type != HS_FT_DOUBLE || ov->is_int[j]) {
+            snprintf(sp->why, sizeof sp->why,
+                     "the sweep varies %s, an integer that shapes the model (its structure "
+                     "differs between instances)",
+                     fi >= 0 ? hs_model_fields[fi].name : "a member of no known field");
+            return HS_OK;
+        }
+        var[fi] = 1;
+    }
+    for (r = 0; r < (int)(sizeof derive_rules / sizeof derive_rules[0]); ++r) {
+        int hit = 0, s0 = 0;
+        while (derive_rules[r][s0]) ++s0;
+        for (k = s0 + 1; derive_rules[r][k]; ++k)
+            if (var[field_index(derive_rules[r][k])]) hit = 1;
+        for (k = 0; hit && k < s0; ++k) var[field_index(derive_rules[r][k])] = 1;
+    }
+    for (i = 0; hs_model_fields[i].name; ++i) {
+        const hs_field *f = &hs_model_fields[i];
+        if (!var[i]) continue;
+        if (sp->nvarf == HS_SPEC_MAX_VAR) {
+            snprintf(sp->why, sizeof sp->why, "the sweep varies more than %d members of the model",
+                     HS_SPEC_MAX_VAR);
+            return HS_OK;
+        }
+        sp->varf[sp->nvarf] = i;
+        sp->varn[sp->nvarf] = hs_field_count(f, m) * f->inner;
+        sp->nvar += sp->varn[sp->nvarf];
+        sp->nvarf++;
+    }
+
+    memset(&b, 0, sizeof b);
+    sb_printf(&b,
+              "/* The hydrosweep engine specialised to one model structure: generated by\n"
+              " * host/kernel_spec.c (hydrosweep %s); sizes and topology are constants, the\n"
+              " * shared model is hs_spec_base, hs_mview holds what varies per instance. */\n",
+              HS_VERSION);
+    sb_printf(&b, "#define HS_SPEC 1\n");
+    sb_printf(&b,
+              "#define HS_CAP_BODIES %d\n#define HS_CAP_Z %d\n#define HS_CAP_CON %d\n#define HS_CAP_VOLS %d\n"
+              "#define HS_CAP_DCV %d\n#define HS_CAP_CYLS %d\n#define HS_CAP_FS %d\n#define HS_CAP_X %d\n"
+              "#define HS_CAP_OUT %d\n",
+              max1(m->nbody), max1(m->nz), max1(m->ncon), max1(m->nvol), max1(m->ndcv), max1(m->ncyl),
+              max1(m->nfs), max1(m->nx), max1(out->nsig));
+    sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
+    for (i = 0; hs_model_fields[i].name; ++i) {
+        const hs_field *f = &hs_model_fields[i];
+        int v;
+        if (f->type == HS_FT_DOUBLE || f->is_array) continue;
+        memcpy(&v, (const char *)m + f->offset, sizeof v);
+        sb_printf(&b, "#define HS_SPEC_N_%s %d\n", f->name, v);
+    }
+    sb_printf(&b, "\n/* topology */\n");
+    for (i = 0; hs_model_fields[i].name; ++i)
+        if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array)
+            emit_int_array(&b, &hs_model_fields[i], m);
+    sb_printf(&b, "\n/* what varies per instance (%d values) */\ntypedef struct hs_mview {\n", sp->nvar);
+    for (k = 0; k < sp->nvarf; ++k) {
+        const hs_field *f = &hs_model_fields[sp->varf[k]];
+        sb_printf(&b, "    double %s", f->name);
+        if (f->is_array) sb_printf(&b, "[%d]", max1(hs_field_count(f, m)));
+        if (f->inner > 1) sb_printf(&b, "[%d]", f->inner);
+        sb_printf(&b, ";\n");
+    }
+    if (sp->nvarf == 0) sb_printf(&b, "    char hs_none;\n");
+    sb_printf(&b, "} hs_mview;\n\n#define HS_N(m, f) HS_SPEC_N_##f\n#define HS_I(m, f, i) HS_SPEC_I_##f(i)\n"
+                  "#define HS_D(m, f) HS_SPEC_D_##f(m)\n");
+    for (i = 0; hs_model_fields[i].name; ++i) {
+        const hs_field *f = &hs_model_fields[i];
+        if (f->type != HS_FT_DOUBLE) continue;
+        if (var[i]) sb_printf(&b, "#define HS_SPEC_D_%s(m) ((m)->%s)\n", f->name, f->name);
+        else sb_printf(&b, "#define HS_SPEC_D_%s(m) (hs_spec_base.%s)\n", f->name, f->name);
+    }
+    sb_printf(&b, "\n/* instance i's varying values from the SoA var (stride n) */\n"
+                  "HS_HD static inline void hs_spec_view_load(const double *var, long n, long i, hs_mview *m)\n"
+                  "{\n");
+    for (k = 0, off = 0; k < sp->nvarf; ++k) {
+        const hs_field *f = &hs_model_fields[sp->varf[k]];
+        sb_printf(&b, "    {\n        double *d = (double *)&m->%s;\n        int k;\n", f->name);
+        sb_printf(&b, "        for (k = 0; k < %d; ++k) d[k] = var[(long)(%d + k) * n + i];\n    }\n",
+                  sp->varn[k], off);
+        off += sp->varn[k];
+    }
+    sb_printf(&b, "    (void)var;\n    (void)n;\n    (void)i;\n    (void)m;\n}\n\n#include \"hs_spec_entry.h\"\n");
+    if (b.oom) {
+        free(b.p);
+        return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the specialised source");
+    }
+    sp->source = b.p;
+    sp->len = b.n;
+    return HS_OK;
+}
+
+void hs_spec_free(hs_spec *sp)
+{
+    free(sp->source);
+    memset(sp, 0, sizeof *sp);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * per-instance values */
+
+int hs_spec_values(const hs_spec *sp, const hs_model *base, const hs_override_spec *ov, const double *values,
+                   long cnt, double *var, int *pre, hs_error *err)
+{
+    int fail = 0;
+#ifdef _OPENMP
+#pragma omp parallel reduction(| : fail)
+#endif
+    {
+        hs_model *m = (hs_model *)malloc(sizeof *m);
+        long i;
+        if (!m) {
+            fail = 1;
+        } else {
+            *m = *base;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (i = 0; i < cnt; ++i) {
+                int k, q, off = 0;
+                /* hs_instance_model's verdict without its copy of the whole model: only the
+                 * overrides touch m, and hs_model_derive recomputes what follows from them */
+                pre[i] = hs_model_override(m, ov, values + (size_t)i * (size_t)ov->n) ? 0 : HS_ST_INVALID;
+                for (k = 0; k < sp->nvarf; ++k) {
+                    const double *src = (const double *)((const char *)m + hs_model_fields[sp->varf[k]].offset);
+                    for (q = 0; q < sp->varn[k]; ++q) var[(size_t)(off + q) * (size_t)cnt + (size_t)i] = src[q];
+                    off += sp->varn[k];
+                }
+            }
+        }
+        free(m);
+    }
+    if (fail) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the instances' values");
+    return HS_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * cache key */
+
+static unsigned long long fnv(unsigned long long h, const char *s)
+{
+    for (; *s; ++s) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h ^ 0xff; /* a separator: "ab" + "c" differs from "a" + "bc" */
+}
+
+unsigned long long hs_spec_key(const char *source, const char *options)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    int i;
+    h = fnv(h, source);
+    for (i = 0; i < hs_embedded_header_count; ++i) {
+        h = fnv(h, hs_embedded_header_names[i]);
+        h = fnv(h, hs_embedded_header_texts[i]);
+    }
+    h = fnv(h, options);
+    return fnv(h, HS_VERSION);
+}

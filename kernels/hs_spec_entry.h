@@ -1,0 +1,86 @@
+/* hs_spec_entry.h -- the entry points of a specialised build of the engine. A generated
+ * translation unit (host/kernel_spec.c) defines HS_SPEC, the sizes, the topology, hs_mview
+ * and hs_spec_view_load, then includes this header, which adds
+ *   hs_spec_base, hs_spec_out   the shared model and output spec (constant memory on a GPU)
+ *   hs_spec_instance            one instance: its view, then hs_run_model (kernels/hs_batch.h)
+ *   hs_spec_kernel              CUDA: one thread per instance (NVRTC; or, with HS_SPEC_EMUL,
+ *                               the host compiler for tests/gpu_emul's emulated device)
+ *   hs_spec_cpu_set/_run        the host compiler's build for the CPU backend (a shared object
+ *                               loaded by host/kernel_build.c)
+ * Everything else is the ordinary engine: one physics text, specialised by constants. */
+#ifndef HS_SPEC_ENTRY_H
+#define HS_SPEC_ENTRY_H
+
+#ifndef HS_SPEC
+#error "hs_spec_entry.h belongs to a specialised build (host/kernel_spec.c generates one)"
+#endif
+
+/* Threads per block of hs_spec_kernel. */
+#define HS_SPEC_BLOCK 128
+
+#ifdef __cplusplus
+#define HS_SPEC_EXTERN_C extern "C"
+#else
+#define HS_SPEC_EXTERN_C
+#endif
+
+/* The shared model (HS_D of every member that does not vary reads it) and output spec: read
+ * by every thread of a warp at the same address, which the constant cache broadcasts. */
+#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+HS_SPEC_EXTERN_C __constant__ hs_model hs_spec_base;
+#else
+static hs_model hs_spec_base;
+#endif
+
+#include "hs_batch.h"
+
+#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+HS_SPEC_EXTERN_C __constant__ hs_output_spec hs_spec_out;
+#else
+static hs_output_spec hs_spec_out;
+#endif
+
+/* Instance slot i of the batch out: pre[i] (0, or HS_ST_INVALID for values that broke a
+ * physical rule, decided on the host) and its varying values var (SoA, stride out->n). */
+HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long i, hs_batch_out *out)
+{
+    hs_mview m;
+    hs_state s;
+    hs_work w;
+    if (pre[i]) return hs_instance_invalid(&hs_spec_out, i, out, &s);
+    hs_spec_view_load(var, out->n, i, &m);
+    return hs_run_model(&m, &hs_spec_out, i, out, &s, &w);
+}
+
+#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+HS_SPEC_EXTERN_C __global__ void __launch_bounds__(HS_SPEC_BLOCK)
+    hs_spec_kernel(const double *var, const int *pre, hs_batch_out out)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < out.n) hs_spec_instance(var, pre, i, &out);
+}
+#else
+#if defined(__GNUC__)
+#define HS_SPEC_EXPORT __attribute__((visibility("default")))
+#else
+#define HS_SPEC_EXPORT
+#endif
+
+/* The shared model and output spec of the next hs_spec_cpu_run calls. */
+HS_SPEC_EXPORT void hs_spec_cpu_set(const hs_model *base, const hs_output_spec *spec);
+HS_SPEC_EXPORT void hs_spec_cpu_set(const hs_model *base, const hs_output_spec *spec)
+{
+    hs_spec_base = *base;
+    hs_spec_out = *spec;
+}
+
+/* Instances [i0, i1) of the batch out. */
+HS_SPEC_EXPORT void hs_spec_cpu_run(const double *var, const int *pre, long i0, long i1, hs_batch_out *out);
+HS_SPEC_EXPORT void hs_spec_cpu_run(const double *var, const int *pre, long i0, long i1, hs_batch_out *out)
+{
+    long i;
+    for (i = i0; i < i1; ++i) hs_spec_instance(var, pre, i, out);
+}
+#endif
+
+#endif
