@@ -25,6 +25,7 @@
 #include <thrust/sort.h>
 #include <thrust/system_error.h>
 
+#define HS_KERNELS_DEFINE /* the generic kernels of kernels/hs_kernels.cuh live here */
 #include "backend_gpu_util.cuh"
 
 /* ---------------------------------------------------------------------------------------
@@ -252,46 +253,6 @@ done:
     return rc;
 }
 
-/* ---------------------------------------------------------------------------------------
- * the fused kernel */
-
-/* Thread tid (< nthr, the pool slots in use) runs instances tid, tid + nthr, ... of the
- * sub-batch with its own scratch; the outputs go to slot i of the sub-batch's SoA arrays
- * (stride out.n = the sub-batch's size). Threads of the last block beyond nthr idle. */
-__global__ void __launch_bounds__(HS_GPU_BLOCK)
-    hs_fused_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
-                    hs_model *pm, hs_state *ps, hs_work *pw)
-{
-    long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
-    if (tid >= nthr) return;
-    for (i = tid; i < out.n; i += nthr)
-        hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, pm + tid, ps + tid,
-                        pw + tid);
-}
-
-/* The same with the scratch in each thread's local memory (its stack) instead of the pool:
- * the hardware interleaves local memory word by word across the threads of a warp, so the
- * warp's accesses to one field of hs_work coalesce, where the pool's per-thread blocks
- * (~85 KB apart) cost one memory transaction per thread. The price is the driver's stack
- * reservation: the frame times every thread the device can hold (SMs x 2048), ~23 GB on an
- * H100. HS_GPU_PATH=fused_local; which one is faster is for bench/bench_ensemble.py to say. */
-__global__ void __launch_bounds__(HS_GPU_BLOCK)
-    hs_fused_local_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
-                          hs_model *pm, hs_state *ps, hs_work *pw)
-{
-    long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
-    hs_model m;
-    hs_state s;
-    hs_work w;
-    (void)pm;
-    (void)ps;
-    (void)pw;
-    if (tid >= nthr) return;
-    memset(&w, 0, sizeof w); /* like the pool's cudaMemset */
-    for (i = tid; i < out.n; i += nthr)
-        hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, &m, &s, &w);
-}
-
 static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *err)
 {
     int rc = HS_OK, sms = 0, occ = 0;
@@ -395,11 +356,29 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
 int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
 {
     const char *path = getenv("HS_GPU_PATH");
-    if (!path || !*path || !strcmp(path, "fused")) return hs_backend_gpu_fused(job, 0, err);
+    static int warned;
+    if (!path || !*path || !strcmp(path, "specialised")) {
+        char why[512];
+        int rc = hs_backend_gpu_spec(job, why, sizeof why, err);
+        if (rc || !why[0]) return rc;
+        /* the generic kernel instead, and the reason on stderr (once per process) */
+        if (!warned || hs_gpu_verbose())
+            fprintf(stderr, "gpu: running the generic kernel (fused_local): the specialised one is unavailable: %s\n",
+                    why);
+        warned = 1;
+        return hs_backend_gpu_fused(job, 1, err);
+    }
+    if (!strcmp(path, "fused")) return hs_backend_gpu_fused(job, 0, err);
     if (!strcmp(path, "fused_local")) return hs_backend_gpu_fused(job, 1, err);
-    if (!strcmp(path, "cublas")) return hs_backend_gpu_cublas(job, err);
+    if (!strcmp(path, "cublas")) {
+        if (job->base->newton != HS_NEWTON_FULL)
+            return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
+                                "the cublas path solves every Newton iteration afresh: it runs "
+                                "integrator.newton: full only");
+        return hs_backend_gpu_cublas(job, err);
+    }
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
-                        "unknown GPU path '%s' (fused, fused_local or cublas)", path);
+                        "unknown GPU path '%s' (specialised, fused_local, fused or cublas)", path);
 }
 
 int hs_gpu_available(char *name, size_t n)

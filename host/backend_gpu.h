@@ -26,13 +26,36 @@
 #ifndef HS_BACKEND_GPU_H
 #define HS_BACKEND_GPU_H
 
+#include <stddef.h>
+
 #include "hs/errors.h"
+#include "hs_batch.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct hs_batch_job;
+
+/* Resources of a kernel as ptxas reports them. */
+typedef struct hs_kernel_fig {
+    int registers;
+    long stack_bytes; /* stack frame, bytes per thread */
+    long spill_store_bytes, spill_load_bytes;
+    long cubin_bytes;
+    double compile_s; /* NVRTC's time for it */
+} hs_kernel_fig;
+
+/* The specialised kernel's and the generic kernel's (hs_fused_local_kernel) figures for the
+ * model m (derived), the sweep's overrides ov and outputs out, compiled by NVRTC for arch
+ * ("sm_90"): no GPU needed. When the job cannot be specialised, why says why and
+ * spec->registers is -1. HS_ERR_ARG in a build without CUDA. */
+int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
+                      hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err);
+
+/* The specialised GPU path (host/backend_gpu_spec.cu): same contract as hs_backend_gpu, or
+ * HS_OK with why set (and nothing run) when the job cannot be specialised. */
+int hs_backend_gpu_spec(const struct hs_batch_job *job, char *why, size_t nwhy, hs_error *err);
 
 /* Same contract as hs_backend_gpu (host/backend.h), through the batched cuBLAS path. */
 int hs_backend_gpu_cublas(const struct hs_batch_job *job, hs_error *err);

@@ -82,7 +82,7 @@ __global__ void gc_pointers_kernel(const int *idx, int m, hs_work *pw, double **
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= m) return;
-    A[k] = pw[idx[k]].T;
+    A[k] = pw[idx[k]].lu.T;
     B[k] = pw[idx[k]].dx;
 }
 

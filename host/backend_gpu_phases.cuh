@@ -91,7 +91,7 @@ HS_HD static inline int gc_assemble_one(const hs_gpu_const *c, hs_batch_out *out
     }
     nx = m->nx;
     for (r = 0; r < nmax; ++r)
-        for (k = (r < nx ? nx : 0); k < nmax; ++k) w->T[r * HS_MAX_X + k] = (r == k) ? 1.0 : 0.0;
+        for (k = (r < nx ? nx : 0); k < nmax; ++k) w->lu.T[r * HS_MAX_X + k] = (r == k) ? 1.0 : 0.0;
     for (r = nx; r < nmax; ++r) w->dx[r] = 0.0;
     return 1;
 }

@@ -19,6 +19,20 @@ int hs_gpu_available(char *name, size_t n)
     return 0;
 }
 
+int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
+                      hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err)
+{
+    (void)m;
+    (void)ov;
+    (void)out;
+    (void)arch;
+    (void)spec;
+    (void)gen;
+    if (nwhy) why[0] = '\0';
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "kernel",
+                        "this build has no CUDA support (NVRTC compiles the kernels): rebuild with nvcc present");
+}
+
 /* No device: host/results.c then computes the ensemble quantiles with hs_quantile. */
 int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *out)
 {

@@ -11,7 +11,7 @@
 /* The shared headers first, with C++ linkage (they are all static inline), so that the
  * extern "C" block below only gives C linkage to backend.h's own declarations: <math.h> and
  * friends must not be pulled in inside extern "C" (libstdc++'s <cmath> has templates). */
-#include "hs_batch.h"
+#include "hs_kernels.cuh"
 extern "C" {
 #include "backend.h"
 }
@@ -23,18 +23,6 @@ extern "C" {
 #ifndef HS_GPU_LAUNCH
 #define HS_GPU_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #endif
-
-/* Threads per block of the per-instance kernels: small blocks, since every thread needs
- * ~250 registers and a large stack frame; occupancy is set by registers, not block size. */
-#define HS_GPU_BLOCK 128
-
-/* The immutable inputs of a call, one device copy read by every thread (the same address
- * in a warp: broadcast loads). */
-typedef struct hs_gpu_const {
-    hs_model base;
-    hs_override_spec ov;
-    hs_output_spec spec;
-} hs_gpu_const;
 
 /* Device SoA outputs for up to cap instances; d.n is set to each sub-batch's size (the stride
  * hs_run_instance uses). d.traj is NULL when the job records no trajectory. */

@@ -8,5 +8,6 @@ int hs_cli_info(int argc, char **argv);
 int hs_cli_run(int argc, char **argv);
 int hs_cli_validate(int argc, char **argv);
 int hs_cli_merge(int argc, char **argv);
+int hs_cli_kernel(int argc, char **argv);
 
 #endif

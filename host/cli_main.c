@@ -15,6 +15,7 @@ static void usage(FILE *f)
             "  run SWEEP        run every instance of a sweep file, write HDF5 + CSV results\n"
             "  validate SWEEP   compare a sample of instances with the reference backend\n"
             "  merge OUT PIECES join the results of --shard runs into one file\n"
+            "  kernel FILE      GPU kernel resources (registers, stack, spills) of a model, no GPU needed\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "run")) return hs_cli_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "validate")) return hs_cli_validate(argc - 1, argv + 1);
     if (!strcmp(argv[1], "merge")) return hs_cli_merge(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "kernel")) return hs_cli_kernel(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

@@ -313,7 +313,7 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
               " * host/kernel_spec.c (hydrosweep %s); sizes and topology are constants, the\n"
               " * shared model is hs_spec_base, hs_mview holds what varies per instance. */\n",
               HS_VERSION);
-    sb_printf(&b, "#define HS_SPEC 1\n");
+    sb_printf(&b, "#define HS_SPEC 1\n#define HS_SPEC_BLOCK %d\n", HS_SPEC_BLOCK);
     sb_printf(&b,
               "#define HS_CAP_BODIES %d\n#define HS_CAP_Z %d\n#define HS_CAP_CON %d\n#define HS_CAP_VOLS %d\n"
               "#define HS_CAP_DCV %d\n#define HS_CAP_CYLS %d\n#define HS_CAP_FS %d\n#define HS_CAP_X %d\n"

@@ -53,6 +53,10 @@ int hs_field_at(size_t off);
 /* Entries of the first dimension of field f in model m (its size, or fixed). */
 int hs_field_count(const hs_field *f, const hs_model *m);
 
+/* Threads per block of the specialised GPU kernel (the generated source passes it on to
+ * kernels/hs_spec_entry.h). */
+#define HS_SPEC_BLOCK 128
+
 /* At most this many hs_model members vary per instance in one build. */
 #define HS_SPEC_MAX_VAR 64
 

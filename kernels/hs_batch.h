@@ -132,9 +132,9 @@ HS_HD static inline int hs_model_override(hs_model *m, const hs_override_spec *o
             /* NaN or out of int's range: the cast is undefined (x86 and CUDA disagree) */
             if (!(v[j] >= -2147483648.0 && v[j] <= 2147483647.0)) return 0;
             iv = (int)v[j];
-            HS_MEMCPY(p, &iv, sizeof iv);
+            memcpy(p, &iv, sizeof iv);
         } else {
-            HS_MEMCPY(p, &v[j], sizeof v[j]);
+            memcpy(p, &v[j], sizeof v[j]);
         }
     }
     hs_model_derive(m);
@@ -179,20 +179,19 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
 /* Running statistics of one signal. */
 typedef struct hs_acc {
     double min, max, last, sum, sumsq, tmax;
-    long n;
 } hs_acc;
 
-HS_HD static inline void hs_acc_add(hs_acc *a, double v, double t)
+/* Adds the sample v at time t to a, which holds n samples so far. */
+HS_HD static inline void hs_acc_add(hs_acc *a, double v, double t, long n)
 {
-    if (a->n == 0 || v < a->min) a->min = v;
-    if (a->n == 0 || v > a->max) {
+    if (n == 0 || v < a->min) a->min = v;
+    if (n == 0 || v > a->max) {
         a->max = v;
         a->tmax = t;
     }
     a->last = v;
     a->sum += v;
     a->sumsq += v * v;
-    a->n += 1;
 }
 
 /* Per-instance results, written by hs_run_instance into SoA arrays at instance slot i of a
@@ -211,6 +210,7 @@ typedef struct hs_batch_out {
 /* Per-instance runner state between phases (the cuBLAS GPU path keeps it between kernels). */
 typedef struct hs_inst_run {
     hs_acc acc[HS_CAP_OUT]; /* (nsig) */
+    long nrec; /* samples in every acc */
     double E0; /* initial energy, for E_balance */
     long nsteps; /* steps to t_end of this instance's model */
     long j; /* trajectory samples written */
@@ -233,11 +233,10 @@ HS_HD static inline long hs_instance_steps(double t_end, double dt)
 HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nsteps, int nx, hs_inst_run *g)
 {
     int q;
-    for (q = 0; q < spec->nsig; ++q) {
-        g->acc[q].n = 0;
+    for (q = 0; q < spec->nsig; ++q)
         g->acc[q].sum = g->acc[q].sumsq = g->acc[q].min = g->acc[q].max = g->acc[q].last =
             g->acc[q].tmax = 0.0;
-    }
+    g->nrec = 0;
     g->E0 = 0.0;
     g->j = 0;
     g->done = g->newton = g->it = 0;
@@ -256,7 +255,8 @@ HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs
     hs_observe_current(m, s, w, &o);
     if (k == 0) g->E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
     for (q = 0; q < spec->nsig; ++q)
-        hs_acc_add(&g->acc[q], hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t);
+        hs_acc_add(&g->acc[q], hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, g->nrec);
+    g->nrec += 1;
     if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) &&
         g->j < out->ntime) {
         for (q = 0; q < spec->ntraj; ++q)
@@ -267,7 +267,7 @@ HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs
 }
 
 /* Outputs of instance slot i with final status st; the instance is frozen. */
-HS_HD static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
+HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
                                  int st, long i, hs_batch_out *out)
 {
     long n = out->n, j;
@@ -282,13 +282,13 @@ HS_HD static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run
     for (q = 0; q < spec->nsig; ++q) {
         double *S = out->stats + (long)q * HS_NSTAT * n + i;
         const hs_acc *a = &g->acc[q];
-        double cnt = a->n > 0 ? (double)a->n : NAN;
-        S[HS_STAT_MIN * n] = a->n ? a->min : NAN;
-        S[HS_STAT_MAX * n] = a->n ? a->max : NAN;
-        S[HS_STAT_FINAL * n] = a->n ? a->last : NAN;
+        double cnt = g->nrec > 0 ? (double)g->nrec : NAN;
+        S[HS_STAT_MIN * n] = g->nrec ? a->min : NAN;
+        S[HS_STAT_MAX * n] = g->nrec ? a->max : NAN;
+        S[HS_STAT_FINAL * n] = g->nrec ? a->last : NAN;
         S[HS_STAT_MEAN * n] = a->sum / cnt;
         S[HS_STAT_RMS * n] = sqrt(a->sumsq / cnt);
-        S[HS_STAT_TMAX * n] = a->n ? a->tmax : NAN;
+        S[HS_STAT_TMAX * n] = g->nrec ? a->tmax : NAN;
     }
     g->done = 1;
     g->newton = 0;
@@ -297,7 +297,7 @@ HS_HD static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run
 
 /* Outputs of instance slot i whose sampled values broke a physical rule: status
  * HS_ST_INVALID, no step run, NaN statistics. Returns HS_ST_INVALID. */
-HS_HD static inline int hs_instance_invalid(const hs_output_spec *spec, long i, hs_batch_out *out, hs_state *s)
+HS_HD HS_NOINLINE static inline int hs_instance_invalid(const hs_output_spec *spec, long i, hs_batch_out *out, hs_state *s)
 {
     hs_inst_run g;
     hs_instance_begin(spec, 0, 0, &g);

@@ -55,33 +55,27 @@ HS_HD static inline void hs_inertia6_add(hs_inertia6 *A, const hs_inertia6 *B)
 typedef struct hs_dyn_work {
     hs_inertia6 Ic[HS_CAP_BODIES]; /* body mass matrices, accumulated over the subtrees (nbody) */
     double Qc[HS_CAP_BODIES][6]; /* accumulated Qbar - Mbar Zd0 (nbody x 6) */
-    double F[HS_CAP_BODIES][3]; /* applied force on each body, global (nbody x 3) */
-    double N[HS_CAP_BODIES][3]; /* applied moment about the global origin (nbody x 3) */
 } hs_dyn_work;
 
-/* Applied forces: gravity at the centres of mass and the external loads at time t (their
- * signals' left limit if side < 0, right limit otherwise: hs_signal.h).
- * F_j (global) and N_j, the moment about the global origin (eq. 10's tau + g~ f). */
-HS_HD static inline void hs_applied_forces_side(const hs_mview *m, const hs_kin *k, double t,
-                                                int side, double F[][3], double N[][3])
+/* Applied force on body j: gravity at its centre of mass and the external loads on it at
+ * time t (their signals' left limit if side < 0, right limit otherwise: hs_signal.h).
+ * F (global) and N, the moment about the global origin (eq. 10's tau + g~ f). A load on
+ * ground does no work and moves nothing. */
+HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int j, double t, int side,
+                                         double F[3], double N[3])
 {
-    int j, l;
-    for (j = 0; j < HS_N(m, nbody); ++j) {
-        double w[3];
-        for (l = 0; l < 3; ++l) F[j][l] = HS_D(m, body_mass)[j] * HS_D(m, gravity)[l];
-        hs_v3_cross(w, k->g[j], F[j]);
-        hs_v3_copy(N[j], w);
-    }
+    int l, q;
+    for (q = 0; q < 3; ++q) F[q] = HS_D(m, body_mass)[j] * HS_D(m, gravity)[q];
+    hs_v3_cross(N, k->g[j], F);
+    HS_UNROLL
     for (l = 0; l < HS_N(m, nload); ++l) {
-        int j2 = HS_I(m, load_body, l);
-        double sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
-        double st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
-        double f[3], tq[3], r[3], w[3];
-        int q;
-        if (j2 < 0) continue; /* a load on ground does no work and moves nothing */
+        double sf, st, f[3], tq[3], r[3], w[3];
+        if (HS_I(m, load_body, l) != j) continue;
+        sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
+        st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
         if (HS_I(m, load_frame, l) == HS_FRAME_BODY) {
-            hs_m3_mulv(f, k->A[j2], HS_D(m, load_force_dir)[l]);
-            hs_m3_mulv(tq, k->A[j2], HS_D(m, load_torque_dir)[l]);
+            hs_m3_mulv(f, k->A[j], HS_D(m, load_force_dir)[l]);
+            hs_m3_mulv(tq, k->A[j], HS_D(m, load_torque_dir)[l]);
         } else {
             hs_v3_copy(f, HS_D(m, load_force_dir)[l]);
             hs_v3_copy(tq, HS_D(m, load_torque_dir)[l]);
@@ -90,19 +84,13 @@ HS_HD static inline void hs_applied_forces_side(const hs_mview *m, const hs_kin 
             f[q] *= sf;
             tq[q] *= st;
         }
-        hs_kin_point(k, j2, HS_D(m, load_at)[l], r);
+        hs_kin_point(k, j, HS_D(m, load_at)[l], r);
         hs_v3_cross(w, r, f);
         for (q = 0; q < 3; ++q) {
-            F[j2][q] += f[q];
-            N[j2][q] += w[q] + tq[q];
+            F[q] += f[q];
+            N[q] += w[q] + tq[q];
         }
     }
-}
-
-HS_HD static inline void hs_applied_forces(const hs_mview *m, const hs_kin *k, double t,
-                                           double F[][3], double N[][3])
-{
-    hs_applied_forces_side(m, k, t, 1, F, N);
 }
 
 /* Power of the external loads (gravity excluded: it is in E_pot) at time t (signal limit as
@@ -168,21 +156,23 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
     }
 }
 
-/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) from the applied forces already in
- * w->F and w->N (hs_applied_forces). Per body Mbar and Qc = Qbar - Mbar Zd0 (the product
- * Rdot zdot of eq. 11 is in Zd0), then backward accumulation over the tree (children come
- * after their parents) and projection on the joint vectors: M_jl = b_l^T Mc_j b_j for l on
- * the path root..j, Q_j = b_j^T Qc_j. Requires hs_kin_positions and hs_kin_velocities. */
-HS_HD static inline void hs_mass_force_applied(const hs_mview *m, const hs_kin *k, double *M,
-                                               int ldm, double *Q, hs_dyn_work *w)
+/* M (nz x nz, row-major, leading dimension ldm) and Q (nz) with gravity and the external
+ * loads at time t (hs_body_applied) as the applied forces. Per body Mbar and
+ * Qc = Qbar - Mbar Zd0 (the product Rdot zdot of eq. 11 is in Zd0), then backward
+ * accumulation over the tree (children come after their parents) and projection on the joint
+ * vectors: M_jl = b_l^T Mc_j b_j for l on the path root..j, Q_j = b_j^T Qc_j. Requires
+ * hs_kin_positions and hs_kin_velocities. */
+HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, double t, int side, double *M,
+                                            int ldm, double *Q, hs_dyn_work *w)
 {
     int j, r;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double J[9], Qb[6], a[6];
+        double J[9], Qb[6], a[6], F[3], N[3];
+        hs_body_applied(m, k, j, t, side, F, N);
         hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
         hs_body_inertia6(m, k, j, J, &w->Ic[j]);
-        hs_body_force6(m, k, j, J, w->F[j], w->N[j], Qb);
+        hs_body_force6(m, k, j, J, F, N, Qb);
         hs_inertia6_apply(&w->Ic[j], k->Zd0[j], a);
         for (r = 0; r < 6; ++r) w->Qc[j][r] = Qb[r] - a[r];
     }
@@ -218,8 +208,7 @@ HS_HD static inline void hs_mass_force_applied(const hs_mview *m, const hs_kin *
 HS_HD static inline void hs_mass_force(const hs_mview *m, const hs_kin *k, double t, double *M,
                                        int ldm, double *Q, hs_dyn_work *w)
 {
-    hs_applied_forces(m, k, t, w->F, w->N);
-    hs_mass_force_applied(m, k, M, ldm, Q, w);
+    hs_mass_force_side(m, k, t, 1, M, ldm, Q, w);
 }
 
 /* Kinetic and potential energy at the state in k (E_pot relative to the global origin). */

@@ -11,12 +11,10 @@
  * functions built in and no C library headers. */
 #ifndef __CUDACC_RTC__
 #include <math.h>
-#define HS_MEMCPY memcpy
 #else
 #ifndef NAN
 #define NAN __longlong_as_double(0x7ff8000000000000LL)
 #endif
-#define HS_MEMCPY __builtin_memcpy
 #endif
 
 #ifdef __CUDACC__
@@ -64,12 +62,27 @@
 /* Loops over model sizes: in a specialised build the sizes are compile-time constants and
  * these loops are unrolled whole, so that every index is a constant and small arrays live in
  * registers; elsewhere (runtime sizes) the compiler decides. */
-#if defined(HS_SPEC) && (defined(__CUDACC__) || defined(__clang__))
+#if defined(HS_SPEC) && (defined(__CUDA_ARCH__) || defined(__clang__))
 #define HS_UNROLL _Pragma("unroll")
-#elif defined(HS_SPEC) && defined(__GNUC__)
+#elif defined(HS_SPEC) && defined(__GNUC__) && !defined(__CUDACC__)
 #define HS_UNROLL _Pragma("GCC unroll 64")
 #else
 #define HS_UNROLL
+#endif
+
+/* A loop kept rolled on a GPU (its body is large, and one copy keeps the kernel's code and
+ * registers small), and functions kept out of line there: cold ones (initialisation, failure
+ * diagnosis) and large ones called from several places (the residual). Host compilers decide
+ * for themselves. */
+#ifdef __CUDA_ARCH__
+#define HS_NOUNROLL _Pragma("unroll 1")
+#else
+#define HS_NOUNROLL
+#endif
+#ifdef __CUDACC__
+#define HS_NOINLINE __noinline__
+#else
+#define HS_NOINLINE
 #endif
 
 #define HS_PI 3.14159265358979323846

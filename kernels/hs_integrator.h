@@ -70,12 +70,16 @@ typedef struct hs_work {
     double phi[HS_CAP_CON]; /* (ncon) */
     double J[HS_CAP_CON * HS_CAP_Z]; /* Phi_z (ncon x nz, ld HS_CAP_Z) */
     double vp[HS_CAP_CON]; /* Phidot_z zdot (ncon) */
-    double T[HS_CAP_X * HS_CAP_X]; /* tangent, then its LU (nx x nx, ld HS_CAP_X) */
+#define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
+    union {
+        double T[HS_CAP_X * HS_CAP_X]; /* tangent, then its LU (nx x nx, ld HS_CAP_X) */
+        double G[HS_CAP_G * HS_CAP_G]; /* small Gram / normal matrices of the initialisation
+                                          and of the failure diagnosis: no tangent is kept
+                                          across either */
+    } lu;
     double P[HS_CAP_Z * HS_CAP_Z]; /* projection weight P = M + dt/2 C + dt^2/4 K (eq. 43) of
                                       the last tangent (nz x nz, ld HS_CAP_Z) */
     double L[HS_CAP_Z * HS_CAP_Z]; /* projection / acceleration matrix, then its LU */
-#define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
-    double G[HS_CAP_G * HS_CAP_G]; /* small Gram / normal matrices of the initialisation */
     hs_hyd hyd; /* hydraulic quantities of the last evaluated state */
     double U1[HS_CAP_DCV]; /* spool positions at the end of the step (ndcv) */
     double hx[HS_CAP_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
@@ -119,8 +123,7 @@ HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, doubl
     int c;
     hs_kin_positions(m, z, &w->kin);
     hs_kin_velocities(m, zd, &w->kin);
-    hs_applied_forces_side(m, &w->kin, t, side, w->dyn.F, w->dyn.N);
-    hs_mass_force_applied(m, &w->kin, w->M, HS_CAP_Z, w->Q, &w->dyn);
+    hs_mass_force_side(m, &w->kin, t, side, w->M, HS_CAP_Z, w->Q, &w->dyn);
     if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         HS_UNROLL
@@ -169,7 +172,7 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs
  * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
  * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
  * Phi, Phi_z, hydraulics and the z rows' mechanical part in w. */
-HS_HD static inline void hs_residual(const hs_mview *m, const hs_state *s, double t,
+HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_state *s, double t,
                                      const double *x, const double *lam, hs_work *w, double *f)
 {
     int n = HS_N(m, nz), i, j, e;
@@ -218,7 +221,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
     int n = HS_N(m, nx), i, k, r;
     HS_UNROLL
     for (i = 0; i < n; ++i) w->xp[i] = x[i];
-    HS_UNROLL
+    HS_NOUNROLL
     for (k = 0; k < n; ++k) {
         int hyd = k < n - HS_N(m, nz);
         double ax, eps, xi, ie;
@@ -232,7 +235,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
         if (hyd) hs_residual_hyd(m, w->xp, w, w->f1);
         else hs_residual(m, s, t, w->xp, lam, w, w->f1);
         HS_UNROLL
-        for (r = 0; r < n; ++r) w->T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
+        for (r = 0; r < n; ++r) w->lu.T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
         w->xp[i] = x[i];
     }
 }
@@ -313,11 +316,11 @@ HS_HD static inline int hs_loop_singular(const hs_mview *m, hs_work *w)
         for (b = 0; b < nc; ++b) {
             double g = 0.0;
             for (i = 0; i < HS_N(m, nz); ++i) g += w->J[a * HS_CAP_Z + i] * w->J[b * HS_CAP_Z + i];
-            w->G[a * HS_CAP_G + b] = g;
+            w->lu.G[a * HS_CAP_G + b] = g;
         }
-    if (hs_lu_factor(w->G, nc, HS_CAP_G, w->piv)) return 1;
+    if (hs_lu_factor(w->lu.G, nc, HS_CAP_G, w->piv)) return 1;
     for (a = 0; a < nc; ++a) {
-        double d = fabs(w->G[a * HS_CAP_G + a]);
+        double d = fabs(w->lu.G[a * HS_CAP_G + a]);
         if (d < pmin) pmin = d;
         if (d > pmax) pmax = d;
     }
@@ -337,7 +340,7 @@ HS_HD static inline void hs_cylinder_power(const hs_mview *m, const hs_work *w, 
  * (c = Phidot_z zd), which tolerates redundant constraints; pressure and friction-state
  * rates; cylinder and load powers. Used at t = 0 and after a load jumps on a step boundary.
  * Leaves w describing s (kinematics, Phi_z, hydraulics). Returns s->status. */
-HS_HD static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
+HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
     double a = HS_D(m, penalty);
@@ -435,7 +438,7 @@ HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_wo
     return 0;
 }
 
-/* Tangent at the iterate into w->T (after hs_newton_residual, whose kinematics it starts
+/* Tangent at the iterate into w->lu.T (after hs_newton_residual, whose kinematics it starts
  * from), and the projection weight P of eq. (43): its z block less the penalty part
  * dt^2/4 alpha J^T J, with J at the same point. */
 HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_work *w)
@@ -458,18 +461,18 @@ HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_wor
     for (i = 0; i < nx; ++i)
         HS_UNROLL
         for (j = 0; j < nx; ++j)
-            if (!hs_isfinite(w->T[i * HS_CAP_X + j])) {
+            if (!hs_isfinite(w->lu.T[i * HS_CAP_X + j])) {
                 s->status |= HS_ST_NONFINITE;
                 return s->status;
             }
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
-        for (j = 0; j < n; ++j) w->P[i * HS_CAP_Z + j] += w->T[i * HS_CAP_X + j];
+        for (j = 0; j < n; ++j) w->P[i * HS_CAP_Z + j] += w->lu.T[i * HS_CAP_X + j];
     return 0;
 }
 
-/* First half of a full Newton iteration (the cuBLAS path's): residual, tangent into w->T,
+/* First half of a full Newton iteration (the cuBLAS path's): residual, tangent into w->lu.T,
  * the right-hand side -f0 into w->dx. */
 HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_work *w)
 {
@@ -509,7 +512,7 @@ HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work 
 
 /* Newton did not converge within max_iter: hs_step's verdict, with the singular-position
  * diagnosis at the last iterate's positions (w->kin). */
-HS_HD static inline void hs_newton_fail(const hs_mview *m, hs_state *s, hs_work *w)
+HS_HD HS_NOINLINE static inline void hs_newton_fail(const hs_mview *m, hs_state *s, hs_work *w)
 {
     s->status |= HS_ST_MAXITER;
     if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
@@ -604,7 +607,7 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
 
 /* The Newton iteration of one step from the predictor of hs_step_begin. reuse = 0: a new
  * tangent every iteration (full Newton-Raphson, the seeds'). reuse = 1 (modified Newton):
- * the factorised tangent in w->T is kept across iterations and steps while it still
+ * the factorised tangent in w->lu.T is kept across iterations and steps while it still
  * contracts, i.e. a new one is made at the next iteration when an update is more than half
  * the previous one, or when three iterations on an old tangent have not converged. it0
  * iterations were spent before (a first attempt). Returns 1 if converged, 0 if not (max_iter),
@@ -619,14 +622,14 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
         if (!reuse || !w->tan_ok) {
             w->tan_ok = 0;
             if (hs_newton_tangent(m, s, w)) return -1;
-            if (HS_LU_FACTOR(w->T, nx, HS_CAP_X, w->piv)) {
+            if (HS_LU_FACTOR(w->lu.T, nx, HS_CAP_X, w->piv)) {
                 s->status |= HS_ST_SINGULAR;
                 return -1;
             }
             w->tan_ok = 1;
             fresh = 1;
         }
-        HS_LU_SOLVE(w->T, nx, HS_CAP_X, w->piv, w->dx);
+        HS_LU_SOLVE(w->lu.T, nx, HS_CAP_X, w->piv, w->dx);
         if (hs_newton_apply(m, s, w, it0 + it, &conv, &dn)) return -1;
         if (conv) return 1;
         if (reuse && ((it > 1 && dn > 0.5 * dprev) || (!fresh && it >= 3))) w->tan_ok = 0;
@@ -674,14 +677,14 @@ HS_HD static inline int hs_min_norm_correction(const hs_mview *m, hs_work *w, co
             double s = 0.0;
             for (i = 0; i < n; ++i)
                 if (!HS_I(m, joint_hold, i)) s += w->J[a * HS_CAP_Z + i] * w->J[b * HS_CAP_Z + i];
-            w->G[a * HS_CAP_G + b] = s;
+            w->lu.G[a * HS_CAP_G + b] = s;
         }
     for (a = 0; a < nc; ++a) {
-        if (w->G[a * HS_CAP_G + a] > dmax) dmax = w->G[a * HS_CAP_G + a];
+        if (w->lu.G[a * HS_CAP_G + a] > dmax) dmax = w->lu.G[a * HS_CAP_G + a];
         w->y[a] = r[a];
     }
     if (!(dmax > 0.0)) return 1;
-    if (hs_solve_regularised(w->G, nc, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) return 1;
+    if (hs_solve_regularised(w->lu.G, nc, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) return 1;
     for (i = 0; i < n; ++i) {
         double s = 0.0;
         if (!HS_I(m, joint_hold, i))
@@ -700,7 +703,7 @@ HS_HD static inline int hs_min_norm_correction(const hs_mview *m, hs_work *w, co
  * above 1e-8 |Q0| means the cylinders cannot hold the mechanism and is flagged. Then each
  * cylinder's missing chamber pressure follows from F = p_p A_p - p_r A_r + F_d (friction is
  * zero at rest), and volumes joined by throttles (no flow at rest) share their pressure. */
-HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_work *w)
+HS_HD HS_NOINLINE static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), ne = 0, c, i, a, b, it, ceq[HS_CAP_CYLS], set[HS_CAP_VOLS];
     double F[HS_CAP_CYLS];
@@ -725,13 +728,13 @@ HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_wor
             for (b = 0; b < nu; ++b) {
                 double g = 0.0;
                 for (i = 0; i < n; ++i) g += HS_ACOL(a, i) * HS_ACOL(b, i);
-                w->G[a * HS_CAP_G + b] = g;
+                w->lu.G[a * HS_CAP_G + b] = g;
             }
             for (i = 0; i < n; ++i) r -= HS_ACOL(a, i) * w->r[i];
             w->y[a] = r;
-            if (w->G[a * HS_CAP_G + a] > dmax) dmax = w->G[a * HS_CAP_G + a];
+            if (w->lu.G[a * HS_CAP_G + a] > dmax) dmax = w->lu.G[a * HS_CAP_G + a];
         }
-        if (!(dmax > 0.0) || hs_solve_regularised(w->G, nu, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) {
+        if (!(dmax > 0.0) || hs_solve_regularised(w->lu.G, nu, HS_CAP_G, w->piv, w->y, 1e-14 * dmax)) {
             s->status |= HS_ST_EQUILIBRIUM;
             return s->status;
         }
@@ -783,7 +786,7 @@ HS_HD static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_wor
  * from the acceleration-level augmented Lagrangian iteration
  *   (M + alpha J^T J) zdd = Q - J^T (lam + alpha c),  lam += alpha (J zdd + c),
  * which also tolerates redundant constraints. Returns s->status. */
-HS_HD static inline int hs_init(const hs_mview *m, hs_state *s, hs_work *w)
+HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, e, it;
     s->t = 0.0;

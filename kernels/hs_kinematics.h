@@ -19,7 +19,6 @@ typedef struct hs_kin {
     double p[HS_CAP_BODIES][3]; /* body-frame origin, global (nbody x 3) */
     double g[HS_CAP_BODIES][3]; /* centre of mass, global (nbody x 3) */
     double o[HS_CAP_BODIES][3]; /* joint point, global (nbody x 3) */
-    double u[HS_CAP_BODIES][3]; /* joint axis, global (nbody x 3) */
     double b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
     double Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
     double Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
@@ -29,6 +28,7 @@ typedef struct hs_kin {
 HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs_kin *k)
 {
     int j;
+    HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
         double Ap[9], pp[3], R[9], T[9], loc[3], c[3];
@@ -40,7 +40,6 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
             hs_m3_identity(Ap);
             hs_v3_set(pp, 0.0, 0.0, 0.0);
         }
-        hs_m3_mulv(k->u[j], Ap, HS_D(m, joint_u)[j]);
         if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
             hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
             hs_m3_mul(T, Ap, R);
@@ -49,14 +48,14 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
             hs_v3_axpy(k->o[j], pp, 1.0, c);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
              * u x (0 - o) = o x u */
-            hs_v3_cross(k->b[j], k->o[j], k->u[j]);
-            hs_v3_copy(k->b[j] + 3, k->u[j]);
+            hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
+            hs_v3_cross(k->b[j], k->o[j], k->b[j] + 3);
         } else {
             hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
             hs_v3_axpy(loc, HS_D(m, joint_at_parent)[j], z[j], HS_D(m, joint_u)[j]);
             hs_m3_mulv(c, Ap, loc);
             hs_v3_axpy(k->o[j], pp, 1.0, c);
-            hs_v3_copy(k->b[j], k->u[j]);
+            hs_m3_mulv(k->b[j], Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             hs_v3_set(k->b[j] + 3, 0.0, 0.0, 0.0);
         }
         hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
@@ -71,11 +70,14 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
 HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, hs_kin *k)
 {
     int j, q;
+    HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
         double wp[3], t1[3], t2[3], t3[3];
         double *Z = k->Z[j], *D = k->Zd0[j];
-        const double *b = k->b[j], *u = k->u[j], *o = k->o[j];
+        const double *b = k->b[j], *o = k->o[j];
+        /* the joint axis, global: b = [o x u; u] for a revolute joint, [u; 0] for a prismatic */
+        const double *u = HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE ? b + 3 : b;
         if (par >= 0) {
             for (q = 0; q < 6; ++q) {
                 Z[q] = k->Z[par][q];

@@ -15,8 +15,9 @@
 #error "hs_spec_entry.h belongs to a specialised build (host/kernel_spec.c generates one)"
 #endif
 
-/* Threads per block of hs_spec_kernel. */
-#define HS_SPEC_BLOCK 128
+#ifndef HS_SPEC_BLOCK
+#define HS_SPEC_BLOCK 128 /* threads per block of hs_spec_kernel (the generator sets it) */
+#endif
 
 #ifdef __cplusplus
 #define HS_SPEC_EXTERN_C extern "C"
@@ -25,9 +26,10 @@
 #endif
 
 /* The shared model (HS_D of every member that does not vary reads it) and output spec: read
- * by every thread of a warp at the same address, which the constant cache broadcasts. */
+ * by every thread of a warp at the same address, which the constant cache broadcasts. (Names
+ * at namespace scope are not mangled: the host finds them as they are.) */
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
-HS_SPEC_EXTERN_C __constant__ hs_model hs_spec_base;
+__constant__ hs_model hs_spec_base;
 #else
 static hs_model hs_spec_base;
 #endif
@@ -35,7 +37,7 @@ static hs_model hs_spec_base;
 #include "hs_batch.h"
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
-HS_SPEC_EXTERN_C __constant__ hs_output_spec hs_spec_out;
+__constant__ hs_output_spec hs_spec_out;
 #else
 static hs_output_spec hs_spec_out;
 #endif

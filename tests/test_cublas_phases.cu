@@ -137,8 +137,8 @@ static void ensemble(int sweep_law)
             if (m == 0) break;
             for (k = 0; k < m; ++k) {
                 hs_work *ww = pw + sel[k];
-                int info = hs_lu_factor(ww->T, nmax, HS_MAX_X, piv);
-                if (!info) hs_lu_solve(ww->T, nmax, HS_MAX_X, piv, ww->dx);
+                int info = hs_lu_factor(ww->lu.T, nmax, HS_MAX_X, piv);
+                if (!info) hs_lu_solve(ww->lu.T, nmax, HS_MAX_X, piv, ww->dx);
                 gc_update_one(&C, &ph, sel[k], info, pm + sel[k], ps + sel[k], pw + sel[k], pg + sel[k]);
             }
             solves += m;

@@ -260,7 +260,7 @@ static void test_singular_position(void)
 
 /* The reference for the structured hs_tangent: the tangent at w->x built column by column
  * with the full hs_residual only, given w->f0 = f(w->x). Returns how many of its nx * nx
- * entries differ in their bits from w->T (which hs_tangent filled). */
+ * entries differ in their bits from w->lu.T (which hs_tangent filled). */
 static long tangent_diff_full(const hs_model *m, const hs_state *s, double t1, hs_work *w)
 {
     static double T[HS_MAX_X * HS_MAX_X], f1[HS_MAX_X], xp[HS_MAX_X];
@@ -277,7 +277,7 @@ static long tangent_diff_full(const hs_model *m, const hs_state *s, double t1, h
     }
     for (r = 0; r < m->nx; ++r)
         for (i = 0; i < m->nx; ++i)
-            if (memcmp(&T[r * HS_MAX_X + i], &w->T[r * HS_MAX_X + i], sizeof(double))) ++bad;
+            if (memcmp(&T[r * HS_MAX_X + i], &w->lu.T[r * HS_MAX_X + i], sizeof(double))) ++bad;
     return bad;
 }
 

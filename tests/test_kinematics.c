@@ -48,7 +48,7 @@ static void test_prismatic_position(void)
         double d[3];
         hs_v3_sub(d, r, r0);
         CHECK_CLOSE(hs_v3_norm(d), 0.1, 1e-14, "prismatic displacement");
-        CHECK_CLOSE(hs_v3_dot(d, k.u[1]) / 0.1, 1.0, 1e-14, "along the axis");
+        CHECK_CLOSE(hs_v3_dot(d, k.b[1]) / 0.1, 1.0, 1e-14, "along the axis (b = [u; 0])");
     }
 }
 

@@ -253,12 +253,11 @@ static void test_values(void)
                 "signal.uref.v.1", "fluid.B_oil", "fluid.rho", "source.pump.p", "source.tank.p",
                 "volume.valve.V", "volume.rod.p0", "throttle.thr.Cd", "throttle.thr.dp_lim",
                 "valve.dcv.Cv", "valve.dcv.U0", "cylinder.lift.at_a.x", "cylinder.lift.init.p",
-                "integrator.dt", "integrator.tol_friction", NULL};
+                "integrator.dt", "integrator.tol_friction", "integrator.newton", NULL};
             for (i = 1; order[i]; ++i)
                 CHECK(hs_param_find(g_d, order[i - 1]) < hs_param_find(g_d, order[i]),
                       "parameter order: %s before %s", order[i - 1], order[i]);
-            CHECK(hs_param_find(g_d, "integrator.tol_friction") == g_d->nparam - 1,
-                  "tol_friction last");
+            CHECK(hs_param_find(g_d, "integrator.newton") == g_d->nparam - 1, "integrator.newton last");
         }
     }
 }

@@ -3,8 +3,12 @@
 # emulated device (tests/gpu_emul/hs_cuda_emul.h; the binary hydrosweep_gpu_emul is the CLI
 # linked with it): the whole GPU run path of host/run.c -- chunk groups, sub-batches, the
 # results file's device attributes, ensemble quantiles with Thrust -- without a GPU.
-#  - fused path: every dataset equal to the cpu backend's file (the same step code, compiled
-#    alike on the host), CSV byte-identical, quantiles_on "gpu (Thrust)";
+#  - specialised path (the default: the engine compiled for the model's structure by the
+#    emulated NVRTC, i.e. the host C++ compiler) and fused path: every dataset equal to the cpu
+#    backend's file (the same step code, compiled alike on the host), CSV byte-identical,
+#    quantiles_on "gpu (Thrust)";
+#  - a sweep that varies an enumeration (the friction model) cannot be specialised: the
+#    generic kernel runs, says why, and gives the cpu backend's results;
 #  - cublas path: LAPACK's LU in place of ours: same status and steps, the rest within 1e-6
 #    relative (measured: ~1e-9; E_balance ~1e-9 J absolute);
 #  - auto picks the emulated GPU and says so; validate passes; an unknown HS_GPU_PATH fails.
@@ -39,9 +43,21 @@ attr() { h5dump -a "$2" "$1" 2>/dev/null | grep -o '"[^"]*"' | tail -1; }
 HS_GPU_VERBOSE=1 "$HE" run "$SW" -b gpu -o g.h5 --no-progress >gpu.txt 2>&1 && ok || bad "gpu run: $(tail -5 gpu.txt)"
 grep -q 'backend gpu' gpu.txt && grep -q 'host emulation of a CUDA device' gpu.txt && ok ||
   bad "summary names the backend and the (emulated) device: $(cat gpu.txt)"
-grep -q '^gpu fused: 24 instances' gpu.txt && ok || bad "one fused launch plan for the 3 chunks: $(grep '^gpu' gpu.txt)"
-same_datasets c.h5 g.h5 && ok || bad "fused gpu == cpu, every dataset"
-cmp -s c.csv g.csv && ok || bad "fused gpu CSV == cpu CSV"
+grep -q '^gpu specialised: 24 instances' gpu.txt && ok || bad "one specialised launch plan for the 3 chunks: $(grep '^gpu' gpu.txt)"
+same_datasets c.h5 g.h5 && ok || bad "specialised gpu == cpu, every dataset"
+cmp -s c.csv g.csv && ok || bad "specialised gpu CSV == cpu CSV"
+HS_GPU_PATH=fused HS_GPU_VERBOSE=1 "$HE" run "$SW" -b gpu -o f.h5 --no-progress >fused.txt 2>&1 && ok || bad "fused run: $(tail -5 fused.txt)"
+grep -q '^gpu fused: 24 instances' fused.txt && ok || bad "one fused launch plan for the 3 chunks: $(grep '^gpu' fused.txt)"
+same_datasets c.h5 f.h5 && ok || bad "fused gpu == cpu, every dataset"
+cmp -s c.csv f.csv && ok || bad "fused gpu CSV == cpu CSV"
+# a swept enumeration: no specialised kernel; the generic one runs and says why
+sed 's/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/' "$SW" >enum.yaml
+sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" enum.yaml
+"$HS" run enum.yaml -b cpu -o ce.h5 --no-progress >ce.txt 2>&1 && ok || bad "cpu run of a swept enum: $(tail -3 ce.txt)"
+"$HE" run enum.yaml -b gpu -o ge.h5 --no-progress >ge.txt 2>&1 && ok || bad "gpu run of a swept enum: $(tail -3 ge.txt)"
+grep -q 'running the generic kernel.*friction' ge.txt 2>/dev/null || grep -q 'running the generic kernel' ge.txt && ok ||
+  bad "the fallback to the generic kernel says why: $(grep gpu ge.txt)"
+same_datasets ce.h5 ge.h5 && ok || bad "generic fallback == cpu, every dataset"
 [ "$(attr g.h5 /backend)" = '"gpu"' ] && ok || bad "backend attribute: $(attr g.h5 /backend)"
 [ "$(attr g.h5 /ensemble/quantiles_on)" = '"gpu (Thrust)"' ] && ok ||
   bad "quantiles computed with Thrust: $(attr g.h5 /ensemble/quantiles_on)"

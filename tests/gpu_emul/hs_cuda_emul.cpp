@@ -39,6 +39,7 @@ thread_local uint3 hs_emul_blockIdx, hs_emul_threadIdx;
 thread_local dim3 hs_emul_blockDim, hs_emul_gridDim;
 
 static std::map<uintptr_t, size_t> g_blocks; /* start -> size of every live device block */
+static std::map<uintptr_t, size_t> g_globals; /* start -> size of every library variable */
 static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */
 static cudaError_t g_sticky = cudaSuccess; /* a faulted kernel: every later call reports it */
 static cudaError_t g_pending = cudaSuccess; /* a deferred fault not yet seen by a sync point */
@@ -192,18 +193,27 @@ void hs_emul_violation(const char *fmt, ...)
     }
 }
 
-int hs_emul_is_device(const void *p, size_t bytes)
+/* [p, p + bytes) inside one range of map */
+static int in_map(std::map<uintptr_t, size_t> &map, uintptr_t a, size_t bytes)
 {
-    uintptr_t a = (uintptr_t)p;
-    std::map<uintptr_t, size_t>::iterator it;
-    ensure_init();
-    if (!p) return 0;
-    it = g_blocks.upper_bound(a);
-    if (it == g_blocks.begin()) return 0;
+    std::map<uintptr_t, size_t>::iterator it = map.upper_bound(a);
+    if (it == map.begin()) return 0;
     --it;
     /* a zero-byte range may sit at a block's end (one past the last element) */
-    return a >= it->first && a - it->first <= it->second && bytes <= it->second - (a - it->first) &&
-           (bytes > 0 || a - it->first <= it->second);
+    return a >= it->first && a - it->first <= it->second && bytes <= it->second - (a - it->first);
+}
+
+int hs_emul_is_device(const void *p, size_t bytes)
+{
+    ensure_init();
+    if (!p) return 0;
+    return in_map(g_blocks, (uintptr_t)p, bytes) || in_map(g_globals, (uintptr_t)p, bytes);
+}
+
+void hs_emul_global(void *p, size_t bytes)
+{
+    if (bytes > 0) g_globals[(uintptr_t)p] = bytes;
+    else g_globals.erase((uintptr_t)p);
 }
 
 void hs_emul_check_arg(const char *kernel, const void *p)
@@ -378,6 +388,8 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
     case cudaDevAttrMultiProcessorCount: *v = hs_emul.sms; break;
     case cudaDevAttrMaxThreadsPerMultiProcessor: *v = hs_emul.threads_per_sm; break;
     case cudaDevAttrMaxThreadsPerBlock: *v = 1024; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = 9; break; /* an sm_90 device, like the H100 */
+    case cudaDevAttrComputeCapabilityMinor: *v = 0; break;
     default: return set_err(cudaErrorInvalidValue);
     }
     return cudaSuccess;

@@ -94,6 +94,9 @@ void hs_emul_device_close(void);
 void hs_emul_violation(const char *fmt, ...);
 /* 1 if [p, p + bytes) lies inside one live device block. */
 int hs_emul_is_device(const void *p, size_t bytes);
+/* A loaded library's __constant__ or __device__ variable of bytes bytes at p counts as device
+ * memory (bytes == 0: no longer). It survives hs_emul_reset: libraries stay loaded. */
+void hs_emul_global(void *p, size_t bytes);
 /* A kernel's pointer argument: NULL or device memory (checked, recorded as a misuse). */
 void hs_emul_check_arg(const char *kernel, const void *p);
 

@@ -1,0 +1,348 @@
+/* backend_gpu_spec.cu -- the default GPU path: the engine specialised to the job's model
+ * structure (host/kernel_spec.h), compiled at run time by NVRTC for the device's
+ * architecture, cached on disk (host/kernel_build.h), loaded with the runtime's library API.
+ *
+ *  - The shared model and the output spec go to the module's constant memory (hs_spec_base,
+ *    hs_spec_out): every thread reads them at the same address.
+ *  - Per instance the device holds only what its sweep varies (SoA, computed on the host by
+ *    hs_spec_values, with each instance's validity) and the outputs; state and work arrays
+ *    are the thread's own (registers and local memory, sized by the model).
+ *  - One thread per instance, one launch per sub-batch; sub-batches as large as the device
+ *    memory left after the stack reservation allows.
+ *  - Anything that prevents the specialised kernel (a swept enumeration, no NVRTC, a compile
+ *    or load failure) is reported and the generic kernel runs instead (host/backend_gpu.cu).
+ *
+ * Also here: hs_kernel_figures, the resources of both kernels as ptxas reports them for an
+ * architecture (NVRTC only: no GPU needed), for `hydrosweep kernel`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <nvrtc.h>
+
+#include "backend_gpu_util.cuh"
+extern "C" {
+#include "kernel_build.h"
+#include "kernel_spec.h"
+}
+
+static double hs_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * NVRTC */
+
+/* Compiles source (the program name "name") for arch ("sm_90"), kernel the name expression
+ * of its kernel; *bin gets the cubin (malloc'd), *log the compiler's log (malloc'd, may be
+ * NULL). ptxas_v asks ptxas for its resource report (in the log). */
+static int hs_nvrtc(const char *source, const char *name, const char *kernel, const char *arch, int ptxas_v,
+                    char **bin, size_t *nbin, char **log, hs_error *err)
+{
+    nvrtcProgram prog;
+    char archopt[64];
+    const char *opts[8];
+    int nopt = 0;
+    size_t n = 0;
+    nvrtcResult r;
+    *bin = NULL;
+    *nbin = 0;
+    *log = NULL;
+    r = nvrtcCreateProgram(&prog, source, name, hs_embedded_header_count, hs_embedded_header_texts,
+                           hs_embedded_header_names);
+    if (r != NVRTC_SUCCESS)
+        return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
+    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+    opts[nopt++] = archopt;
+    opts[nopt++] = "--std=c++17";
+    if (ptxas_v) opts[nopt++] = "--ptxas-options=-v";
+    if (kernel) (void)nvrtcAddNameExpression(prog, kernel);
+    r = nvrtcCompileProgram(prog, nopt, opts);
+    if (nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 1 && (*log = (char *)malloc(n)))
+        if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS) (*log)[0] = '\0';
+    if (r != NVRTC_SUCCESS) {
+        hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "compiling the specialised kernel for %s: %s: %.300s",
+                     arch, nvrtcGetErrorString(r), *log ? *log : "");
+        (void)nvrtcDestroyProgram(&prog);
+        return HS_ERR_NUMERIC;
+    }
+    r = nvrtcGetCUBINSize(prog, &n);
+    if (r == NVRTC_SUCCESS && n > 0 && (*bin = (char *)malloc(n))) r = nvrtcGetCUBIN(prog, *bin);
+    (void)nvrtcDestroyProgram(&prog);
+    if (r != NVRTC_SUCCESS || !*bin) {
+        free(*bin);
+        *bin = NULL;
+        return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no cubin for %s: %s", arch,
+                            r != NVRTC_SUCCESS ? nvrtcGetErrorString(r) : "out of memory");
+    }
+    *nbin = n;
+    return HS_OK;
+}
+
+/* The options string of a build (its cache key includes it): NVRTC's version and arch. */
+static void hs_nvrtc_tag(const char *arch, char *buf, size_t n)
+{
+    int maj = 0, min = 0;
+    (void)nvrtcVersion(&maj, &min);
+    snprintf(buf, n, "nvrtc %d.%d %s --std=c++17", maj, min, arch);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * specialised modules, loaded once per process */
+
+typedef struct hs_gpu_spec_mod {
+    unsigned long long key;
+    cudaLibrary_t lib;
+    cudaKernel_t kernel;
+    void *d_base; /* hs_spec_base (constant memory) */
+    void *d_out; /* hs_spec_out */
+    double build_s; /* compile time (0: from the cache or earlier in this process) */
+    int from_disk; /* the cubin came from the cache directory */
+} hs_gpu_spec_mod;
+
+#define HS_GPU_SPEC_SLOTS 8
+static hs_gpu_spec_mod g_mods[HS_GPU_SPEC_SLOTS];
+static int g_nmods;
+
+static int hs_gpu_spec_load(const char *source, const char *arch, hs_gpu_spec_mod *out, hs_error *err)
+{
+    char tag[128], name[96];
+    unsigned long long key;
+    char *bin = NULL, *log = NULL;
+    size_t nbin = 0, nglob = 0;
+    int rc = HS_OK, i, from_disk = 0;
+    double t0 = hs_now_s(), build = 0.0;
+    cudaLibrary_t lib = NULL;
+    hs_gpu_spec_mod m;
+    hs_nvrtc_tag(arch, tag, sizeof tag);
+    key = hs_spec_key(source, tag);
+    for (i = 0; i < g_nmods; ++i)
+        if (g_mods[i].key == key) {
+            *out = g_mods[i];
+            out->build_s = 0.0;
+            return HS_OK;
+        }
+    snprintf(name, sizeof name, "%016llx-%s.cubin", key, arch);
+    if (hs_kcache_read(name, (void **)&bin, &nbin) == 0) {
+        from_disk = 1;
+    } else {
+        if ((rc = hs_nvrtc(source, "hs_spec.cu", "hs_spec_kernel", arch, 0, &bin, &nbin, &log, err))) goto done;
+        build = hs_now_s() - t0;
+        (void)hs_kcache_write(name, bin, nbin);
+    }
+    memset(&m, 0, sizeof m);
+    m.key = key;
+    HS_GPU_TRY(cudaLibraryLoadData(&lib, bin, NULL, NULL, 0, NULL, NULL, 0), "loading the specialised kernel");
+    m.lib = lib;
+    HS_GPU_TRY(cudaLibraryGetKernel(&m.kernel, lib, "hs_spec_kernel"), "hs_spec_kernel");
+    HS_GPU_TRY(cudaLibraryGetGlobal(&m.d_base, &nglob, lib, "hs_spec_base"), "hs_spec_base");
+    if (nglob != sizeof(hs_model)) {
+        rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "the specialised kernel's model has %zu bytes, not %zu",
+                          nglob, sizeof(hs_model));
+        goto done;
+    }
+    HS_GPU_TRY(cudaLibraryGetGlobal(&m.d_out, &nglob, lib, "hs_spec_out"), "hs_spec_out");
+    m.build_s = build;
+    m.from_disk = from_disk;
+    if (g_nmods < HS_GPU_SPEC_SLOTS) g_mods[g_nmods++] = m;
+    else lib = NULL; /* kept loaded by the caller's copy; never unloaded (a handful per process) */
+    *out = m;
+    lib = NULL;
+done:
+    if (rc && lib) (void)cudaLibraryUnload(lib);
+    free(bin);
+    free(log);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the path */
+
+/* "sm_XY" of the current device. */
+static int hs_gpu_arch(char *arch, size_t n, hs_error *err)
+{
+    int dev = 0, maj = 0, min = 0, rc = HS_OK;
+    HS_GPU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
+    HS_GPU_TRY(cudaDeviceGetAttribute(&maj, cudaDevAttrComputeCapabilityMajor, dev), "compute capability");
+    HS_GPU_TRY(cudaDeviceGetAttribute(&min, cudaDevAttrComputeCapabilityMinor, dev), "compute capability");
+    snprintf(arch, n, "sm_%d%d", maj, min);
+done:
+    return rc;
+}
+
+int hs_backend_gpu_spec(const hs_batch_job *job, char *why, size_t nwhy, hs_error *err)
+{
+    int rc = HS_OK, sms = 0, occ = 0, *d_pre = NULL, *pre = NULL;
+    hs_spec sp;
+    hs_gpu_spec_mod mod;
+    hs_gpu_out o;
+    cudaFuncAttributes fa;
+    char arch[32];
+    double *d_var = NULL, *var = NULL;
+    size_t per, budget, old_stack = 0;
+    long batch, i0, cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
+    hs_error e2;
+    why[0] = '\0';
+    memset(&mod, 0, sizeof mod);
+    memset(&o, 0, sizeof o);
+    memset(&sp, 0, sizeof sp);
+    if (job->cnt <= 0) return HS_OK;
+    if ((rc = hs_gpu_ready(&sms, err)) || (rc = hs_gpu_arch(arch, sizeof arch, err))) return rc;
+    if ((rc = hs_spec_build(job->base, job->ov, job->spec, &sp, err))) return rc;
+    if (!sp.source) {
+        snprintf(why, nwhy, "%s", sp.why);
+        return HS_OK;
+    }
+    if (hs_gpu_spec_load(sp.source, arch, &mod, &e2)) {
+        snprintf(why, nwhy, "%s", e2.msg);
+        hs_spec_free(&sp);
+        (void)cudaGetLastError();
+        return HS_OK;
+    }
+    HS_GPU_TRY(cudaFuncGetAttributes(&fa, (const void *)mod.kernel), "cudaFuncGetAttributes(hs_spec_kernel)");
+    HS_GPU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, (const void *)mod.kernel, HS_SPEC_BLOCK, 0),
+               "occupancy query");
+    budget = hs_gpu_budget(fa.localSizeBytes);
+    if ((rc = hs_gpu_stack(fa.localSizeBytes + 256, &old_stack, err))) goto done;
+    per = hs_gpu_out_bytes(job) + sizeof(int) + sizeof(double) * (size_t)sp.nvar;
+    if (budget < per) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "backend",
+                          "gpu: not enough free device memory (%.1f MiB usable) for one instance",
+                          (double)budget / 1048576.0);
+        goto done;
+    }
+    batch = (long)(budget / per);
+    if (batch > job->cnt) batch = job->cnt;
+    if (cap_batch > 0 && cap_batch < batch) batch = cap_batch;
+    if (hs_gpu_verbose())
+        fprintf(stderr,
+                "gpu specialised: %ld instances, sub-batches of %ld, %s, %d registers, %zu B stack, "
+                "%d blocks of %d per SM, %d varying values per instance, kernel %s\n",
+                job->cnt, batch, arch, fa.numRegs, fa.localSizeBytes, occ, HS_SPEC_BLOCK, sp.nvar,
+                mod.build_s > 0.0 ? "compiled now" : (mod.from_disk ? "from the cache" : "loaded before"));
+    if (mod.build_s > 0.0)
+        fprintf(stderr, "gpu: specialised kernel for %s compiled in %.1f s (cached for later runs)\n", arch,
+                mod.build_s);
+    HS_GPU_TRY(cudaMemcpy(mod.d_base, job->base, sizeof(hs_model), cudaMemcpyHostToDevice), "copy of the model");
+    HS_GPU_TRY(cudaMemcpy(mod.d_out, job->spec, sizeof(hs_output_spec), cudaMemcpyHostToDevice),
+               "copy of the output spec");
+    var = (double *)malloc((size_t)batch * (size_t)(sp.nvar > 0 ? sp.nvar : 1) * sizeof *var);
+    pre = (int *)malloc((size_t)batch * sizeof *pre);
+    if (!var || !pre) {
+        rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of host memory for %ld instances", batch);
+        goto done;
+    }
+    if (sp.nvar > 0)
+        HS_GPU_TRY(cudaMalloc((void **)&d_var, (size_t)batch * (size_t)sp.nvar * sizeof(double)), "cudaMalloc(values)");
+    HS_GPU_TRY(cudaMalloc((void **)&d_pre, (size_t)batch * sizeof(int)), "cudaMalloc(validity)");
+    if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
+    for (i0 = 0; i0 < job->cnt; i0 += batch) {
+        long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch;
+        unsigned int blocks = (unsigned int)((cnt + HS_SPEC_BLOCK - 1) / HS_SPEC_BLOCK);
+        const double *dv = d_var;
+        const int *dp = d_pre;
+        void *args[3];
+        if ((rc = hs_spec_values(&sp, job->base, job->ov, job->values + (size_t)i0 * (size_t)job->ov->n, cnt, var,
+                                 pre, err)))
+            goto done;
+        if (sp.nvar > 0)
+            HS_GPU_TRY(cudaMemcpy(d_var, var, (size_t)cnt * (size_t)sp.nvar * sizeof(double), cudaMemcpyHostToDevice),
+                       "copy of the varying values");
+        HS_GPU_TRY(cudaMemcpy(d_pre, pre, (size_t)cnt * sizeof(int), cudaMemcpyHostToDevice), "copy of the validity");
+        o.d.n = cnt;
+        args[0] = (void *)&dv;
+        args[1] = (void *)&dp;
+        args[2] = (void *)&o.d;
+        HS_GPU_TRY(cudaLaunchKernel((const void *)mod.kernel, dim3(blocks), dim3(HS_SPEC_BLOCK), args, 0, 0),
+                   "launch of the specialised kernel");
+        HS_GPU_TRY(cudaDeviceSynchronize(), "specialised kernel");
+        if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
+    }
+done:
+    hs_gpu_out_free(&o);
+    (void)cudaFree(d_var);
+    (void)cudaFree(d_pre);
+    free(var);
+    free(pre);
+    hs_spec_free(&sp);
+    hs_gpu_stack_restore(old_stack);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * kernel figures for `hydrosweep kernel` */
+
+/* The figures of kernel fn (a substring of its name) in a ptxas -v log:
+ *   ptxas info    : Function properties for <fn>
+ *   ptxas         .     368 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *   ptxas info    : Used 40 registers, used 0 barriers, 368 bytes cumulative stack size */
+static int hs_parse_ptxas(const char *log, const char *fn, hs_kernel_fig *f)
+{
+    const char *p = log;
+    memset(f, 0, sizeof *f);
+    f->registers = -1;
+    while ((p = strstr(p, "Function properties for "))) {
+        const char *eol = strchr(p, '\n'), *l2, *l3, *s;
+        if (!eol) return -1;
+        if ((size_t)(eol - p) > strlen("Function properties for ") && memmem(p, (size_t)(eol - p), fn, strlen(fn))) {
+            l2 = eol + 1;
+            l3 = strchr(l2, '\n');
+            if (!l3) return -1;
+            ++l3;
+            s = strstr(l2, "bytes stack frame");
+            if (!s || s > l3) return -1;
+            while (s > l2 && s[-1] == ' ') --s;
+            while (s > l2 && s[-1] >= '0' && s[-1] <= '9') --s;
+            if (sscanf(s, "%ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads", &f->stack_bytes,
+                       &f->spill_store_bytes, &f->spill_load_bytes) != 3)
+                return -1;
+            s = strstr(l3, "Used ");
+            if (!s || sscanf(s, "Used %d registers", &f->registers) != 1) return -1;
+            return 0;
+        }
+        p = eol;
+    }
+    return -1;
+}
+
+int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
+                      hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err)
+{
+    hs_spec sp;
+    char *bin = NULL, *log = NULL;
+    size_t nbin;
+    int rc;
+    double t0;
+    why[0] = '\0';
+    if ((rc = hs_spec_build(m, ov, out, &sp, err))) return rc;
+    if (!sp.source) {
+        snprintf(why, nwhy, "%s", sp.why);
+        spec->registers = -1;
+    } else {
+        t0 = hs_now_s();
+        rc = hs_nvrtc(sp.source, "hs_spec.cu", "hs_spec_kernel", arch, 1, &bin, &nbin, &log, err);
+        hs_spec_free(&sp);
+        if (!rc && (!log || hs_parse_ptxas(log, "hs_spec_kernel", spec)))
+            rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for hs_spec_kernel");
+        spec->compile_s = hs_now_s() - t0;
+        spec->cubin_bytes = (long)nbin;
+        free(bin);
+        free(log);
+        bin = log = NULL;
+        if (rc) return rc;
+    }
+    t0 = hs_now_s();
+    rc = hs_nvrtc("#define HS_KERNELS_DEFINE\n#include \"hs_kernels.cuh\"\n", "hs_generic.cu", NULL, arch, 1, &bin, &nbin,
+                  &log, err);
+    if (!rc && (!log || hs_parse_ptxas(log, "hs_fused_local_kernel", gen)))
+        rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for hs_fused_local_kernel");
+    gen->compile_s = hs_now_s() - t0;
+    gen->cubin_bytes = (long)nbin;
+    free(bin);
+    free(log);
+    return rc;
+}

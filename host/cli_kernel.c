@@ -1,0 +1,207 @@
+/* cli_kernel.c -- `hydrosweep kernel FILE [--arch sm_XY] [--json] [--set NAME=VALUE ...]`:
+ * the GPU resources of the engine specialised to a model (and a sweep's varying parameters
+ * and outputs) beside the generic kernel's, as ptxas reports them through NVRTC. No GPU is
+ * needed: this is how the kernel figures are checked in CI. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_gpu.h"
+#include "cli.h"
+#include "hs/model_file.h"
+#include "hs/run.h"
+#include "hs/sweep.h"
+#include "kernel_spec.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hydrosweep kernel FILE [--arch sm_XY] [--json] [--set NAME=VALUE ...]\n"
+            "\n"
+            "Compiles, with NVRTC and without running anything (no GPU needed), the GPU kernel\n"
+            "of the engine specialised to FILE's model structure (the default GPU path of\n"
+            "`hydrosweep run -b gpu`) and the generic kernel it falls back to, and prints what\n"
+            "ptxas reports for each: registers per thread, stack frame and spill bytes.\n"
+            "FILE is a model file, or a sweep file (then its model, the parameters it varies and\n"
+            "the signals it records shape the kernel, as in a run of it).\n"
+            "  --arch sm_XY       target architecture (default sm_90, the H100)\n"
+            "  --json             one JSON object: {\"specialised\": {...}, \"generic\": {...}, ...},\n"
+            "                     each kernel with registers, stack_bytes, spill_store_bytes,\n"
+            "                     spill_load_bytes, cubin_bytes, compile_s (specialised is null,\n"
+            "                     with why, when the job cannot be specialised)\n"
+            "  --set NAME=VALUE   override a model parameter first (as in `hydrosweep info`)\n"
+            "  --source           print the generated source of the specialised engine instead\n"
+            "                     (it includes the engine headers of kernels/)\n"
+            "Exit status: 0 success, 1 usage, 2 bad input, 3 compilation failed (or no CUDA).\n");
+}
+
+static void print_error(const hs_error *e)
+{
+    char buf[1024];
+    hs_error_format(e, buf, sizeof buf);
+    fprintf(stderr, "hydrosweep kernel: %s\n", buf);
+}
+
+/* 1 if the YAML file at path has a top-level `model:` key (a sweep file). */
+static int is_sweep_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int sweep = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model:", 6)) {
+            sweep = 1;
+            break;
+        }
+    fclose(f);
+    return sweep;
+}
+
+static void json_fig(const char *key, const hs_kernel_fig *k, int last)
+{
+    printf("  \"%s\": {\"registers\": %d, \"stack_bytes\": %ld, \"spill_store_bytes\": %ld, "
+           "\"spill_load_bytes\": %ld, \"cubin_bytes\": %ld, \"compile_s\": %.2f}%s\n",
+           key, k->registers, k->stack_bytes, k->spill_store_bytes, k->spill_load_bytes, k->cubin_bytes,
+           k->compile_s, last ? "" : ",");
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+int hs_cli_kernel(int argc, char **argv)
+{
+    const char *path = NULL, *arch = "sm_90";
+    hs_model_desc *d = NULL;
+    hs_sweep *sw = NULL;
+    hs_override_spec ov;
+    hs_kernel_fig ks, kg;
+    hs_error err;
+    char why[512], abspath[PATH_MAX], text[PATH_MAX + 64];
+    int i, json = 0, source = 0, rc, ret = 0;
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--source")) {
+            source = 1;
+        } else if (!strcmp(a, "--arch") || !strcmp(a, "--set")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hydrosweep kernel: option %s needs a value\n", a);
+                return 1;
+            }
+            if (!strcmp(a, "--arch")) arch = argv[i + 1];
+            ++i;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "hydrosweep kernel: unknown option '%s' (see --help)\n", a);
+            return 1;
+        } else if (path) {
+            fprintf(stderr, "hydrosweep kernel: more than one file given ('%s', '%s')\n", path, a);
+            return 1;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "hydrosweep kernel: no model or sweep file given\n");
+        usage(stderr);
+        return 1;
+    }
+    if (strncmp(arch, "sm_", 3) || strlen(arch) < 5 || strspn(arch + 3, "0123456789") < 2) {
+        fprintf(stderr, "hydrosweep kernel: --arch '%s' is not an architecture like sm_90\n", arch);
+        return 1;
+    }
+    d = (hs_model_desc *)calloc(1, sizeof *d);
+    sw = (hs_sweep *)calloc(1, sizeof *sw);
+    if (!d || !sw) {
+        fprintf(stderr, "hydrosweep kernel: out of memory\n");
+        free(d);
+        free(sw);
+        return 2;
+    }
+    /* a model alone: a sweep of one instance over it, for the default outputs */
+    if (is_sweep_file(path)) {
+        rc = hs_sweep_load(path, sw, d, &err);
+    } else if (!realpath(path, abspath)) {
+        rc = hs_error_set(&err, HS_ERR_IO, path, 0, 0, "", "cannot read the file");
+    } else {
+        snprintf(text, sizeof text, "model: \"%s\"\ninstances: 1\n", abspath);
+        rc = hs_sweep_load_text(text, path, sw, d, &err);
+    }
+    for (i = 1; !rc && i < argc; ++i)
+        if (!strcmp(argv[i], "--set")) rc = hs_param_set_string(d, argv[++i], &err);
+        else if (!strcmp(argv[i], "--arch")) ++i;
+    if (!rc && !isnan(sw->t_end)) rc = hs_param_set(d, "integrator.t_end", sw->t_end, &err);
+    if (!rc && !isnan(sw->dt)) rc = hs_param_set(d, "integrator.dt", sw->dt, &err);
+    if (rc) {
+        print_error(&err);
+        ret = 2;
+        goto done;
+    }
+    hs_sweep_overrides(sw, d, &ov);
+    if (source) {
+        hs_spec sp;
+        if ((rc = hs_spec_build(&d->model, &ov, &sw->out, &sp, &err))) {
+            print_error(&err);
+            ret = 2;
+        } else if (!sp.source) {
+            fprintf(stderr, "hydrosweep kernel: cannot be specialised: %s\n", sp.why);
+            ret = 3;
+        } else {
+            fputs(sp.source, stdout);
+            hs_spec_free(&sp);
+        }
+        goto done;
+    }
+    rc = hs_kernel_figures(&d->model, &ov, &sw->out, arch, &ks, &kg, why, sizeof why, &err);
+    if (rc) {
+        print_error(&err);
+        ret = 3;
+        goto done;
+    }
+    if (json) {
+        printf("{\n  \"model\": ");
+        json_str(d->name);
+        printf(",\n  \"arch\": \"%s\",\n", arch);
+        if (why[0]) {
+            printf("  \"specialised\": null,\n  \"why\": ");
+            json_str(why);
+            printf(",\n");
+        } else {
+            json_fig("specialised", &ks, 0);
+        }
+        json_fig("generic", &kg, 1);
+        printf("}\n");
+    } else {
+        printf("model:        %s (%s)\n", d->name, d->path);
+        printf("architecture: %s\n", arch);
+        printf("%-12s  %9s  %11s  %11s  %11s  %11s  %9s\n", "kernel", "registers", "stack (B)", "spill st (B)",
+               "spill ld (B)", "cubin (B)", "compile");
+        if (why[0]) printf("%-12s  unavailable: %s\n", "specialised", why);
+        else
+            printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "specialised", ks.registers, ks.stack_bytes,
+                   ks.spill_store_bytes, ks.spill_load_bytes, ks.cubin_bytes, ks.compile_s);
+        printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "generic", kg.registers, kg.stack_bytes,
+               kg.spill_store_bytes, kg.spill_load_bytes, kg.cubin_bytes, kg.compile_s);
+    }
+done:
+    hs_sweep_free(sw);
+    hs_model_desc_free(d);
+    free(sw);
+    free(d);
+    return ret;
+}

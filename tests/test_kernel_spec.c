@@ -1,0 +1,302 @@
+/* test_kernel_spec.c -- host/kernel_spec.c and host/kernel_build.c: the engine specialised to
+ * a model structure.
+ *  - the field table describes every byte of hs_model (a member added to the model without
+ *    the table fails here);
+ *  - what varies per instance: for every double parameter of every shipped model, what
+ *    hs_model_derive changes when it changes lies within the members the specialised build
+ *    gives each instance (derive_rules of kernel_spec.c);
+ *  - the CPU build of the specialised engine (the host compiler, at run time) equals the
+ *    generic engine to the bit: on a sweep that varies every double parameter of the Pub. I
+ *    model and of the seed 003 four-bar at once (each instance a different random
+ *    combination, invalid ones among them), for every shipped model with its defaults, and
+ *    with modified Newton;
+ *  - a swept enumeration cannot be specialised, and says so;
+ *  - the cache: a second build is found there; a compiler that fails is reported. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "hs/model_file.h"
+#include "kernel_build.h"
+#include "kernel_spec.h"
+#include "params.h"
+#include "test_util.h"
+
+static const char *const models[] = {
+    "models/crane_rahikainen2020_single.yaml", "models/double_pendulum.yaml", "models/fourbar_jaiswal2021.yaml",
+    "models/fourbar_jaiswal2021_friction.yaml", "models/fourbar_rahikainen2018.yaml",
+    "models/fourbar_rahikainen2018_mech.yaml", "models/fourbar_rahikainen2018_smallvalve.yaml",
+    "models/quickreturn_jaiswal2021.yaml", NULL};
+
+static void test_field_table(void)
+{
+    static unsigned char owner[sizeof(hs_model)];
+    int i, gaps = 0, overlaps = 0;
+    size_t b;
+    memset(owner, 0, sizeof owner);
+    for (i = 0; hs_model_fields[i].name; ++i) {
+        const hs_field *f = &hs_model_fields[i];
+        size_t el = f->type == HS_FT_DOUBLE ? sizeof(double) : sizeof(int), n, end;
+        n = f->counted ? 0 : (size_t)f->fixed * (size_t)f->inner;
+        if (f->counted) /* up to the next member: the HS_MAX_* capacity */
+            end = hs_model_fields[i + 1].name ? hs_model_fields[i + 1].offset : sizeof(hs_model);
+        else
+            end = f->offset + el * n;
+        for (b = f->offset; b < end && b < sizeof owner; ++b) {
+            if (owner[b]) ++overlaps;
+            owner[b] = 1;
+        }
+        CHECK(hs_field_at(f->offset) == i, "hs_field_at finds %s", f->name);
+    }
+    /* padding: at most 4 bytes after an int before a double */
+    for (b = 0; b < sizeof owner; ++b)
+        if (!owner[b]) {
+            size_t e = b;
+            while (e < sizeof owner && !owner[e]) ++e;
+            if (e - b > 4) ++gaps;
+            b = e;
+        }
+    CHECK(overlaps == 0 && gaps == 0, "the field table tiles hs_model (%d overlaps, %d gaps over 4 bytes)", overlaps,
+          gaps);
+    CHECK(hs_field_at(offsetof(hs_model, cyl_fp) + (HS_MAX_FP + HS_FP_FS) * sizeof(double)) ==
+              hs_field_at(offsetof(hs_model, cyl_fp)),
+          "an element of cyl_fp belongs to cyl_fp");
+}
+
+/* Every double parameter of every shipped model: the members hs_model_derive changes are among
+ * those the specialised build lets vary when that parameter is swept. */
+static void test_varying_closure(void)
+{
+    static hs_model_desc d;
+    static hs_model a, b;
+    int f;
+    for (f = 0; models[f]; ++f) {
+        hs_error e;
+        int p, bad = 0, checked = 0;
+        if (hs_model_load(models[f], &d, &e)) {
+            CHECK(0, "%s loads: %s", models[f], e.msg);
+            continue;
+        }
+        for (p = 0; p < d.nparam; ++p) {
+            hs_override_spec ov;
+            hs_output_spec out;
+            hs_spec sp;
+            double v;
+            int fi;
+            if (d.param[p].type != HS_PARAM_DOUBLE) continue;
+            memset(&ov, 0, sizeof ov);
+            memset(&out, 0, sizeof out);
+            out.nsig = 1;
+            ov.n = 1;
+            ov.offset[0] = d.param[p].offset;
+            a = d.model;
+            memcpy(&v, (char *)&a + d.param[p].offset, sizeof v);
+            v = v * 1.1 + 0.01;
+            b = a;
+            memcpy((char *)&b + d.param[p].offset, &v, sizeof v);
+            hs_model_derive(&b);
+            if (hs_spec_build(&a, &ov, &out, &sp, &e) || !sp.source) {
+                CHECK(0, "%s: %s specialises", models[f], d.param[p].name);
+                continue;
+            }
+            for (fi = 0; hs_model_fields[fi].name; ++fi) {
+                const hs_field *fl = &hs_model_fields[fi];
+                size_t el = fl->type == HS_FT_DOUBLE ? sizeof(double) : sizeof(int);
+                size_t n = (size_t)hs_field_count(fl, &a) * (size_t)fl->inner * el;
+                int k, var = 0;
+                if (memcmp((char *)&a + fl->offset, (char *)&b + fl->offset, n) == 0) continue;
+                for (k = 0; k < sp.nvarf; ++k)
+                    if (sp.varf[k] == fi) var = 1;
+                if (!var) {
+                    ++bad;
+                    printf("  %s: sweeping %s changes %s, which the specialised build does not vary\n", models[f],
+                           d.param[p].name, fl->name);
+                }
+            }
+            ++checked;
+            hs_spec_free(&sp);
+        }
+        CHECK(bad == 0 && checked > 20, "%s: %d parameters, what each changes varies per instance (%d missed)",
+              models[f], checked, bad);
+        hs_model_desc_free(&d);
+    }
+}
+
+static int same(const hs_batch_out *a, const hs_batch_out *b, const hs_output_spec *sp)
+{
+    size_t n = (size_t)a->n;
+    return a->n == b->n && !memcmp(a->status, b->status, n * sizeof *a->status) &&
+           !memcmp(a->steps, b->steps, n * sizeof *a->steps) &&
+           !memcmp(a->iters_mean, b->iters_mean, n * sizeof *a->iters_mean) &&
+           !memcmp(a->iters_max, b->iters_max, n * sizeof *a->iters_max) &&
+           !memcmp(a->stats, b->stats, n * (size_t)sp->nsig * HS_NSTAT * sizeof *a->stats) &&
+           (!a->traj || !memcmp(a->traj, b->traj, n * (size_t)sp->ntraj * (size_t)a->ntime * sizeof *a->traj));
+}
+
+/* cnt instances of model m, each overriding every parameter in ov with a random change of
+ * +-rel (some instances invalid); the specialised and the generic CPU engine: equal bits. */
+static void compare_engines(const char *what, const hs_model *m, const hs_override_spec *ov, long cnt,
+                            double rel)
+{
+    static double v[HS_MAX_SWEEP * 64];
+    hs_output_spec out;
+    hs_batch_out og, os;
+    hs_batch_job job;
+    hs_error e;
+    long i, nsteps = hs_instance_steps(m->t_end, m->dt), ninvalid = 0, nstep = 0;
+    int j, rc1, rc2;
+    memset(&out, 0, sizeof out);
+    out.nsig = 5;
+    out.sig[0].kind = HS_SIG_Z;
+    out.sig[1].kind = HS_SIG_EBAL;
+    out.sig[2].kind = HS_SIG_PHI;
+    out.sig[3].kind = HS_SIG_ITERS;
+    out.sig[4].kind = m->ncyl > 0 ? HS_SIG_F : HS_SIG_ZD;
+    out.stats = (1u << HS_NSTAT) - 1;
+    out.traj_every = 25;
+    out.ntraj = 1;
+    out.traj[0].kind = m->nvol > 0 ? HS_SIG_P : HS_SIG_Z;
+    for (i = 0; i < cnt; ++i)
+        for (j = 0; j < ov->n; ++j) {
+            double x;
+            memcpy(&x, (const char *)m + ov->offset[j], sizeof x);
+            /* zeros move too (by 1e-3 absolute) when rel >= 1e-2: a planar model then tilts */
+            v[i * ov->n + j] = i == 0 ? x
+                                      : x * (1.0 + tu_rand(-rel, rel)) +
+                                            (x == 0.0 && rel >= 1e-2 ? tu_rand(-1e-3, 1e-3) : 0.0);
+            if (i == 5 && ov->offset[j] == offsetof(hs_model, B_oil)) v[i * ov->n + j] = -1.0; /* invalid */
+        }
+    job.base = m;
+    job.ov = ov;
+    job.spec = &out;
+    job.cnt = cnt;
+    job.values = v;
+    job.out = &og;
+    hs_batch_out_alloc(&og, cnt, &out, hs_traj_count(nsteps, out.traj_every));
+    hs_batch_out_alloc(&os, cnt, &out, hs_traj_count(nsteps, out.traj_every));
+    setenv("HS_CPU_ENGINE", "generic", 1);
+    rc1 = hs_backend_cpu(&job, 1, &e);
+    job.out = &os;
+    setenv("HS_CPU_ENGINE", "specialised", 1);
+    rc2 = hs_backend_cpu(&job, 2, &e);
+    unsetenv("HS_CPU_ENGINE");
+    for (i = 0; i < cnt; ++i) {
+        ninvalid += og.status[i] == HS_ST_INVALID;
+        nstep += og.steps[i];
+    }
+    printf("  %s: %ld instances (%ld invalid), %ld steps in all\n", what, cnt, ninvalid, nstep);
+    CHECK(nstep >= (cnt - ninvalid) * nsteps / 2, "%s: the valid instances ran (%ld steps)", what, nstep);
+    CHECK(rc1 == 0 && rc2 == 0 && same(&og, &os, &out),
+          "%s: the specialised CPU engine equals the generic one to the bit (%ld instances, %d parameters, %ld "
+          "invalid; %s)",
+          what, cnt, ov->n, ninvalid, rc2 ? e.msg : "");
+    hs_batch_out_free(&og);
+    hs_batch_out_free(&os);
+}
+
+/* Sweeps that vary every double parameter of the model, HS_MAX_SWEEP at a time (each pass a
+ * separate specialised build), the oil bulk modulus always among them and negative in
+ * instance 5 (invalid: flagged on the host, never run). */
+static void test_every_parameter(const char *file, double t_end, int newton, double rel, const char *skip)
+{
+    static hs_model_desc d;
+    hs_override_spec ov;
+    hs_error e;
+    int p = 0, k, pass = 0;
+    char what[200];
+    if (hs_model_load(file, &d, &e)) {
+        CHECK(0, "%s loads: %s", file, e.msg);
+        return;
+    }
+    d.model.t_end = t_end;
+    d.model.newton = newton;
+    while (p < d.nparam) {
+        memset(&ov, 0, sizeof ov);
+        ov.offset[0] = offsetof(hs_model, B_oil);
+        for (k = 1; p < d.nparam && k < HS_MAX_SWEEP; ++p)
+            if (d.param[p].type == HS_PARAM_DOUBLE && d.param[p].offset != offsetof(hs_model, B_oil) &&
+                !(skip && strstr(d.param[p].name, skip)))
+                ov.offset[k++] = d.param[p].offset;
+        ov.n = k;
+        snprintf(what, sizeof what, "%s, pass %d: %d parameters swept (up to %d of %d)%s", file, pass + 1, k, p,
+                 d.nparam, newton ? ", modified Newton" : "");
+        compare_engines(what, &d.model, &ov, 12, rel);
+        ++pass;
+    }
+    CHECK(pass >= 4, "%s: %d passes over the parameters", file, pass);
+    hs_model_desc_free(&d);
+}
+
+static void test_every_model(void)
+{
+    static hs_model_desc d;
+    hs_override_spec ov;
+    int f;
+    memset(&ov, 0, sizeof ov);
+    for (f = 0; models[f]; ++f) {
+        hs_error e;
+        if (hs_model_load(models[f], &d, &e)) {
+            CHECK(0, "%s loads: %s", models[f], e.msg);
+            continue;
+        }
+        if (d.model.t_end > 0.5) d.model.t_end = 0.5;
+        compare_engines(models[f], &d.model, &ov, 2, 0.0);
+        hs_model_desc_free(&d);
+    }
+}
+
+static void test_refusals_and_cache(void)
+{
+    hs_model m;
+    hs_override_spec ov;
+    hs_output_spec out;
+    hs_spec sp;
+    hs_error e;
+    hs_cpu_spec cs;
+    char path[1400];
+    int cached = -1;
+    static const char *const args[] = {"-std=c11", "-fPIC", "-shared", NULL};
+    tu_fourbar_pub1(&m);
+    memset(&ov, 0, sizeof ov);
+    memset(&out, 0, sizeof out);
+    out.nsig = 1;
+    ov.n = 1;
+    ov.offset[0] = offsetof(hs_model, cyl_fric);
+    ov.is_int[0] = 1;
+    CHECK(hs_spec_build(&m, &ov, &out, &sp, &e) == 0 && !sp.source && strstr(sp.why, "cyl_fric") &&
+              strstr(sp.why, "structure"),
+          "a swept friction model: not specialised, and why: %s", sp.why);
+    ov.is_int[0] = 0;
+    ov.offset[0] = offsetof(hs_model, newton);
+    CHECK(hs_spec_build(&m, &ov, &out, &sp, &e) == 0 && !sp.source && strstr(sp.why, "newton"),
+          "a swept integrator.newton: not specialised: %s", sp.why);
+    ov.n = 0;
+    CHECK(hs_spec_build(&m, &ov, &out, &sp, &e) == 0 && sp.source && sp.nvar == 0, "nothing swept: specialised");
+    /* built once (by the engine test above or now), then from the cache */
+    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0, "a build: %s", e.msg);
+    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0 && cached == 1,
+          "the second one is found in the cache (%s)", path);
+    setenv("HS_CC", "/nonexistent/cc", 1);
+    sp.source[sp.len - 2] = ' '; /* another source: no cached build */
+    CHECK(hs_cpu_spec_get(sp.source, &cs, &e) != 0 && strstr(e.msg, "/nonexistent/cc"),
+          "a missing compiler is reported: %s", e.msg);
+    unsetenv("HS_CC");
+    hs_spec_free(&sp);
+}
+
+int main(void)
+{
+    test_field_table();
+    test_varying_closure();
+    test_every_parameter("models/fourbar_rahikainen2018.yaml", 0.7, HS_NEWTON_FULL, 0.02, NULL);
+    test_every_parameter("models/fourbar_jaiswal2021_friction.yaml", 1.2, HS_NEWTON_FULL, 0.02, NULL);
+    /* its planar loop closes only for small changes of the geometry, in the plane, and at the
+     * initial angles it holds (z0) */
+    test_every_parameter("models/crane_rahikainen2020_single.yaml", 0.3, HS_NEWTON_FULL, 2e-4, ".z0");
+    test_every_parameter("models/fourbar_jaiswal2021_friction.yaml", 1.2, HS_NEWTON_MODIFIED, 0.02, NULL);
+    test_every_model();
+    test_refusals_and_cache();
+    return tu_report("test_kernel_spec");
+}
