@@ -62,6 +62,7 @@ typedef struct hs_emul_config {
     int workers; /* > 1: a kernel's threads run on that many OS threads at once (round
                   * robin), so that two threads sharing what should be private (a pool slot,
                   * an output row) collide; else one by one, blocks in reverse order */
+    int fail_nvrtc; /* nvrtcCompileProgram fails (NVRTC_ERROR_COMPILATION) */
     int fault_deferred; /* the injected launch fault shows at the next synchronising call
                          * (cudaDeviceSynchronize, a copy, cudaFree, CUB, cuBLAS), as a fault
                          * inside a running kernel does, not at cudaGetLastError */
@@ -72,6 +73,7 @@ typedef struct hs_emul_counters {
     size_t live_bytes, peak_bytes;
     long launches, blas_calls, copies;
     long launches_of_first; /* launches of the kernel launched first since the reset */
+    long nvrtc_compiles, nvrtc_failed; /* programs compiled by the emulated NVRTC, failures */
     unsigned int max_block, max_grid; /* largest block and grid seen */
     long violations; /* misuses found (see above); the first one is described in what */
     char what[512];

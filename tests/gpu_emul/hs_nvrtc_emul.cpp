@@ -141,6 +141,12 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, const char *c
     FILE *f;
     long n;
     if (!prog) return NVRTC_ERROR_INVALID_PROGRAM;
+    ++hs_emul_count.nvrtc_compiles;
+    if (hs_emul.fail_nvrtc) {
+        ++hs_emul_count.nvrtc_failed;
+        prog->log = "emulated NVRTC: made to fail (hs_emul.fail_nvrtc)";
+        return NVRTC_ERROR_COMPILATION;
+    }
     for (i = 0; i < numOptions; ++i)
         if (!strncmp(options[i], "--gpu-architecture=sm_", 22)) arch = 1;
         else if (!strncmp(options[i], "--gpu-architecture=", 19)) return NVRTC_ERROR_INVALID_OPTION;

@@ -1,5 +1,6 @@
-/* test_gpu_emul.cpp -- host/backend_gpu.cu and host/backend_gpu_cublas.cu on the emulated
- * device (hs_cuda_emul.h), for what only a device of chosen size and faults can show:
+/* test_gpu_emul.cpp -- host/backend_gpu.cu, host/backend_gpu_spec.cu and
+ * host/backend_gpu_cublas.cu on the emulated device (hs_cuda_emul.h, hs_nvrtc_emul.cpp), for
+ * what only a device of chosen size and faults can show:
  *  - a device too small for the job: sub-batches, a smaller thread pool, bit-identical
  *    results to the cpu backend (the same host-compiled step code), peak device memory within
  *    the device; a device too small for anything: a clear error;
@@ -9,6 +10,8 @@
  *    why;
  *  - many instances per thread (grid-stride loop) and more instances than threads per block;
  *  - the kernels' threads on several OS threads at once (shared slots collide);
+ *  - the specialised path: a compile that fails falls back to the generic kernel (equal
+ *    results), a swept enumeration too;
  *  - in every run: no misuse of the device API (copies inside their blocks, kernel arguments in
  *    device memory, launch shapes within CUDA's limits) and no leak. */
 #include <stdio.h>
@@ -20,8 +23,8 @@
 #include "backend_gpu_util.cuh" /* the backends' own header: HS_GPU_BLOCK */
 #include "../conformance_setup.h"
 
-enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS };
-static const char *path_name[] = {"fused", "fused_local", "cublas"};
+enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS, PATH_SPEC };
+static const char *path_name[] = {"fused", "fused_local", "cublas", "specialised"};
 
 /* Runs cnt instances (the conformance setup's values, repeated) on the given path; err gets
  * the message. Leaves the device's counters for the caller to read. */
@@ -213,6 +216,9 @@ static void check_no_device(void)
     rc = run_gpu(PATH_CUBLAS, 2, &o, &err);
     CHECK(rc == HS_ERR_ARG && strstr(err.msg, "gpu: "), "no device: cublas path refuses: %s", err.msg);
     hs_batch_out_free(&o);
+    rc = run_gpu(PATH_SPEC, 2, &o, &err);
+    CHECK(rc == HS_ERR_ARG && strstr(err.msg, "gpu: "), "no device: specialised path refuses: %s", err.msg);
+    hs_batch_out_free(&o);
     hs_emul_reset();
     CHECK(hs_gpu_available(name, sizeof name) && strstr(name, "emulation") && !strchr(name, ','),
           "a device: its name, without commas: %s", name);
@@ -240,7 +246,7 @@ static void check_shapes(const hs_batch_out *cpu, const hs_batch_out *cub, long 
 {
     static const char *threads[] = {"1", "7", "33", "1000"}, *batch[] = {"", "13", "64", ""};
     int k, p;
-    for (p = PATH_FUSED; p <= PATH_CUBLAS; ++p)
+    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
         for (k = 0; k < 4; ++k) {
             hs_batch_out o;
             hs_error err;
@@ -270,7 +276,7 @@ static void check_concurrent(const hs_batch_out *cpu, const hs_batch_out *cub, l
 {
     static const char *threads[] = {"", "7"};
     int k, p;
-    for (p = PATH_FUSED; p <= PATH_CUBLAS; ++p)
+    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
         for (k = 0; k < 2; ++k) {
             hs_batch_out o;
             hs_error err;
@@ -286,6 +292,56 @@ static void check_concurrent(const hs_batch_out *cpu, const hs_batch_out *cub, l
             hs_batch_out_free(&o);
         }
     unsetenv("HS_GPU_THREADS");
+}
+
+/* A specialised kernel that does not compile (the emulated NVRTC made to fail, on an output
+ * spec of its own so that no earlier build is reused), and a swept enumeration: the generic
+ * kernel runs instead, with the cpu backend's results; with HS_GPU_PATH=specialised too. */
+static void check_fallback(long cnt)
+{
+    hs_batch_out o, c;
+    hs_error err;
+    int rc, nsig = spec.nsig;
+    const char *cache = getenv("HS_KERNEL_CACHE");
+    char keep[1024];
+    snprintf(keep, sizeof keep, "%s", cache ? cache : "");
+    setenv("HS_KERNEL_CACHE", "off", 1); /* no build from an earlier run of this test */
+    hs_emul_reset();
+    spec.nsig = nsig - 1; /* another kernel */
+    CHECK(run_cpu(cnt, &c) == 0, "cpu baseline");
+    hs_emul.fail_nvrtc = 1;
+    rc = run_gpu(PATH_SPEC, cnt, &o, &err);
+    CHECK(rc == 0 && same(&o, &c), "a failed compile: the generic kernel's results, equal to the cpu's (%s)", err.msg);
+    CHECK(hs_emul_count.launches_of_first > 0 && hs_emul_count.nvrtc_failed == 1,
+          "the compile was tried, failed, and the generic kernel ran");
+    clean("failed compile");
+    hs_batch_out_free(&o);
+    hs_batch_out_free(&c);
+    spec.nsig = nsig;
+    if (keep[0]) setenv("HS_KERNEL_CACHE", keep, 1);
+    else unsetenv("HS_KERNEL_CACHE");
+    hs_emul_reset();
+    ov.is_int[1] = 1; /* as if the second swept value were an enumeration */
+    ov.offset[1] = offsetof(hs_model, cyl_fric);
+    {
+        static double v[3 * NI];
+        hs_batch_job job;
+        long i;
+        for (i = 0; i < 3 * NI; ++i) v[i] = vals[i];
+        for (i = 0; i < NI; ++i) v[3 * i + 1] = (double)(i % 2 ? HS_FRIC_BROWN_MCPHEE : HS_FRIC_LUGRE);
+        conf_job(&job, v, NI, &c);
+        rc = hs_backend_cpu(&job, 1, &err);
+        CHECK(rc == 0, "cpu: a swept friction model runs (generic engine)");
+        conf_job(&job, v, NI, &o);
+        setenv("HS_GPU_PATH", "specialised", 1);
+        rc = hs_backend_gpu(&job, &err);
+        CHECK(rc == 0 && same(&o, &c), "gpu: a swept friction model runs the generic kernel, equal to the cpu's");
+        clean("swept enumeration");
+        hs_batch_out_free(&o);
+        hs_batch_out_free(&c);
+    }
+    ov.is_int[1] = 0;
+    ov.offset[1] = offsetof(hs_model, cyl_fp) + HS_FP_FC * sizeof(double);
 }
 
 int main(void)
@@ -306,6 +362,9 @@ int main(void)
     check_faults(PATH_FUSED, NI);
     check_faults(PATH_LOCAL, NI);
     check_faults(PATH_CUBLAS, NI);
+    check_small_devices(PATH_SPEC, &cpu, N);
+    check_faults(PATH_SPEC, NI);
+    check_fallback(NI);
     check_no_device();
     hs_batch_out_free(&cpu);
     hs_batch_out_free(&cub);
