@@ -1162,7 +1162,7 @@ int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
     int rc;
     if (out) memset(out, 0, sizeof *out);
     if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model file given");
-    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
+    if ((rc = yt_read_file(path, "model file", &buf, err)) != HS_OK) return rc;
     rc = hs_model_load_text(buf, path, out, err);
     free(buf);
     return rc;

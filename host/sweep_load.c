@@ -15,7 +15,9 @@
 
 #include "hs/sweep.h"
 #include "hs_sample.h"
+#include "fileio.h"
 #include "params.h"
+#include "simulate.h"
 #include "yaml_tree.h"
 
 static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", NULL};
@@ -750,6 +752,28 @@ static int resolve_model(sctx *c, const char *sweep_path, const yt_node *node, c
     return HS_OK;
 }
 
+/* The model named by model: (resolved). A file that cannot be read (missing, a directory, a
+ * FIFO, too large) is reported at the sweep's model: key, naming both files; an error inside
+ * the model file names the model file, line and key. */
+static int load_model(sctx *c, const yt_node *node, const char *rel)
+{
+    char *text = NULL;
+    hs_error e;
+    int rc = yt_read_file(c->sw->model_path, "model file", &text, &e);
+    if (rc != HS_OK) {
+        if (!strcmp(e.file, c->sw->model_path) && e.line == 0)
+            return yt_fail(&c->y, rc, node, "model", "'%s'%s%s%s: %s", rel,
+                           strcmp(rel, c->sw->model_path) ? " (resolved to " : "",
+                           strcmp(rel, c->sw->model_path) ? c->sw->model_path : "",
+                           strcmp(rel, c->sw->model_path) ? ")" : "", e.msg);
+        if (c->y.err) *c->y.err = e;
+        return rc;
+    }
+    rc = hs_model_load_text(text, c->sw->model_path, c->md, c->y.err);
+    free(text);
+    return rc;
+}
+
 static int load_root(sctx *c, const char *text, const char *path)
 {
     static const char *const keys[] = {"model",      "instances",  "seed",    "method", "chunk",
@@ -780,7 +804,7 @@ static int load_root(sctx *c, const char *text, const char *path)
     if (!in && sw->method != HS_SAMPLE_GRID) return yt_missing(&c->y, c->root, "", "instances");
     if (in && (rc = int_node(c, in, "instances", 1, nmax, &n))) return rc;
     if ((rc = resolve_model(c, path, mn, rel))) return rc;
-    if ((rc = hs_model_load(sw->model_path, c->md, c->y.err)) != HS_OK) return rc;
+    if ((rc = load_model(c, mn, rel)) != HS_OK) return rc;
     if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = parse_outputs(c)))
         return rc;
     /* trajectories share one time axis (/traj/time, from the model's dt and t_end): a swept
@@ -858,7 +882,7 @@ int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error
     if (sw) memset(sw, 0, sizeof *sw);
     if (model) memset(model, 0, sizeof *model);
     if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep file given");
-    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
+    if ((rc = yt_read_file(path, "sweep file", &buf, err)) != HS_OK) return rc;
     rc = hs_sweep_load_text(buf, path, sw, model, err);
     free(buf);
     return rc;

@@ -523,10 +523,17 @@ static void test_model_error_passthrough(void)
           "the model's error: %d %s:%d:%d key '%s': %s", rc, e.file, e.line, e.col, e.key, e.msg);
     CHECK(!strcmp(g_sw.path, PATH) && g_sw.param == NULL, "sweep left empty");
     unlink(mpath);
+    /* a model file that cannot be read is the sweep's error: its file, line and key */
     rc = load("model: ../models/nope.yaml\ninstances: 3\n", &e);
-    CHECK(rc == HS_ERR_IO && !strcmp(e.file, "sweeps/../models/nope.yaml") &&
+    CHECK(rc == HS_ERR_IO && !strcmp(e.file, PATH) && e.line == 1 && e.col == 8 &&
+              !strcmp(e.key, "model") && strstr(e.msg, "sweeps/../models/nope.yaml") != NULL &&
               strstr(e.msg, "cannot open") != NULL,
-          "a missing model file: %d %s: %s", rc, e.file, e.msg);
+          "a missing model file: %d %s:%d:%d key '%s': %s", rc, e.file, e.line, e.col, e.key,
+          e.msg);
+    rc = load("model: ../models\ninstances: 3\n", &e);
+    CHECK(rc == HS_ERR_IO && !strcmp(e.file, PATH) && e.line == 1 && !strcmp(e.key, "model") &&
+              strstr(e.msg, "is a directory") != NULL,
+          "a directory as model: %d %s:%d key '%s': %s", rc, e.file, e.line, e.key, e.msg);
 }
 
 /* Signal names: every CSV column of `simulate` (but t) resolves to a reference whose name is
