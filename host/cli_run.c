@@ -7,8 +7,10 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "fileio.h"
 #include "hs/results.h"
 #include "hs/run.h"
+#include "params.h"
 
 static void usage_run(FILE *f)
 {
@@ -232,8 +234,7 @@ int hs_cli_validate(int argc, char **argv)
         print_err(&err);
         return 2;
     }
-    if ((!isnan(sw.t_end) && hs_param_set(&md, "integrator.t_end", sw.t_end, &err)) ||
-        (!isnan(sw.dt) && hs_param_set(&md, "integrator.dt", sw.dt, &err))) {
+    if (hs_model_set_time(&md, sw.t_end, sw.dt, &err)) {
         print_err(&err);
         hs_sweep_free(&sw);
         hs_model_desc_free(&md);

@@ -1051,6 +1051,16 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
     case HS_WHERE_LOAD: map = c->load_map[w->index]; list = "loads"; break;
     case HS_WHERE_SIGNAL: map = c->signal_map[w->index]; list = "signals"; break;
     case HS_WHERE_MODEL:
+        /* the rules on dt and t_end (dt <= t_end, t_end / dt <= HS_MAX_STEPS) are about
+         * both: point at the other where only that one was given */
+        if ((!strcmp(w->field, "dt") || !strcmp(w->field, "t_end")) && c->integ &&
+            !yt_map_get(c->integ, w->field)) {
+            const char *other = !strcmp(w->field, "dt") ? "t_end" : "dt";
+            if (yt_map_get(c->integ, other)) {
+                snprintf(key, n, "integrator.%s", other);
+                return yt_map_get(c->integ, other);
+            }
+        }
         if (hs_is_integrator_key(w->field)) {
             snprintf(key, n, "integrator.%s", w->field);
             v = c->integ ? yt_map_get(c->integ, w->field) : NULL;

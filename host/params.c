@@ -478,7 +478,34 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     hs_model_derive(&d->model);
     rc = hs_model_validate(d, err);
     if (rc != HS_OK) memcpy(&d->model, saved, sizeof *saved);
+    /* the rules on dt and t_end are about both: name the one that was set */
+    if (rc != HS_OK && err &&
+        ((!strcmp(name, "integrator.t_end") && !strcmp(err->key, "integrator.dt")) ||
+         (!strcmp(name, "integrator.dt") && !strcmp(err->key, "integrator.t_end"))))
+        snprintf(err->key, sizeof err->key, "%s", name);
     free(saved);
+    return rc;
+}
+
+int hs_model_set_time(hs_model_desc *d, double t_end, double dt, hs_error *err)
+{
+    double t0, d0;
+    int rc;
+    if (!d) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model");
+    if (isnan(t_end) && isnan(dt)) return HS_OK;
+    t0 = d->model.t_end;
+    d0 = d->model.dt;
+    if (!isnan(t_end)) d->model.t_end = t_end;
+    if (!isnan(dt)) d->model.dt = dt;
+    rc = hs_model_validate(d, err); /* t_end and dt derive nothing: the rest stays valid */
+    if (rc != HS_OK) {
+        d->model.t_end = t0;
+        d->model.dt = d0;
+        if (err && isnan(dt) && !strcmp(err->key, "integrator.dt"))
+            snprintf(err->key, sizeof err->key, "integrator.t_end");
+        if (err && isnan(t_end) && !strcmp(err->key, "integrator.t_end"))
+            snprintf(err->key, sizeof err->key, "integrator.dt");
+    }
     return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "params.h"
 #include "hs/results.h"
 #include "hs/run.h"
 #include "simulate.h"
@@ -101,12 +102,15 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     double t0 = now_s(), tlast = 0.0;
 
     /* the sweep's simulation overrides go into the shared model, validated */
-    if (!isnan(sw->t_end) && (rc = hs_param_set(md, "integrator.t_end", sw->t_end, err))) return rc;
-    if (!isnan(sw->dt) && (rc = hs_param_set(md, "integrator.dt", sw->dt, err))) return rc;
+    if ((rc = hs_model_set_time(md, sw->t_end, sw->dt, err))) return rc;
     if (sw->method == HS_SAMPLE_GRID && n != sw->n)
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
                             "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
     sw_n.n = n;
+    if (o->n > 0 && (rc = hs_sweep_check_size(sw, md, n, err))) {
+        if (err && !strcmp(err->key, "instances")) snprintf(err->key, sizeof err->key, "-n");
+        return rc;
+    }
     if (o->shard_n > 1) {
         if (o->shard_k < 0 || o->shard_k >= o->shard_n)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--shard", "shard K/N needs 0 <= K < N");

@@ -8,7 +8,12 @@
 long hs_nsteps(const hs_model *m)
 {
     double r = m->t_end / m->dt;
-    long n = (long)floor(r + 0.5);
+    long n;
+    /* validated models have at most HS_MAX_STEPS; anything else (NaN, a ratio beyond long)
+     * must not reach the conversion, whose result would be undefined */
+    if (!(r >= 0.0)) return 0;
+    if (r > 2.0 * HS_MAX_STEPS) return (long)(2.0 * HS_MAX_STEPS);
+    n = (long)floor(r + 0.5);
     /* t_end not a multiple of dt: cover it (the last step ends past t_end) */
     if (fabs(r - (double)n) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)n < r) ++n;
     return n;

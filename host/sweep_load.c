@@ -706,8 +706,8 @@ static int parse_simulation(sctx *c)
     static const char *const keys[] = {"t_end", "dt", NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
-    hs_model *saved;
     hs_error e;
+    double t0, d0;
     int rc;
     sw->t_end = sw->dt = NAN;
     if (!m) return HS_OK;
@@ -721,17 +721,194 @@ static int parse_simulation(sctx *c)
                        "t_end must be > 0");
     if (!isnan(sw->dt) && !(sw->dt > 0.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "dt must be > 0");
-    saved = (hs_model *)malloc(sizeof *saved);
-    if (!saved) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
-    memcpy(saved, &c->md->model, sizeof *saved);
-    rc = HS_OK;
-    if (!isnan(sw->t_end) && hs_param_set(c->md, "integrator.t_end", sw->t_end, &e) != HS_OK)
-        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "t_end"), "simulation.t_end", "%s", e.msg);
-    if (rc == HS_OK && !isnan(sw->dt) && hs_param_set(c->md, "integrator.dt", sw->dt, &e) != HS_OK)
-        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "%s", e.msg);
-    memcpy(&c->md->model, saved, sizeof *saved);
-    free(saved);
-    return rc;
+    /* both at once: neither order may matter (hs_model_set_time); the model stays as is */
+    t0 = c->md->model.t_end;
+    d0 = c->md->model.dt;
+    rc = hs_model_set_time(c->md, sw->t_end, sw->dt, &e);
+    c->md->model.t_end = t0;
+    c->md->model.dt = d0;
+    if (rc != HS_OK) {
+        int on_t = isnan(sw->dt) || (!strcmp(e.key, "integrator.t_end") && !isnan(sw->t_end));
+        return yt_fail(&c->y, rc, yt_map_get(m, on_t ? "t_end" : "dt"),
+                       on_t ? "simulation.t_end" : "simulation.dt", "%s", e.msg);
+    }
+    return HS_OK;
+}
+
+/* The smallest and largest value sweep parameter sp can take: the listed values, the bounds
+ * of a bounded distribution, or the quantiles at the extreme uniforms any method draws (all
+ * are in [2^-91, 1 - 2^-53]: hs_sample.h; Latin hypercubes come nearest to 0). */
+static void dist_range(const hs_sweep_param *sp, double *lo, double *hi)
+{
+    const double ulo = ldexp(1.0, -91), uhi = 1.0 - ldexp(1.0, -53);
+    int k;
+    switch (sp->dist) {
+    case HS_DIST_UNIFORM:
+        *lo = sp->a;
+        *hi = sp->b;
+        return;
+    case HS_DIST_NORMAL:
+        *lo = hs_q_normal(sp->a, sp->b, ulo);
+        *hi = hs_q_normal(sp->a, sp->b, uhi);
+        return;
+    case HS_DIST_TRUNCNORMAL:
+        *lo = sp->c;
+        *hi = sp->d;
+        return;
+    case HS_DIST_LOGNORMAL:
+        *lo = hs_q_lognormal(sp->a, sp->b, ulo);
+        *hi = hs_q_lognormal(sp->a, sp->b, uhi);
+        return;
+    default:
+        *lo = HUGE_VAL;
+        *hi = -HUGE_VAL;
+        for (k = 0; k < sp->nvalues; ++k) {
+            if (sp->values[k] < *lo) *lo = sp->values[k];
+            if (sp->values[k] > *hi) *hi = sp->values[k];
+        }
+    }
+}
+
+/* A swept integrator.dt or integrator.t_end must keep every instance within HS_MAX_STEPS
+ * steps (an instance of more would run for days, or overflow its step count): checked on the
+ * smallest dt and the largest t_end the sweep can draw. Values <= 0 are flagged as invalid
+ * instances when run, but a continuous distribution reaching 0 also draws positive steps
+ * arbitrarily close to it. */
+static int check_swept_steps(sctx *c)
+{
+    const hs_sweep *sw = c->sw;
+    const yt_node *pm = yt_map_get(c->root, "parameters");
+    double te = isnan(sw->t_end) ? c->md->model.t_end : sw->t_end;
+    double dt = isnan(sw->dt) ? c->md->model.dt : sw->dt, lo, hi;
+    char kp[160];
+    int jd = -1, jt = -1, j, k, blame;
+    for (j = 0; j < sw->nparam; ++j) {
+        if (!strcmp(sw->param[j].name, "integrator.dt")) jd = j;
+        if (!strcmp(sw->param[j].name, "integrator.t_end")) jt = j;
+    }
+    if (jd < 0 && jt < 0) return HS_OK;
+    if (jt >= 0) dist_range(&sw->param[jt], &lo, &te);
+    if (jd >= 0) {
+        const hs_sweep_param *sp = &sw->param[jd];
+        if (sp->dist == HS_DIST_VALUES) {
+            dt = HUGE_VAL;
+            for (k = 0; k < sp->nvalues; ++k)
+                if (sp->values[k] > 0.0 && sp->values[k] < dt) dt = sp->values[k];
+            if (isinf(dt)) return HS_OK; /* every instance invalid (dt <= 0), none runs */
+        } else {
+            dist_range(sp, &dt, &hi);
+            if (!(dt > 0.0))
+                return yt_fail(&c->y, HS_ERR_VALUE, pm ? yt_map_key(pm, sp->name) : NULL,
+                               yt_join(kp, sizeof kp, "parameters", sp->name),
+                               "this distribution of integrator.dt reaches %g s: it draws steps "
+                               "<= 0 and steps arbitrarily close to 0 (more than HS_MAX_STEPS = "
+                               "%.0e steps to t_end); give dt a range that stays above 0 "
+                               "(uniform, truncated_normal, values or range)",
+                               dt, HS_MAX_STEPS);
+        }
+    }
+    if (te / dt <= HS_MAX_STEPS) return HS_OK;
+    /* blame the swept one (the one further from its usual size when both are swept) */
+    blame = jd >= 0 && (jt < 0 || te * dt <= 1e-3) ? jd : jt;
+    return yt_fail(&c->y, HS_ERR_LIMIT, pm ? yt_map_key(pm, sw->param[blame].name) : NULL,
+                   yt_join(kp, sizeof kp, "parameters", sw->param[blame].name),
+                   "instances may draw t_end = %g s with dt = %g s: t_end / dt = %.3g steps, "
+                   "more than HS_MAX_STEPS = %.0e (t_end / dt must be at most that)",
+                   te, dt, te / dt, HS_MAX_STEPS);
+}
+
+/* What a run of the sweep needs, per instance and in all. */
+typedef struct size_need {
+    long nsteps, ntime, rows; /* steps, trajectory samples, instances per chunk */
+    int ncol;
+    double chunk_mem; /* bytes of memory for one chunk of results */
+    double end_mem;   /* bytes of memory for the ensemble statistics at the end */
+    double file;      /* bytes of the results file */
+} size_need;
+
+static void size_of(const hs_sweep *sw, const hs_model_desc *md, long n, size_need *z)
+{
+    double t_end = isnan(sw->t_end) ? md->model.t_end : sw->t_end;
+    double dt = isnan(sw->dt) ? md->model.dt : sw->dt, row_mem, row_file;
+    long chunk = sw->chunk > 0 ? sw->chunk : 1024;
+    hs_model *m = (hs_model *)malloc(sizeof *m);
+    int q;
+    memset(z, 0, sizeof *z);
+    if (m) {
+        memcpy(m, &md->model, sizeof *m);
+        m->t_end = t_end;
+        m->dt = dt;
+        z->nsteps = hs_nsteps(m);
+        free(m);
+    } else {
+        z->nsteps = (long)(t_end / dt <= HS_MAX_STEPS ? t_end / dt + 1.0 : HS_MAX_STEPS);
+    }
+    z->ntime = sw->out.ntraj > 0 ? hs_traj_count(z->nsteps, sw->out.traj_every) : 0;
+    for (q = 0; q < HS_NSTAT; ++q) z->ncol += (sw->out.stats >> q) & 1u;
+    z->rows = chunk < n ? chunk : n;
+    /* a batch: sampled values, status/steps/iterations, every statistic, the trajectories */
+    row_mem = 8.0 * sw->nparam + 24.0 + 8.0 * sw->out.nsig * HS_NSTAT +
+              8.0 * sw->out.ntraj * (double)z->ntime;
+    row_file = 8.0 + 8.0 * sw->nparam + 24.0 + 8.0 * sw->out.nsig * z->ncol +
+               8.0 * sw->out.ntraj * (double)z->ntime;
+    z->chunk_mem = (double)z->rows * row_mem;
+    /* the statuses and one signal's statistics of every instance (hs_results_finish) */
+    z->end_mem = (double)n * (4.0 + 8.0 * z->ncol);
+    z->file = (double)n * row_file;
+}
+
+int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n, hs_error *err)
+{
+    size_need z;
+    double mem = hs_phys_memory();
+    char a[32], b[32];
+    if (!sw || !md) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep or model");
+    size_of(sw, md, n, &z);
+    if (mem <= 0.0) return HS_OK; /* unknown: nothing to compare with */
+    if (z.end_mem > mem)
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "instances",
+                            "%ld instances need %s of memory for the ensemble statistics of "
+                            "the results (%d bytes each), more than this machine has (%s): run "
+                            "fewer instances, or split them with run --shard",
+                            n, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol,
+                            hs_fmt_bytes(mem, b, sizeof b));
+    if (z.chunk_mem > mem) {
+        if (sw->out.ntraj > 0 && 8.0 * sw->out.ntraj * (double)z.ntime * (double)z.rows > mem / 2)
+            return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "outputs.trajectories.every",
+                                "trajectories of %ld samples x %d signals for a chunk of %ld "
+                                "instances need %s of memory, more than this machine has (%s): "
+                                "record every k-th step with a larger every, fewer signals, or "
+                                "lower chunk",
+                                z.ntime, sw->out.ntraj, z.rows,
+                                hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                                hs_fmt_bytes(mem, b, sizeof b));
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "chunk",
+                            "a chunk of %ld instances needs %s of memory, more than this "
+                            "machine has (%s): lower chunk",
+                            z.rows, hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                            hs_fmt_bytes(mem, b, sizeof b));
+    }
+    return HS_OK;
+}
+
+/* hs_sweep_check_size at load time, the error at the key's node. */
+static int check_size(sctx *c, long n)
+{
+    hs_error e;
+    const yt_node *at = c->root, *o, *t;
+    int rc = hs_sweep_check_size(c->sw, c->md, n, &e);
+    if (rc == HS_OK) return HS_OK;
+    if (!strcmp(e.key, "instances")) {
+        at = yt_map_get(c->root, "instances");
+        if (!at) at = yt_map_key(c->root, "parameters"); /* a grid's product */
+    } else if (!strcmp(e.key, "chunk")) {
+        at = yt_map_get(c->root, "chunk");
+    } else {
+        o = yt_map_get(c->root, "outputs");
+        t = o ? yt_map_get(o, "trajectories") : NULL;
+        at = t && yt_map_get(t, "every") ? yt_map_get(t, "every") : t;
+    }
+    return yt_fail(&c->y, rc, at ? at : c->root, e.key, "%s", e.msg);
 }
 
 /* The model path relative to the sweep file's directory (absolute paths as they are). */
@@ -833,6 +1010,7 @@ static int load_root(sctx *c, const char *text, const char *path)
         n = (long)prod;
     }
     sw->n = n;
+    if ((rc = check_swept_steps(c)) || (rc = check_size(c, n))) return rc;
     len = strlen(text);
     sw->text = (char *)malloc(len + 1);
     if (!sw->text) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");

@@ -10,6 +10,12 @@
 extern "C" {
 #endif
 
+/* The most steps (t_end / dt) an integration may take: an instance of 10^9 steps already runs
+ * for hours, and more would overflow the step counters of the trajectories and statistics.
+ * Checked by hs_model_validate (model files, --set, --t-end, --dt, sweep simulation
+ * overrides) and by the sweep loader for swept integrator.dt / integrator.t_end. */
+#define HS_MAX_STEPS 1e9
+
 /* How a parameter is stored in hs_model. */
 enum hs_param_type {
     HS_PARAM_DOUBLE = 0, /* a double at the offset */

@@ -58,6 +58,12 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
                        hs_error *err);
 void hs_sweep_free(hs_sweep *sw);
 
+/* Whether a run of n instances of the sweep fits this machine's memory: one chunk of results
+ * (statistics and trajectories) and the ensemble statistics at the end (docs/sweep-format.md).
+ * HS_ERR_LIMIT with key instances, chunk or outputs.trajectories.every. The loader checks
+ * the sweep's own instances (at the key's line); hs_run checks run -n. */
+int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n, hs_error *err);
+
 /* The value of sweep parameter j for instance i: a pure function of (seed, i, j) and the
  * sweep definition, identical wherever it is computed. */
 double hs_sweep_sample(const hs_sweep *sw, long i, int j);
