@@ -237,6 +237,18 @@ static void make_enum(table *t, const char *const *names, int n)
     t->p[t->n - 1].type = HS_PARAM_ENUM;
     t->p[t->n - 1].n_enum = n;
     t->p[t->n - 1].enum_names = names;
+    t->p[t->n - 1].integer = 1;
+    t->p[t->n - 1].lo = 0.0;
+    t->p[t->n - 1].hi = (double)(n - 1);
+}
+
+/* The parameter added last takes integer values in [lo, hi] only. */
+static void make_integer(table *t, double lo, double hi)
+{
+    if (t->oom || t->n == 0) return;
+    t->p[t->n - 1].integer = 1;
+    t->p[t->n - 1].lo = lo;
+    t->p[t->n - 1].hi = hi;
 }
 
 int hs_model_has_hydraulics(const hs_model *m)
@@ -389,6 +401,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
     add(&t, "", offsetof(hs_model, penalty), "integrator.penalty");
     add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
+    make_integer(&t, 1.0, 1e6); /* the rule of model_validate.c */
     add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");
     add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
     add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
@@ -463,6 +476,11 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
         enum_list(&d->param[i], list, sizeof list);
         return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, name, "must be one of: %s", list);
     }
+    if (d->param[i].integer &&
+        !(value == floor(value) && value >= d->param[i].lo && value <= d->param[i].hi))
+        return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, name,
+                            "takes integer values in [%.17g, %.17g] only, not %.17g",
+                            d->param[i].lo, d->param[i].hi, value);
     /* Deriving normalises axes in place and recomputes inertia, so restoring the one value
      * would not undo a failed change: keep the whole model. */
     saved = (hs_model *)malloc(sizeof *saved);

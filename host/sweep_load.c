@@ -357,6 +357,17 @@ static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param 
                    y->type == YT_SCALAR ? y->text : "?", p->name, list);
 }
 
+/* A value of an integer-valued parameter (integrator.max_iter) must be an integer in its
+ * range; other parameters take any value here. */
+static int integer_ok(sctx *c, const yt_node *y, const char *kp, const hs_param *p, double v,
+                      const char *what)
+{
+    if (!p->integer || (v == floor(v) && v >= p->lo && v <= p->hi)) return HS_OK;
+    return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
+                   "%s takes integer values from %.17g to %.17g only: %.17g%s%s is not one", p->name,
+                   p->lo, p->hi, v, what ? " " : "", what ? what : "");
+}
+
 static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
 {
     sp->values = (double *)calloc((size_t)n, sizeof *sp->values);
@@ -402,6 +413,12 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
                        "%s is an enumeration: sweep it with values: [...] (of: %s)", p->name, list);
     }
+    if (p->integer && !is_enum && dist != 4 && dist != 5)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
+                       "%s takes integer values only (%.17g to %.17g): sweep it with values: "
+                       "[...] or range: {from, to, n}, not %s (a continuous distribution draws "
+                       "non-integers)",
+                       p->name, p->lo, p->hi, dk->text);
     if (c->sw->method == HS_SAMPLE_GRID && dist != 4 && dist != 5)
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
                        "method grid takes value lists: values: [...] or range: {from, to, n}, "
@@ -484,6 +501,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
             rc = is_enum ? enum_value(c, dv->kid[k], kp, p, &sp->values[k])
                          : param_num(c, dv->kid[k], kp, p, &sp->values[k]);
             if (rc) return rc;
+            if (!is_enum && (rc = integer_ok(c, dv->kid[k], kp, p, sp->values[k], NULL)))
+                return rc;
         }
         return HS_OK;
     default: { /* range: {from, to, n}: n equally spaced values, both ends included */
@@ -503,6 +522,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
         if ((rc = alloc_values(c, sp, (int)n))) return rc;
         for (k = 0; k < n; ++k) sp->values[k] = from + (to - from) * (double)k / (double)(n - 1);
         sp->values[n - 1] = to;
+        for (k = 0; k < n; ++k)
+            if ((rc = integer_ok(c, dv, dp, p, sp->values[k], "of the range"))) return rc;
         return HS_OK;
     }
     }

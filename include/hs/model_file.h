@@ -31,6 +31,9 @@ typedef struct hs_param {
     int type; /* enum hs_param_type */
     int n_enum; /* HS_PARAM_ENUM: number of values */
     const char *const *enum_names; /* HS_PARAM_ENUM: value names (static storage), else NULL */
+    int integer; /* integer values only, in [lo, hi]: enums (0 .. n_enum - 1) and integer-valued
+                    doubles (integrator.max_iter); a sweep gives them value lists only */
+    double lo, hi; /* integer: the allowed values */
 } hs_param;
 
 /* A loaded model: the flat hs_model plus host-side names, parameters and source text. */
