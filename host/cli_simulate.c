@@ -43,8 +43,9 @@ static void usage(FILE *f)
             "work on the mechanism, J); then E_kin, E_pot, W_ext (work of external loads),\n"
             "E_balance (E_kin + E_pot - W_ext - sum W_<cyl> minus its initial value), phi_norm\n"
             "(constraint violation), newton_iters.\n"
-            "Exit status: 0 success, 1 usage, 2 bad model or parameter, 3 the integration\n"
-            "failed (the CSV holds every step up to the failure).\n");
+            "Exit status: 0 success, 1 usage, 2 bad model, parameter or output (a CSV that cannot\n"
+            "be written completely, e.g. a full disk), 3 the integration failed (the CSV holds\n"
+            "every step up to the failure).\n");
 }
 
 static double now_s(void)
@@ -132,7 +133,7 @@ int hs_cli_simulate(int argc, char **argv)
                 char *e;
                 errno = 0;
                 inst = strtol(argv[i + 1], &e, 10);
-                if (errno || *e || inst < 0) {
+                if (errno || *e || e == argv[i + 1] || inst < 0) {
                     fprintf(stderr, "hydrosweep simulate: --instance needs an integer >= 0\n");
                     return 1;
                 }
@@ -205,15 +206,17 @@ int hs_cli_simulate(int argc, char **argv)
         return rc;
     }
     if (out_path && strcmp(out_path, "-")) {
-        out = fopen(out_path, "w");
+        /* never blocks (a FIFO without a reader is an error); a directory is refused */
+        out = hs_open_output(out_path, "CSV output (-o)", &err);
         if (!out) {
-            fprintf(stderr, "hydrosweep simulate: cannot write '%s': %s\n", out_path,
-                    strerror(errno));
+            hs_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "hydrosweep simulate: %s\n", buf);
             hs_model_desc_free(&d);
             return 2;
         }
     } else {
         out = stdout;
+        out_path = "standard output";
     }
     {
         double r = hs_penalty_ratio(&d.model);
@@ -229,7 +232,14 @@ int hs_cli_simulate(int argc, char **argv)
         rc = hs_simulate_csv(&d, out, every, &sum);
         sum.wall_s = now_s() - t0;
     }
-    if (out != stdout) fclose(out);
+    /* every write, the flush and the close of the CSV are checked: a full disk is an
+     * error, never a silently truncated file */
+    if (hs_close_output(out, out_path, sum.write_errno, &err)) {
+        hs_error_format(&err, buf, sizeof buf);
+        fprintf(stderr, "hydrosweep simulate: %s (the CSV is incomplete)\n", buf);
+        hs_model_desc_free(&d);
+        return 2;
+    }
     {
         FILE *f = (out == stdout) ? stderr : stdout;
         hs_sim_summary_print(f, &d, &sum);
