@@ -36,7 +36,9 @@ static void usage_run(FILE *f)
             "  --batch N      instances handed to the backend at once, in whole chunks (default:\n"
             "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
             "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
-            "1 usage, 2 bad sweep or model file, 3 the run could not be completed.\n");
+            "1 usage, 2 bad sweep or model file, or an output that cannot be used (a directory,\n"
+            "not a regular file, locked by another run writing it), 3 the run could not be\n"
+            "completed (e.g. the disk filled up: the message says why).\n");
 }
 
 static void usage_validate(FILE *f)
@@ -179,7 +181,9 @@ int hs_cli_run(int argc, char **argv)
     if (rc) print_err(&err);
     hs_sweep_free(&sw);
     hs_model_desc_free(&md);
-    return rc == 0 ? 0 : (rc == HS_ERR_ARG || rc == HS_ERR_VALUE ? 2 : 3);
+    /* bad input, options or output path (checked before anything runs): 2; the run failed
+     * (a write error such as a full disk, no memory, a GPU fault): 3 */
+    return rc == 0 ? 0 : (rc == HS_ERR_IO || rc == HS_ERR_NUMERIC ? 3 : 2);
 }
 
 int hs_cli_validate(int argc, char **argv)
