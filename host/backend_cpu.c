@@ -8,6 +8,7 @@
 #endif
 
 #include "backend.h"
+#include "fileio.h"
 
 int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime)
 {
@@ -93,11 +94,32 @@ void hs_cpu_name(char *buf, size_t n)
     }
 }
 
+int hs_cpu_threads_check(int threads, hs_error *err)
+{
+    int tmax = hs_max_threads();
+    /* far more threads than cores only cost memory, and libgomp crashes when it cannot
+     * create them: a clear error instead */
+    if (threads > tmax)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--threads",
+                            "%d threads asked for, at most %d on this machine (4 per online CPU, "
+                            "at most 1024)",
+                            threads, tmax);
+#ifdef _OPENMP
+    if (threads <= 0 && omp_get_max_threads() > tmax)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "OMP_NUM_THREADS",
+                            "%d threads asked for, at most %d on this machine (4 per online CPU, "
+                            "at most 1024)",
+                            omp_get_max_threads(), tmax);
+#endif
+    return HS_OK;
+}
+
 int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
 {
-    int fail = 0;
+    int fail = 0, rc;
     long i;
     if (threads <= 0) threads = 0;
+    if ((rc = hs_cpu_threads_check(threads, err)) != HS_OK) return rc;
 #ifdef _OPENMP
     if (threads > 0) omp_set_num_threads(threads);
 #pragma omp parallel private(i) reduction(| : fail)

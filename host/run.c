@@ -126,6 +126,7 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
         fprintf(o->report, "backend: auto picked %s (%s)\n", backend == HS_BACKEND_GPU ? "gpu" : "cpu",
                 backend == HS_BACKEND_GPU ? gname : "no usable CUDA device");
     }
+    if (backend == HS_BACKEND_CPU && (rc = hs_cpu_threads_check(o->threads, err))) return rc;
     if (backend == HS_BACKEND_GPU) {
         if (!hs_gpu_available(device, sizeof device))
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "-b", "no GPU backend: %s", device);
