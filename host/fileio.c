@@ -166,8 +166,8 @@ int hs_check_output_file(const char *path, const char *what, hs_error *err)
                             strerror(errno));
     dir_of(path, dir, sizeof dir);
     if (stat(dir, &st) != 0)
-        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: directory %s: %s",
-                            what, dir, strerror(errno));
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "cannot write the %s: directory %s: %s", what, dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
                             "cannot write the %s: %s is not a directory", what, dir);

@@ -364,8 +364,8 @@ static int integer_ok(sctx *c, const yt_node *y, const char *kp, const hs_param 
 {
     if (!p->integer || (v == floor(v) && v >= p->lo && v <= p->hi)) return HS_OK;
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
-                   "%s takes integer values from %.17g to %.17g only: %.17g%s%s is not one", p->name,
-                   p->lo, p->hi, v, what ? " " : "", what ? what : "");
+                   "%s takes integer values from %.17g to %.17g only: %.17g%s%s is not one",
+                   p->name, p->lo, p->hi, v, what ? " " : "", what ? what : "");
 }
 
 static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
@@ -921,7 +921,10 @@ static int check_size(sctx *c, long n)
     if (rc == HS_OK) return HS_OK;
     if (!strcmp(e.key, "instances")) {
         at = yt_map_get(c->root, "instances");
-        if (!at) at = yt_map_key(c->root, "parameters"); /* a grid's product */
+        if (!at) { /* a grid's product of the value counts */
+            at = yt_map_key(c->root, "parameters");
+            snprintf(e.key, sizeof e.key, "parameters");
+        }
     } else if (!strcmp(e.key, "chunk")) {
         at = yt_map_get(c->root, "chunk");
     } else {

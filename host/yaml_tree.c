@@ -302,8 +302,8 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
                             s[bad] < 0x80 ? (unsigned)s[bad] : (unsigned)s[bad + 1], what);
     if (s[bad] == 0xEF && bad + 2 < n && s[bad + 1] == 0xBF && s[bad + 2] >= 0xBE)
         return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
-                            "character U+FFF%c is not allowed in a %s", s[bad + 2] == 0xBE ? 'E' : 'F',
-                            what);
+                            "character U+FFF%c is not allowed in a %s",
+                            s[bad + 2] == 0xBE ? 'E' : 'F', what);
     return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
                         "byte 0x%02X is not valid UTF-8: a %s must be UTF-8 text (was it saved "
                         "in another encoding, e.g. Latin-1?)",
@@ -323,6 +323,26 @@ int yt_read_file(const char *path, const char *what, char **text, hs_error *err)
     int rc;
     *text = NULL;
     if ((rc = hs_read_input(path, what, HS_MAX_INPUT_BYTES, &buf, &len, err)) != HS_OK) return rc;
+    {
+        /* text in another Unicode encoding, told by its byte order mark */
+        const unsigned char *u = (const unsigned char *)buf;
+        const char *enc = NULL;
+        if (len >= 4 && u[0] == 0xFF && u[1] == 0xFE && u[2] == 0 && u[3] == 0)
+            enc = "UTF-32LE";
+        else if (len >= 4 && u[0] == 0 && u[1] == 0 && u[2] == 0xFE && u[3] == 0xFF)
+            enc = "UTF-32BE";
+        else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE)
+            enc = "UTF-16LE";
+        else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF)
+            enc = "UTF-16BE";
+        if (enc) {
+            free(buf);
+            return hs_error_set(err, HS_ERR_PARSE, path, 1, 1, "",
+                                "the %s is %s text (byte order mark): it must be UTF-8 (save it "
+                                "as UTF-8)",
+                                what, enc);
+        }
+    }
     if (strlen(buf) != len) {
         const char *z = buf + strlen(buf), *p;
         int line = 1, col = 1;
