@@ -603,6 +603,73 @@ static void test_signal_names(void)
     CHECK(ok && ncol == 2 * 3 + 3 + 1 + 5 + 6, "all %d CSV columns resolve and round-trip", ncol);
 }
 
+/* Integer parameters, step counts (simulation: and swept dt / t_end), run sizes and the
+ * text itself: each refused at the key responsible. */
+static void test_limits(void)
+{
+#define DP "model: ../models/double_pendulum.yaml\n"
+#define IP DP "instances: 4\nparameters:\n  " /* the parameter at line 4, column 3 */
+    hs_error e;
+    /* integers: values or range lists of integers in the range, nothing continuous */
+    expect_error("max_iter uniform", IP "integrator.max_iter: {uniform: [2, 3]}\n", HS_ERR_SCHEMA,
+                 4, 25, "parameters.integrator.max_iter.uniform", "takes integer values only");
+    expect_error("max_iter lognormal",
+                 IP "integrator.max_iter: {lognormal: {median: 9, sigma_log: 1}}\n",
+                 HS_ERR_SCHEMA, 4, 25, "parameters.integrator.max_iter.lognormal", "lognormal");
+    expect_error("max_iter 2.5", IP "integrator.max_iter: {values: [3, 2.5]}\n", HS_ERR_VALUE, 4,
+                 37, "parameters.integrator.max_iter.values[1]", "2.5 is not one");
+    expect_error("max_iter 0", IP "integrator.max_iter: {values: [0]}\n", HS_ERR_VALUE, 4, 34,
+                 "parameters.integrator.max_iter.values[0]", "from 1 to 1000000");
+    expect_error("max_iter range step",
+                 DP "method: grid\nparameters:\n"
+                    "  integrator.max_iter: {range: {from: 1, to: 10, n: 3}}\n",
+                 HS_ERR_VALUE, 4, 32, "parameters.integrator.max_iter.range", "5.5 of the range");
+    CHECK(load(DP "method: grid\nparameters:\n"
+                  "  integrator.max_iter: {range: {from: 1, to: 10, n: 4}}\n",
+               &e) == HS_OK &&
+              g_sw.n == 4 && g_sw.param[0].values[1] == 4.0,
+          "max_iter range of integers: %s", e.msg);
+    /* steps: the overrides together (their order does not matter), and what a sweep can draw */
+    expect_error("simulation t_end 1e9", DP "instances: 4\nsimulation: {t_end: 1e9 s}\n",
+                 HS_ERR_LIMIT, 3, 21, "simulation.t_end", "at most 1e+09 steps");
+    expect_error("simulation dt 1e-12", DP "instances: 4\nsimulation: {dt: 1e-12 s}\n",
+                 HS_ERR_LIMIT, 3, 18, "simulation.dt", "at most 1e+09 steps");
+    CHECK(load(DP "instances: 4\nsimulation: {t_end: 1e7 s, dt: 1 s}\n", &e) == HS_OK,
+          "t_end 1e7 s with dt 1 s: %s", e.msg);
+    CHECK(load(DP "instances: 4\nsimulation: {dt: 1 s, t_end: 1e7 s}\n", &e) == HS_OK,
+          "dt first: %s", e.msg);
+    expect_error("swept dt to 1e-300", IP "integrator.dt: {uniform: [1e-300 s, 1 ms]}\n",
+                 HS_ERR_LIMIT, 4, 3, "parameters.integrator.dt", "HS_MAX_STEPS");
+    expect_error("swept dt normal through 0",
+                 IP "integrator.dt: {normal: {mean: 1 ms, sd: 0.5 ms}}\n", HS_ERR_VALUE, 4, 3,
+                 "parameters.integrator.dt", "steps <= 0");
+    CHECK(load(IP "integrator.dt: {normal: {mean: 1 ms, sd: 0.02 ms}}\n", &e) == HS_OK,
+          "swept dt normal far from 0: %s", e.msg);
+    CHECK(load(IP "integrator.dt: {values: [-1 ms, 1 ms]}\n", &e) == HS_OK,
+          "a listed dt <= 0 is an invalid instance, not an error: %s", e.msg);
+    expect_error("swept t_end values", IP "integrator.t_end: {values: [1 s, 1e9 s]}\n",
+                 HS_ERR_LIMIT, 4, 3, "parameters.integrator.t_end", "HS_MAX_STEPS");
+    /* sizes: memory for the ensemble statistics and a chunk of trajectories */
+    expect_error("instances 1e12", DP "instances: 1e12\n", HS_ERR_LIMIT, 2, 12, "instances",
+                 "of memory");
+    expect_error("grid 1e12",
+                 DP "method: grid\nparameters:\n"
+                    "  body.link1.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n"
+                    "  body.link2.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n",
+                 HS_ERR_LIMIT, 3, 1, "parameters", "of memory");
+    expect_error("trajectories",
+                 DP "instances: 1000\nsimulation: {t_end: 1000 s, dt: 1e-6 s}\noutputs:\n"
+                    "  signals: [j1]\n"
+                    "  trajectories: {every: 1, signals: [j1, j2, j1_dot, j2_dot]}\n",
+                 HS_ERR_LIMIT, 6, 25, "outputs.trajectories.every", "of memory");
+    /* the text: a byte that is not UTF-8 never drops the rest (the parameters after it) */
+    expect_error("0xFF in a comment",
+                 DP "instances: 4  # \xff\nparameters:\n  body.link1.mass: {uniform: [1, 2]}\n",
+                 HS_ERR_PARSE, 2, 17, "instances", "byte 0xFF is not valid UTF-8");
+#undef IP
+#undef DP
+}
+
 int main(void)
 {
     g_md = (hs_model_desc *)calloc(1, sizeof *g_md);
@@ -615,6 +682,7 @@ int main(void)
     test_errors();
     test_model_error_passthrough();
     test_signal_names();
+    test_limits();
     hs_sweep_free(&g_sw);
     hs_model_desc_free(g_md);
     free(g_md);
