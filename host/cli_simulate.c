@@ -205,6 +205,15 @@ int hs_cli_simulate(int argc, char **argv)
         hs_model_desc_free(&d);
         return rc;
     }
+    if (out_path && strcmp(out_path, "-") &&
+        (hs_same_file(out_path, from ? from : model_path) || hs_same_file(out_path, d.path))) {
+        fprintf(stderr,
+                "hydrosweep simulate: %s: error: the CSV output (-o) is the %s itself: it would "
+                "be overwritten\n",
+                out_path, from ? "results file" : "model file");
+        hs_model_desc_free(&d);
+        return 2;
+    }
     if (out_path && strcmp(out_path, "-")) {
         /* never blocks (a FIFO without a reader is an error); a directory is refused */
         out = hs_open_output(out_path, "CSV output (-o)", &err);

@@ -304,6 +304,13 @@ int hs_close_output(FILE *f, const char *path, int saved_errno, hs_error *err)
                         e ? strerror(e) : "write error");
 }
 
+int hs_same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    if (!a || !b || stat(a, &x) != 0 || stat(b, &y) != 0) return 0;
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 int hs_max_threads(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -60,6 +60,9 @@ FILE *hs_open_output(const char *path, const char *what, hs_error *err);
  * seen on a failed write (0 if none). */
 int hs_close_output(FILE *f, const char *path, int saved_errno, hs_error *err);
 
+/* 1 if both paths exist and are the same file (after links), else 0. */
+int hs_same_file(const char *a, const char *b);
+
 /* The number of threads a CPU backend may be asked for: 4 x the online CPUs, at least 4, at
  * most 1024 (more threads than that only cost memory and, in libgomp, can crash). */
 int hs_max_threads(void);

@@ -266,6 +266,25 @@ static hs_results *res_new(const char *path)
     return r;
 }
 
+int hs_results_check_inputs(const char *path, const char *const *inputs, int n, hs_error *err)
+{
+    hs_results *r;
+    int k, q, rc = HS_OK;
+    if (!path || !path[0]) return HS_OK;
+    if (!(r = res_new(path))) return hsr_oom(err, path);
+    for (q = 0; q < 3 && rc == HS_OK; ++q) {
+        const char *o = q == 0 ? r->path : q == 1 ? r->part : r->csv;
+        for (k = 0; k < n && rc == HS_OK; ++k)
+            if (inputs[k] && hs_same_file(o, inputs[k]))
+                rc = hs_error_set(err, HS_ERR_ARG, o, 0, 0, "",
+                                  "this output is the input file %s: it would be overwritten "
+                                  "(choose another output)",
+                                  inputs[k]);
+    }
+    res_free(r);
+    return rc;
+}
+
 /* The row datasets (names, types, shapes) of r->I; ids not yet open. */
 static int res_table(hs_results *r)
 {
@@ -1152,6 +1171,8 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
     if (!outp || !outp[0] || !pieces || npieces < 1)
         return hs_error_set(err, HS_ERR_ARG, outp ? outp : "", 0, 0, "",
                             "merge: an output and at least one piece are needed");
+    /* the output must not be one of the pieces (its .part would be emptied first) */
+    if ((rc = hs_results_check_inputs(outp, pieces, npieces, err))) return rc;
     P = (hs_results **)calloc((size_t)npieces, sizeof *P);
     ord = (int *)malloc((size_t)npieces * sizeof *ord);
     if (!P || !ord) {

@@ -127,6 +127,12 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
                 backend == HS_BACKEND_GPU ? gname : "no usable CUDA device");
     }
     if (backend == HS_BACKEND_CPU && (rc = hs_cpu_threads_check(o->threads, err))) return rc;
+    {
+        const char *in[2];
+        in[0] = sw->path;
+        in[1] = sw->model_path;
+        if ((rc = hs_results_check_inputs(o->out, in, 2, err))) return rc;
+    }
     if (backend == HS_BACKEND_GPU) {
         if (!hs_gpu_available(device, sizeof device))
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "-b", "no GPU backend: %s", device);

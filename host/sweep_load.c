@@ -884,6 +884,16 @@ int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n, hs_
     double mem = hs_phys_memory();
     char a[32], b[32];
     if (!sw || !md) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep or model");
+    {
+        /* the method's own limit (the loader checks the file's instances; run -n comes here) */
+        double nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+                      : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
+                                                    : MAX_INSTANCES;
+        if (n < 1 || (double)n > nmax)
+            return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "instances",
+                                "%ld instances: method %s takes 1 to %.0f", n,
+                                k_methods[sw->method], nmax);
+    }
     size_of(sw, md, n, &z);
     if (mem <= 0.0) return HS_OK; /* unknown: nothing to compare with */
     if (z.end_mem > mem)

@@ -169,6 +169,22 @@ refused 2 "run with a directory where the CSV goes" -- "$HS" run "$S" -o "$tmp/r
   has "CSV dir" "r.csv" && has "CSV dir" "is a directory"
 [ ! -e "$tmp/r.h5.part" ] && [ ! -e "$tmp/r.h5" ] && ok || bad "nothing created before a refused run"
 rmdir "$tmp/r.csv"
+# an output that is an input (copies in $tmp: a binary without the check overwrites them)
+cp "$M" "$tmp/m.yaml" && ln -s m.yaml "$tmp/m_link.csv"
+sed "s#^model: .*#model: m.yaml#" "$BAD/sweep_max_iter_uniform.yaml" |
+  sed 's#integrator.max_iter: {uniform: \[2, 3\]}#body.link1.mass: {uniform: [1, 2]}#' >"$tmp/s.yaml"
+refused 2 "simulate -o the model" -- "$HS" simulate "$tmp/m.yaml" -o "$tmp/m_link.csv" &&
+  has "-o model" "is the model file itself"
+cmp -s "$M" "$tmp/m.yaml" && ok || bad "simulate -o the model changed it"
+"$HS" validate "$tmp/s.yaml" --sample 1 >/dev/null 2>&1 && ok || bad "the sweep copy is valid"
+refused 2 "run -o the sweep" -- "$HS" run "$tmp/s.yaml" -o "$tmp/s.yaml" --no-progress &&
+  has "run -o sweep" "is the input file"
+refused 2 "run -o the model" -- "$HS" run "$tmp/s.yaml" -o "$tmp/m.yaml" --no-progress &&
+  has "run -o model" "is the input file"
+cmp -s "$M" "$tmp/m.yaml" && ok || bad "run -o the model changed it"
+sed 's/^seed: 1/method: sobol/' "$tmp/s.yaml" >"$tmp/sob.yaml"
+refused 2 "run -n beyond sobol's range" -- "$HS" run "$tmp/sob.yaml" -n 5000000000 -o "$tmp/sob.h5" &&
+  has "-n sobol" "key '-n'" && has "-n sobol" "method sobol takes 1 to 4294967295"
 # a full disk: files limited to a few KiB (SIGXFSZ ignored, so writes fail with EFBIG)
 for kb in 1 4 16 40; do
   (trap '' XFSZ; ulimit -f $kb; exec "$HS" run "$S" -o "$tmp/full.h5" --no-progress) >"$tmp/out" 2>"$tmp/err"
