@@ -428,8 +428,11 @@ static int res_create(hs_results *r, hs_error *err)
         return rc;
     /* our lock before HDF5 truncates the file: a second run writing the same results is
      * refused instead of emptying the first one's file */
-    if ((rc = hs_lock_file(r->part, "results file being written", &r->lock_fd, NULL, err)))
+    if ((rc = hs_lock_file(r->part, "results file being written", &r->lock_fd, &r->made_part,
+                           err)))
         return rc;
+    /* (an empty .part made by the lock goes again if the space check fails; an old one,
+     * resumable, stays) */
     if ((rc = space_check(r, err))) return rc;
     if ((fapl = hsr_file_access(0)) < 0)
         return hsr_fail(err, r->part, "cannot make a file access list");
