@@ -107,10 +107,6 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
                             "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
     sw_n.n = n;
-    if (o->n > 0 && (rc = hs_sweep_check_size(sw, md, n, err))) {
-        if (err && !strcmp(err->key, "instances")) snprintf(err->key, sizeof err->key, "-n");
-        return rc;
-    }
     if (o->shard_n > 1) {
         if (o->shard_k < 0 || o->shard_k >= o->shard_n)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--shard", "shard K/N needs 0 <= K < N");
@@ -119,6 +115,14 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     } else {
         i_begin = 0;
         i_end = n;
+    }
+    /* what this run (all instances, -n, or a shard) needs, before anything is created */
+    if ((rc = hs_sweep_check_size(sw, md, n, i_end - i_begin, err))) {
+        if (err && o->n > 0 && (!strcmp(err->key, "instances") || !strcmp(err->key, "parameters"))) {
+            err->line = err->col = 0; /* the count is run -n's, not the file's */
+            snprintf(err->key, sizeof err->key, "-n");
+        }
+        return rc;
     }
     if (backend == HS_BACKEND_AUTO) {
         char gname[200];

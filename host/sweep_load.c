@@ -878,31 +878,29 @@ static void size_of(const hs_sweep *sw, const hs_model_desc *md, long n, size_ne
     z->file = (double)n * row_file;
 }
 
-int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n, hs_error *err)
+int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_total, long n_run,
+                        hs_error *err)
 {
     size_need z;
-    double mem = hs_phys_memory();
+    double mem = hs_phys_memory(), nmax;
     char a[32], b[32];
+    const char *nkey;
+    int nl, nc;
     if (!sw || !md) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep or model");
-    {
-        /* the method's own limit (the loader checks the file's instances; run -n comes here) */
-        double nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
-                      : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
-                                                    : MAX_INSTANCES;
-        if (n < 1 || (double)n > nmax)
-            return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "instances",
-                                "%ld instances: method %s takes 1 to %.0f", n,
-                                k_methods[sw->method], nmax);
-    }
-    size_of(sw, md, n, &z);
+    /* the instance count's place in the file: instances, or a grid's parameters */
+    nkey = sw->n_key[0] ? sw->n_key : "instances";
+    nl = sw->n_line;
+    nc = sw->n_col;
+    /* the method's own limit (the loader checks the file's instances; run -n comes here) */
+    nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+           : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
+                                         : MAX_INSTANCES;
+    if (n_total < 1 || (double)n_total > nmax)
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
+                            "%ld instances: method %s takes 1 to %.0f", n_total,
+                            k_methods[sw->method], nmax);
+    size_of(sw, md, n_run > 0 ? n_run : n_total, &z);
     if (mem <= 0.0) return HS_OK; /* unknown: nothing to compare with */
-    if (z.end_mem > mem)
-        return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "instances",
-                            "%ld instances need %s of memory for the ensemble statistics of "
-                            "the results (%d bytes each), more than this machine has (%s): run "
-                            "fewer instances, or split them with run --shard",
-                            n, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol,
-                            hs_fmt_bytes(mem, b, sizeof b));
     if (z.chunk_mem > mem) {
         if (sw->out.ntraj > 0 && 8.0 * sw->out.ntraj * (double)z.ntime * (double)z.rows > mem / 2)
             return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "outputs.trajectories.every",
@@ -919,22 +917,34 @@ int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n, hs_
                             z.rows, hs_fmt_bytes(z.chunk_mem, a, sizeof a),
                             hs_fmt_bytes(mem, b, sizeof b));
     }
+    /* a run's ensemble statistics: the instances of this run (a shard's, or all) */
+    if (n_run > 0 && z.end_mem > mem)
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
+                            "a run of %ld instances needs %s of memory for the ensemble "
+                            "statistics of its results (%d bytes each), more than this machine "
+                            "has (%s): run fewer instances, or split them with run --shard K/N",
+                            n_run, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol,
+                            hs_fmt_bytes(mem, b, sizeof b));
     return HS_OK;
 }
 
-/* hs_sweep_check_size at load time, the error at the key's node. */
+/* hs_sweep_check_size at load time (what every run of the sweep needs: a chunk; the memory
+ * for all instances depends on the run, a shard needing less: hs_run checks it), the error
+ * at the key's node. Records where the instance count comes from, for hs_run's errors. */
 static int check_size(sctx *c, long n)
 {
     hs_error e;
-    const yt_node *at = c->root, *o, *t;
-    int rc = hs_sweep_check_size(c->sw, c->md, n, &e);
+    const yt_node *at = c->root, *o, *t, *in = yt_map_get(c->root, "instances");
+    int rc;
+    if (!in) in = yt_map_key(c->root, "parameters"); /* a grid's product of the value counts */
+    snprintf(c->sw->n_key, sizeof c->sw->n_key, "%s",
+             yt_map_get(c->root, "instances") ? "instances" : "parameters");
+    c->sw->n_line = in ? in->line : 0;
+    c->sw->n_col = in ? in->col : 0;
+    rc = hs_sweep_check_size(c->sw, c->md, n, 0, &e);
     if (rc == HS_OK) return HS_OK;
-    if (!strcmp(e.key, "instances")) {
-        at = yt_map_get(c->root, "instances");
-        if (!at) { /* a grid's product of the value counts */
-            at = yt_map_key(c->root, "parameters");
-            snprintf(e.key, sizeof e.key, "parameters");
-        }
+    if (!strcmp(e.key, c->sw->n_key)) {
+        at = in;
     } else if (!strcmp(e.key, "chunk")) {
         at = yt_map_get(c->root, "chunk");
     } else {

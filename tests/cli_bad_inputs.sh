@@ -48,7 +48,7 @@ has() {
 
 # --- 1. the corpus ------------------------------------------------------------------------
 ncase=0
-while IFS=$'\t' read -r file line key msg; do
+while IFS=$'\t' read -r file line key msg only; do
   case "$file" in '#'* | '') continue ;; esac
   ncase=$((ncase + 1))
   case "$file" in
@@ -56,6 +56,8 @@ while IFS=$'\t' read -r file line key msg; do
   sweep_*) cmds=("run" "validate") ;;
   *) bad "cases.tsv: $file is neither model_* nor sweep_*"; continue ;;
   esac
+  # a run's size is the run's (validate samples a few instances of any sweep)
+  [ -n "$only" ] && IFS=, read -r -a cmds <<<"$only"
   for c in "${cmds[@]}"; do
     rm -rf "$tmp/o" && mkdir "$tmp/o"
     case "$c" in

@@ -649,14 +649,29 @@ static void test_limits(void)
           "a listed dt <= 0 is an invalid instance, not an error: %s", e.msg);
     expect_error("swept t_end values", IP "integrator.t_end: {values: [1 s, 1e9 s]}\n",
                  HS_ERR_LIMIT, 4, 3, "parameters.integrator.t_end", "HS_MAX_STEPS");
-    /* sizes: memory for the ensemble statistics and a chunk of trajectories */
-    expect_error("instances 1e12", DP "instances: 1e12\n", HS_ERR_LIMIT, 2, 12, "instances",
-                 "of memory");
-    expect_error("grid 1e12",
-                 DP "method: grid\nparameters:\n"
-                    "  body.link1.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n"
-                    "  body.link2.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n",
-                 HS_ERR_LIMIT, 3, 1, "parameters", "of memory");
+    /* sizes: a chunk of trajectories when loading; the ensemble statistics of a run's
+     * instances when it is run (a shard of a huge sweep fits), at the count's line */
+    CHECK(load(DP "instances: 1e12\n", &e) == HS_OK && g_sw.n == 1000000000000L &&
+              g_sw.n_line == 2 && g_sw.n_col == 12 && !strcmp(g_sw.n_key, "instances"),
+          "instances 1e12 load: %s", e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, g_sw.n, &e) == HS_ERR_LIMIT &&
+              !strcmp(e.file, PATH) && e.line == 2 && e.col == 12 &&
+              !strcmp(e.key, "instances") && strstr(e.msg, "of memory"),
+          "1e12 instances in one run: %s:%d:%d %s %s", e.file, e.line, e.col, e.key, e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, 1000000, &e) == HS_OK,
+          "a shard of 1e6 of them: %s", e.msg);
+    CHECK(load(DP "method: grid\nparameters:\n"
+                  "  body.link1.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n"
+                  "  body.link2.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n",
+               &e) == HS_OK,
+          "grid 1e12 load: %s", e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, g_sw.n, &e) == HS_ERR_LIMIT && e.line == 3 &&
+              e.col == 1 && !strcmp(e.key, "parameters"),
+          "grid 1e12 in one run: %d:%d %s %s", e.line, e.col, e.key, e.msg);
+    CHECK(load(DP "method: sobol\ninstances: 4\n", &e) == HS_OK &&
+              hs_sweep_check_size(&g_sw, g_md, 5000000000L, 1, &e) == HS_ERR_LIMIT &&
+              strstr(e.msg, "method sobol takes 1 to 4294967295"),
+          "sobol beyond 2^32 - 1 (run -n): %s", e.msg);
     expect_error("trajectories",
                  DP "instances: 1000\nsimulation: {t_end: 1000 s, dt: 1e-6 s}\noutputs:\n"
                     "  signals: [j1]\n"
