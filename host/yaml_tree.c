@@ -275,7 +275,7 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
     if (bad == n) return yt_parse_raw(text, file, what, root, err);
     /* where: line, and column in characters (as libfyaml counts them) */
     for (i = 0; i < bad; ++i)
-        if (s[i] == '\n') {
+        if (s[i] == '\n' || (s[i] == '\r' && s[i + 1] != '\n')) { /* LF, CRLF or CR */
             ++line;
             ls = i + 1;
         }
@@ -295,7 +295,8 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
         yt_free(y);
         free(fixed);
     }
-    if (s[bad] < 0x80 || (s[bad] == 0xC2 && bad + 1 < n && s[bad + 1] <= 0x9F))
+    if (s[bad] < 0x80 ||
+        (s[bad] == 0xC2 && bad + 1 < n && s[bad + 1] >= 0x80 && s[bad + 1] <= 0x9F))
         return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
                             "control character U+%04X is not allowed in a %s (YAML text: "
                             "only tab, line feed and carriage return)",
@@ -347,7 +348,7 @@ int yt_read_file(const char *path, const char *what, char **text, hs_error *err)
         const char *z = buf + strlen(buf), *p;
         int line = 1, col = 1;
         for (p = buf; p < z; ++p) {
-            if (*p == '\n') {
+            if (*p == '\n' || (*p == '\r' && p[1] != '\n')) {
                 ++line;
                 col = 1;
             } else if ((*p & 0xC0) != 0x80) {
