@@ -24,6 +24,9 @@ typedef struct hs_batch_job {
 
 int hs_backend_reference(const hs_batch_job *job, hs_error *err);
 int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err);
+/* HS_OK if the cpu backend may run threads threads (0: OpenMP's default, OMP_NUM_THREADS):
+ * at most hs_max_threads() (fileio.h); else HS_ERR_ARG naming --threads or OMP_NUM_THREADS. */
+int hs_cpu_threads_check(int threads, hs_error *err);
 /* GPU: returns HS_ERR_ARG with a message when built without CUDA or no device is present. */
 int hs_backend_gpu(const hs_batch_job *job, hs_error *err);
 /* 1 and the device name if a CUDA device can be used. */

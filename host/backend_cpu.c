@@ -11,6 +11,7 @@
 #endif
 
 #include "backend.h"
+#include "fileio.h"
 #include "kernel_build.h"
 #include "kernel_spec.h"
 
@@ -105,6 +106,26 @@ void hs_cpu_name(char *buf, size_t n)
     }
 }
 
+int hs_cpu_threads_check(int threads, hs_error *err)
+{
+    int tmax = hs_max_threads();
+    /* far more threads than cores only cost memory, and libgomp crashes when it cannot
+     * create them: a clear error instead */
+    if (threads > tmax)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "--threads",
+                            "%d threads asked for, at most %d on this machine (4 per online CPU, "
+                            "at most 1024)",
+                            threads, tmax);
+#ifdef _OPENMP
+    if (threads <= 0 && omp_get_max_threads() > tmax)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "OMP_NUM_THREADS",
+                            "%d threads asked for, at most %d on this machine (4 per online CPU, "
+                            "at most 1024)",
+                            omp_get_max_threads(), tmax);
+#endif
+    return HS_OK;
+}
+
 /* The generic engine: each thread with its own local model, state and work arrays. */
 static int cpu_generic(const hs_batch_job *job, hs_error *err)
 {
@@ -184,7 +205,9 @@ int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
 {
     const char *eng = getenv("HS_CPU_ENGINE");
     static int warned;
+    int rc;
     if (threads <= 0) threads = 0;
+    if ((rc = hs_cpu_threads_check(threads, err)) != HS_OK) return rc;
 #ifdef _OPENMP
     if (threads > 0) omp_set_num_threads(threads);
 #endif
@@ -194,7 +217,8 @@ int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
                             "unknown CPU engine '%s' (specialised or generic)", eng);
     if (!eng || !*eng || !strcmp(eng, "specialised")) {
         char why[512] = "";
-        int used = 0, rc = cpu_specialised(job, &used, why, sizeof why, err);
+        int used = 0;
+        rc = cpu_specialised(job, &used, why, sizeof why, err);
         if (rc || used) return rc;
         if (!warned || hs_cpu_verbose())
             fprintf(stderr, "cpu: using the generic engine: %s\n", why);

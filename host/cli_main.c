@@ -1,4 +1,5 @@
 /* cli_main.c -- `hydrosweep <subcommand> ...`: dispatch and top-level help. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +22,21 @@ static void usage(FILE *f)
             "hydrosweep --version prints the version and commit.\n");
 }
 
-int main(int argc, char **argv)
+/* The exit status of a command whose standard output may not have been written: a report
+ * or CSV lost to a full disk (or a closed pipe) is an error, never a silent success. */
+static int finish(int rc)
+{
+    int e;
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    if (rc) return rc; /* the command has failed and said why */
+    e = errno;
+    fprintf(stderr, "hydrosweep: error: cannot write standard output: %s\n",
+            e ? strerror(e) : "write error");
+    return rc ? rc : 2;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -44,4 +59,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;
+}
+
+int main(int argc, char **argv)
+{
+    return finish(dispatch(argc, argv));
 }

@@ -7,8 +7,10 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "fileio.h"
 #include "hs/results.h"
 #include "hs/run.h"
+#include "params.h"
 
 static void usage_run(FILE *f)
 {
@@ -25,7 +27,7 @@ static void usage_run(FILE *f)
             "                 (the GPU when one is usable, else cpu; it says which)\n"
             "  -n N           number of instances (default: the sweep's)\n"
             "  -o FILE        results file (default: the sweep's name with .h5, in the current dir)\n"
-            "  --threads T    threads of the cpu backend (default: all cores)\n"
+            "  --threads T    threads of the cpu backend (default: all cores; at most 4 per core)\n"
             "  --shard K/N    run only the K-th of N equal slices (K = 0..N-1); `hydrosweep merge`\n"
             "                 joins the pieces into the file one run would have written\n"
             "  --resume       continue the interrupted run of out.h5.part (same sweep and options)\n"
@@ -34,7 +36,9 @@ static void usage_run(FILE *f)
             "  --batch N      instances handed to the backend at once, in whole chunks (default:\n"
             "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
             "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
-            "1 usage, 2 bad sweep or model file, 3 the run could not be completed.\n");
+            "1 usage, 2 bad sweep or model file, or an output that cannot be used (a directory,\n"
+            "not a regular file, locked by another run writing it), 3 the run could not be\n"
+            "completed (e.g. the disk filled up: the message says why).\n");
 }
 
 static void usage_validate(FILE *f)
@@ -69,6 +73,43 @@ static int parse_long(const char *s, long *v)
     errno = 0;
     *v = strtol(s, &e, 10);
     return errno || *e || e == s;
+}
+
+/* --threads T: an integer from 1 to hs_max_threads(); 1 (usage) with a message if not. */
+static int parse_threads(const char *cmd, const char *s, int *t)
+{
+    long v;
+    int max = hs_max_threads();
+    if (parse_long(s, &v) || v < 1) {
+        fprintf(stderr, "hydrosweep %s: --threads needs an integer >= 1, got '%s'\n", cmd, s);
+        return 1;
+    }
+    if (v > max) {
+        fprintf(stderr,
+                "hydrosweep %s: --threads %s is too many: at most %d on this machine (4 per "
+                "online CPU, at most 1024)\n",
+                cmd, s, max);
+        return 1;
+    }
+    *t = (int)v;
+    return 0;
+}
+
+/* K/N: two decimal integers and nothing else. */
+static int parse_shard(const char *s, int *k, int *n)
+{
+    char a[32];
+    const char *slash = strchr(s, '/');
+    long x, y;
+    if (!slash || (size_t)(slash - s) >= sizeof a) return 1;
+    memcpy(a, s, (size_t)(slash - s));
+    a[slash - s] = '\0';
+    if (parse_long(a, &x) || parse_long(slash + 1, &y) || x < 0 || y < 1 || x > 2147483647L ||
+        y > 2147483647L)
+        return 1;
+    *k = (int)x;
+    *n = (int)y;
+    return 0;
 }
 
 static void print_err(const hs_error *e)
@@ -123,14 +164,9 @@ int hs_cli_run(int argc, char **argv)
         } else if (!strcmp(a, "-o") && has) {
             o.out = argv[++i];
         } else if (!strcmp(a, "--threads") && has) {
-            long t;
-            if (parse_long(argv[++i], &t) || t < 1) {
-                fprintf(stderr, "hydrosweep run: --threads needs an integer >= 1, got '%s'\n", argv[i]);
-                return 1;
-            }
-            o.threads = (int)t;
+            if (parse_threads("run", argv[++i], &o.threads)) return 1;
         } else if (!strcmp(a, "--shard") && has) {
-            if (sscanf(argv[++i], "%d/%d", &o.shard_k, &o.shard_n) != 2 || o.shard_n < 1 ||
+            if (parse_shard(argv[++i], &o.shard_k, &o.shard_n) || o.shard_n < 1 ||
                 o.shard_k < 0 || o.shard_k >= o.shard_n) {
                 fprintf(stderr, "hydrosweep run: --shard needs K/N with 0 <= K < N, got '%s'\n", argv[i]);
                 return 1;
@@ -177,7 +213,9 @@ int hs_cli_run(int argc, char **argv)
     if (rc) print_err(&err);
     hs_sweep_free(&sw);
     hs_model_desc_free(&md);
-    return rc == 0 ? 0 : (rc == HS_ERR_ARG || rc == HS_ERR_VALUE ? 2 : 3);
+    /* bad input, options or output path (checked before anything runs): 2; the run failed
+     * (a write error such as a full disk, no memory, a GPU fault): 3 */
+    return rc == 0 ? 0 : (rc == HS_ERR_IO || rc == HS_ERR_NUMERIC ? 3 : 2);
 }
 
 int hs_cli_validate(int argc, char **argv)
@@ -206,7 +244,7 @@ int hs_cli_validate(int argc, char **argv)
         } else if (!strcmp(s, "--rtol") && has) {
             char *e;
             rtol = strtod(argv[++i], &e);
-            if (*e || !(rtol >= 0)) {
+            if (*e || e == argv[i] || !(rtol >= 0) || isinf(rtol)) {
                 fprintf(stderr, "hydrosweep validate: --rtol needs a number >= 0\n");
                 return 1;
             }
@@ -216,7 +254,7 @@ int hs_cli_validate(int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(s, "--threads") && has) {
-            threads = atoi(argv[++i]);
+            if (parse_threads("validate", argv[++i], &threads)) return 1;
         } else if (s[0] == '-' && s[1]) {
             fprintf(stderr, "hydrosweep validate: unknown option or missing value '%s'\n", s);
             return 1;
@@ -232,8 +270,7 @@ int hs_cli_validate(int argc, char **argv)
         print_err(&err);
         return 2;
     }
-    if ((!isnan(sw.t_end) && hs_param_set(&md, "integrator.t_end", sw.t_end, &err)) ||
-        (!isnan(sw.dt) && hs_param_set(&md, "integrator.dt", sw.dt, &err))) {
+    if (hs_model_set_time(&md, sw.t_end, sw.dt, &err)) {
         print_err(&err);
         hs_sweep_free(&sw);
         hs_model_desc_free(&md);

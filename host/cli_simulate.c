@@ -8,10 +8,12 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fileio.h"
 #include "hs/model_file.h"
 #include "hs/results.h"
 #include "hs/sweep.h"
 #include "hs_integrator.h"
+#include "params.h"
 #include "simulate.h"
 
 static void usage(FILE *f)
@@ -28,8 +30,10 @@ static void usage(FILE *f)
             "                    against those stored in R and applied, as are the sweep's t_end/dt\n"
             "  --set NAME=VALUE  override a named parameter (see `hydrosweep info MODEL`);\n"
             "                    VALUE may carry a unit, e.g. --set joint.j1.z0=-30deg\n"
-            "  --t-end T         end time (s), same as --set integrator.t_end=T\n"
-            "  --dt H            time step (s), same as --set integrator.dt=H\n"
+            "  --t-end T         end time (s), as --set integrator.t_end=T\n"
+            "  --dt H            time step (s), as --set integrator.dt=H; --t-end and --dt are\n"
+            "                    applied together after the --set options (t_end / dt must be at\n"
+            "                    most 1e9 steps)\n"
             "  --every K         write every K-th step (default 1; the last step always)\n"
             "  -o FILE           CSV output (default: standard output)\n"
             "\n"
@@ -39,8 +43,9 @@ static void usage(FILE *f)
             "work on the mechanism, J); then E_kin, E_pot, W_ext (work of external loads),\n"
             "E_balance (E_kin + E_pot - W_ext - sum W_<cyl> minus its initial value), phi_norm\n"
             "(constraint violation), newton_iters.\n"
-            "Exit status: 0 success, 1 usage, 2 bad model or parameter, 3 the integration\n"
-            "failed (the CSV holds every step up to the failure).\n");
+            "Exit status: 0 success, 1 usage, 2 bad model, parameter or output (a CSV that cannot\n"
+            "be written completely, e.g. a full disk), 3 the integration failed (the CSV holds\n"
+            "every step up to the failure).\n");
 }
 
 static double now_s(void)
@@ -69,8 +74,7 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     if (rc) return rc;
     sw.n = ntot; /* the run's instance count (run -n) defines the Latin-hypercube strata */
     if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
-    if (!rc && !isnan(sw.t_end)) rc = hs_param_set(d, "integrator.t_end", sw.t_end, err);
-    if (!rc && !isnan(sw.dt)) rc = hs_param_set(d, "integrator.dt", sw.dt, err);
+    if (!rc) rc = hs_model_set_time(d, sw.t_end, sw.dt, err);
     for (j = 0; j < np && !rc; ++j) {
         double v = hs_sweep_sample(&sw, i, j);
         if (strcmp(names[j], sw.param[j].name) || !(v == stored[j] || (isnan(v) && isnan(stored[j]))))
@@ -87,10 +91,24 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     return rc;
 }
 
+/* The value of --t-end / --dt: seconds, with an optional time unit. */
+static int time_arg(const char *s, const char *name, double *v, hs_error *err)
+{
+    char unit[32];
+    if (hs_parse_quantity(s, v, unit, sizeof unit) != 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "'%s' is not a number with an optional unit suffix", s);
+    if (unit[0] && strcmp(unit, "s") != 0)
+        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                            "unit of '%s' is %s, but the parameter is in s", s, unit);
+    return HS_OK;
+}
+
 int hs_cli_simulate(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *from = NULL;
     long every = 1, inst = -1;
+    double t_end = NAN, dt = NAN;
     int i, rc;
     hs_model_desc d;
     hs_error err;
@@ -115,7 +133,7 @@ int hs_cli_simulate(int argc, char **argv)
                 char *e;
                 errno = 0;
                 inst = strtol(argv[i + 1], &e, 10);
-                if (errno || *e || inst < 0) {
+                if (errno || *e || e == argv[i + 1] || inst < 0) {
                     fprintf(stderr, "hydrosweep simulate: --instance needs an integer >= 0\n");
                     return 1;
                 }
@@ -154,17 +172,18 @@ int hs_cli_simulate(int argc, char **argv)
         fprintf(stderr, "%s\n", buf);
         return 2;
     }
-    /* second pass: overrides, in command-line order */
+    /* second pass: --set in command-line order, then --t-end and --dt together (so that
+     * neither order matters for the rules on both, e.g. t_end / dt <= HS_MAX_STEPS) */
     rc = 0;
     for (i = 1; i < argc && !rc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--set")) {
             if (hs_param_set_string(&d, argv[++i], &err)) rc = 2;
         } else if (!strcmp(a, "--t-end") || !strcmp(a, "--dt")) {
-            char asg[160];
-            snprintf(asg, sizeof asg, "%s=%s",
-                     !strcmp(a, "--dt") ? "integrator.dt" : "integrator.t_end", argv[++i]);
-            if (hs_param_set_string(&d, asg, &err)) rc = 2;
+            int is_dt = !strcmp(a, "--dt");
+            if (time_arg(argv[++i], is_dt ? "integrator.dt" : "integrator.t_end",
+                         is_dt ? &dt : &t_end, &err))
+                rc = 2;
         } else if (!strcmp(a, "--every")) {
             char *end;
             errno = 0;
@@ -179,22 +198,34 @@ int hs_cli_simulate(int argc, char **argv)
             out_path = argv[++i];
         }
     }
+    if (!rc && hs_model_set_time(&d, t_end, dt, &err)) rc = 2;
     if (rc) {
         hs_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "%s\n", buf);
         hs_model_desc_free(&d);
         return rc;
     }
+    if (out_path && strcmp(out_path, "-") &&
+        (hs_same_file(out_path, from ? from : model_path) || hs_same_file(out_path, d.path))) {
+        fprintf(stderr,
+                "hydrosweep simulate: %s: error: the CSV output (-o) is the %s itself: it would "
+                "be overwritten\n",
+                out_path, from ? "results file" : "model file");
+        hs_model_desc_free(&d);
+        return 2;
+    }
     if (out_path && strcmp(out_path, "-")) {
-        out = fopen(out_path, "w");
+        /* never blocks (a FIFO without a reader is an error); a directory is refused */
+        out = hs_open_output(out_path, "CSV output (-o)", &err);
         if (!out) {
-            fprintf(stderr, "hydrosweep simulate: cannot write '%s': %s\n", out_path,
-                    strerror(errno));
+            hs_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "hydrosweep simulate: %s\n", buf);
             hs_model_desc_free(&d);
             return 2;
         }
     } else {
         out = stdout;
+        out_path = "standard output";
     }
     {
         double r = hs_penalty_ratio(&d.model);
@@ -210,7 +241,14 @@ int hs_cli_simulate(int argc, char **argv)
         rc = hs_simulate_csv(&d, out, every, &sum);
         sum.wall_s = now_s() - t0;
     }
-    if (out != stdout) fclose(out);
+    /* every write, the flush and the close of the CSV are checked: a full disk is an
+     * error, never a silently truncated file */
+    if (hs_close_output(out, out_path, sum.write_errno, &err)) {
+        hs_error_format(&err, buf, sizeof buf);
+        fprintf(stderr, "hydrosweep simulate: %s (the CSV is incomplete)\n", buf);
+        hs_model_desc_free(&d);
+        return 2;
+    }
     {
         FILE *f = (out == stdout) ? stderr : stdout;
         hs_sim_summary_print(f, &d, &sum);

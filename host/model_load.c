@@ -1053,6 +1053,16 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
     case HS_WHERE_LOAD: map = c->load_map[w->index]; list = "loads"; break;
     case HS_WHERE_SIGNAL: map = c->signal_map[w->index]; list = "signals"; break;
     case HS_WHERE_MODEL:
+        /* the rules on dt and t_end (dt <= t_end, t_end / dt <= HS_MAX_STEPS) are about
+         * both: point at the other where only that one was given */
+        if ((!strcmp(w->field, "dt") || !strcmp(w->field, "t_end")) && c->integ &&
+            !yt_map_get(c->integ, w->field)) {
+            const char *other = !strcmp(w->field, "dt") ? "t_end" : "dt";
+            if (yt_map_get(c->integ, other)) {
+                snprintf(key, n, "integrator.%s", other);
+                return yt_map_get(c->integ, other);
+            }
+        }
         if (hs_is_integrator_key(w->field)) {
             snprintf(key, n, "integrator.%s", w->field);
             v = c->integ ? yt_map_get(c->integ, w->field) : NULL;
@@ -1164,7 +1174,7 @@ int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
     int rc;
     if (out) memset(out, 0, sizeof *out);
     if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model file given");
-    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
+    if ((rc = yt_read_file(path, "model file", &buf, err)) != HS_OK) return rc;
     rc = hs_model_load_text(buf, path, out, err);
     free(buf);
     return rc;

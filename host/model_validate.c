@@ -301,6 +301,13 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (!(m->dt > 0.0 && m->dt <= m->t_end))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "dt", -1, HS_ERR_VALUE,
                      "dt must be > 0 and <= t_end (dt = %g s, t_end = %g s)", m->dt, m->t_end);
+    if (!(m->t_end / m->dt <= HS_MAX_STEPS))
+        /* named after the one further from its usual size (t_end ~ 1 s, dt ~ 1 ms) */
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, m->t_end * m->dt > 1e-3 ? "t_end" : "dt", -1,
+                     HS_ERR_LIMIT,
+                     "t_end / dt must be at most %.0e steps (HS_MAX_STEPS), is %.3g (t_end = %g "
+                     "s, dt = %g s): raise dt or shorten t_end",
+                     HS_MAX_STEPS, m->t_end / m->dt, m->t_end, m->dt);
     if (!(m->tol_z > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_position", -1, HS_ERR_VALUE,
                      "tol_position must be > 0");
@@ -315,7 +322,7 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "penalty must be > 0");
     if (!(m->max_iter >= 1.0 && m->max_iter <= 1e6 && m->max_iter == floor(m->max_iter)))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "max_iter", -1, HS_ERR_VALUE,
-                     "max_iter must be an integer >= 1");
+                     "max_iter must be an integer in [1, 1000000] (is %.17g)", m->max_iter);
     if (!(m->fd_rel > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "fd_rel", -1, HS_ERR_VALUE,
                      "fd_rel must be > 0");

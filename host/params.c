@@ -239,6 +239,18 @@ static void make_enum(table *t, const char *const *names, int n)
     t->p[t->n - 1].type = HS_PARAM_ENUM;
     t->p[t->n - 1].n_enum = n;
     t->p[t->n - 1].enum_names = names;
+    t->p[t->n - 1].integer = 1;
+    t->p[t->n - 1].lo = 0.0;
+    t->p[t->n - 1].hi = (double)(n - 1);
+}
+
+/* The parameter added last takes integer values in [lo, hi] only. */
+static void make_integer(table *t, double lo, double hi)
+{
+    if (t->oom || t->n == 0) return;
+    t->p[t->n - 1].integer = 1;
+    t->p[t->n - 1].lo = lo;
+    t->p[t->n - 1].hi = hi;
 }
 
 int hs_model_has_hydraulics(const hs_model *m)
@@ -391,6 +403,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
     add(&t, "", offsetof(hs_model, penalty), "integrator.penalty");
     add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
+    make_integer(&t, 1.0, 1e6); /* the rule of model_validate.c */
     add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");
     add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
     add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
@@ -467,6 +480,11 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
         enum_list(&d->param[i], list, sizeof list);
         return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, name, "must be one of: %s", list);
     }
+    if (d->param[i].integer &&
+        !(value == floor(value) && value >= d->param[i].lo && value <= d->param[i].hi))
+        return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, name,
+                            "takes integer values in [%.17g, %.17g] only, not %.17g",
+                            d->param[i].lo, d->param[i].hi, value);
     /* Deriving normalises axes in place and recomputes inertia, so restoring the one value
      * would not undo a failed change: keep the whole model. */
     saved = (hs_model *)malloc(sizeof *saved);
@@ -482,7 +500,34 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     hs_model_derive(&d->model);
     rc = hs_model_validate(d, err);
     if (rc != HS_OK) memcpy(&d->model, saved, sizeof *saved);
+    /* the rules on dt and t_end are about both: name the one that was set */
+    if (rc != HS_OK && err &&
+        ((!strcmp(name, "integrator.t_end") && !strcmp(err->key, "integrator.dt")) ||
+         (!strcmp(name, "integrator.dt") && !strcmp(err->key, "integrator.t_end"))))
+        snprintf(err->key, sizeof err->key, "%s", name);
     free(saved);
+    return rc;
+}
+
+int hs_model_set_time(hs_model_desc *d, double t_end, double dt, hs_error *err)
+{
+    double t0, d0;
+    int rc;
+    if (!d) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model");
+    if (isnan(t_end) && isnan(dt)) return HS_OK;
+    t0 = d->model.t_end;
+    d0 = d->model.dt;
+    if (!isnan(t_end)) d->model.t_end = t_end;
+    if (!isnan(dt)) d->model.dt = dt;
+    rc = hs_model_validate(d, err); /* t_end and dt derive nothing: the rest stays valid */
+    if (rc != HS_OK) {
+        d->model.t_end = t0;
+        d->model.dt = d0;
+        if (err && isnan(dt) && !strcmp(err->key, "integrator.dt"))
+            snprintf(err->key, sizeof err->key, "integrator.t_end");
+        if (err && isnan(t_end) && !strcmp(err->key, "integrator.t_end"))
+            snprintf(err->key, sizeof err->key, "integrator.dt");
+    }
     return rc;
 }
 

@@ -71,6 +71,12 @@ int hs_model_has_hydraulics(const hs_model *m);
  * key is the parameter-style name (e.g. body.link1.mass), file/line/col are left empty. */
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *where);
 
+/* Sets the end time and the step together (NAN: keep that one) and validates once, so that
+ * neither order matters (t_end = 1e7 s with dt = 1 s is fine, though 1e7 s with the old 1 ms
+ * step would break HS_MAX_STEPS); nothing changes on failure. The error's key is
+ * integrator.dt or integrator.t_end. */
+int hs_model_set_time(hs_model_desc *d, double t_end, double dt, hs_error *err);
+
 /* 1 if f is one of the integrator keys (dt, t_end, tol_position, tol_pressure, ...). */
 int hs_is_integrator_key(const char *f);
 

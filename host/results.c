@@ -35,8 +35,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "backend_gpu.h"
+#include "fileio.h"
 #include "results_h5.h"
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
@@ -173,6 +177,8 @@ struct hs_results {
     int readonly;
     int quant_gpu;        /* ensemble quantiles on the device (the run's backend is gpu) */
     const char *quant_on; /* where they were computed (compute_ensemble): quantiles_on */
+    int lock_fd;          /* exclusive flock on part while writing it (fileio.h), or -1 */
+    int made_part;        /* part was (re)created by this object: removed if that fails */
 };
 
 /* The backends whose ensemble quantiles are computed on the device. */
@@ -216,7 +222,18 @@ static void res_free(hs_results *r)
     free(r->path);
     free(r->part);
     free(r->csv);
+    if (r->lock_fd >= 0) close(r->lock_fd); /* releases the lock */
     free(r);
+}
+
+/* After a failed create: the half-made part is removed (while still locked: no other run can
+ * have started on it), so no unusable file is left to resume. */
+static void res_discard(hs_results *r)
+{
+    if (!r || !r->made_part) return;
+    res_close_h5(r);
+    remove(r->part);
+    r->made_part = 0;
 }
 
 void hs_results_close(hs_results *r)
@@ -230,6 +247,7 @@ static hs_results *res_new(const char *path)
     size_t k;
     if (!r) return NULL;
     r->file = r->done_ds = -1;
+    r->lock_fd = -1;
     r->path = hsr_dupstr(path);
     r->part = hsr_catstr(path, ".part");
     k = strlen(path);
@@ -246,6 +264,25 @@ static hs_results *res_new(const char *path)
     }
     r->open_path = r->part;
     return r;
+}
+
+int hs_results_check_inputs(const char *path, const char *const *inputs, int n, hs_error *err)
+{
+    hs_results *r;
+    int k, q, rc = HS_OK;
+    if (!path || !path[0]) return HS_OK;
+    if (!(r = res_new(path))) return hsr_oom(err, path);
+    for (q = 0; q < 3 && rc == HS_OK; ++q) {
+        const char *o = q == 0 ? r->path : q == 1 ? r->part : r->csv;
+        for (k = 0; k < n && rc == HS_OK; ++k)
+            if (inputs[k] && hs_same_file(o, inputs[k]))
+                rc = hs_error_set(err, HS_ERR_ARG, o, 0, 0, "",
+                                  "this output is the input file %s: it would be overwritten "
+                                  "(choose another output)",
+                                  inputs[k]);
+    }
+    res_free(r);
+    return rc;
 }
 
 /* The row datasets (names, types, shapes) of r->I; ids not yet open. */
@@ -340,6 +377,38 @@ static int ds_rows_read(hs_results *r, const rds *d, long row0, long nrows, void
     return HS_OK;
 }
 
+static int res_verify(const hs_results *r, hs_error *err);
+
+/* A file system without room for the whole file fails before the run, not hours into it
+ * (the datasets' space is reserved at creation and filled chunk by chunk). The estimate is the
+ * raw data only, a lower bound: a run it refuses could not have finished. */
+static int space_check(const hs_results *r, hs_error *err)
+{
+    struct statvfs fs;
+    struct stat st;
+    char dir[1024], a[32], b[32];
+    const char *slash = strrchr(r->part, '/');
+    double need = (double)r->nchunk, have;
+    int k;
+    for (k = 0; k < r->nds; ++k)
+        need += (double)r->nrun * (double)(r->ds[k].ncols > 0 ? r->ds[k].ncols : 1) *
+                (double)H5Tget_size(r->ds[k].ftype);
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == r->part)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - r->part), r->part);
+    if (statvfs(dir, &fs) != 0) return HS_OK; /* unknown: HDF5 will tell */
+    have = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (stat(r->part, &st) == 0) have += (double)st.st_size; /* replaced by the new file */
+    if (need <= have) return HS_OK;
+    return hs_error_set(err, HS_ERR_IO, r->part, 0, 0, "",
+                        "No space left on device: the results need at least %s, the file system "
+                        "of %s has %s free",
+                        hs_fmt_bytes(need, a, sizeof a), dir, hs_fmt_bytes(have, b, sizeof b));
+}
+
 static int res_create(hs_results *r, hs_error *err)
 {
     const hsr_info *I = &r->I;
@@ -351,14 +420,31 @@ static int res_create(hs_results *r, hs_error *err)
     hsr_quiet();
     if (res_table(r) < 0) return hsr_oom(err, r->path);
     r->open_path = r->part;
-    if ((fapl = hsr_file_access()) < 0)
+    /* every output must be writable before anything is created or run: not a directory, a
+     * FIFO or a device (the rename at the end would fail after the whole run) */
+    if ((rc = hs_check_output_file(r->path, "results file", err)) ||
+        (rc = hs_check_output_file(r->csv, "CSV summary", err)) ||
+        (rc = hs_check_output_file(r->part, "results file being written", err)))
+        return rc;
+    /* our lock before HDF5 truncates the file: a second run writing the same results is
+     * refused instead of emptying the first one's file */
+    if ((rc = hs_lock_file(r->part, "results file being written", &r->lock_fd, &r->made_part,
+                           err)))
+        return rc;
+    /* (an empty .part made by the lock goes again if the space check fails; an old one,
+     * resumable, stays) */
+    if ((rc = space_check(r, err))) return rc;
+    if ((fapl = hsr_file_access(0)) < 0)
         return hsr_fail(err, r->part, "cannot make a file access list");
+    r->made_part = 1;
     errno = 0;
     r->file = H5Fcreate(r->part, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
-    if (r->file < 0)
-        return hsr_fail(err, r->part, "cannot create the file%s%s", errno ? ": " : "",
-                        errno ? strerror(errno) : "");
+    if (r->file < 0) {
+        int e = hsr_errno() ? hsr_errno() : errno;
+        return hs_error_set(err, HS_ERR_IO, r->part, 0, 0, "", "cannot create the file: %s",
+                            e ? strerror(e) : "HDF5 error");
+    }
     if ((rc = hsr_info_write(r->file, &r->I, r->part, err))) return rc;
     for (k = 0; k < r->nds; ++k) {
         static const double not_run = -1.0;
@@ -430,6 +516,7 @@ int hs_results_create(const char *path, const hs_results_layout *L, const hs_res
     }
     r->quant_gpu = quantiles_on_gpu(meta ? meta->backend : NULL);
     if ((rc = res_create(r, err))) {
+        res_discard(r);
         res_free(r);
         return rc;
     }
@@ -441,19 +528,26 @@ int hs_results_create(const char *path, const hs_results_layout *L, const hs_res
 /* opening an existing file                                                                   */
 
 /* Opens file fpath (r->part or a finished file), reads its description, opens and checks its
- * datasets, reads /done. */
+ * datasets, reads /done. rdwr: 0 read (HDF5's file lock), 1 read and write (under our lock,
+ * hs_lock_file), 2 read a file this process holds the lock of (no lock). */
 static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
 {
     hid_t fapl;
     int k, rc;
     hsr_quiet();
     r->open_path = fpath;
-    r->readonly = !rdwr;
+    r->readonly = rdwr != 1;
     if (!hsr_exists(fpath))
         return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "", "results file not found");
-    if ((fapl = hsr_file_access()) < 0)
+    /* never a FIFO, a device or a directory (HDF5 would block on a FIFO) */
+    if ((rc = hs_check_input_file(fpath, "results file", err))) return rc;
+    /* a file to continue writing is ours alone (hs_lock_file) */
+    if (rdwr == 1 &&
+        (rc = hs_lock_file(fpath, "results file being written", &r->lock_fd, NULL, err)))
+        return rc;
+    if ((fapl = hsr_file_access(rdwr == 0)) < 0)
         return hsr_fail(err, fpath, "cannot make a file access list");
-    r->file = H5Fopen(fpath, rdwr ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+    r->file = H5Fopen(fpath, rdwr == 1 ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);
     if (r->file < 0)
         return hsr_fail(err, fpath,
@@ -604,6 +698,8 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
     if (c < 0 || c >= r->nchunk)
         return hs_error_set(err, HS_ERR_ARG, r->part, 0, 0, "", "chunk %ld is not in 0..%ld", c,
                             r->nchunk - 1);
+    /* still our file (not replaced or removed by another process)? */
+    if ((rc = hs_lock_check(r->lock_fd, r->part, err))) return rc;
     row0 = c * r->I.chunk;
     cnt = r->nrun - row0 < r->I.chunk ? r->nrun - row0 : r->I.chunk;
     if (!bo || bo->n != cnt)
@@ -814,9 +910,9 @@ static int write_csv(hs_results *r, hs_error *err)
         rc = hsr_oom(err, r->csv);
         goto done;
     }
-    if (!(f = fopen(tmp, "w"))) {
-        rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "cannot write the CSV summary: %s",
-                          strerror(errno));
+    if (!(f = hs_open_output(tmp, "CSV summary", err))) {
+        rc = HS_ERR_IO;
+        if (err) err->code = rc;
         goto done;
     }
     fputs("instance,status,steps,newton_mean,newton_max", f);
@@ -855,14 +951,13 @@ static int write_csv(hs_results *r, hs_error *err)
             fputc('\n', f);
         }
     }
-    if (ferror(f)) {
-        rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "cannot write the CSV summary");
-        goto done;
-    }
 done:
-    if (f && fclose(f) != 0 && !rc)
-        rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "cannot write the CSV summary: %s",
-                          strerror(errno));
+    /* every write, the flush and the close checked (a full disk: No space left on device) */
+    if (f) {
+        hs_error e2;
+        if (hs_close_output(f, tmp, 0, &e2) && !rc)
+            rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "the CSV summary: %s", e2.msg);
+    }
     if (!rc && rename(tmp, r->csv) != 0)
         rc = hs_error_set(err, HS_ERR_IO, r->csv, 0, 0, "", "cannot rename %s to it: %s", tmp,
                           strerror(errno));
@@ -933,6 +1028,8 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
         rc = hsr_fail(err, r->part, "cannot close the file (flush failed?)");
         goto done;
     }
+    /* success is reported only for the file this run wrote, as it wrote it */
+    if ((rc = hs_lock_check(r->lock_fd, r->part, err)) || (rc = res_verify(r, err))) goto done;
     if (rename(r->part, r->path) != 0) {
         rc = hs_error_set(err, HS_ERR_IO, r->path, 0, 0, "", "cannot rename %s to it: %s", r->part,
                           strerror(errno));
@@ -942,6 +1039,38 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
     if (f) print_table(r, f, ens, &E);
 done:
     free(ens);
+    return rc;
+}
+
+/* The closed part, read back: every chunk done, complete set, the same layout and sweep as
+ * written (a file changed behind our back, by a process that ignored the lock, fails here). */
+static int res_verify(const hs_results *r, hs_error *err)
+{
+    hs_results *v = res_new(r->path);
+    char diff[400];
+    long c;
+    int rc, complete = 0;
+    if (!v) return hsr_oom(err, r->part);
+    rc = res_open(v, r->part, 2, err);
+    if (!rc) {
+        hsr_info_diff(&r->I, &v->I, 0, diff, sizeof diff);
+        for (c = 0; c < v->nchunk && v->done[c]; ++c) {
+        }
+        if (diff[0] || c < v->nchunk || hsr_attr_get_int(v->file, "complete", &complete) < 0 ||
+            complete != 1)
+            rc = hs_error_set(err, HS_ERR_IO, r->part, 0, 0, "",
+                              "the file read back differs from what was written (%s): changed "
+                              "by another process? its results cannot be trusted",
+                              diff[0] ? diff : "chunks or the attribute complete");
+    } else {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        rc = hs_error_set(err, HS_ERR_IO, r->part, 0, 0, "",
+                          "the file cannot be read back after writing (changed by another "
+                          "process?): %s",
+                          msg);
+    }
+    res_free(v);
     return rc;
 }
 
@@ -1045,6 +1174,8 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
     if (!outp || !outp[0] || !pieces || npieces < 1)
         return hs_error_set(err, HS_ERR_ARG, outp ? outp : "", 0, 0, "",
                             "merge: an output and at least one piece are needed");
+    /* the output must not be one of the pieces (its .part would be emptied first) */
+    if ((rc = hs_results_check_inputs(outp, pieces, npieces, err))) return rc;
     P = (hs_results **)calloc((size_t)npieces, sizeof *P);
     ord = (int *)malloc((size_t)npieces * sizeof *ord);
     if (!P || !ord) {
@@ -1134,11 +1265,7 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
     }
     rc = hs_results_finish(out, NULL, err);
 done:
-    if (rc && made) {
-        /* no half-merged file left behind */
-        res_close_h5(out);
-        remove(out->part);
-    }
+    if (rc && made) res_discard(out); /* no half-merged file left behind (only ours) */
     res_free(out);
     if (P)
         for (k = 0; k < npieces; ++k) res_free(P[k]);

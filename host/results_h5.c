@@ -2,6 +2,7 @@
  * datasets, and the description of a run (layout and metadata) written to and read from a
  * file's root. Helpers return < 0 (plain HDF5 wrappers) or an hs_errcode with the message
  * set (those taking an hs_error). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +16,38 @@ const char *const hsr_stat_name[HS_NSTAT] = {"min", "max", "final", "mean", "rms
 /* ------------------------------------------------------------------------------------------ */
 /* errors and small helpers                                                                   */
 
+/* The errno of a failed system call reported on HDF5's error stack ("... errno = 28, error
+ * message = 'No space left on device' ..." from its file driver), 0 if none. */
+static herr_t find_errno(unsigned n, const H5E_error2_t *e, void *data)
+{
+    const char *p = e && e->desc ? strstr(e->desc, "errno = ") : NULL;
+    (void)n;
+    if (p && *(int *)data == 0) *(int *)data = atoi(p + 8);
+    return 0;
+}
+
+int hsr_errno(void)
+{
+    int e = 0;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_errno, &e);
+    return e > 0 ? e : 0;
+}
+
 int hsr_fail(hs_error *err, const char *path, const char *fmt, ...)
 {
     char msg[440];
+    int e = hsr_errno(), sys = errno;
     va_list ap;
+    /* the stack is cleared by the next HDF5 call (an error path closing what it opened): a
+     * write error of the file driver is still in errno then */
+    if (!e && (sys == ENOSPC || sys == EFBIG || sys == EDQUOT || sys == EIO || sys == EROFS))
+        e = sys;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* the system's reason first (e.g. No space left on device), HDF5's object second */
+    if (e)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "%s (HDF5: %s)", strerror(e), msg);
     return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "HDF5: %s", msg);
 }
 
@@ -67,6 +93,15 @@ int hsr_exists(const char *p)
 
 void hsr_quiet(void)
 {
+    /* No cleanup at exit: after a write failed (a full disk), HDF5 1.10's own cleanup of the
+     * file it could not close crashes in H5F__close_cb at exit. Every object is closed by
+     * results.c; what an error path leaves open is given back by the system. Effective only
+     * before HDF5's first call (later calls are harmless no-ops that fail). */
+    static int once = 0;
+    if (!once) {
+        once = 1;
+        H5dont_atexit();
+    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
@@ -175,6 +210,11 @@ static int attr_get(hid_t loc, const char *name, hid_t mtype, void *buf)
     if (np == 1) st = H5Aread(a, mtype, buf);
     H5Aclose(a);
     return st < 0 ? -1 : 0;
+}
+
+int hsr_attr_get_int(hid_t loc, const char *name, int *v)
+{
+    return attr_get(loc, name, H5T_NATIVE_INT, v);
 }
 
 /* Fixed-length strings of an attribute (is_attr) or dataset: *n of them, heap copies. */
@@ -502,11 +542,14 @@ hid_t hsr_make_group(hid_t loc, const char *name)
     return g;
 }
 
-hid_t hsr_file_access(void)
+hid_t hsr_file_access(int locking)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    /* closing the file closes whatever an error path left open */
-    if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+    /* closing the file closes whatever an error path left open; HDF5's own file lock off
+     * where results.c holds its lock (it is taken before the file is truncated, HDF5's only
+     * after: a second writer would have emptied the first one's file) */
+    if (fapl >= 0 && (H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+                      (!locking && H5Pset_file_locking(fapl, 0, 1) < 0))) {
         H5Pclose(fapl);
         return -1;
     }

@@ -43,6 +43,7 @@ void hsr_quiet(void); /* no HDF5 error stack on stderr: we report our own */
 /* attributes (n < 0 scalar, 0 empty, else a vector), replacing an old one; < 0 on failure */
 int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, const void *buf);
 int hsr_attr_put_i64(hid_t loc, const char *name, long v);
+int hsr_attr_get_int(hid_t loc, const char *name, int *v); /* a scalar attribute; < 0 if none */
 int hsr_attr_put_strs(hid_t loc, const char *name, long n, const char *const *s);
 int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored statistics */
 
@@ -52,7 +53,10 @@ int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored
 hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
                   long rows, const double *fill);
 hid_t hsr_make_group(hid_t loc, const char *name);
-hid_t hsr_file_access(void); /* file access list: closing the file closes every object */
+/* file access list: closing the file closes every object; locking 0: without HDF5's own file
+ * lock (results.c holds its lock on files it writes) */
+hid_t hsr_file_access(int locking);
+int hsr_errno(void); /* errno of a failed system call on HDF5's error stack, 0 if none */
 /* rows [row0, row0 + nrows) of a rank-1 or rank-2 (ncols) dataset: written from wbuf if not
  * NULL, else read into rbuf */
 int hsr_rows_io(hid_t d, int rank, long ncols, hid_t mtype, long row0, long nrows, const void *wbuf,

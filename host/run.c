@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "params.h"
 #include "hs/results.h"
 #include "hs/run.h"
 #include "simulate.h"
@@ -101,8 +102,7 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     double t0 = now_s(), tlast = 0.0;
 
     /* the sweep's simulation overrides go into the shared model, validated */
-    if (!isnan(sw->t_end) && (rc = hs_param_set(md, "integrator.t_end", sw->t_end, err))) return rc;
-    if (!isnan(sw->dt) && (rc = hs_param_set(md, "integrator.dt", sw->dt, err))) return rc;
+    if ((rc = hs_model_set_time(md, sw->t_end, sw->dt, err))) return rc;
     if (sw->method == HS_SAMPLE_GRID && n != sw->n)
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
                             "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
@@ -116,11 +116,26 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
         i_begin = 0;
         i_end = n;
     }
+    /* what this run (all instances, -n, or a shard) needs, before anything is created */
+    if ((rc = hs_sweep_check_size(sw, md, n, i_end - i_begin, err))) {
+        if (err && o->n > 0 && (!strcmp(err->key, "instances") || !strcmp(err->key, "parameters"))) {
+            err->line = err->col = 0; /* the count is run -n's, not the file's */
+            snprintf(err->key, sizeof err->key, "-n");
+        }
+        return rc;
+    }
     if (backend == HS_BACKEND_AUTO) {
         char gname[200];
         backend = hs_gpu_available(gname, sizeof gname) ? HS_BACKEND_GPU : HS_BACKEND_CPU;
         fprintf(o->report, "backend: auto picked %s (%s)\n", backend == HS_BACKEND_GPU ? "gpu" : "cpu",
                 backend == HS_BACKEND_GPU ? gname : "no usable CUDA device");
+    }
+    if (backend == HS_BACKEND_CPU && (rc = hs_cpu_threads_check(o->threads, err))) return rc;
+    {
+        const char *in[2];
+        in[0] = sw->path;
+        in[1] = sw->model_path;
+        if ((rc = hs_results_check_inputs(o->out, in, 2, err))) return rc;
     }
     if (backend == HS_BACKEND_GPU) {
         if (!hs_gpu_available(device, sizeof device))

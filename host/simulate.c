@@ -1,4 +1,5 @@
 /* simulate.c -- single-instance driver and CSV writer. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,12 @@
 long hs_nsteps(const hs_model *m)
 {
     double r = m->t_end / m->dt;
-    long n = (long)floor(r + 0.5);
+    long n;
+    /* validated models have at most HS_MAX_STEPS; anything else (NaN, a ratio beyond long)
+     * must not reach the conversion, whose result would be undefined */
+    if (!(r >= 0.0)) return 0;
+    if (r > 2.0 * HS_MAX_STEPS) return (long)(2.0 * HS_MAX_STEPS);
+    n = (long)floor(r + 0.5);
     /* t_end not a multiple of dt: cover it (the last step ends past t_end) */
     if (fabs(r - (double)n) > 1e-9 * (r > 1.0 ? r : 1.0) && (double)n < r) ++n;
     return n;
@@ -101,13 +107,22 @@ typedef struct csv_ctx {
     FILE *f;
     long every;
     long nplanned;
+    int err; /* errno of the first failed write */
 } csv_ctx;
+
+/* 1 (and c->err) once a write to the CSV has failed. */
+static int csv_failed(csv_ctx *c)
+{
+    if (!c->err && ferror(c->f)) c->err = errno ? errno : EIO;
+    return c->err != 0;
+}
 
 static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_obs *o, double Eb)
 {
     csv_ctx *c = (csv_ctx *)vctx;
     int j;
     if (s->step % c->every != 0 && s->step != c->nplanned) return 0;
+    errno = 0; /* a write failing in this row sets it (csv_failed) */
     fprintf(c->f, "%.12g", s->t);
     for (j = 0; j < m->nz; ++j) fprintf(c->f, ",%.15g,%.15g", s->z[j], s->zd[j]);
     for (j = 0; j < m->nvol; ++j) fprintf(c->f, ",%.12g", s->p[j]);
@@ -117,7 +132,7 @@ static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
                 s->W_cyl[j]);
     fprintf(c->f, ",%.15g,%.15g,%.15g,%.15g,%.6e,%d\n", o->Ekin, o->Epot, s->W_ext, Eb,
             o->phi_norm, s->step ? s->iters : 0);
-    return 0;
+    return csv_failed(c); /* a failed write stops the run: the CSV could not hold it */
 }
 
 int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summary *sum)
@@ -137,8 +152,18 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
     c.f = out;
     c.every = every;
     c.nplanned = hs_nsteps(m);
+    c.err = 0;
+    errno = 0;
+    if (csv_failed(&c)) {
+        memset(sum, 0, sizeof *sum);
+        sum->write_errno = c.err;
+        return 0;
+    }
     st = hs_simulate(m, csv_row, &c, sum);
-    fflush(out);
+    errno = 0;
+    if (fflush(out) != 0 && !c.err) c.err = errno ? errno : EIO;
+    csv_failed(&c);
+    sum->write_errno = c.err;
     return st;
 }
 

@@ -20,6 +20,8 @@ typedef struct hs_sim_summary {
     double t_final; /* time of the last accepted step */
     int status; /* enum hs_status_bits of the failure, 0 = completed */
     double wall_s; /* wall time, s (set by the caller) */
+    int write_errno; /* hs_simulate_csv: the errno of a failed write of the CSV (0: none); the
+                        integration stops at the first one */
 } hs_sim_summary;
 
 /* Called at t = 0 and after each accepted step; a non-zero return stops the run. */
@@ -33,7 +35,9 @@ long hs_nsteps(const hs_model *m);
  * (the callback has seen every accepted step). */
 int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum);
 
-/* Runs and writes the CSV (header with the stable column names of README.md). */
+/* Runs and writes the CSV (header with the stable column names of README.md). Every write
+ * is checked: on the first failure (disk full, ...) the integration stops and sum->write_errno
+ * says why (the caller reports it, and checks its own flush and close of out). */
 int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summary *sum);
 
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *sum);

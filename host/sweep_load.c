@@ -15,7 +15,9 @@
 
 #include "hs/sweep.h"
 #include "hs_sample.h"
+#include "fileio.h"
 #include "params.h"
+#include "simulate.h"
 #include "yaml_tree.h"
 
 static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", NULL};
@@ -355,6 +357,17 @@ static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param 
                    y->type == YT_SCALAR ? y->text : "?", p->name, list);
 }
 
+/* A value of an integer-valued parameter (integrator.max_iter) must be an integer in its
+ * range; other parameters take any value here. */
+static int integer_ok(sctx *c, const yt_node *y, const char *kp, const hs_param *p, double v,
+                      const char *what)
+{
+    if (!p->integer || (v == floor(v) && v >= p->lo && v <= p->hi)) return HS_OK;
+    return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
+                   "%s takes integer values from %.17g to %.17g only: %.17g%s%s is not one",
+                   p->name, p->lo, p->hi, v, what ? " " : "", what ? what : "");
+}
+
 static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
 {
     sp->values = (double *)calloc((size_t)n, sizeof *sp->values);
@@ -400,6 +413,12 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
                        "%s is an enumeration: sweep it with values: [...] (of: %s)", p->name, list);
     }
+    if (p->integer && !is_enum && dist != 4 && dist != 5)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
+                       "%s takes integer values only (%.17g to %.17g): sweep it with values: "
+                       "[...] or range: {from, to, n}, not %s (a continuous distribution draws "
+                       "non-integers)",
+                       p->name, p->lo, p->hi, dk->text);
     if (c->sw->method == HS_SAMPLE_GRID && dist != 4 && dist != 5)
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
                        "method grid takes value lists: values: [...] or range: {from, to, n}, "
@@ -482,6 +501,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
             rc = is_enum ? enum_value(c, dv->kid[k], kp, p, &sp->values[k])
                          : param_num(c, dv->kid[k], kp, p, &sp->values[k]);
             if (rc) return rc;
+            if (!is_enum && (rc = integer_ok(c, dv->kid[k], kp, p, sp->values[k], NULL)))
+                return rc;
         }
         return HS_OK;
     default: { /* range: {from, to, n}: n equally spaced values, both ends included */
@@ -501,6 +522,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
         if ((rc = alloc_values(c, sp, (int)n))) return rc;
         for (k = 0; k < n; ++k) sp->values[k] = from + (to - from) * (double)k / (double)(n - 1);
         sp->values[n - 1] = to;
+        for (k = 0; k < n; ++k)
+            if ((rc = integer_ok(c, dv, dp, p, sp->values[k], "of the range"))) return rc;
         return HS_OK;
     }
     }
@@ -704,8 +727,8 @@ static int parse_simulation(sctx *c)
     static const char *const keys[] = {"t_end", "dt", NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
-    hs_model *saved;
     hs_error e;
+    double t0, d0;
     int rc;
     sw->t_end = sw->dt = NAN;
     if (!m) return HS_OK;
@@ -719,17 +742,217 @@ static int parse_simulation(sctx *c)
                        "t_end must be > 0");
     if (!isnan(sw->dt) && !(sw->dt > 0.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "dt must be > 0");
-    saved = (hs_model *)malloc(sizeof *saved);
-    if (!saved) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
-    memcpy(saved, &c->md->model, sizeof *saved);
-    rc = HS_OK;
-    if (!isnan(sw->t_end) && hs_param_set(c->md, "integrator.t_end", sw->t_end, &e) != HS_OK)
-        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "t_end"), "simulation.t_end", "%s", e.msg);
-    if (rc == HS_OK && !isnan(sw->dt) && hs_param_set(c->md, "integrator.dt", sw->dt, &e) != HS_OK)
-        rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt", "%s", e.msg);
-    memcpy(&c->md->model, saved, sizeof *saved);
-    free(saved);
-    return rc;
+    /* both at once: neither order may matter (hs_model_set_time); the model stays as is */
+    t0 = c->md->model.t_end;
+    d0 = c->md->model.dt;
+    rc = hs_model_set_time(c->md, sw->t_end, sw->dt, &e);
+    c->md->model.t_end = t0;
+    c->md->model.dt = d0;
+    if (rc != HS_OK) {
+        int on_t = isnan(sw->dt) || (!strcmp(e.key, "integrator.t_end") && !isnan(sw->t_end));
+        return yt_fail(&c->y, rc, yt_map_get(m, on_t ? "t_end" : "dt"),
+                       on_t ? "simulation.t_end" : "simulation.dt", "%s", e.msg);
+    }
+    return HS_OK;
+}
+
+/* The smallest and largest value sweep parameter sp can take: the listed values, the bounds
+ * of a bounded distribution, or the quantiles at the extreme uniforms any method draws (all
+ * are in [2^-91, 1 - 2^-53]: hs_sample.h; Latin hypercubes come nearest to 0). */
+static void dist_range(const hs_sweep_param *sp, double *lo, double *hi)
+{
+    const double ulo = ldexp(1.0, -91), uhi = 1.0 - ldexp(1.0, -53);
+    int k;
+    switch (sp->dist) {
+    case HS_DIST_UNIFORM:
+        *lo = sp->a;
+        *hi = sp->b;
+        return;
+    case HS_DIST_NORMAL:
+        *lo = hs_q_normal(sp->a, sp->b, ulo);
+        *hi = hs_q_normal(sp->a, sp->b, uhi);
+        return;
+    case HS_DIST_TRUNCNORMAL:
+        *lo = sp->c;
+        *hi = sp->d;
+        return;
+    case HS_DIST_LOGNORMAL:
+        *lo = hs_q_lognormal(sp->a, sp->b, ulo);
+        *hi = hs_q_lognormal(sp->a, sp->b, uhi);
+        return;
+    default:
+        *lo = HUGE_VAL;
+        *hi = -HUGE_VAL;
+        for (k = 0; k < sp->nvalues; ++k) {
+            if (sp->values[k] < *lo) *lo = sp->values[k];
+            if (sp->values[k] > *hi) *hi = sp->values[k];
+        }
+    }
+}
+
+/* A swept integrator.dt or integrator.t_end must keep every instance within HS_MAX_STEPS
+ * steps (an instance of more would run for days, or overflow its step count): checked on the
+ * smallest dt and the largest t_end the sweep can draw. Values <= 0 are flagged as invalid
+ * instances when run, but a continuous distribution reaching 0 also draws positive steps
+ * arbitrarily close to it. */
+static int check_swept_steps(sctx *c)
+{
+    const hs_sweep *sw = c->sw;
+    const yt_node *pm = yt_map_get(c->root, "parameters");
+    double te = isnan(sw->t_end) ? c->md->model.t_end : sw->t_end;
+    double dt = isnan(sw->dt) ? c->md->model.dt : sw->dt, lo, hi;
+    char kp[160];
+    int jd = -1, jt = -1, j, k, blame;
+    for (j = 0; j < sw->nparam; ++j) {
+        if (!strcmp(sw->param[j].name, "integrator.dt")) jd = j;
+        if (!strcmp(sw->param[j].name, "integrator.t_end")) jt = j;
+    }
+    if (jd < 0 && jt < 0) return HS_OK;
+    if (jt >= 0) dist_range(&sw->param[jt], &lo, &te);
+    if (jd >= 0) {
+        const hs_sweep_param *sp = &sw->param[jd];
+        if (sp->dist == HS_DIST_VALUES) {
+            dt = HUGE_VAL;
+            for (k = 0; k < sp->nvalues; ++k)
+                if (sp->values[k] > 0.0 && sp->values[k] < dt) dt = sp->values[k];
+            if (isinf(dt)) return HS_OK; /* every instance invalid (dt <= 0), none runs */
+        } else {
+            dist_range(sp, &dt, &hi);
+            if (!(dt > 0.0))
+                return yt_fail(&c->y, HS_ERR_VALUE, pm ? yt_map_key(pm, sp->name) : NULL,
+                               yt_join(kp, sizeof kp, "parameters", sp->name),
+                               "this distribution of integrator.dt reaches %g s: it draws steps "
+                               "<= 0 and steps arbitrarily close to 0 (more than HS_MAX_STEPS = "
+                               "%.0e steps to t_end); give dt a range that stays above 0 "
+                               "(uniform, truncated_normal, values or range)",
+                               dt, HS_MAX_STEPS);
+        }
+    }
+    if (te / dt <= HS_MAX_STEPS) return HS_OK;
+    /* blame the swept one (the one further from its usual size when both are swept) */
+    blame = jd >= 0 && (jt < 0 || te * dt <= 1e-3) ? jd : jt;
+    return yt_fail(&c->y, HS_ERR_LIMIT, pm ? yt_map_key(pm, sw->param[blame].name) : NULL,
+                   yt_join(kp, sizeof kp, "parameters", sw->param[blame].name),
+                   "instances may draw t_end = %g s with dt = %g s: t_end / dt = %.3g steps, "
+                   "more than HS_MAX_STEPS = %.0e (t_end / dt must be at most that)",
+                   te, dt, te / dt, HS_MAX_STEPS);
+}
+
+/* What a run of the sweep needs, per instance and in all. */
+typedef struct size_need {
+    long nsteps, ntime, rows; /* steps, trajectory samples, instances per chunk */
+    int ncol;
+    double chunk_mem; /* bytes of memory for one chunk of results */
+    double end_mem;   /* bytes of memory for the ensemble statistics at the end */
+    double file;      /* bytes of the results file */
+} size_need;
+
+static void size_of(const hs_sweep *sw, const hs_model_desc *md, long n, size_need *z)
+{
+    double t_end = isnan(sw->t_end) ? md->model.t_end : sw->t_end;
+    double dt = isnan(sw->dt) ? md->model.dt : sw->dt, row_mem, row_file;
+    long chunk = sw->chunk > 0 ? sw->chunk : 1024;
+    hs_model *m = (hs_model *)malloc(sizeof *m);
+    int q;
+    memset(z, 0, sizeof *z);
+    if (m) {
+        memcpy(m, &md->model, sizeof *m);
+        m->t_end = t_end;
+        m->dt = dt;
+        z->nsteps = hs_nsteps(m);
+        free(m);
+    } else {
+        z->nsteps = (long)(t_end / dt <= HS_MAX_STEPS ? t_end / dt + 1.0 : HS_MAX_STEPS);
+    }
+    z->ntime = sw->out.ntraj > 0 ? hs_traj_count(z->nsteps, sw->out.traj_every) : 0;
+    for (q = 0; q < HS_NSTAT; ++q) z->ncol += (sw->out.stats >> q) & 1u;
+    z->rows = chunk < n ? chunk : n;
+    /* a batch: sampled values, status/steps/iterations, every statistic, the trajectories */
+    row_mem = 8.0 * sw->nparam + 24.0 + 8.0 * sw->out.nsig * HS_NSTAT +
+              8.0 * sw->out.ntraj * (double)z->ntime;
+    row_file = 8.0 + 8.0 * sw->nparam + 24.0 + 8.0 * sw->out.nsig * z->ncol +
+               8.0 * sw->out.ntraj * (double)z->ntime;
+    z->chunk_mem = (double)z->rows * row_mem;
+    /* the statuses and one signal's statistics of every instance (hs_results_finish) */
+    z->end_mem = (double)n * (4.0 + 8.0 * z->ncol);
+    z->file = (double)n * row_file;
+}
+
+int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_total, long n_run,
+                        hs_error *err)
+{
+    size_need z;
+    double mem = hs_phys_memory(), nmax;
+    char a[32], b[32];
+    const char *nkey;
+    int nl, nc;
+    if (!sw || !md) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep or model");
+    /* the instance count's place in the file: instances, or a grid's parameters */
+    nkey = sw->n_key[0] ? sw->n_key : "instances";
+    nl = sw->n_line;
+    nc = sw->n_col;
+    /* the method's own limit (the loader checks the file's instances; run -n comes here) */
+    nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+           : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
+                                         : MAX_INSTANCES;
+    if (n_total < 1 || (double)n_total > nmax)
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
+                            "%ld instances: method %s takes 1 to %.0f", n_total,
+                            k_methods[sw->method], nmax);
+    size_of(sw, md, n_run > 0 ? n_run : n_total, &z);
+    if (mem <= 0.0) return HS_OK; /* unknown: nothing to compare with */
+    if (z.chunk_mem > mem) {
+        if (sw->out.ntraj > 0 && 8.0 * sw->out.ntraj * (double)z.ntime * (double)z.rows > mem / 2)
+            return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "outputs.trajectories.every",
+                                "trajectories of %ld samples x %d signals for a chunk of %ld "
+                                "instances need %s of memory, more than this machine has (%s): "
+                                "record every k-th step with a larger every, fewer signals, or "
+                                "lower chunk",
+                                z.ntime, sw->out.ntraj, z.rows,
+                                hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                                hs_fmt_bytes(mem, b, sizeof b));
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "chunk",
+                            "a chunk of %ld instances needs %s of memory, more than this "
+                            "machine has (%s): lower chunk",
+                            z.rows, hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                            hs_fmt_bytes(mem, b, sizeof b));
+    }
+    /* a run's ensemble statistics: the instances of this run (a shard's, or all) */
+    if (n_run > 0 && z.end_mem > mem)
+        return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
+                            "a run of %ld instances needs %s of memory for the ensemble "
+                            "statistics of its results (%d bytes each), more than this machine "
+                            "has (%s): run fewer instances, or split them with run --shard K/N",
+                            n_run, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol,
+                            hs_fmt_bytes(mem, b, sizeof b));
+    return HS_OK;
+}
+
+/* hs_sweep_check_size at load time (what every run of the sweep needs: a chunk; the memory
+ * for all instances depends on the run, a shard needing less: hs_run checks it), the error
+ * at the key's node. Records where the instance count comes from, for hs_run's errors. */
+static int check_size(sctx *c, long n)
+{
+    hs_error e;
+    const yt_node *at = c->root, *o, *t, *in = yt_map_get(c->root, "instances");
+    int rc;
+    if (!in) in = yt_map_key(c->root, "parameters"); /* a grid's product of the value counts */
+    snprintf(c->sw->n_key, sizeof c->sw->n_key, "%s",
+             yt_map_get(c->root, "instances") ? "instances" : "parameters");
+    c->sw->n_line = in ? in->line : 0;
+    c->sw->n_col = in ? in->col : 0;
+    rc = hs_sweep_check_size(c->sw, c->md, n, 0, &e);
+    if (rc == HS_OK) return HS_OK;
+    if (!strcmp(e.key, c->sw->n_key)) {
+        at = in;
+    } else if (!strcmp(e.key, "chunk")) {
+        at = yt_map_get(c->root, "chunk");
+    } else {
+        o = yt_map_get(c->root, "outputs");
+        t = o ? yt_map_get(o, "trajectories") : NULL;
+        at = t && yt_map_get(t, "every") ? yt_map_get(t, "every") : t;
+    }
+    return yt_fail(&c->y, rc, at ? at : c->root, e.key, "%s", e.msg);
 }
 
 /* The model path relative to the sweep file's directory (absolute paths as they are). */
@@ -748,6 +971,28 @@ static int resolve_model(sctx *c, const char *sweep_path, const yt_node *node, c
                        "the model path is too long (at most %d characters)",
                        (int)sizeof sw->model_path - 1);
     return HS_OK;
+}
+
+/* The model named by model: (resolved). A file that cannot be read (missing, a directory, a
+ * FIFO, too large) is reported at the sweep's model: key, naming both files; an error inside
+ * the model file names the model file, line and key. */
+static int load_model(sctx *c, const yt_node *node, const char *rel)
+{
+    char *text = NULL;
+    hs_error e;
+    int rc = yt_read_file(c->sw->model_path, "model file", &text, &e);
+    if (rc != HS_OK) {
+        if (!strcmp(e.file, c->sw->model_path) && e.line == 0)
+            return yt_fail(&c->y, rc, node, "model", "'%s'%s%s%s: %s", rel,
+                           strcmp(rel, c->sw->model_path) ? " (resolved to " : "",
+                           strcmp(rel, c->sw->model_path) ? c->sw->model_path : "",
+                           strcmp(rel, c->sw->model_path) ? ")" : "", e.msg);
+        if (c->y.err) *c->y.err = e;
+        return rc;
+    }
+    rc = hs_model_load_text(text, c->sw->model_path, c->md, c->y.err);
+    free(text);
+    return rc;
 }
 
 static int load_root(sctx *c, const char *text, const char *path)
@@ -780,7 +1025,7 @@ static int load_root(sctx *c, const char *text, const char *path)
     if (!in && sw->method != HS_SAMPLE_GRID) return yt_missing(&c->y, c->root, "", "instances");
     if (in && (rc = int_node(c, in, "instances", 1, nmax, &n))) return rc;
     if ((rc = resolve_model(c, path, mn, rel))) return rc;
-    if ((rc = hs_model_load(sw->model_path, c->md, c->y.err)) != HS_OK) return rc;
+    if ((rc = load_model(c, mn, rel)) != HS_OK) return rc;
     if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = parse_outputs(c)))
         return rc;
     /* trajectories share one time axis (/traj/time, from the model's dt and t_end): a swept
@@ -809,6 +1054,7 @@ static int load_root(sctx *c, const char *text, const char *path)
         n = (long)prod;
     }
     sw->n = n;
+    if ((rc = check_swept_steps(c)) || (rc = check_size(c, n))) return rc;
     len = strlen(text);
     sw->text = (char *)malloc(len + 1);
     if (!sw->text) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
@@ -858,7 +1104,7 @@ int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error
     if (sw) memset(sw, 0, sizeof *sw);
     if (model) memset(model, 0, sizeof *model);
     if (!path) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no sweep file given");
-    if ((rc = yt_read_file(path, &buf, err)) != HS_OK) return rc;
+    if ((rc = yt_read_file(path, "sweep file", &buf, err)) != HS_OK) return rc;
     rc = hs_sweep_load_text(buf, path, sw, model, err);
     free(buf);
     return rc;

@@ -8,6 +8,7 @@
 
 #include <libfyaml.h>
 
+#include "fileio.h"
 #include "hs/model_file.h"
 #include "yaml_tree.h"
 
@@ -46,9 +47,9 @@ static void discard_diag(struct fy_diag *diag, void *user, const char *buf, size
     (void)len;
 }
 
-/* Parses text into *root (NULL for an empty document). */
-int yt_parse(const char *text, const char *file, const char *what, yt_node **root,
-             hs_error *err)
+/* Parses text (valid UTF-8) into *root (NULL for an empty document). */
+static int yt_parse_raw(const char *text, const char *file, const char *what, yt_node **root,
+                        hs_error *err)
 {
     struct fy_diag_cfg dcfg;
     struct fy_parse_cfg pcfg;
@@ -57,6 +58,8 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
     struct fy_event *ev;
     yt_node *stack[YT_MAX_DEPTH];
     int depth = 0, ndoc = 0, rc = HS_OK, last_line = 1, last_col = 1, done = 0;
+    size_t len = strlen(text), end_pos = 0;
+    int end_line = 0, end_col = 0;
 
     *root = NULL;
     fy_diag_cfg_default(&dcfg);
@@ -69,7 +72,7 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
     pcfg.flags = FYPCF_QUIET;
     pcfg.diag = diag;
     fyp = fy_parser_create(&pcfg);
-    if (!fyp || fy_parser_set_string(fyp, text, strlen(text)) != 0) {
+    if (!fyp || fy_parser_set_string(fyp, text, len) != 0) {
         if (fyp) fy_parser_destroy(fyp);
         fy_diag_destroy(diag);
         return hs_error_set(err, HS_ERR_IO, file, 0, 0, "", "cannot start the YAML parser");
@@ -86,6 +89,13 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
         switch (ev->type) {
         case FYET_STREAM_END:
             done = 1;
+            if (mk) {
+                end_pos = mk->input_pos;
+                end_line = line;
+                end_col = col;
+            } else {
+                end_pos = len;
+            }
             break;
         case FYET_DOCUMENT_START:
             if (++ndoc > 1)
@@ -155,7 +165,17 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
         fy_parser_event_free(fyp, ev);
     }
 
-    if (rc == HS_OK && (!done || fy_parser_get_stream_error(fyp))) {
+    /* libfyaml may end the stream early without an error (it did at a byte that is not
+     * UTF-8, dropping the rest of the file silently): a stream that ends before the text
+     * does, or any error the parser collected, is an error */
+    if (rc == HS_OK && done && !fy_parser_get_stream_error(fyp) && !fy_diag_got_error(diag) &&
+        end_pos < len)
+        rc = hs_error_set(err, HS_ERR_PARSE, file, end_line > 0 ? end_line : last_line,
+                          end_line > 0 ? end_col : last_col, "",
+                          "the YAML parser stopped here, at byte %lu of %lu, before the end of "
+                          "the %s (the rest would be ignored)",
+                          (unsigned long)end_pos, (unsigned long)len, what);
+    if (rc == HS_OK && (!done || fy_parser_get_stream_error(fyp) || fy_diag_got_error(diag))) {
         void *it = NULL;
         struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
         if (de)
@@ -174,45 +194,170 @@ int yt_parse(const char *text, const char *file, const char *what, yt_node **roo
     return rc;
 }
 
+/* Offset of the first byte of text (n bytes) that is not part of a valid UTF-8 sequence
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF) or that starts a
+ * character YAML does not allow (its c-printable: no control characters but tab, LF and CR,
+ * no DEL, no C1 controls but NEL, no U+FFFE/U+FFFF), or n. */
+static size_t utf8_invalid(const unsigned char *s, size_t n, size_t from)
+{
+    size_t i = from;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k, len;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return i;
+            ++i;
+            continue;
+        }
+        if (c == 0xC2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F && s[i + 1] != 0x85)
+            return i; /* U+0080..U+009F */
+        if (c == 0xEF && i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF))
+            return i; /* U+FFFE, U+FFFF */
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else
+            return i;
+        if (i + len > n) return i;
+        for (k = 1; k < len; ++k) {
+            unsigned b = s[i + k];
+            if (b < (k == 1 ? lo : 0x80u) || b > (k == 1 ? hi : 0xBFu)) return i;
+        }
+        i += len;
+    }
+    return n;
+}
+
+/* The dotted key of the last node of y at or before (line, col) on that line, into best
+ * (best_line/best_col: its position so far). */
+static void path_at(const yt_node *y, const char *path, int line, int col, char *best, size_t bn,
+                    int *best_line, int *best_col)
+{
+    char kp[256];
+    int i;
+    if (!y) return;
+    if (y->line == line && y->col <= col &&
+        (y->line > *best_line || (y->line == *best_line && y->col >= *best_col))) {
+        snprintf(best, bn, "%s", path);
+        *best_line = y->line;
+        *best_col = y->col;
+    }
+    if (y->type == YT_MAP) {
+        for (i = 0; i + 1 < y->n; i += 2) {
+            const char *k = y->kid[i]->type == YT_SCALAR ? y->kid[i]->text : "?";
+            yt_join(kp, sizeof kp, path, k);
+            path_at(y->kid[i], kp, line, col, best, bn, best_line, best_col);
+            path_at(y->kid[i + 1], kp, line, col, best, bn, best_line, best_col);
+        }
+    } else if (y->type == YT_SEQ) {
+        for (i = 0; i < y->n; ++i) {
+            snprintf(kp, sizeof kp, "%s[%d]", path, i);
+            path_at(y->kid[i], kp, line, col, best, bn, best_line, best_col);
+        }
+    }
+}
+
+int yt_parse(const char *text, const char *file, const char *what, yt_node **root, hs_error *err)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t n = strlen(text), bad = utf8_invalid(s, n, 0), i, ls = 0;
+    int line = 1, col = 1;
+    char *fixed, key[256];
+    *root = NULL;
+    if (bad == n) return yt_parse_raw(text, file, what, root, err);
+    /* where: line, and column in characters (as libfyaml counts them) */
+    for (i = 0; i < bad; ++i)
+        if (s[i] == '\n' || (s[i] == '\r' && s[i + 1] != '\n')) { /* LF, CRLF or CR */
+            ++line;
+            ls = i + 1;
+        }
+    for (i = ls; i < bad; ++i)
+        if ((s[i] & 0xC0) != 0x80) ++col;
+    /* which key: the file parsed with every invalid byte replaced by '?' */
+    key[0] = '\0';
+    fixed = (char *)malloc(n + 1);
+    if (fixed) {
+        yt_node *y = NULL;
+        int bl = 0, bc = 0;
+        size_t j = 0;
+        memcpy(fixed, text, n + 1);
+        while ((j = utf8_invalid(s, n, j)) < n) fixed[j++] = '?';
+        if (yt_parse_raw(fixed, file, what, &y, NULL) == HS_OK)
+            path_at(y, "", line, col, key, sizeof key, &bl, &bc);
+        yt_free(y);
+        free(fixed);
+    }
+    if (s[bad] < 0x80 ||
+        (s[bad] == 0xC2 && bad + 1 < n && s[bad + 1] >= 0x80 && s[bad + 1] <= 0x9F))
+        return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
+                            "control character U+%04X is not allowed in a %s (YAML text: "
+                            "only tab, line feed and carriage return)",
+                            s[bad] < 0x80 ? (unsigned)s[bad] : (unsigned)s[bad + 1], what);
+    if (s[bad] == 0xEF && bad + 2 < n && s[bad + 1] == 0xBF && s[bad + 2] >= 0xBE)
+        return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
+                            "character U+FFF%c is not allowed in a %s",
+                            s[bad + 2] == 0xBE ? 'E' : 'F', what);
+    return hs_error_set(err, HS_ERR_PARSE, file, line, col, key,
+                        "byte 0x%02X is not valid UTF-8: a %s must be UTF-8 text (was it saved "
+                        "in another encoding, e.g. Latin-1?)",
+                        (unsigned)s[bad], what);
+}
+
 /* ====================================================================================== */
 
 /* ====================================================================================== */
 /* reading files                                                                          */
 /* ====================================================================================== */
 
-int yt_read_file(const char *path, char **text, hs_error *err)
+int yt_read_file(const char *path, const char *what, char **text, hs_error *err)
 {
-    FILE *f;
-    char *buf = NULL, *nb;
-    size_t len = 0, cap = 0, got;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc;
     *text = NULL;
-    f = fopen(path, "rb");
-    if (!f) return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot open: %s", strerror(errno));
-    for (;;) {
-        if (cap - len < 4096) {
-            cap = cap ? 2 * cap : 16384;
-            nb = (char *)realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory");
-            }
-            buf = nb;
+    if ((rc = hs_read_input(path, what, HS_MAX_INPUT_BYTES, &buf, &len, err)) != HS_OK) return rc;
+    {
+        /* text in another Unicode encoding, told by its byte order mark */
+        const unsigned char *u = (const unsigned char *)buf;
+        const char *enc = NULL;
+        if (len >= 4 && u[0] == 0xFF && u[1] == 0xFE && u[2] == 0 && u[3] == 0)
+            enc = "UTF-32LE";
+        else if (len >= 4 && u[0] == 0 && u[1] == 0 && u[2] == 0xFE && u[3] == 0xFF)
+            enc = "UTF-32BE";
+        else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE)
+            enc = "UTF-16LE";
+        else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF)
+            enc = "UTF-16BE";
+        if (enc) {
+            free(buf);
+            return hs_error_set(err, HS_ERR_PARSE, path, 1, 1, "",
+                                "the %s is %s text (byte order mark): it must be UTF-8 (save it "
+                                "as UTF-8)",
+                                what, enc);
         }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
     }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "read error");
-    }
-    fclose(f);
-    buf[len] = '\0';
     if (strlen(buf) != len) {
+        const char *z = buf + strlen(buf), *p;
+        int line = 1, col = 1;
+        for (p = buf; p < z; ++p) {
+            if (*p == '\n' || (*p == '\r' && p[1] != '\n')) {
+                ++line;
+                col = 1;
+            } else if ((*p & 0xC0) != 0x80) {
+                ++col;
+            }
+        }
         free(buf);
-        return hs_error_set(err, HS_ERR_PARSE, path, 0, 0, "", "the file contains NUL bytes");
+        return hs_error_set(err, HS_ERR_PARSE, path, line, col, "",
+                            "the %s contains a NUL byte (0x00): it must be UTF-8 text", what);
     }
     *text = buf;
     return HS_OK;

@@ -37,13 +37,17 @@ typedef struct yt_ctx {
 
 /* Parses text into *root (NULL for an empty document). what names the kind of file in
  * messages ("model file", "sweep file"): such a file holds exactly one YAML document. Aliases
- * are refused (anchors are allowed). err may be NULL. */
+ * are refused (anchors are allowed). The text must be valid UTF-8 (the first invalid byte is
+ * reported with its line, column and the key on that line), and the parser must read all of
+ * it: libfyaml errors are never dropped. err may be NULL. */
 int yt_parse(const char *text, const char *file, const char *what, yt_node **root, hs_error *err);
 void yt_free(yt_node *y);
 
-/* Reads a whole file into a NUL-terminated heap buffer (*text, freed by the caller); a file
+/* Reads a whole file into a NUL-terminated heap buffer (*text, freed by the caller); what
+ * names it in messages ("model file"). Only regular files of at most HS_MAX_INPUT_BYTES are
+ * read (fileio.h: FIFOs, devices and directories are refused without blocking); a file
  * containing NUL bytes is refused. */
-int yt_read_file(const char *path, char **text, hs_error *err);
+int yt_read_file(const char *path, const char *what, char **text, hs_error *err);
 
 /* Sets c->err at node at (line and column; NULL: unknown) with the dotted key; returns code. */
 int yt_fail(const yt_ctx *c, int code, const yt_node *at, const char *key, const char *fmt, ...)

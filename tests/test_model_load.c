@@ -498,6 +498,49 @@ static void test_errors(void)
     CHECK(g_d->param == NULL && g_d->text == NULL, "failed load holds no memory");
 }
 
+/* The text must be UTF-8 YAML text: the first byte that is not, or a control character, is
+ * an error at its line and column (in characters) with the key on that line, comments
+ * included, before libfyaml can drop the rest of the file; the step count is bounded. */
+static void test_text_and_steps(void)
+{
+#define P1 "name: p\nbodies:\n  - {name: a, shape: point, mass: 1 kg}\n" J2
+    hs_error e;
+    char buf[4096];
+    expect_error("0xFF in a comment", P1 "integrator:\n  dt: 1 ms  # \xff\n  t_end: 10 s\n",
+                 HS_ERR_PARSE, 7, 15, "integrator.dt", "byte 0xFF is not valid UTF-8");
+    expect_error("Latin-1 in a value", P1 "integrator: {penalty: 1e1\xe9}\n", HS_ERR_PARSE, 6,
+                 26, "integrator.penalty", "byte 0xE9");
+    expect_error("a column in characters", "name: \xc3\xa9t\xc3\xa9 \xff\n", HS_ERR_PARSE, 1, 11,
+                 "name", "byte 0xFF");
+    expect_error("truncated sequence at the end", P1 "# \xe2\x82", HS_ERR_PARSE, 6, 3, "",
+                 "byte 0xE2");
+    expect_error("overlong", P1 "# \xc0\xaf\n", HS_ERR_PARSE, 6, 3, "", "byte 0xC0");
+    expect_error("surrogate", P1 "# \xed\xa0\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xED");
+    expect_error("above U+10FFFF", P1 "# \xf4\x90\x80\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xF4");
+    expect_error("escape", P1 "# \x1b[1m\n", HS_ERR_PARSE, 6, 3, "", "control character U+001B");
+    expect_error("DEL", "name: p\x7f\n", HS_ERR_PARSE, 1, 8, "name", "U+007F");
+    expect_error("C1", "name: p # \xc2\x9b\n", HS_ERR_PARSE, 1, 11, "name", "U+009B");
+    expect_error("U+FFFE", "name: p # \xef\xbf\xbe\n", HS_ERR_PARSE, 1, 11, "name", "U+FFFE");
+    /* valid UTF-8 passes: multi-byte characters in comments and strings, a BOM, CRLF, tabs */
+    snprintf(buf, sizeof buf,
+             "\xef\xbb\xbfname: p  # \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\r\n"
+             "source: \"\xc2\xb5s \xe2\x80\x94\tok\"\r\n%s",
+             "bodies:\n  - {name: a, shape: point, mass: 1 kg}\n" J2);
+    CHECK(load(buf, &e) == HS_OK, "valid UTF-8, BOM, CRLF, tab: %s", e.msg);
+    /* t_end / dt at most HS_MAX_STEPS, named after the key given (or the one off its usual size) */
+    expect_error("dt 1e-300", P1 "integrator:\n  dt: 1e-300 s\n", HS_ERR_LIMIT, 7, 7,
+                 "integrator.dt", "at most 1e+09 steps");
+    expect_error("t_end 1e300", P1 "integrator:\n  t_end: 1e300 s\n", HS_ERR_LIMIT, 7, 10,
+                 "integrator.t_end", "at most 1e+09 steps");
+    expect_error("t_end 1e9 with dt", P1 "integrator:\n  dt: 1 ms\n  t_end: 1e9 s\n",
+                 HS_ERR_LIMIT, 8, 10, "integrator.t_end", "at most 1e+09 steps");
+    CHECK(load(P1 "integrator:\n  dt: 1 ms\n  t_end: 1e6 s\n", &e) == HS_OK,
+          "exactly 1e9 steps: %s", e.msg);
+    expect_error("max_iter 2.0003", P1 "integrator: {max_iter: 2.0003}\n", HS_ERR_VALUE, 6, 24,
+                 "integrator.max_iter", "integer");
+#undef P1
+}
+
 int main(void)
 {
     g_d = (hs_model_desc *)calloc(1, sizeof *g_d);
@@ -508,6 +551,7 @@ int main(void)
     test_sections();
     test_model_files();
     test_errors();
+    test_text_and_steps();
     hs_model_desc_free(g_d);
     free(g_d);
     return tu_report("test_model_load");

@@ -276,6 +276,52 @@ static void test_set(hs_model_desc *d)
     CHECK(v == 3.0, "get after set");
 }
 
+/* Integer-valued parameters take integers in their range only; t_end and dt are bounded
+ * (t_end / dt <= HS_MAX_STEPS) and set together by hs_model_set_time in either order. */
+static void test_integers_and_steps(hs_model_desc *d)
+{
+    hs_error e;
+    int i = hs_param_find(d, "integrator.max_iter"), rc;
+    double t0 = d->model.t_end, d0 = d->model.dt;
+    hs_param_set(d, "integrator.max_iter", 20.0, &e);
+    CHECK(i >= 0 && d->param[i].integer && d->param[i].lo == 1.0 && d->param[i].hi == 1e6 &&
+              d->param[i].type == HS_PARAM_DOUBLE,
+          "max_iter is an integer parameter");
+    CHECK(!d->param[hs_param_find(d, "body.link1.mass")].integer, "a mass is not");
+    rc = hs_param_set(d, "integrator.max_iter", 2.0003, &e);
+    CHECK(rc == HS_ERR_VALUE && !strcmp(e.key, "integrator.max_iter") && strstr(e.msg, "integer") &&
+              d->model.max_iter == 20.0,
+          "max_iter 2.0003 refused, old value kept: %s", e.msg);
+    CHECK(hs_param_set_string(d, "integrator.max_iter=1e300", &e) == HS_ERR_VALUE &&
+              d->model.max_iter == 20.0,
+          "max_iter 1e300 refused: %s", e.msg);
+    CHECK(hs_param_set_string(d, "integrator.max_iter=0", &e) == HS_ERR_VALUE, "max_iter 0");
+    CHECK(hs_param_set_string(d, "integrator.max_iter=7", &e) == HS_OK && d->model.max_iter == 7.0,
+          "max_iter 7: %s", e.msg);
+    hs_param_set(d, "integrator.max_iter", 20.0, &e);
+
+    rc = hs_param_set_string(d, "integrator.t_end=1e300", &e);
+    CHECK(rc == HS_ERR_LIMIT && !strcmp(e.key, "integrator.t_end") &&
+              strstr(e.msg, "HS_MAX_STEPS") && d->model.t_end == t0,
+          "t_end 1e300: %d %s %s", rc, e.key, e.msg);
+    rc = hs_param_set_string(d, "integrator.dt=1e-300 s", &e);
+    CHECK(rc == HS_ERR_LIMIT && !strcmp(e.key, "integrator.dt") && d->model.dt == d0,
+          "dt 1e-300: %d %s %s", rc, e.key, e.msg);
+    /* 1e7 s at the old 1 ms step would be 1e10 steps, at 1 s it is 1e7: together it is fine */
+    CHECK(hs_param_set(d, "integrator.t_end", 1e7, &e) == HS_ERR_LIMIT, "t_end alone refused");
+    CHECK(hs_model_set_time(d, 1e7, 1.0, &e) == HS_OK && d->model.t_end == 1e7 &&
+              d->model.dt == 1.0,
+          "t_end and dt together: %s", e.msg);
+    rc = hs_model_set_time(d, NAN, 1e-300, &e);
+    CHECK(rc == HS_ERR_LIMIT && !strcmp(e.key, "integrator.dt") && d->model.dt == 1.0,
+          "dt alone named: %s", e.key);
+    rc = hs_model_set_time(d, 1e300, NAN, &e);
+    CHECK(rc == HS_ERR_LIMIT && !strcmp(e.key, "integrator.t_end") && d->model.t_end == 1e7,
+          "t_end alone named: %s", e.key);
+    CHECK(hs_model_set_time(d, t0, d0, &e) == HS_OK && d->model.t_end == t0 && d->model.dt == d0,
+          "restored");
+}
+
 int main(void)
 {
     hs_model_desc *d = (hs_model_desc *)calloc(1, sizeof *d);
@@ -288,6 +334,7 @@ int main(void)
     if (rc == HS_OK) {
         test_table(d);
         test_set(d);
+        test_integers_and_steps(d);
     }
     hs_model_desc_free(d);
     free(d);

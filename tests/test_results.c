@@ -1006,9 +1006,80 @@ static void test_bad_layout(void)
         char nodir[160];
         snprintf(nodir, sizeof nodir, "%s/no/such/dir/x.h5", dir);
         make_layout(&L, &M, 0, NT, CH, 42);
-        CHECK(hs_results_create(nodir, &L, &M, &r, &e) == HS_ERR_IO && strstr(e.file, "x.h5.part"),
+        /* checked before anything is created: an output path that cannot be written */
+        CHECK(hs_results_create(nodir, &L, &M, &r, &e) == HS_ERR_ARG && strstr(e.file, "x.h5") &&
+                  strstr(e.msg, "No such file or directory"),
               "unwritable path: %s", e.msg);
     }
+    {
+        /* a directory, as the results file or where the CSV goes: refused before the run
+         * (not by the rename at the end of it) */
+        char d2[200], csvd[200];
+        snprintf(d2, sizeof d2, "%s/adir.h5", dir);
+        snprintf(csvd, sizeof csvd, "%s/bdir.csv", dir);
+        CHECK(mkdir(d2, 0700) == 0 && mkdir(csvd, 0700) == 0, "mkdir");
+        CHECK(hs_results_create(d2, &L, &M, &r, &e) == HS_ERR_ARG && !r &&
+                  strstr(e.msg, "is a directory"),
+              "a directory as results file: %s", e.msg);
+        snprintf(d2, sizeof d2, "%s/bdir.h5", dir);
+        CHECK(hs_results_create(d2, &L, &M, &r, &e) == HS_ERR_ARG && !r &&
+                  strstr(e.file, "bdir.csv") && strstr(e.msg, "is a directory"),
+              "a directory where the CSV goes: %s %s", e.file, e.msg);
+        CHECK(!exists(d2) && access(csvd, F_OK) == 0, "nothing created");
+        rmdir(csvd);
+        snprintf(d2, sizeof d2, "%s/adir.h5", dir);
+        rmdir(d2);
+    }
+}
+
+/* Two writers of one results file: the second is refused before it touches the file (the
+ * lock is per open file, so two in one process collide as two processes do), the first
+ * finishes a valid file; a resume while it runs is refused too; a file replaced behind the
+ * writer's back fails at the next chunk, never reported as a success. */
+static void test_lock(void)
+{
+    hs_results_layout L;
+    hs_results_meta M;
+    hs_results *r = NULL, *r2 = NULL;
+    hs_error e;
+    batch b;
+    char path[200], part[220];
+    long c;
+    int rc;
+    snprintf(path, sizeof path, "%s/lock.h5", dir);
+    snprintf(part, sizeof part, "%s.part", path);
+    make_layout(&L, &M, 0, NT, CH, 42);
+    rc = hs_results_create(path, &L, &M, &r, &e);
+    CHECK(rc == 0, "create: %s", e.msg);
+    if (rc) return;
+    make_batch(&b, 0, NT, CH, 0);
+    CHECK(hs_results_write_chunk(r, 0, b.params, &b.bo, &e) == 0, "chunk 0");
+    rc = hs_results_create(path, &L, &M, &r2, &e);
+    CHECK(rc == HS_ERR_ARG && !r2 && strstr(e.msg, "locked") && strstr(e.file, "lock.h5.part"),
+          "second writer refused: %d %s", rc, e.msg);
+    rc = hs_results_resume(path, &L, &M, &r2, &e);
+    CHECK(rc == HS_ERR_ARG && !r2 && strstr(e.msg, "locked"), "resume while written refused: %s",
+          e.msg);
+    for (c = 1; c < (NT + CH - 1) / CH; ++c) {
+        make_batch(&b, 0, NT, CH, c);
+        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "chunk %ld: %s", c, e.msg);
+    }
+    CHECK(hs_results_finish(r, NULL, &e) == 0 && exists(path) && !exists(part),
+          "the first writer finishes: %s", e.msg);
+    hs_results_close(r);
+    r = NULL;
+
+    /* replaced behind the writer's back */
+    rc = hs_results_create(path, &L, &M, &r, &e);
+    CHECK(rc == 0, "create again: %s", e.msg);
+    if (rc) return;
+    CHECK(rename(path, part) == 0, "another file put in place of the .part");
+    make_batch(&b, 0, NT, CH, 0);
+    rc = hs_results_write_chunk(r, 0, b.params, &b.bo, &e);
+    CHECK(rc == HS_ERR_IO && strstr(e.msg, "replaced by another process"),
+          "a replaced file fails: %d %s", rc, e.msg);
+    hs_results_close(r);
+    remove(part);
 }
 
 /* Model and sweep texts beyond HDF5's 64 KiB attribute limit; an empty shard and no
@@ -1131,7 +1202,8 @@ static void cleanup(void)
                            "s1.h5", "s1.csv", "s2.h5",     "s2.csv",    "s3.h5",      "s3.csv",
                            "s4.h5", "s4.csv", "m.h5",      "m.csv",     "i1.h5",      "i1.csv",
                            "i2.h5", "i2.csv", "k.h5", "k.csv", "t.h5", "t.csv", "b.h5.part", "m.h5.part", "bad.h5.part",
-                           "qc.h5", "qc.csv", "qg.h5", "qg.csv", "qg2.h5", "qg2.csv"};
+                           "qc.h5", "qc.csv", "qg.h5", "qg.csv", "qg2.h5", "qg2.csv",
+                           "lock.h5", "lock.csv", "lock.h5.part"};
     char p[128];
     int k;
     for (k = 0; k < (int)(sizeof names / sizeof names[0]); ++k) {
@@ -1159,6 +1231,7 @@ int main(void)
     test_big_text();
     test_identical();
     test_quantiles_on();
+    test_lock();
     if (getenv("HS_TEST_KEEP")) /* to look at the files with h5dump */
         printf("files kept in %s\n", dir);
     else

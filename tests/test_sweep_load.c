@@ -523,10 +523,17 @@ static void test_model_error_passthrough(void)
           "the model's error: %d %s:%d:%d key '%s': %s", rc, e.file, e.line, e.col, e.key, e.msg);
     CHECK(!strcmp(g_sw.path, PATH) && g_sw.param == NULL, "sweep left empty");
     unlink(mpath);
+    /* a model file that cannot be read is the sweep's error: its file, line and key */
     rc = load("model: ../models/nope.yaml\ninstances: 3\n", &e);
-    CHECK(rc == HS_ERR_IO && !strcmp(e.file, "sweeps/../models/nope.yaml") &&
+    CHECK(rc == HS_ERR_IO && !strcmp(e.file, PATH) && e.line == 1 && e.col == 8 &&
+              !strcmp(e.key, "model") && strstr(e.msg, "sweeps/../models/nope.yaml") != NULL &&
               strstr(e.msg, "cannot open") != NULL,
-          "a missing model file: %d %s: %s", rc, e.file, e.msg);
+          "a missing model file: %d %s:%d:%d key '%s': %s", rc, e.file, e.line, e.col, e.key,
+          e.msg);
+    rc = load("model: ../models\ninstances: 3\n", &e);
+    CHECK(rc == HS_ERR_IO && !strcmp(e.file, PATH) && e.line == 1 && !strcmp(e.key, "model") &&
+              strstr(e.msg, "is a directory") != NULL,
+          "a directory as model: %d %s:%d key '%s': %s", rc, e.file, e.line, e.key, e.msg);
 }
 
 /* Signal names: every CSV column of `simulate` (but t) resolves to a reference whose name is
@@ -596,6 +603,88 @@ static void test_signal_names(void)
     CHECK(ok && ncol == 2 * 3 + 3 + 1 + 5 + 6, "all %d CSV columns resolve and round-trip", ncol);
 }
 
+/* Integer parameters, step counts (simulation: and swept dt / t_end), run sizes and the
+ * text itself: each refused at the key responsible. */
+static void test_limits(void)
+{
+#define DP "model: ../models/double_pendulum.yaml\n"
+#define IP DP "instances: 4\nparameters:\n  " /* the parameter at line 4, column 3 */
+    hs_error e;
+    /* integers: values or range lists of integers in the range, nothing continuous */
+    expect_error("max_iter uniform", IP "integrator.max_iter: {uniform: [2, 3]}\n", HS_ERR_SCHEMA,
+                 4, 25, "parameters.integrator.max_iter.uniform", "takes integer values only");
+    expect_error("max_iter lognormal",
+                 IP "integrator.max_iter: {lognormal: {median: 9, sigma_log: 1}}\n",
+                 HS_ERR_SCHEMA, 4, 25, "parameters.integrator.max_iter.lognormal", "lognormal");
+    expect_error("max_iter 2.5", IP "integrator.max_iter: {values: [3, 2.5]}\n", HS_ERR_VALUE, 4,
+                 37, "parameters.integrator.max_iter.values[1]", "2.5 is not one");
+    expect_error("max_iter 0", IP "integrator.max_iter: {values: [0]}\n", HS_ERR_VALUE, 4, 34,
+                 "parameters.integrator.max_iter.values[0]", "from 1 to 1000000");
+    expect_error("max_iter range step",
+                 DP "method: grid\nparameters:\n"
+                    "  integrator.max_iter: {range: {from: 1, to: 10, n: 3}}\n",
+                 HS_ERR_VALUE, 4, 32, "parameters.integrator.max_iter.range", "5.5 of the range");
+    CHECK(load(DP "method: grid\nparameters:\n"
+                  "  integrator.max_iter: {range: {from: 1, to: 10, n: 4}}\n",
+               &e) == HS_OK &&
+              g_sw.n == 4 && g_sw.param[0].values[1] == 4.0,
+          "max_iter range of integers: %s", e.msg);
+    /* steps: the overrides together (their order does not matter), and what a sweep can draw */
+    expect_error("simulation t_end 1e9", DP "instances: 4\nsimulation: {t_end: 1e9 s}\n",
+                 HS_ERR_LIMIT, 3, 21, "simulation.t_end", "at most 1e+09 steps");
+    expect_error("simulation dt 1e-12", DP "instances: 4\nsimulation: {dt: 1e-12 s}\n",
+                 HS_ERR_LIMIT, 3, 18, "simulation.dt", "at most 1e+09 steps");
+    CHECK(load(DP "instances: 4\nsimulation: {t_end: 1e7 s, dt: 1 s}\n", &e) == HS_OK,
+          "t_end 1e7 s with dt 1 s: %s", e.msg);
+    CHECK(load(DP "instances: 4\nsimulation: {dt: 1 s, t_end: 1e7 s}\n", &e) == HS_OK,
+          "dt first: %s", e.msg);
+    expect_error("swept dt to 1e-300", IP "integrator.dt: {uniform: [1e-300 s, 1 ms]}\n",
+                 HS_ERR_LIMIT, 4, 3, "parameters.integrator.dt", "HS_MAX_STEPS");
+    expect_error("swept dt normal through 0",
+                 IP "integrator.dt: {normal: {mean: 1 ms, sd: 0.5 ms}}\n", HS_ERR_VALUE, 4, 3,
+                 "parameters.integrator.dt", "steps <= 0");
+    CHECK(load(IP "integrator.dt: {normal: {mean: 1 ms, sd: 0.02 ms}}\n", &e) == HS_OK,
+          "swept dt normal far from 0: %s", e.msg);
+    CHECK(load(IP "integrator.dt: {values: [-1 ms, 1 ms]}\n", &e) == HS_OK,
+          "a listed dt <= 0 is an invalid instance, not an error: %s", e.msg);
+    expect_error("swept t_end values", IP "integrator.t_end: {values: [1 s, 1e9 s]}\n",
+                 HS_ERR_LIMIT, 4, 3, "parameters.integrator.t_end", "HS_MAX_STEPS");
+    /* sizes: a chunk of trajectories when loading; the ensemble statistics of a run's
+     * instances when it is run (a shard of a huge sweep fits), at the count's line */
+    CHECK(load(DP "instances: 1e12\n", &e) == HS_OK && g_sw.n == 1000000000000L &&
+              g_sw.n_line == 2 && g_sw.n_col == 12 && !strcmp(g_sw.n_key, "instances"),
+          "instances 1e12 load: %s", e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, g_sw.n, &e) == HS_ERR_LIMIT &&
+              !strcmp(e.file, PATH) && e.line == 2 && e.col == 12 &&
+              !strcmp(e.key, "instances") && strstr(e.msg, "of memory"),
+          "1e12 instances in one run: %s:%d:%d %s %s", e.file, e.line, e.col, e.key, e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, 1000000, &e) == HS_OK,
+          "a shard of 1e6 of them: %s", e.msg);
+    CHECK(load(DP "method: grid\nparameters:\n"
+                  "  body.link1.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n"
+                  "  body.link2.mass: {range: {from: 1 kg, to: 2 kg, n: 1000000}}\n",
+               &e) == HS_OK,
+          "grid 1e12 load: %s", e.msg);
+    CHECK(hs_sweep_check_size(&g_sw, g_md, g_sw.n, g_sw.n, &e) == HS_ERR_LIMIT && e.line == 3 &&
+              e.col == 1 && !strcmp(e.key, "parameters"),
+          "grid 1e12 in one run: %d:%d %s %s", e.line, e.col, e.key, e.msg);
+    CHECK(load(DP "method: sobol\ninstances: 4\n", &e) == HS_OK &&
+              hs_sweep_check_size(&g_sw, g_md, 5000000000L, 1, &e) == HS_ERR_LIMIT &&
+              strstr(e.msg, "method sobol takes 1 to 4294967295"),
+          "sobol beyond 2^32 - 1 (run -n): %s", e.msg);
+    expect_error("trajectories",
+                 DP "instances: 1000\nsimulation: {t_end: 1000 s, dt: 1e-6 s}\noutputs:\n"
+                    "  signals: [j1]\n"
+                    "  trajectories: {every: 1, signals: [j1, j2, j1_dot, j2_dot]}\n",
+                 HS_ERR_LIMIT, 6, 25, "outputs.trajectories.every", "of memory");
+    /* the text: a byte that is not UTF-8 never drops the rest (the parameters after it) */
+    expect_error("0xFF in a comment",
+                 DP "instances: 4  # \xff\nparameters:\n  body.link1.mass: {uniform: [1, 2]}\n",
+                 HS_ERR_PARSE, 2, 17, "instances", "byte 0xFF is not valid UTF-8");
+#undef IP
+#undef DP
+}
+
 int main(void)
 {
     g_md = (hs_model_desc *)calloc(1, sizeof *g_md);
@@ -608,6 +697,7 @@ int main(void)
     test_errors();
     test_model_error_passthrough();
     test_signal_names();
+    test_limits();
     hs_sweep_free(&g_sw);
     hs_model_desc_free(g_md);
     free(g_md);

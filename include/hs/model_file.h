@@ -10,6 +10,12 @@
 extern "C" {
 #endif
 
+/* The most steps (t_end / dt) an integration may take: an instance of 10^9 steps already runs
+ * for hours, and more would overflow the step counters of the trajectories and statistics.
+ * Checked by hs_model_validate (model files, --set, --t-end, --dt, sweep simulation
+ * overrides) and by the sweep loader for swept integrator.dt / integrator.t_end. */
+#define HS_MAX_STEPS 1e9
+
 /* How a parameter is stored in hs_model. */
 enum hs_param_type {
     HS_PARAM_DOUBLE = 0, /* a double at the offset */
@@ -25,6 +31,9 @@ typedef struct hs_param {
     int type; /* enum hs_param_type */
     int n_enum; /* HS_PARAM_ENUM: number of values */
     const char *const *enum_names; /* HS_PARAM_ENUM: value names (static storage), else NULL */
+    int integer; /* integer values only, in [lo, hi]: enums (0 .. n_enum - 1) and integer-valued
+                    doubles (integrator.max_iter); a sweep gives them value lists only */
+    double lo, hi; /* integer: the allowed values */
 } hs_param;
 
 /* A loaded model: the flat hs_model plus host-side names, parameters and source text. */

@@ -63,6 +63,10 @@ typedef struct hs_results_meta {
 
 typedef struct hs_results hs_results; /* opaque */
 
+/* HS_ERR_ARG if a file PATH's results would write (PATH, PATH.part, the CSV summary) is one
+ * of the n input files (a sweep, a model, a piece to merge): it would be destroyed. */
+int hs_results_check_inputs(const char *path, const char *const *inputs, int n, hs_error *err);
+
 /* Creates PATH.part (replacing an old one). */
 int hs_results_create(const char *path, const hs_results_layout *L, const hs_results_meta *meta,
                       hs_results **r, hs_error *err);

@@ -49,6 +49,8 @@ typedef struct hs_sweep {
     double t_end, dt; /* overrides; NAN when not given */
     hs_output_spec out; /* signals, statistics and trajectories per instance (hs_batch.h) */
     long chunk; /* instances per written chunk (default 1024) */
+    int n_line, n_col; /* where the instance count is given (messages), 0 if unknown */
+    char n_key[16];    /* its key: instances, or parameters (a grid's product) */
 } hs_sweep;
 
 /* Loads a sweep file and the model it names; checks parameter names against the model and
@@ -57,6 +59,14 @@ int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error
 int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
                        hs_error *err);
 void hs_sweep_free(hs_sweep *sw);
+
+/* Whether a run fits this machine's memory (docs/sweep-format.md): n_total instances within
+ * the method's limit, one chunk of results (statistics and trajectories), and, if n_run > 0,
+ * the ensemble statistics of the run's n_run instances (all, or a shard's). HS_ERR_LIMIT
+ * with key chunk, outputs.trajectories.every, or n_key at n_line:n_col of the sweep file.
+ * The loader checks what every run needs (n_run = 0); hs_run checks its own run. */
+int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_total, long n_run,
+                        hs_error *err);
 
 /* The value of sweep parameter j for instance i: a pure function of (seed, i, j) and the
  * sweep definition, identical wherever it is computed. */

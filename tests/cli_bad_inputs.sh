@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# cli_bad_inputs.sh -- hostile inputs: every one must be refused at once (exit 2, within a
+# second) with the file, line and key where there is one; never a crash, a hang or a silent
+# acceptance. Usage: cli_bad_inputs.sh PATH/TO/hydrosweep
+#   1. the corpus tests/bad_inputs/ (cases.tsv: file, line, key, message): non-UTF-8 bytes and
+#      control characters, step counts, integer parameters, sizes, the sweep's model: key;
+#   2. single-byte insertions (bytes that are not UTF-8 or not YAML text) into every shipped
+#      model and sweep: the error names the line of the byte;
+#   3. inputs that cannot be files: FIFOs, devices, directories, a file too large;
+#   4. command-line overrides: --t-end, --dt, --set of integer parameters;
+#   5. outputs: /dev/full, a full disk (ulimit -f with SIGXFSZ ignored), directories, a FIFO;
+#   6. the thread count; 7. two runs writing the same results file.
+set -u
+HS=${1:?usage: cli_bad_inputs.sh HYDROSWEEP}
+HS=$(cd "$(dirname "$HS")" && pwd)/$(basename "$HS")
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+BAD=tests/bad_inputs
+MAX_S=${HS_BAD_INPUT_MAX_S:-1} # "at once": seconds a refusal may take
+
+# refused EXPECT_RC DESC -- COMMAND...: exit EXPECT_RC within MAX_S seconds (a hang is killed
+# after 10 s), no crash; stderr in $tmp/err for further checks.
+refused() {
+  local want=$1 desc=$2 t0 t1 rc ms
+  shift 3
+  t0=${EPOCHREALTIME/./}
+  timeout -k 1 10 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  t1=${EPOCHREALTIME/./}
+  ms=$(((t1 - t0) / 1000))
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    bad "$desc: hangs (killed after 10 s)"
+    return 1
+  fi
+  if [ "$rc" -ne "$want" ]; then
+    bad "$desc: exit $rc, want $want: $(head -c 400 "$tmp/err")"
+    return 1
+  fi
+  if [ "$ms" -gt $((MAX_S * 1000)) ]; then
+    bad "$desc: took $ms ms"
+    return 1
+  fi
+  return 0
+}
+# has DESC TEXT: the last command's stderr contains TEXT
+has() {
+  if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: no '$2' in: $(head -c 400 "$tmp/err")"; fi
+}
+
+# --- 1. the corpus ------------------------------------------------------------------------
+ncase=0
+while IFS=$'\t' read -r file line key msg only; do
+  case "$file" in '#'* | '') continue ;; esac
+  ncase=$((ncase + 1))
+  case "$file" in
+  model_*) cmds=("info" "simulate") ;;
+  sweep_*) cmds=("run" "validate") ;;
+  *) bad "cases.tsv: $file is neither model_* nor sweep_*"; continue ;;
+  esac
+  # a run's size is the run's (validate samples a few instances of any sweep)
+  [ -n "$only" ] && IFS=, read -r -a cmds <<<"$only"
+  for c in "${cmds[@]}"; do
+    rm -rf "$tmp/o" && mkdir "$tmp/o"
+    case "$c" in
+    simulate) args=(-o "$tmp/o/x.csv") ;;
+    run) args=(-o "$tmp/o/x.h5" --no-progress) ;;
+    *) args=() ;;
+    esac
+    if refused 2 "$c $file" -- "$HS" "$c" "$BAD/$file" "${args[@]}"; then
+      d="$c $file"
+      grep -qF -- "$BAD/$file:$line:" "$tmp/err" && ok || bad "$d: not at line $line: $(head -c 300 "$tmp/err")"
+      if [ "$key" != - ]; then has "$d" "key '$key'"; fi
+      has "$d" "$msg"
+      [ -z "$(ls -A "$tmp/o")" ] && ok || bad "$d: created $(ls "$tmp/o")"
+    fi
+  done
+done <"$BAD/cases.tsv"
+[ "$ncase" -ge 30 ] && ok || bad "only $ncase corpus cases read"
+
+# --- 2. single-byte insertions into the shipped files --------------------------------------
+# insert FILE POS BYTE OUT: OUT is FILE with the byte (printf escape) inserted at offset POS
+insert() {
+  { head -c "$2" "$1"; printf "$3"; tail -c +$(($2 + 1)) "$1"; } >"$4"
+}
+nins=0
+for m in models/*.yaml sweeps/*.yaml; do
+  size=$(wc -c <"$m")
+  case "$m" in sweeps/*) cmd=validate ;; *) cmd=info ;; esac
+  for k in 1 2 3 4 5 6 7; do
+    pos=$((size * k / 8))
+    for b in '\377' '\303' '\001' '\177'; do
+      f=$tmp/ins_$(basename "$m")
+      insert "$m" "$pos" "$b" "$f"
+      # a sweep names its model relative to itself: keep the line numbers, fix the path
+      case "$m" in sweeps/*) sed -i "s#^model: \.\./#model: $PWD/#" "$f" ;; esac
+      line=$(($(head -c "$pos" "$m" | tr -cd '\n' | wc -c) + 1))
+      nins=$((nins + 1))
+      if refused 2 "$m + byte $b at $pos" -- "$HS" "$cmd" "$f"; then
+        grep -qF -- "$f:$line:" "$tmp/err" && ok || bad "$m + byte $b at $pos: not at line $line: $(head -c 300 "$tmp/err")"
+      fi
+    done
+  done
+done
+[ "$nins" -ge 200 ] && ok || bad "only $nins insertions"
+
+# --- 3. inputs that cannot be files ---------------------------------------------------------
+mkfifo "$tmp/fifo"
+for c in info simulate; do
+  refused 2 "$c FIFO" -- "$HS" "$c" "$tmp/fifo" && has "$c FIFO" "FIFO"
+  refused 2 "$c /dev/zero" -- "$HS" "$c" /dev/zero && has "$c /dev/zero" "character device"
+  refused 2 "$c /dev/urandom" -- "$HS" "$c" /dev/urandom && has "$c /dev/urandom" "character device"
+  refused 2 "$c directory" -- "$HS" "$c" models && has "$c directory" "is a directory"
+done
+for c in run validate; do
+  refused 2 "$c FIFO" -- "$HS" "$c" "$tmp/fifo" && has "$c FIFO" "sweep file is a FIFO"
+  refused 2 "$c /dev/zero" -- "$HS" "$c" /dev/zero && has "$c /dev/zero" "character device"
+  refused 2 "$c directory" -- "$HS" "$c" sweeps && has "$c directory" "is a directory"
+done
+printf 'model: %s\ninstances: 2\n' "$tmp/fifo" >"$tmp/sweep_fifo.yaml"
+refused 2 "a FIFO as the sweep's model" -- "$HS" run "$tmp/sweep_fifo.yaml" -o "$tmp/f.h5" &&
+  has "model: FIFO" "$tmp/sweep_fifo.yaml:1:8:" && has "model: FIFO" "key 'model'"
+truncate -s 17M "$tmp/big.yaml"
+refused 2 "a 17 MiB model" -- "$HS" info "$tmp/big.yaml" && has "17 MiB model" "more than the 16777216 bytes"
+: >"$tmp/empty.yaml"
+refused 2 "an empty model" -- "$HS" info "$tmp/empty.yaml" && has "empty model" "empty.yaml:1:1:"
+rm -f "$tmp"/*.h5*
+
+# --- 4. command-line overrides --------------------------------------------------------------
+M=$BAD/ok_pendulum.yaml
+refused 2 "--t-end 1e300" -- "$HS" simulate "$M" --t-end 1e300 -o "$tmp/x.csv" &&
+  has "--t-end 1e300" "key 'integrator.t_end'" && has "--t-end 1e300" "at most 1e+09 steps"
+refused 2 "--dt 1e-300" -- "$HS" simulate "$M" --dt 1e-300 -o "$tmp/x.csv" &&
+  has "--dt 1e-300" "key 'integrator.dt'" && has "--dt 1e-300" "at most 1e+09 steps"
+refused 2 "--set integrator.dt=1e-300s" -- "$HS" simulate "$M" --set integrator.dt=1e-300s -o "$tmp/x.csv" &&
+  has "--set dt" "key 'integrator.dt'"
+refused 2 "--set integrator.t_end=1e9" -- "$HS" simulate "$M" --set integrator.t_end=1e9 -o "$tmp/x.csv" &&
+  has "--set t_end" "key 'integrator.t_end'"
+refused 2 "--set max_iter=2.0003" -- "$HS" simulate "$M" --set integrator.max_iter=2.0003 -o "$tmp/x.csv" &&
+  has "--set max_iter" "key 'integrator.max_iter'" && has "--set max_iter" "integer"
+refused 2 "--set max_iter=1e300" -- "$HS" simulate "$M" --set integrator.max_iter=1e300 -o "$tmp/x.csv" &&
+  has "--set max_iter big" "key 'integrator.max_iter'"
+refused 2 "enum 1.5" -- "$HS" simulate models/fourbar_jaiswal2021_friction.yaml \
+  --set cylinder.lift.friction.model=1.5 -o "$tmp/x.csv" && has "enum 1.5" "cylinder.lift.friction.model"
+# --t-end and --dt are applied together: their order does not matter
+"$HS" simulate "$M" --t-end 0.02 --dt 1e-3 -o "$tmp/x.csv" >/dev/null 2>&1 &&
+  "$HS" simulate "$M" --dt 1e-3 --t-end 0.02 -o "$tmp/y.csv" >/dev/null 2>&1 && cmp -s "$tmp/x.csv" "$tmp/y.csv" &&
+  [ "$(wc -l <"$tmp/x.csv")" -eq 22 ] && ok || bad "--t-end/--dt in either order"
+
+# --- 5. outputs -----------------------------------------------------------------------------
+refused 2 "simulate -o /dev/full" -- "$HS" simulate "$M" --t-end 0.5 -o /dev/full &&
+  has "-o /dev/full" "/dev/full" && has "-o /dev/full" "No space left on device"
+refused 2 "simulate > /dev/full" -- bash -c "'$HS' simulate '$M' --t-end 0.5 >/dev/full" &&
+  has "> /dev/full" "No space left on device"
+refused 2 "info > /dev/full" -- bash -c "'$HS' info '$M' >/dev/full" &&
+  has "info > /dev/full" "No space left on device"
+mkdir "$tmp/dir.csv" "$tmp/dir.h5"
+refused 2 "simulate -o DIR" -- "$HS" simulate "$M" -o "$tmp/dir.csv" && has "simulate -o DIR" "is a directory"
+refused 2 "simulate -o FIFO without reader" -- "$HS" simulate "$M" -o "$tmp/fifo" &&
+  has "-o FIFO" "no process is reading"
+S=tests/data/sweep_small.yaml
+refused 2 "run -o DIR" -- "$HS" run "$S" -o "$tmp/dir.h5" --no-progress &&
+  has "run -o DIR" "is a directory" && has "run -o DIR" "$tmp/dir.h5"
+[ ! -e "$tmp/dir.h5.part" ] && ok || bad "run -o DIR created a .part"
+# a device as the results file, through a link in $tmp: a binary without the check would
+# write dev.h5.part and rename it over the link, never over the device itself
+ln -s /dev/full "$tmp/dev.h5"
+refused 2 "run -o a device" -- "$HS" run "$S" -o "$tmp/dev.h5" --no-progress &&
+  has "run -o a device" "character device, not a regular file"
+[ ! -e "$tmp/dev.h5.part" ] && [ -L "$tmp/dev.h5" ] && ok || bad "run -o a device created files"
+mkdir "$tmp/r.csv"
+refused 2 "run with a directory where the CSV goes" -- "$HS" run "$S" -o "$tmp/r.h5" --no-progress &&
+  has "CSV dir" "r.csv" && has "CSV dir" "is a directory"
+[ ! -e "$tmp/r.h5.part" ] && [ ! -e "$tmp/r.h5" ] && ok || bad "nothing created before a refused run"
+rmdir "$tmp/r.csv"
+# an output that is an input (copies in $tmp: a binary without the check overwrites them)
+cp "$M" "$tmp/m.yaml" && ln -s m.yaml "$tmp/m_link.csv"
+sed "s#^model: .*#model: m.yaml#" "$BAD/sweep_max_iter_uniform.yaml" |
+  sed 's#integrator.max_iter: {uniform: \[2, 3\]}#body.link1.mass: {uniform: [1, 2]}#' >"$tmp/s.yaml"
+refused 2 "simulate -o the model" -- "$HS" simulate "$tmp/m.yaml" -o "$tmp/m_link.csv" &&
+  has "-o model" "is the model file itself"
+cmp -s "$M" "$tmp/m.yaml" && ok || bad "simulate -o the model changed it"
+"$HS" validate "$tmp/s.yaml" --sample 1 >/dev/null 2>&1 && ok || bad "the sweep copy is valid"
+refused 2 "run -o the sweep" -- "$HS" run "$tmp/s.yaml" -o "$tmp/s.yaml" --no-progress &&
+  has "run -o sweep" "is the input file"
+refused 2 "run -o the model" -- "$HS" run "$tmp/s.yaml" -o "$tmp/m.yaml" --no-progress &&
+  has "run -o model" "is the input file"
+cmp -s "$M" "$tmp/m.yaml" && ok || bad "run -o the model changed it"
+sed 's/^seed: 1/method: sobol/' "$tmp/s.yaml" >"$tmp/sob.yaml"
+refused 2 "run -n beyond sobol's range" -- "$HS" run "$tmp/sob.yaml" -n 5000000000 -o "$tmp/sob.h5" &&
+  has "-n sobol" "key '-n'" && has "-n sobol" "method sobol takes 1 to 4294967295"
+# a full disk: files limited to a few KiB (SIGXFSZ ignored, so writes fail with EFBIG)
+for kb in 1 4 16 40; do
+  (trap '' XFSZ; ulimit -f $kb; exec "$HS" run "$S" -o "$tmp/full.h5" --no-progress) >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ $rc -eq 3 ] && grep -q 'File too large' "$tmp/err" && ok ||
+    bad "run on a full disk ($kb KiB): exit $rc (want 3, no crash): $(head -c 300 "$tmp/err")"
+  [ ! -e "$tmp/full.h5.part" ] && [ ! -e "$tmp/full.h5" ] && ok || bad "full disk ($kb KiB): files left"
+done
+(trap '' XFSZ; ulimit -f 8; exec "$HS" simulate "$M" --t-end 2 -o "$tmp/full.csv") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'File too large' "$tmp/err" && grep -q 'full.csv' "$tmp/err" && ok ||
+  bad "simulate on a full disk: exit $rc: $(head -c 300 "$tmp/err")"
+
+# --- 6. threads -----------------------------------------------------------------------------
+refused 1 "run --threads 100000" -- "$HS" run "$S" -o "$tmp/t.h5" --threads 100000 && has "--threads" "too many"
+refused 1 "validate --threads 100000" -- "$HS" validate "$S" --threads 100000 && has "validate --threads" "too many"
+refused 1 "validate --threads abc" -- "$HS" validate "$S" --threads abc
+refused 2 "OMP_NUM_THREADS=100000" -- env OMP_NUM_THREADS=100000 "$HS" run "$S" -o "$tmp/t.h5" --no-progress &&
+  has "OMP_NUM_THREADS" "OMP_NUM_THREADS"
+[ ! -e "$tmp/t.h5.part" ] && ok || bad "a refused thread count created a file"
+refused 1 "--shard 1/2x" -- "$HS" run "$S" -o "$tmp/t.h5" --shard 1/2x
+
+# --- 7. two runs writing the same results ---------------------------------------------------
+# a sweep of about 1-2 s on one thread (the first run must still be writing when the others
+# start)
+cat >"$tmp/slow.yaml" <<EOF
+model: $PWD/models/fourbar_rahikainen2018.yaml
+instances: 600
+seed: 7
+chunk: 30
+simulation: {t_end: 0.8 s, dt: 2 ms}
+parameters:
+  fluid.B_oil: {lognormal: {median: 1500 MPa, sigma_log: 0.2}}
+outputs:
+  signals: [crank_angle, p_piston]
+EOF
+"$HS" run "$tmp/slow.yaml" -o "$tmp/ref.h5" --threads 1 --no-progress >/dev/null 2>&1 || bad "reference run"
+"$HS" run "$tmp/slow.yaml" -o "$tmp/c.h5" --threads 1 --no-progress >"$tmp/a.out" 2>&1 &
+apid=$!
+for _ in $(seq 200); do [ -e "$tmp/c.h5.part" ] && break; sleep 0.02; done
+if kill -0 $apid 2>/dev/null && [ -e "$tmp/c.h5.part" ]; then
+  refused 2 "a second run on the same -o" -- "$HS" run "$tmp/slow.yaml" -o "$tmp/c.h5" --threads 1 --no-progress &&
+    has "second run" "locked" && has "second run" "c.h5.part"
+  refused 2 "a resume of the running run" -- "$HS" run "$tmp/slow.yaml" -o "$tmp/c.h5" --resume --threads 1 --no-progress &&
+    has "resume while running" "locked"
+  kill -0 $apid 2>/dev/null && ok || bad "the first run ended before the others were refused (too fast to test)"
+else
+  bad "the first run did not start writing"
+fi
+wait $apid
+rc=$?
+[ $rc -eq 0 ] && ok || bad "the first run: exit $rc: $(cat "$tmp/a.out")"
+h5diff -q "$tmp/ref.h5" "$tmp/c.h5" >/dev/null 2>&1 && ok || bad "the first run's file differs from a lone run's"
+# a file replaced behind the writer's back is never reported as a success
+rm -f "$tmp/c.h5" "$tmp/c.csv"
+"$HS" run "$tmp/slow.yaml" -o "$tmp/c.h5" --threads 1 --no-progress >"$tmp/a.out" 2>&1 &
+apid=$!
+for _ in $(seq 200); do [ -e "$tmp/c.h5.part" ] && break; sleep 0.02; done
+cp "$tmp/ref.h5" "$tmp/other" && mv -f "$tmp/other" "$tmp/c.h5.part"
+wait $apid
+rc=$?
+[ $rc -eq 3 ] && grep -q 'replaced by another process' "$tmp/a.out" && [ ! -e "$tmp/c.h5" ] && ok ||
+  bad "a replaced .part: exit $rc, $(cat "$tmp/a.out")"
+
+finish cli_bad_inputs "$ncase corpus files, $nins insertions"
