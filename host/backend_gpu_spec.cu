@@ -309,40 +309,60 @@ static int hs_parse_ptxas(const char *log, const char *fn, hs_kernel_fig *f)
     return -1;
 }
 
+/* The figures of kernel fn in source, compiled for arch with ptxas -v: from the cache when
+ * this source, engine and NVRTC gave them before (a small text file), else compiled now. */
+static int hs_figures_of(const char *source, const char *prog, const char *kernel, const char *fn, const char *arch,
+                         hs_kernel_fig *f, hs_error *err)
+{
+    char tag[160], name[96], text[256], *bin = NULL, *log = NULL;
+    void *cached = NULL;
+    size_t nbin = 0, nc = 0;
+    int rc;
+    double t0;
+    hs_nvrtc_tag(arch, tag, sizeof tag);
+    strncat(tag, " ptxas-v", sizeof tag - strlen(tag) - 1);
+    snprintf(name, sizeof name, "%016llx-%s.fig", hs_spec_key(source, tag), arch);
+    if (hs_kcache_read(name, &cached, &nc) == 0) {
+        snprintf(text, sizeof text, "%.*s", (int)(nc < sizeof text ? nc : sizeof text - 1), (const char *)cached);
+        free(cached);
+        memset(f, 0, sizeof *f);
+        if (sscanf(text, "%d %ld %ld %ld %ld %lf", &f->registers, &f->stack_bytes, &f->spill_store_bytes,
+                   &f->spill_load_bytes, &f->cubin_bytes, &f->compile_s) == 6)
+            return HS_OK;
+    }
+    t0 = hs_now_s();
+    rc = hs_nvrtc(source, prog, kernel, arch, 1, &bin, &nbin, &log, err);
+    if (!rc && (!log || hs_parse_ptxas(log, fn, f)))
+        rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for %s", fn);
+    f->compile_s = hs_now_s() - t0;
+    f->cubin_bytes = (long)nbin;
+    free(bin);
+    free(log);
+    if (!rc) {
+        int k = snprintf(text, sizeof text, "%d %ld %ld %ld %ld %.3f\n", f->registers, f->stack_bytes,
+                         f->spill_store_bytes, f->spill_load_bytes, f->cubin_bytes, f->compile_s);
+        (void)hs_kcache_write(name, text, (size_t)k);
+    }
+    return rc;
+}
+
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
                       hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err)
 {
     hs_spec sp;
-    char *bin = NULL, *log = NULL;
-    size_t nbin;
     int rc;
-    double t0;
     why[0] = '\0';
     if ((rc = hs_spec_build(m, ov, out, &sp, err))) return rc;
     if (!sp.source) {
         snprintf(why, nwhy, "%s", sp.why);
+        memset(spec, 0, sizeof *spec);
         spec->registers = -1;
     } else {
-        t0 = hs_now_s();
-        rc = hs_nvrtc(sp.source, "hs_spec.cu", "hs_spec_kernel", arch, 1, &bin, &nbin, &log, err);
+        rc = hs_figures_of(sp.source, "hs_spec.cu", "hs_spec_kernel", "hs_spec_kernel", arch, spec, err);
         hs_spec_free(&sp);
-        if (!rc && (!log || hs_parse_ptxas(log, "hs_spec_kernel", spec)))
-            rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for hs_spec_kernel");
-        spec->compile_s = hs_now_s() - t0;
-        spec->cubin_bytes = (long)nbin;
-        free(bin);
-        free(log);
-        bin = log = NULL;
         if (rc) return rc;
     }
-    t0 = hs_now_s();
-    rc = hs_nvrtc("#define HS_KERNELS_DEFINE\n#include \"hs_kernels.cuh\"\n", "hs_generic.cu", NULL, arch, 1, &bin, &nbin,
-                  &log, err);
-    if (!rc && (!log || hs_parse_ptxas(log, "hs_fused_local_kernel", gen)))
-        rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for hs_fused_local_kernel");
-    gen->compile_s = hs_now_s() - t0;
-    gen->cubin_bytes = (long)nbin;
-    free(bin);
-    free(log);
-    return rc;
+    /* the generic kernel does not depend on the model: cached once per engine and arch */
+    return hs_figures_of("#define HS_KERNELS_DEFINE\n#include \"hs_kernels.cuh\"\n", "hs_generic.cu", NULL,
+                         "hs_fused_local_kernel", arch, gen, err);
 }
