@@ -42,6 +42,8 @@ const hs_field hs_model_fields[] = {
     HS_FCOUNTED(joint_z0, HS_FT_DOUBLE, nbody, 1),
     HS_FCOUNTED(joint_zd0, HS_FT_DOUBLE, nbody, 1),
     HS_FCOUNTED(joint_hold, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(joint_axis_kind, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(joint_rot0_id, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(cut_type, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_a, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_b, HS_FT_INT, ncut, 1),
@@ -163,13 +165,15 @@ int hs_field_count(const hs_field *f, const hs_model *m)
 }
 
 /* Derived members (hs_model_derive) and the primary ones they follow: when a sweep varies a
- * source, the targets vary too. tests/test_kernel_spec.c checks this against
- * hs_model_derive by perturbing every parameter of every shipped model. */
+ * source, the targets vary too (a floating-point target per instance; an integer target, a
+ * shortcut the kernels may take, is set to its general value 0 for all). tests/
+ * test_kernel_spec.c checks this against hs_model_derive by perturbing every parameter of
+ * every shipped model. */
 static const char *const derive_rules[][8] = {
     /* targets ... NULL, sources ... NULL */
     {"body_com", NULL, "body_dim", "body_com", NULL},
     {"body_inertia", NULL, "body_mass", "body_dim", "body_inertia", NULL},
-    {"joint_u", NULL, "joint_axis", NULL},
+    {"joint_u", "joint_axis_kind", NULL, "joint_axis", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_at_a", "cut_at_b", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_axis_a", "cut_axis_b", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_normal_a", "cut_normal_b", NULL},
@@ -239,12 +243,12 @@ static int max1(int n)
 /* ---------------------------------------------------------------------------------------
  * the generated translation unit */
 
-static void emit_int_array(sbuf *b, const hs_field *f, const hs_model *m)
+static void emit_int_array(sbuf *b, const hs_field *f, const hs_model *m, int general)
 {
     int n = hs_field_count(f, m), k;
     const char *sfx = f->type == HS_FT_UINT ? "u" : "";
     sb_printf(b, "#define HS_SPEC_I_%s(i) (", f->name);
-    if (n <= 0) {
+    if (n <= 0 || general) {
         sb_printf(b, "0%s)\n", sfx);
         return;
     }
@@ -293,6 +297,12 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
             if (var[field_index(derive_rules[r][k])]) hit = 1;
         for (k = 0; hit && k < s0; ++k) var[field_index(derive_rules[r][k])] = 1;
     }
+    /* an integer that follows swept values: its general value for every instance */
+    for (i = 0; hs_model_fields[i].name; ++i)
+        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE) {
+            var[i] = 0;
+            if (sp->nintg < HS_SPEC_MAX_VAR) sp->intg[sp->nintg++] = i;
+        }
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];
         if (!var[i]) continue;
@@ -330,8 +340,12 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     }
     sb_printf(&b, "\n/* topology */\n");
     for (i = 0; hs_model_fields[i].name; ++i)
-        if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array)
-            emit_int_array(&b, &hs_model_fields[i], m);
+        if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) {
+            int general = 0;
+            for (k = 0; k < sp->nintg; ++k)
+                if (sp->intg[k] == i) general = 1;
+            emit_int_array(&b, &hs_model_fields[i], m, general);
+        }
     sb_printf(&b, "\n/* what varies per instance (%d values) */\ntypedef struct hs_mview {\n", sp->nvar);
     for (k = 0; k < sp->nvarf; ++k) {
         const hs_field *f = &hs_model_fields[sp->varf[k]];

@@ -67,6 +67,8 @@ typedef struct hs_spec {
     int varf[HS_SPEC_MAX_VAR]; /* their hs_model_fields indices (nvarf) */
     int varn[HS_SPEC_MAX_VAR]; /* their values per instance (nvarf) */
     int nvar; /* values per instance in all: sum of varn */
+    int nintg; /* derived integers that follow swept values: their general value (0) is */
+    int intg[HS_SPEC_MAX_VAR]; /* compiled in instead (hs_model_fields indices, nintg) */
     char why[512]; /* why the job cannot be specialised ("" when it can) */
 } hs_spec;
 

@@ -16,6 +16,15 @@
 #include "hs_kinematics.h"
 #include "hs_signal.h"
 
+/* Body j's inertia about its centre of mass in global axes. The standard shapes' inertias are
+ * diagonal in the body frame (hs_model_derive: their products of inertia are zero), which a
+ * structural test (body_shape) lets the cheaper product use. */
+HS_HD static inline void hs_body_inertia_global(const hs_mview *m, const hs_kin *k, int j, double J[9])
+{
+    if (HS_I(m, body_shape, j) != HS_SHAPE_CUSTOM) hs_m3_inertia_global_diag(J, k->A[j], HS_D(m, body_inertia)[j]);
+    else hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
+}
+
 /* A body's 6x6 mass matrix of eq. (9) in global axes, about the global origin,
  *   Mbar = [ m I    -c~ ]     c = m g           (first moment; g the centre of mass)
  *          [ c~      Io ]     Io = J + m (|g|^2 I - g g^T)   (inertia about the origin),
@@ -170,7 +179,7 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
     for (j = 0; j < HS_N(m, nbody); ++j) {
         double J[9], Qb[6], a[6], F[3], N[3];
         hs_body_applied(m, k, j, t, side, F, N);
-        hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
+        hs_body_inertia_global(m, k, j, J);
         hs_body_inertia6(m, k, j, J, &w->Ic[j]);
         hs_body_force6(m, k, j, J, F, N, Qb);
         hs_inertia6_apply(&w->Ic[j], k->Zd0[j], a);
@@ -220,7 +229,7 @@ HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double *E
         double v[3], J[9], Jw[3];
         const double *w = k->Z[j] + 3;
         hs_kin_point_vel(k, j, k->g[j], v);
-        hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
+        hs_body_inertia_global(m, k, j, J);
         hs_m3_mulv(Jw, J, w);
         T += 0.5 * (HS_D(m, body_mass)[j] * hs_v3_dot(v, v) + hs_v3_dot(w, Jw));
         V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), k->g[j]);

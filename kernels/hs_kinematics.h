@@ -41,9 +41,15 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
             hs_v3_set(pp, 0.0, 0.0, 0.0);
         }
         if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
-            hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
-            hs_m3_mul(T, Ap, R);
-            hs_m3_mul(k->A[j], T, HS_D(m, joint_rot0)[j]);
+            int ak = HS_I(m, joint_axis_kind, j);
+            if (ak != 0) {
+                hs_m3_mul_axisrot(T, Ap, ak, z[j]);
+            } else {
+                hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
+                hs_m3_mul(T, Ap, R);
+            }
+            if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], T);
+            else hs_m3_mul(k->A[j], T, HS_D(m, joint_rot0)[j]);
             hs_m3_mulv(c, Ap, HS_D(m, joint_at_parent)[j]);
             hs_v3_axpy(k->o[j], pp, 1.0, c);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
@@ -51,7 +57,8 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
             hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             hs_v3_cross(k->b[j], k->o[j], k->b[j] + 3);
         } else {
-            hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
+            if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], Ap);
+            else hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
             hs_v3_axpy(loc, HS_D(m, joint_at_parent)[j], z[j], HS_D(m, joint_u)[j]);
             hs_m3_mulv(c, Ap, loc);
             hs_v3_axpy(k->o[j], pp, 1.0, c);

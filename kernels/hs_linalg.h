@@ -61,6 +61,11 @@ HS_HD static inline void hs_m3_identity(double A[9])
     int k;
     for (k = 0; k < 9; ++k) A[k] = (k % 4 == 0) ? 1.0 : 0.0;
 }
+HS_HD static inline void hs_m3_copy(double R[9], const double A[9])
+{
+    int k;
+    for (k = 0; k < 9; ++k) R[k] = A[k];
+}
 /* r = A a */
 HS_HD static inline void hs_m3_mulv(double r[3], const double A[9], const double a[3])
 {
@@ -90,11 +95,27 @@ HS_HD static inline void hs_m3_rot(double R[9], const double u[3], double q)
     R[7] = u[2] * u[1] * v + u[0] * s;
     R[8] = c + u[2] * u[2] * v;
 }
-/* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T. */
+/* T = A Rot(s e_k, q) for the rotation by q about the coordinate axis e_k (k = |kind| - 1)
+ * or -e_k (kind < 0): with (a, b) the next two axes in cyclic order, Rot e_a = c e_a + s e_b,
+ * Rot e_b = -s e_a + c e_b, Rot e_k = e_k, so two columns of A mix and one is copied (18
+ * flops instead of Rodrigues' matrix and a 3x3 product). T may not alias A. */
+HS_HD static inline void hs_m3_mul_axisrot(double T[9], const double A[9], int kind, double q)
+{
+    int k = (kind > 0 ? kind : -kind) - 1, a = (k + 1) % 3, b = (k + 2) % 3, i;
+    double c = cos(q), s = kind > 0 ? sin(q) : -sin(q);
+    for (i = 0; i < 3; ++i) {
+        T[3 * i + a] = A[3 * i + a] * c + A[3 * i + b] * s;
+        T[3 * i + b] = A[3 * i + b] * c - A[3 * i + a] * s;
+        T[3 * i + k] = A[3 * i + k];
+    }
+}
+
+/* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T, its six
+ * distinct entries computed once (G is exactly symmetric). */
 HS_HD static inline void hs_m3_inertia_global(double G[9], const double A[9], const double J[6])
 {
     double Jf[9], T[9];
-    int i, j, k;
+    int i, j;
     Jf[0] = J[0];
     Jf[4] = J[1];
     Jf[8] = J[2];
@@ -103,10 +124,22 @@ HS_HD static inline void hs_m3_inertia_global(double G[9], const double A[9], co
     Jf[5] = Jf[7] = J[5];
     hs_m3_mul(T, A, Jf);
     for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) {
-            double s = 0.0;
-            for (k = 0; k < 3; ++k) s += T[3 * i + k] * A[3 * j + k];
-            G[3 * i + j] = s;
+        for (j = i; j < 3; ++j) {
+            double s = T[3 * i] * A[3 * j] + T[3 * i + 1] * A[3 * j + 1] + T[3 * i + 2] * A[3 * j + 2];
+            G[3 * i + j] = G[3 * j + i] = s;
+        }
+}
+
+/* The same for a diagonal J (xx yy zz; the standard shapes' inertias about their principal
+ * axes): G_ij = sum_k A_ik J_k A_jk, 18 products instead of 45. */
+HS_HD static inline void hs_m3_inertia_global_diag(double G[9], const double A[9], const double J[6])
+{
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = i; j < 3; ++j) {
+            double s = A[3 * i] * J[0] * A[3 * j] + A[3 * i + 1] * J[1] * A[3 * j + 1] +
+                       A[3 * i + 2] * J[2] * A[3 * j + 2];
+            G[3 * i + j] = G[3 * j + i] = s;
         }
 }
 

@@ -134,6 +134,10 @@ typedef struct hs_model {
     double joint_z0[HS_MAX_BODIES]; /* initial coordinate, rad or m */
     double joint_zd0[HS_MAX_BODIES]; /* initial velocity, rad/s or m/s */
     int joint_hold[HS_MAX_BODIES]; /* 1: kept at z0 when the initial loop closure is solved */
+    /* derived by hs_model_derive, for the kinematics' shorter paths: */
+    int joint_axis_kind[HS_MAX_BODIES]; /* k + 1 (or -(k + 1)) when the unit axis is exactly the
+                                           coordinate axis e_k (or -e_k), 0 otherwise */
+    int joint_rot0_id[HS_MAX_BODIES]; /* 1 when rot0 is exactly the identity */
 
     /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
     int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */

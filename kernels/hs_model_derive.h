@@ -44,6 +44,25 @@ static inline HS_HD void hs_normalize3(double v[3])
     }
 }
 
+/* k + 1 (-(k + 1)) if the unit vector u is exactly e_k (-e_k), else 0. */
+HS_HD static inline int hs_axis_kind(const double u[3])
+{
+    int k;
+    for (k = 0; k < 3; ++k)
+        if ((u[k] == 1.0 || u[k] == -1.0) && u[(k + 1) % 3] == 0.0 && u[(k + 2) % 3] == 0.0)
+            return u[k] > 0.0 ? k + 1 : -(k + 1);
+    return 0;
+}
+
+/* 1 if the row-major 3x3 R is exactly the identity. */
+HS_HD static inline int hs_is_identity(const double R[9])
+{
+    int k;
+    for (k = 0; k < 9; ++k)
+        if (R[k] != (k % 4 == 0 ? 1.0 : 0.0)) return 0;
+    return 1;
+}
+
 /* Two unit vectors completing the unit vector a to an orthonormal basis (deterministic). */
 HS_HD static inline void hs_perp_pair(const double a[3], double p1[3], double p2[3])
 {
@@ -154,6 +173,8 @@ HS_HD static inline void hs_model_derive(hs_model *m)
         m->joint_u[j][1] = m->joint_axis[j][1];
         m->joint_u[j][2] = m->joint_axis[j][2];
         hs_normalize3(m->joint_u[j]);
+        m->joint_axis_kind[j] = hs_axis_kind(m->joint_u[j]);
+        m->joint_rot0_id[j] = hs_is_identity(m->joint_rot0[j]);
         if (m->body_shape[j] != HS_SHAPE_CUSTOM) {
             hs_shape_inertia(m->body_shape[j], m->body_mass[j], m->body_dim[j], com,
                              m->body_inertia[j]);
