@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Single-instance speed of the CPU reference path (one core): wall time of each case model's
-work cycle with `hydrosweep simulate`, median of R repeats, written as JSON + Markdown with
-machine, date and commit.
+"""Single-instance speed on one CPU core: wall time of each case model's work cycle with
+`hydrosweep simulate` (the generic engine), median of R repeats; then the engine specialised to
+the model (the cpu backend's default, host/kernel_spec.h) on the seed 003 and Pub. I cycles,
+full and modified Newton, timed per instance over `hydrosweep run -n 8 --threads 1` after a
+warm-up run has built it. Written as JSON + Markdown with machine, date and commit.
 
 usage: bench/bench_single.py [--build build] [--repeats 5] [--out bench/results]
 """
-import argparse, datetime, json, os, platform, re, statistics, subprocess, sys, tempfile
+import argparse, datetime, glob, json, os, platform, re, statistics, subprocess, sys, tempfile
 
 MODELS = [
     ("fourbar_jaiswal2021_friction", []),  # seed 003, Brown-McPhee (the issue's reference case)
+    ("fourbar_jaiswal2021_friction", ["--set", "integrator.newton=modified"]),
     ("fourbar_jaiswal2021_friction", ["--set", "cylinder.lift.friction.model=lugre_modified"]),
     ("fourbar_rahikainen2018", []),
+    ("fourbar_rahikainen2018", ["--set", "integrator.newton=modified"]),
     ("fourbar_jaiswal2021", []),
     ("quickreturn_jaiswal2021", []),
     ("crane_rahikainen2020_single", []),
@@ -27,6 +31,33 @@ def cpu_name():
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+SPEC_MODELS = [("fourbar_jaiswal2021_friction", "full"), ("fourbar_jaiswal2021_friction", "modified"),
+               ("fourbar_rahikainen2018", "full"), ("fourbar_rahikainen2018", "modified")]
+SPEC_N = 8
+
+
+def spec_once(exe, model, newton, tmp):
+    """Per-instance seconds of the specialised cpu engine: run -n SPEC_N --threads 1 of a sweep
+    of the model with the given integrator.newton (the run's own timer)."""
+    text = open(f"models/{model}.yaml").read()
+    text = re.sub(r"^integrator:\n", f"integrator:\n  newton: {newton}\n", text, flags=re.M)
+    mpath = os.path.join(tmp, f"{model}-{newton}.yaml")
+    with open(mpath, "w") as f:
+        f.write(text)
+    spath = os.path.join(tmp, "sweep.yaml")
+    with open(spath, "w") as f:
+        f.write(f"model: {mpath}\ninstances: {SPEC_N}\n")
+    r = subprocess.run([exe, "run", spath, "-b", "cpu", "--threads", "1", "-o", os.path.join(tmp, "r.h5"),
+                        "--no-progress"], capture_output=True, text=True,
+                       env=dict(os.environ, HS_CPU_ENGINE="specialised"))
+    if r.returncode != 0 or "using the generic engine" in r.stderr:
+        sys.exit(f"bench: specialised run of {model} failed:\n{r.stdout}{r.stderr}")
+    wall = float(re.search(r"instances in ([0-9.]+) s", r.stdout).group(1))
+    for q in glob.glob(os.path.join(tmp, "r.*")):
+        os.remove(q)
+    return wall / SPEC_N
 
 
 def run_once(exe, model, extra):
@@ -65,15 +96,25 @@ def main():
                          mean_newton_iters=iters))
         print(f"{model:34s} {' '.join(extra)[-40:]:40s} {steps*dt:5.1f} s simulated in "
               f"{med*1e3:8.1f} ms (x{steps*dt/med:7.0f} real time)", flush=True)
+    spec_rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model, newton in SPEC_MODELS:
+            spec_once(exe, model, newton, tmp)  # warm-up: builds (or finds) the engine
+            walls = [spec_once(exe, model, newton, tmp) for _ in range(a.repeats)]
+            med = statistics.median(walls)
+            spec_rows.append(dict(model=model, newton=newton, wall_median_s=med, wall_min_s=min(walls)))
+            print(f"{model:34s} specialised, newton {newton:8s} {med*1e3:8.1f} ms per instance "
+                  f"(run -n {SPEC_N} --threads 1)", flush=True)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit, machine=cpu_name(),
-                cores_used=1, repeats=a.repeats, tool="hydrosweep simulate (CPU reference, one core)")
+                cores_used=1, repeats=a.repeats,
+                tool="hydrosweep simulate (generic engine, one core); hydrosweep run (specialised engine)")
     os.makedirs(a.out, exist_ok=True)
     base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-single-instance-cpu")
     with open(base + ".json", "w") as f:
-        json.dump(dict(meta=meta, results=rows), f, indent=2)
+        json.dump(dict(meta=meta, results=rows, specialised=spec_rows), f, indent=2)
     with open(base + ".md", "w") as f:
-        f.write(f"# Single-instance speed, CPU reference path\n\n"
+        f.write(f"# Single-instance speed, one CPU core\n\n"
                 f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}, one core\n"
                 f"- command: `python3 bench/bench_single.py --repeats {a.repeats}` (median of the "
                 f"wall time printed by `hydrosweep simulate`, which excludes loading)\n\n"
@@ -82,6 +123,13 @@ def main():
         for r in rows:
             f.write(f"| {r['model']} | {r['options'] or '-'} | {r['simulated_s']:.1f} s | {r['steps']} | "
                     f"{r['wall_median_s']*1e3:.1f} ms | {r['realtime_factor']:.0f} | {r['mean_newton_iters']:.3f} |\n")
+        f.write(f"\nThe engine specialised to the model (the cpu backend's default), one core: "
+                f"`HS_CPU_ENGINE=specialised hydrosweep run -n {SPEC_N} --threads 1` of a sweep without "
+                "parameters, the run's own time divided by the instances (after a warm-up run that "
+                "builds the engine; the run's time includes the results file).\n\n"
+                "| model | integrator.newton | per instance (median) | min |\n|---|---|---|---|\n")
+        for r in spec_rows:
+            f.write(f"| {r['model']} | {r['newton']} | {r['wall_median_s']*1e3:.1f} ms | {r['wall_min_s']*1e3:.1f} ms |\n")
     print(f"wrote {base}.json and {base}.md")
 
 

@@ -48,7 +48,10 @@ double hs_penalty_ratio(const hs_model *m)
     if (!w) return 0.0;
     hs_kin_positions(m, m->joint_z0, &w->kin);
     hs_kin_velocities(m, m->joint_zd0, &w->kin);
-    hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &w->dyn);
+    {
+        hs_dyn_work dyn;
+        hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &dyn);
+    }
     for (i = 0; i < m->nz; ++i)
         if (w->M[i * HS_MAX_Z + i] > dmax) dmax = w->M[i * HS_MAX_Z + i];
     free(w);

@@ -64,7 +64,6 @@ typedef struct hs_state {
 
 typedef struct hs_work {
     hs_kin kin;
-    hs_dyn_work dyn;
     double M[HS_CAP_Z * HS_CAP_Z]; /* mass matrix (nz x nz, ld HS_CAP_Z) */
     double Q[HS_CAP_Z]; /* generalised forces without the cylinders' (nz) */
     double phi[HS_CAP_CON]; /* (ncon) */
@@ -89,7 +88,7 @@ typedef struct hs_work {
     int piv[HS_CAP_X], pivL[HS_CAP_Z];
     int tan_ok; /* T holds the LU of a tangent that may be reused (modified Newton) */
     double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
-    double x[HS_CAP_X], xp[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, perturbed, update */
+    double x[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, update */
     double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
     double hd[HS_CAP_Z], hdd[HS_CAP_Z]; /* the hat terms of eq. (34) */
     double lam[HS_CAP_CON]; /* multipliers being iterated */
@@ -120,10 +119,11 @@ HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, doubl
                                      const double *zd, const double *p, const double *fs, const double *U,
                                      hs_work *w)
 {
+    hs_dyn_work dyn; /* only here: the composite bodies of the backward accumulation */
     int c;
     hs_kin_positions(m, z, &w->kin);
     hs_kin_velocities(m, zd, &w->kin);
-    hs_mass_force_side(m, &w->kin, t, side, w->M, HS_CAP_Z, w->Q, &w->dyn);
+    hs_mass_force_side(m, &w->kin, t, side, w->M, HS_CAP_Z, w->Q, &dyn);
     if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         HS_UNROLL
@@ -212,31 +212,30 @@ HS_HD static inline void hs_residual_hyd(const hs_mview *m, const double *x, hs_
 
 /* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x) just computed
  * by hs_residual (its kinematics still in w). Column i uses the increment
- * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i.
- * The hydraulic columns (p, fs) come first, through hs_residual_hyd on f0's kinematics; the
- * coordinate columns then re-evaluate everything. */
-HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double t, const double *x,
-                                    const double *lam, const double *f0, hs_work *w)
+ * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i;
+ * x_i is perturbed in place and restored. The hydraulic columns (p, fs) come first, through
+ * hs_residual_hyd on f0's kinematics; the coordinate columns then re-evaluate everything. */
+HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double t, double *x, const double *lam,
+                                    const double *f0, hs_work *w)
 {
     int n = HS_N(m, nx), i, k, r;
-    HS_UNROLL
-    for (i = 0; i < n; ++i) w->xp[i] = x[i];
     HS_NOUNROLL
     for (k = 0; k < n; ++k) {
         int hyd = k < n - HS_N(m, nz);
-        double ax, eps, xi, ie;
+        double ax, eps, xi, x0, ie;
         i = hyd ? HS_N(m, nz) + k : k - (n - HS_N(m, nz)); /* p, fs first, then z */
-        ax = fabs(x[i]);
+        x0 = x[i];
+        ax = fabs(x0);
         eps = HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
-        xi = x[i] + eps;
-        eps = xi - x[i];
+        xi = x0 + eps;
+        eps = xi - x0;
         ie = 1.0 / eps;
-        w->xp[i] = xi;
-        if (hyd) hs_residual_hyd(m, w->xp, w, w->f1);
-        else hs_residual(m, s, t, w->xp, lam, w, w->f1);
+        x[i] = xi;
+        if (hyd) hs_residual_hyd(m, x, w, w->f1);
+        else hs_residual(m, s, t, x, lam, w, w->f1);
         HS_UNROLL
         for (r = 0; r < n; ++r) w->lu.T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
-        w->xp[i] = x[i];
+        x[i] = x0;
     }
 }
 

@@ -130,7 +130,10 @@ static void test_initial_closure(void)
         double r = 0, scale = 0;
         hs_kin_positions(&m, s.z, &W->kin);
         hs_kin_velocities(&m, s.zd, &W->kin);
-        hs_mass_force(&m, &W->kin, 0, W->M, HS_MAX_Z, W->Q, &W->dyn);
+        {
+            static hs_dyn_work dyn;
+            hs_mass_force(&m, &W->kin, 0, W->M, HS_MAX_Z, W->Q, &dyn);
+        }
         hs_constraints_jac(&m, &W->kin, W->J, HS_MAX_Z);
         for (i = 0; i < m.nz; ++i) {
             double q = -W->Q[i];
