@@ -145,8 +145,7 @@ int hs_cli_kernel(int argc, char **argv)
     for (i = 1; !rc && i < argc; ++i)
         if (!strcmp(argv[i], "--set")) rc = hs_param_set_string(d, argv[++i], &err);
         else if (!strcmp(argv[i], "--arch")) ++i;
-    if (!rc && !isnan(sw->t_end)) rc = hs_param_set(d, "integrator.t_end", sw->t_end, &err);
-    if (!rc && !isnan(sw->dt)) rc = hs_param_set(d, "integrator.dt", sw->dt, &err);
+    if (!rc) rc = hs_sweep_apply_simulation(sw, d, &err);
     if (rc) {
         print_error(&err);
         ret = 2;

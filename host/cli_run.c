@@ -270,7 +270,7 @@ int hs_cli_validate(int argc, char **argv)
         print_err(&err);
         return 2;
     }
-    if (hs_model_set_time(&md, sw.t_end, sw.dt, &err)) {
+    if (hs_sweep_apply_simulation(&sw, &md, &err)) {
         print_err(&err);
         hs_sweep_free(&sw);
         hs_model_desc_free(&md);

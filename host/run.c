@@ -32,6 +32,13 @@ void hs_sweep_overrides(const hs_sweep *sw, const hs_model_desc *md, hs_override
     }
 }
 
+int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *err)
+{
+    int rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
+    if (!rc && sw->newton >= 0) md->model.newton = sw->newton;
+    return rc;
+}
+
 static int dispatch(int backend, const hs_batch_job *job, int threads, hs_error *err)
 {
     switch (backend) {
@@ -102,7 +109,7 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     double t0 = now_s(), tlast = 0.0;
 
     /* the sweep's simulation overrides go into the shared model, validated */
-    if ((rc = hs_model_set_time(md, sw->t_end, sw->dt, err))) return rc;
+    if ((rc = hs_sweep_apply_simulation(sw, md, err))) return rc;
     if (sw->method == HS_SAMPLE_GRID && n != sw->n)
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
                             "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);

@@ -24,6 +24,10 @@ typedef struct hs_run_opts {
     FILE *report; /* where the summary goes (stdout) */
 } hs_run_opts;
 
+/* The sweep's simulation overrides (t_end, dt, newton) applied to the model, checked against
+ * its rules. */
+int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *err);
+
 /* Applies the sweep's simulation overrides to the model, then runs and writes everything. */
 int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error *err);
 
