@@ -5,12 +5,20 @@ Runs `hydrosweep run SWEEP -b BACKEND -n N` (default sweep: sweeps/friction_bulk
 seed 003 four-bar with Brown-McPhee friction, 10 s at dt = 1 ms: 10000 steps per instance),
 and writes the figures as JSON + Markdown with machine, device, date and commit.
 
-    reference   one core, LAPACK solves          N = 16 (--ref-n)
-    cpu         OpenMP batch, all cores           N = 1e3 (and 1e4 with --full; --cpu-sizes)
-    gpu         fused CUDA kernel (HS_GPU_PATH=fused)   N = 1e3 1e4 1e5 1e6 (--sizes)
-    gpu_local   the same kernel, its scratch in local memory (HS_GPU_PATH=fused_local)
-    gpu_cublas  batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
-The GPU backends are skipped (and say so) where no GPU is usable.
+    reference     one core, LAPACK solves, generic engine         N = 16 (--ref-n)
+    cpu           OpenMP batch, all cores, the engine specialised to the model (the default)
+                  N = 1e3 (and 1e4 with --full; --cpu-sizes)
+    cpu_modified  the same with simulation.newton: modified (tangent reuse)
+    cpu_generic   the same with the generic engine (HS_CPU_ENGINE=generic)
+    gpu           the specialised kernel (NVRTC; the default path, HS_GPU_PATH=specialised)
+                  N = 1e3 1e4 1e5 1e6 (--sizes)
+    gpu_modified  the same with simulation.newton: modified
+    gpu_local     the generic kernel, scratch in local memory (HS_GPU_PATH=fused_local)
+    gpu_fused     the generic kernel, scratch in a device pool (HS_GPU_PATH=fused)
+    gpu_cublas    batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
+The GPU backends are skipped (and say so) where no GPU is usable. Before the first measured run
+of a specialised engine a short warm-up run builds it (NVRTC or the host compiler; cached on
+disk), so that no figure includes a compilation.
 
 Each figure is one run's own report ("run: N instances in T s (... instance-steps/s)"): wall
 time from sampling to the last results chunk written, model loading excluded; the process's
@@ -19,7 +27,8 @@ wall time is recorded beside it. A size whose run would take longer than --max-r
 recorded as such, so a lease-limited GPU session still ends with a report.
 
 usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
-           [--backends reference,cpu,gpu,gpu_local,gpu_cublas] [--sizes 1000,10000,100000,1000000]
+           [--backends reference,cpu,cpu_modified,cpu_generic,gpu,gpu_modified,gpu_local,gpu_fused,gpu_cublas]
+           [--sizes 1000,10000,100000,1000000]
            [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
            [--max-run-s 600] [--budget-s 0] [--out bench/results] [--commit C]
 """
@@ -28,8 +37,12 @@ import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, temp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_single import cpu_name  # noqa: E402  (one definition for both benchmarks)
-ALL_BACKENDS = ["reference", "cpu", "gpu", "gpu_local", "gpu_cublas"]
-GPU_PATH = {"gpu": "fused", "gpu_local": "fused_local", "gpu_cublas": "cublas"}
+ALL_BACKENDS = ["reference", "cpu", "cpu_modified", "cpu_generic", "gpu", "gpu_modified", "gpu_local", "gpu_fused",
+                "gpu_cublas"]
+GPU_PATH = {"gpu": "specialised", "gpu_modified": "specialised", "gpu_local": "fused_local", "gpu_fused": "fused",
+            "gpu_cublas": "cublas"}
+CPU_ENGINE = {"cpu": "specialised", "cpu_modified": "specialised", "cpu_generic": "generic"}
+MODIFIED = ("cpu_modified", "gpu_modified")  # simulation.newton: modified in their sweep copy
 
 
 def gpu_names():
@@ -58,9 +71,10 @@ def slug(s):
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:48] or "unknown"
 
 
-def sweep_copy(src, dst, t_end=None, chunk=None):
+def sweep_copy(src, dst, t_end=None, chunk=None, newton=None):
     """The sweep file with its model path made absolute (the copy lives elsewhere) and,
-    optionally, simulation.t_end and chunk replaced. Line-based: keeps the file's comments."""
+    optionally, simulation.t_end, simulation.newton and chunk replaced. Line-based: keeps the
+    file's comments."""
     sdir = os.path.dirname(os.path.abspath(src))
     lines = open(src).read().split("\n")
     out, have_chunk, have_sim, i = [], False, False, 0
@@ -100,6 +114,16 @@ def sweep_copy(src, dst, t_end=None, chunk=None):
         out.append(f"chunk: {chunk}")
     if t_end and not have_sim:
         out.append(f"simulation: {{t_end: {t_end}}}")
+    if newton:
+        for k, line in enumerate(out):
+            if re.match(r"^simulation:\s*\{", line):
+                out[k] = line.replace("{", f"{{newton: {newton}, ", 1)
+                break
+            if re.match(r"^simulation:\s*(#.*)?$", line):
+                out.insert(k + 1, f"  newton: {newton}")
+                break
+        else:
+            out.append(f"simulation: {{newton: {newton}}}")
     with open(dst, "w") as f:
         f.write("\n".join(out))
 
@@ -118,9 +142,13 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
         env["HS_GPU_PATH"] = GPU_PATH[backend]
         env["HS_GPU_VERBOSE"] = "1"  # the launch shape goes into the record
         b = "gpu"
+    if backend in CPU_ENGINE:
+        env["HS_CPU_ENGINE"] = CPU_ENGINE[backend]
+        env["HS_CPU_VERBOSE"] = "1"
+        b = "cpu"
     out = os.path.join(tmpdir, f"{backend}-{n}.h5")
     cmd = [exe, "run", sweep, "-b", b, "-n", str(n), "-o", out, "--no-progress"]
-    if backend == "cpu" and threads:
+    if b == "cpu" and threads:
         cmd += ["--threads", str(threads)]
     t0 = time.monotonic()
     try:
@@ -138,14 +166,16 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
         return dict(ok=False, error=f"exit {r.returncode}: {tail}")
     h = HEAD_RE.search(text)
     e = ENS_RE.search(text)
-    launch = [l for l in text.splitlines() if l.startswith("gpu ")]
+    launch = [l for l in text.splitlines() if l.startswith(("gpu ", "gpu: running the generic", "cpu: using"))]
     return dict(ok=True, instances=int(m.group(1)), wall_s=float(m.group(2)),
                 instances_per_s=float(m.group(3)), instance_steps_per_s=float(m.group(4)),
                 wall_process_s=round(wall_proc, 3), steps_per_instance=int(h.group(3)) if h else None,
                 device=h.group(2) if h else None, finished=int(e.group(2)) if e else None,
                 failed=int(e.group(3)) if e else None, launch=" | ".join(launch) or None,
                 command=(f"HS_GPU_PATH={env['HS_GPU_PATH']} " if b == "gpu" else "")
-                + f"hydrosweep run SWEEP -b {b} -n {n} -o OUT.h5 --no-progress")
+                + (f"HS_CPU_ENGINE={env['HS_CPU_ENGINE']} " if b == "cpu" else "")
+                + f"hydrosweep run SWEEP{' (simulation.newton: modified)' if backend in MODIFIED else ''} "
+                  f"-b {b} -n {n} -o OUT.h5 --no-progress")
 
 
 def main():
@@ -194,12 +224,18 @@ def main():
     sweep_copy(a.sweep, sweeps["cpu"], t_end=t_end)
     sweeps["gpu"] = os.path.join(tmpdir, "sweep-gpu.yaml")
     sweep_copy(a.sweep, sweeps["gpu"], t_end=t_end, chunk=a.gpu_chunk or None)
+    sweeps["cpu_modified"] = os.path.join(tmpdir, "sweep-cpu-modified.yaml")
+    sweep_copy(a.sweep, sweeps["cpu_modified"], t_end=t_end, newton="modified")
+    sweeps["gpu_modified"] = os.path.join(tmpdir, "sweep-gpu-modified.yaml")
+    sweep_copy(a.sweep, sweeps["gpu_modified"], t_end=t_end, chunk=a.gpu_chunk or None, newton="modified")
+    sweep_of = lambda b: sweeps.get(b) or sweeps["gpu" if b.startswith("gpu") else "cpu"]
+    warm = os.path.join(tmpdir, "sweep-warm.yaml")
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
 
     # CPU rows first, then the GPU paths size by size: a budget that runs out leaves
     # comparable rows of every path at the sizes that ran
     plan = [("reference", a.ref_n)] if "reference" in backends else []
-    plan += [("cpu", n) for n in cpu_sizes] if "cpu" in backends else []
+    plan += [(b, n) for n in cpu_sizes for b in backends if b in CPU_ENGINE]
     plan += [(b, n) for n in gpu_sizes for b in backends if b in GPU_PATH]
     rows = []
     print(f"bench: {os.path.basename(a.sweep)}{' (quick: t_end 1 s)' if a.quick else ''}, "
@@ -208,9 +244,13 @@ def main():
     last_rate = {}
     try:
         for b, n in plan:
-            row = dict(backend=b, n=n, sweep_chunk=int(chunk_of(sweeps["gpu" if b.startswith("gpu") else "cpu"])))
+            row = dict(backend=b, n=n, sweep_chunk=int(chunk_of(sweep_of(b))))
             if b.startswith("gpu") and not gpus:
                 row.update(ok=False, skipped="no GPU (nvidia-smi -L found none)")
+            elif b not in last_rate and (b in MODIFIED or b in ("cpu", "gpu")):
+                # a warm-up of 8 instances over 10 ms builds the specialised engine (cached)
+                sweep_copy(sweep_of(b), warm, t_end="10 ms")
+                run_one(exe, warm, b, 8, tmpdir, a.threads, 900)
             elif b in last_rate and last_rate[b][0] > 0 and not (b in GPU_PATH and last_rate[b][2] < 30):
                 # linear in N from the last size; not for a GPU path whose last size took
                 # under 30 s: below one wave of resident threads (~5e4 on an H100) its time
@@ -228,8 +268,7 @@ def main():
                     row.update(ok=False, skipped="--budget-s used up")
                 else:
                     timeout = min(a.max_run_s * 1.5 + 60, left if left is not None else 1e9)
-                    sweep = sweeps["gpu" if b.startswith("gpu") else "cpu"]
-                    row.update(run_one(exe, sweep, b, n, tmpdir, a.threads, timeout))
+                    row.update(run_one(exe, sweep_of(b), b, n, tmpdir, a.threads, timeout))
                     if row.get("ok"):
                         last_rate[b] = (row["instance_steps_per_s"], row["steps_per_instance"] or 1,
                                         row["wall_s"])

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # One command for a lent GPU machine (DESIGN.md sect. 8): builds hydrosweep with CUDA, runs
-# the gpu-labelled tests, the whole test suite and the ensemble benchmark, and writes a report.
+# the gpu-labelled tests, the ensemble benchmark (every GPU path: the specialised kernel with
+# full and modified Newton, the generic kernels, cuBLAS; the cpu backend beside them), the
+# kernel figures of the canonical workload as ptxas reports them, optionally an Nsight Compute
+# profile of the specialised kernel, then the rest of the test suite with the time left, and
+# writes a report.
 #
 #   [HS_COMMIT=<commit>] scripts/gpu_session.sh [--quick] [--sizes 1000,10000,...]
-#                                               [--deadline-s 560] [--no-bench] [--jobs N]
+#                                               [--backends LIST] [--ncu] [--deadline-s 560]
+#                                               [--no-bench] [--jobs N]
 #
 # The GPU machine has CUDA, CMake and Python but no package registry: the libraries come from
 # the carried folder .devlibs/ (made here by scripts/fetch_devlibs.sh: Debian packages
@@ -16,9 +21,10 @@
 # (the device copy has no .git: the commit to record comes in HS_COMMIT).
 #
 # Output, in $OUT (the device tool's folder that comes back) or ./gpu-report when OUT is
-# unset, flat (at most 8 files): report.md (machine, versions, test summaries, benchmark
-# table), build.log, ctest-gpu.log, ctest-all.log, bench.log and the benchmark's
-# <date>-ensemble-<device>.json/.md, which belong in bench/results/ once fetched.
+# unset, flat (at most 10 files): report.md (machine, versions, test summaries, benchmark
+# table, kernel figures), build.log, ctest-gpu.log, ctest-all.log, bench.log, kernel.json,
+# ncu.txt (--ncu) and the benchmark's <date>-ensemble-<device>.json/.md, which belong in
+# bench/results/ once fetched.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
@@ -28,6 +34,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 T0=$(date +%s)
 QUICK=0
+NCU=0
+BACKENDS=gpu,gpu_modified,gpu_local,gpu_fused,gpu_cublas,cpu,cpu_modified
 SIZES=1000,10000,100000,1000000
 DEADLINE=560
 BENCH=1
@@ -36,10 +44,12 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --sizes) SIZES=$2; shift ;;
+    --backends) BACKENDS=$2; shift ;;
+    --ncu) NCU=1 ;;
     --deadline-s) DEADLINE=$2; shift ;;
     --no-bench) BENCH=0 ;;
     --jobs) JOBS=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "gpu_session: unknown option $1" >&2; exit 1 ;;
     esac
     shift
@@ -91,6 +101,9 @@ COMMIT=${HS_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 } >"$REPORT"
 cat "$REPORT"
 
+# run-time builds of the specialised engines (NVRTC, the host compiler) go to one cache here
+export HS_KERNEL_CACHE=$ROOT/$BUILD/kernel-cache
+
 # ---- build ----
 args=(-S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHS_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
 [ -n "$NVCC" ] && args+=(-DCMAKE_CUDA_COMPILER="$NVCC")
@@ -115,19 +128,13 @@ tmo=$(($(left) - 60)); [ "$tmo" -gt 300 ] && tmo=300; [ "$tmo" -lt 30 ] && tmo=3
 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout "$tmo" >"$OUTDIR/ctest-gpu.log" 2>&1 || status=1
 say "- ctest -L gpu: $(grep -E 'tests passed|tests failed' "$OUTDIR/ctest-gpu.log" | tail -1)"
 { echo '```'; grep -E "^  |passed, .* failed|FAIL" "$OUTDIR/ctest-gpu.log" | head -40; echo '```'; } >>"$REPORT"
-# the rest (the gpu tests ran above), in parallel
-tmo=$(($(left) - 60)); [ "$tmo" -gt 300 ] && tmo=300; [ "$tmo" -lt 30 ] && tmo=30
-ctest --test-dir "$BUILD" -LE gpu -j"$JOBS" --output-on-failure --timeout "$tmo" >"$OUTDIR/ctest-all.log" 2>&1 || status=1
-say "- ctest -LE gpu: $(grep -E 'tests passed|tests failed' "$OUTDIR/ctest-all.log" | tail -1)"
-grep -A20 "The following tests FAILED" "$OUTDIR/ctest-all.log" >>"$REPORT" 2>/dev/null
-
 # ---- benchmark ----
 if [ "$BENCH" = 1 ]; then
-    budget=$(($(left) - 15))
+    budget=$(($(left) - 150)) # leaves time for the kernel figures and some of the other tests
     if [ "$budget" -lt 30 ]; then
         say "- bench: skipped, ${budget} s left of --deadline-s $DEADLINE"
     else
-        bargs=(--build "$BUILD" --sizes "$SIZES" --out "$OUTDIR" --commit "$COMMIT"
+        bargs=(--build "$BUILD" --sizes "$SIZES" --backends "$BACKENDS" --out "$OUTDIR" --commit "$COMMIT"
                --budget-s "$budget" --max-run-s "$budget")
         [ "$QUICK" = 1 ] && bargs+=(--quick)
         PYTHONUNBUFFERED=1 python3 bench/bench_ensemble.py "${bargs[@]}" >"$OUTDIR/bench.log" 2>&1 || status=1
@@ -135,6 +142,41 @@ if [ "$BENCH" = 1 ]; then
         md=$(ls -t "$OUTDIR"/*-ensemble-*.md 2>/dev/null | head -1)
         [ -n "$md" ] && { echo; sed -n '/^| backend/,$p' "$md"; } >>"$REPORT"
     fi
+fi
+
+# ---- kernel figures (ptxas, through NVRTC) of the canonical workload ----
+if [ "$(left)" -gt 90 ]; then
+    if timeout $(($(left) - 30)) "$BUILD/hydrosweep" kernel sweeps/friction_bulk_mc.yaml --json >"$OUTDIR/kernel.json" 2>&1; then
+        say "- kernel figures (sweeps/friction_bulk_mc.yaml, sm_90): kernel.json"
+        { echo '```'; cat "$OUTDIR/kernel.json"; echo '```'; } >>"$REPORT"
+    else
+        say "- kernel figures: failed or out of time ($(tail -1 "$OUTDIR/kernel.json"))"
+    fi
+fi
+
+# ---- Nsight Compute profile of the specialised kernel (--ncu): 50688 instances, 0.3 s ----
+if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
+    sed -e "s|^model: *\(\S*\)|model: $ROOT/sweeps/\1|" -e 's|^simulation:.*$|simulation: {t_end: 0.3 s, dt: 1 ms}|' \
+        -e 's|^chunk:.*$|chunk: 50688|' sweeps/friction_bulk_mc.yaml >/tmp/hs-ncu-sweep.yaml
+    if timeout $(($(left) - 60)) ncu --clock-control none --kernel-name hs_spec_kernel --launch-count 1 \
+        --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+        --section ComputeWorkloadAnalysis "$BUILD/hydrosweep" run /tmp/hs-ncu-sweep.yaml -b gpu -n 50688 \
+        -o /tmp/hs-ncu.h5 --no-progress >"$OUTDIR/ncu.txt" 2>&1; then
+        say "- ncu (the specialised kernel, 50688 instances, 0.3 s): ncu.txt"
+    else
+        say "- ncu: failed (ncu.txt)"
+    fi
+    rm -f /tmp/hs-ncu-sweep.yaml /tmp/hs-ncu.h5 /tmp/hs-ncu.csv
+fi
+
+# ---- the rest of the tests (the gpu ones ran above), in parallel, with the time left ----
+tmo=$(($(left) - 30)); [ "$tmo" -gt 300 ] && tmo=300
+if [ "$tmo" -ge 30 ]; then
+    ctest --test-dir "$BUILD" -LE gpu -j"$JOBS" --output-on-failure --timeout "$tmo" >"$OUTDIR/ctest-all.log" 2>&1 || status=1
+    say "- ctest -LE gpu: $(grep -E 'tests passed|tests failed' "$OUTDIR/ctest-all.log" | tail -1)"
+    grep -A20 "The following tests FAILED" "$OUTDIR/ctest-all.log" >>"$REPORT" 2>/dev/null
+else
+    say "- ctest -LE gpu: skipped (out of time)"
 fi
 say "- session: $(($(date +%s) - T0)) s, exit $status"
 exit $status

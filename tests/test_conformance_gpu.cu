@@ -1,6 +1,9 @@
-/* test_conformance_gpu.cu -- host/backend_gpu.cu and host/backend_gpu_cublas.cu (conformance
- * suite, GPU part; label gpu, needs a CUDA device): the GPU twin of tests/test_backends.c,
- * with the same model, overrides and assertions.
+/* test_conformance_gpu.cu -- host/backend_gpu.cu, host/backend_gpu_spec.cu and
+ * host/backend_gpu_cublas.cu (conformance suite, GPU part; label gpu, needs a CUDA device):
+ * the GPU twin of tests/test_backends.c, with the same model, overrides and assertions.
+ *  - the specialised kernel (the default path; NVRTC) vs the reference backend and the cpu
+ *    batch (itself specialised, compiled by the host compiler), full and modified Newton; it
+ *    is the one that ran (no fallback), deterministic, and equal in sub-batches of 5;
  *  - fused GPU path vs the reference backend (LAPACK solves): equal status and step counts;
  *    statistics within rounding (the bound of test_backends.c) where the Newton counts are
  *    equal, within the Newton tolerance where they differ (such instances are listed);
@@ -32,6 +35,7 @@ extern "C" {
 #define HAVE_CUBLAS 1
 #endif
 #define PATH_LOCAL 2
+#define PATH_SPEC 3
 
 /* backend: HS_BACKEND_REFERENCE, HS_BACKEND_CPU or HS_BACKEND_GPU (path: fused / cublas). */
 static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o)
@@ -43,7 +47,9 @@ static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o
     memset(&err, 0, sizeof err);
     if (backend == HS_BACKEND_GPU) {
         if (path == PATH_CUBLAS && !HAVE_CUBLAS) path = PATH_FUSED; /* said at the start */
-        setenv("HS_GPU_PATH", path == PATH_CUBLAS ? "cublas" : path == PATH_LOCAL ? "fused_local" : "fused", 1);
+        setenv("HS_GPU_PATH",
+               path == PATH_CUBLAS ? "cublas" : path == PATH_LOCAL ? "fused_local" : path == PATH_SPEC ? "specialised" : "fused",
+               1);
         rc = hs_backend_gpu(&job, &err);
     } else if (backend == HS_BACKEND_CPU) {
         rc = hs_backend_cpu(&job, 2, &err);
@@ -149,6 +155,50 @@ static void check_quantiles(void)
     x[0] = NAN;
     rc = hs_gpu_quantiles(x, 1, q + 2, 1, out);
     CHECK(rc == 0 && isnan(out[0]), "all NaN: NaN");
+}
+
+/* The specialised kernel: no fallback, equal to the reference and the cpu batch within the
+ * suite's bounds, deterministic, the same in sub-batches; modified Newton against the cpu
+ * batch's modified Newton. */
+static void check_specialised(void)
+{
+    hs_batch_out ref, cpu, sp, sp2, sp5, mc, mg;
+    hs_batch_job job;
+    hs_error err;
+    char why[512] = "x";
+    long n = NI, i;
+    run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
+    run(HS_BACKEND_CPU, 0, vals, n, &cpu);
+    CHECK(conf_job(&job, vals, n, &sp) == 0, "alloc");
+    CHECK(hs_backend_gpu_spec(&job, why, sizeof why, &err) == 0 && why[0] == '\0',
+          "the specialised kernel runs, no fallback (%s %s)", why, err.msg);
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp2);
+    compare("gpu specialised vs reference", &sp, &ref, n);
+    compare("gpu specialised vs cpu batch", &sp, &cpu, n);
+    CHECK(!memcmp(sp.stats, sp2.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)),
+          "specialised: bit-identical statistics run to run");
+    setenv("HS_GPU_BATCH", "5", 1);
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp5);
+    unsetenv("HS_GPU_BATCH");
+    CHECK(!memcmp(sp.stats, sp5.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)) &&
+              !memcmp(sp.traj, sp5.traj, sizeof(double) * (size_t)(n * sp.ntime)),
+          "specialised: sub-batches of 5 bit-identical to one");
+    CHECK(sp.status[5] == HS_ST_INVALID && sp.steps[5] == 0 && isnan(sp.stats[(1 * HS_NSTAT + HS_STAT_MAX) * n + 5]),
+          "specialised: the invalid instance flagged, NaN statistics");
+    base.newton = HS_NEWTON_MODIFIED;
+    run(HS_BACKEND_CPU, 0, vals, n, &mc);
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &mg);
+    base.newton = HS_NEWTON_FULL;
+    compare("gpu specialised vs cpu batch, modified Newton", &mg, &mc, n);
+    for (i = 0; i < n; ++i)
+        if (i != 5) CHECK(mg.status[i] == 0, "modified Newton: instance %ld completes", i);
+    hs_batch_out_free(&ref);
+    hs_batch_out_free(&cpu);
+    hs_batch_out_free(&sp);
+    hs_batch_out_free(&sp2);
+    hs_batch_out_free(&sp5);
+    hs_batch_out_free(&mc);
+    hs_batch_out_free(&mg);
 }
 
 int main(void)
@@ -276,6 +326,7 @@ int main(void)
         unsetenv("HS_GPU_PATH");
         hs_batch_out_free(&o4);
     }
+    check_specialised();
     check_quantiles();
     return tu_report("test_conformance_gpu");
 }
