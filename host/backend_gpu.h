@@ -7,19 +7,24 @@
  *
  * Which GPU path hs_backend_gpu takes is read from the environment on every call, so that
  * `hydrosweep run -b gpu` (whose backend names are fixed) and the benchmarks can pick it:
- *   HS_GPU_PATH=fused   (default, also when unset or empty) one thread runs the whole time
- *                       loop of an instance, Newton LU in the thread (kernels/hs_linalg.h)
- *   HS_GPU_PATH=fused_local  the same kernel with the scratch (local model, state, work
- *                       arrays) in each thread's local memory instead of a device pool:
- *                       coalesced by the hardware's interleaving, at the price of a stack
- *                       reservation for every thread the device can hold (~23 GB on an H100: an 86 KB frame)
+ *   HS_GPU_PATH=specialised (default, also when unset or empty) the engine specialised to the
+ *                       model's structure, compiled by NVRTC at run time and cached
+ *                       (hs_backend_gpu_spec, host/backend_gpu_spec.cu); when the job cannot
+ *                       be specialised (a swept enumeration, no NVRTC, a failed compile) the
+ *                       generic fused_local kernel runs and stderr says why
+ *   HS_GPU_PATH=fused_local  the generic kernel: one thread runs the whole time loop of an
+ *                       instance with its own copy of the model, its scratch (local model,
+ *                       state, work arrays) in the thread's local memory, coalesced by the
+ *                       hardware's interleaving, at the price of a stack reservation for every
+ *                       thread the device can hold
+ *   HS_GPU_PATH=fused   the same kernel with the scratch in a device pool
  *   HS_GPU_PATH=cublas  the time loop on the host; per Newton iteration one kernel builds the
  *                       residuals and tangents of all unconverged instances, then
  *                       cublasDgetrfBatched/cublasDgetrsBatched solve them
- *                       (hs_backend_gpu_cublas)
+ *                       (hs_backend_gpu_cublas); full Newton only
  * Any other value is an error (HS_ERR_ARG), never a silent fallback.
  * Two more variables cap the device resources, for tests and for sharing a GPU:
- *   HS_GPU_THREADS=T   at most T resident threads (the fused path's grid-stride loop then
+ *   HS_GPU_THREADS=T   at most T resident threads of the generic paths (their grid-stride loop then
  *                      gives each thread several instances)
  *   HS_GPU_BATCH=B     at most B instances per sub-batch (a job is split into sub-batches
  *                      that fit the device's memory anyway) */
