@@ -212,7 +212,9 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
         HS_GPU_TRY(cudaMemcpy(&maxsteps, d_maxsteps, sizeof maxsteps, cudaMemcpyDeviceToHost), "init kernel");
         HS_GPU_TRY(cudaMemcpy(&nmax, d_maxnx, sizeof nmax, cudaMemcpyDeviceToHost), "init kernel");
         maxsteps_l = (long)maxsteps;
-        for (K = 1; K <= maxsteps_l; ++K) {
+        /* a step may take sub-steps that land on the signals' knots (hs_step_span): at most
+         * one more per knot */
+        for (K = 1; K <= maxsteps_l * (long)(job->base->nknot + 1); ++K) {
             int running = 0;
             HS_GPU_LAUNCH(gc_begin_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg);
             GC_LAUNCH("the step kernel");

@@ -118,6 +118,7 @@ HS_HD static inline void gc_update_one(const hs_gpu_const *c, hs_batch_out *out,
             gc_finish(&c->spec, g, s, st, i, out);
             return;
         }
+        if (!hs_step_done(w)) return; /* a sub-step to a knot: the next begin goes on */
         gc_record(&c->spec, m, s, w, g, i, out);
         if (s->step >= g->nsteps) gc_finish(&c->spec, g, s, 0, i, out);
         return;

@@ -179,7 +179,7 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     }
     for (c = 0; c < ntime; ++c) {
         long k = c * sw->out.traj_every;
-        ttime[c] = (double)(k < nsteps ? k : nsteps) * md->model.dt;
+        ttime[c] = k < nsteps ? (double)k * md->model.dt : md->model.t_end; /* the last step ends at t_end */
     }
     memset(&L, 0, sizeof L);
     L.n_total = n;

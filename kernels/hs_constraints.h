@@ -47,7 +47,9 @@ HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, 
     int e, q;
     for (e = 0; e < HS_N(m, ncon); ++e) {
         int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
-        double v[3], u[3], ra[3], rb[3], d[3];
+        /* zeroed: each is set and used in one branch only, which gcc 13 cannot follow */
+        double v[3], u[3] = {0.0, 0.0, 0.0}, ra[3] = {0.0, 0.0, 0.0}, rb[3] = {0.0, 0.0, 0.0},
+               d[3] = {0.0, 0.0, 0.0};
         hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         if (HS_I(m, con_type, e) == HS_CON_DD) {
             hs_kin_dir(k, a, HS_D(m, con_u)[e], u);

@@ -42,8 +42,9 @@ enum hs_status_bits {
 #define HS_PHI_BLOWUP 1e-3
 
 typedef struct hs_state {
-    double t; /* time = step * dt (never accumulated: exact switching times) */
-    long step; /* steps taken */
+    double t; /* time reached: step * dt, t_end, or a signal knot inside a step (hs_step_span);
+                 never accumulated, so switching times are exact */
+    long step; /* steps of dt taken (the last one may end early at t_end) */
     double z[HS_CAP_Z]; /* relative coordinates (nz) */
     double zd[HS_CAP_Z]; /* velocities after projection (nz) */
     double zdd[HS_CAP_Z]; /* accelerations after projection (nz) */
@@ -57,7 +58,7 @@ typedef struct hs_state {
     double W_cyl[HS_CAP_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
     double P_cyl[HS_CAP_CYLS]; /* its power F sdot at t, W */
     int status; /* enum hs_status_bits, 0 = fine */
-    int iters; /* Newton iterations of the last step */
+    int iters; /* Newton iterations of the last step (all its sub-steps) */
     int iters_max; /* largest per-step count so far */
     long iters_total; /* sum over all steps */
 } hs_state;
@@ -87,6 +88,10 @@ typedef struct hs_work {
                             lam) - Q (nz) */
     int piv[HS_CAP_X], pivL[HS_CAP_Z];
     int tan_ok; /* T holds the LU of a tangent that may be reused (modified Newton) */
+    double tan_h; /* the step size that tangent was formed for */
+    double h, t0, t1, tg; /* the (sub-)step being taken: from t0 to t1, h = t1 - t0; tg the end
+                             of its step of dt (hs_step_span) */
+    int it_step; /* Newton iterations of the finished sub-steps of the current step */
     double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
     double x[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, update */
     double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
@@ -149,7 +154,7 @@ HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, double 
 HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs_work *w, double *f)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, c;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, sc = 0.25 * dt * dt;
+    double h = w->h, c1 = 2.0 / h, sc = 0.25 * h * h;
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         double r = w->rm[i];
@@ -176,7 +181,7 @@ HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_sta
                                      const double *x, const double *lam, hs_work *w, double *f)
 {
     int n = HS_N(m, nz), i, j, e;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt), a = HS_D(m, penalty);
+    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = HS_D(m, penalty);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + w->hd[i];
@@ -243,7 +248,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
 HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 {
     int n = HS_N(m, nz), i, j, e;
-    double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty);
+    double sa = 0.25 * w->h * w->h * HS_D(m, penalty);
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
@@ -266,7 +271,7 @@ HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 HS_HD static inline void hs_project(const hs_mview *m, hs_work *w, double *v, const double *c)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
-    double sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty), vmax = 0.0;
+    double sa = 0.25 * w->h * w->h * HS_D(m, penalty), vmax = 0.0;
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         double q = 0.0;
@@ -389,24 +394,53 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
 /* hs_step in phases. The CUDA cuBLAS path (host/backend_gpu_cublas.cu) runs the same phases
  * with the Newton systems of all instances solved in one batched call between two kernels. */
 
-/* Prologue: spools first (closed-form trapezoidal step), hat terms and predictors, the
- * multipliers to iterate. */
+/* The next (sub-)step from s->t into w: its end t1 is the end tg of the current step of dt
+ * ((step + 1) dt, or t_end for a last step that would pass it), or the first signal knot
+ * before tg: a step never steps over a switch or a kink of an input, it is shortened to land
+ * on it (the left limit at its end, the right limit at the next one's start: hs_signal.h),
+ * which keeps the trapezoidal rule second order whatever dt. A whole step of dt keeps
+ * h = dt exactly. Times within 1e-12 (relative) of tg count as tg. */
+HS_HD static inline void hs_step_span(const hs_mview *m, const hs_state *s, hs_work *w)
+{
+    double dt = HS_D(m, dt), t0 = s->t, tg = (double)(s->step + 1) * dt, te = HS_D(m, t_end), t1, sl;
+    int k;
+    sl = 1e-12 * (fabs(tg) > 1.0 ? fabs(tg) : 1.0);
+    if (tg > te + sl) tg = te; /* the last step ends at t_end */
+    t1 = tg;
+    for (k = 0; k < HS_N(m, nknot); ++k) {
+        double tk = HS_D(m, knot_t)[k];
+        if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
+    }
+    w->t0 = t0;
+    w->t1 = t1;
+    w->tg = tg;
+    w->h = (t1 == tg && t0 == (double)s->step * dt && tg == (double)(s->step + 1) * dt) ? dt : t1 - t0;
+    if (t0 == (double)s->step * dt) w->it_step = 0; /* a new step of dt begins */
+}
+
+/* Prologue: the (sub-)step's span, spools first (closed-form trapezoidal step), hat terms
+ * and predictors, the multipliers to iterate. */
 HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
-    double t0 = (double)s->step * dt, t1 = (double)(s->step + 1) * dt;
+    double h, c1, c2, t0, t1;
+    hs_step_span(m, s, w);
+    h = w->h;
+    c1 = 2.0 / h;
+    c2 = 4.0 / (h * h);
+    t0 = w->t0;
+    t1 = w->t1;
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i)
         w->U1[i] = hs_spool_step(
             s->U[i], HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t0, 1) : 0.0,
-            HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, dt,
+            HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, h,
             HS_D(m, dcv_tau)[i]);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
         w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
-        w->x[i] = s->z[i] + dt * s->zd[i] + 0.5 * dt * dt * s->zdd[i];
+        w->x[i] = s->z[i] + h * s->zd[i] + 0.5 * h * h * s->zdd[i];
     }
     HS_UNROLL
     for (i = n; i < nx; ++i) {
@@ -414,7 +448,7 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
         double xv = v < HS_N(m, nvol) ? s->p[v] : s->fs[v - HS_N(m, nvol)];
         double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
         w->hx[i] = -(c1 * xv + xr);
-        w->x[i] = xv + dt * xr;
+        w->x[i] = xv + h * xr;
     }
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
@@ -424,8 +458,7 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
 HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int nx = HS_N(m, nx), i;
-    double t1 = (double)(s->step + 1) * HS_D(m, dt);
-    hs_residual(m, s, t1, w->x, w->lam, w, w->f0);
+    hs_residual(m, s, w->t1, w->x, w->lam, w, w->f0);
     HS_UNROLL
     for (i = 0; i < nx; ++i) {
         if (!hs_isfinite(w->f0[i])) {
@@ -443,7 +476,7 @@ HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_wo
 HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
-    double t1 = (double)(s->step + 1) * HS_D(m, dt), sa = 0.25 * HS_D(m, dt) * HS_D(m, dt) * HS_D(m, penalty);
+    double t1 = w->t1, sa = 0.25 * w->h * w->h * HS_D(m, penalty);
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
@@ -454,6 +487,7 @@ HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_wor
             w->P[i * HS_CAP_Z + j] = -(sa * q);
         }
     hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
+    w->tan_h = w->h;
     /* a non-finite tangent is flagged here, not left to the factorisation: LU pivoting
      * treats NaN differently in kernels/hs_linalg.h, LAPACK and cuBLAS */
     HS_UNROLL
@@ -517,14 +551,16 @@ HS_HD HS_NOINLINE static inline void hs_newton_fail(const hs_mview *m, hs_state 
     if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
 }
 
-/* Epilogue of a converged step: projections (eqs. 20-21 / 27-28), checks, accept, energies,
- * the right-limit rates after a load jump. Leaves w describing the new state (kinematics,
- * Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns s->status (0: accepted). */
+/* Epilogue of a converged (sub-)step: projections (eqs. 20-21 / 27-28), checks, accept,
+ * energies, the right-limit rates after a load jump. At the end of a step of dt (w->t1 ==
+ * w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w describing the
+ * new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns
+ * s->status (0: accepted). */
 HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
-    double dt = HS_D(m, dt), c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
-    double t1 = (double)(s->step + 1) * dt;
+    double dt = w->h, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
+    double t1 = w->t1;
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
@@ -596,12 +632,22 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
             s->P_cyl[c] = Pc[c];
         }
     }
-    s->step += 1;
     s->t = t1;
-    s->iters_total += s->iters;
-    if (s->iters > s->iters_max) s->iters_max = s->iters;
+    w->it_step += s->iters;
+    if (t1 == w->tg) { /* a step of dt done: its iterations are those of all its sub-steps */
+        s->step += 1;
+        s->iters = w->it_step;
+        s->iters_total += s->iters;
+        if (s->iters > s->iters_max) s->iters_max = s->iters;
+    }
     if (hs_loads_jump(m, t1)) return hs_consistent_rates(m, s, w, t1);
     return 0;
+}
+
+/* 1 when the last hs_step_finish completed a step of dt (not only a sub-step to a knot). */
+HS_HD static inline int hs_step_done(const hs_work *w)
+{
+    return w->t1 == w->tg;
 }
 
 /* The Newton iteration of one step from the predictor of hs_step_begin. reuse = 0: a new
@@ -618,7 +664,7 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
     for (it = 1; it <= maxit; ++it) {
         s->iters = it0 + it;
         if (hs_newton_residual(m, s, w)) return -1;
-        if (!reuse || !w->tan_ok) {
+        if (!reuse || !w->tan_ok || w->tan_h != w->h) { /* the tangent depends on h */
             w->tan_ok = 0;
             if (hs_newton_tangent(m, s, w)) return -1;
             if (HS_LU_FACTOR(w->lu.T, nx, HS_CAP_X, w->piv)) {
@@ -637,30 +683,33 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
     return 0;
 }
 
-/* Advances the state by one step of m->dt. Returns s->status (0: accepted). With
- * integrator.newton = modified a step whose modified Newton iteration fails (iteration
- * limit, non-finite or singular) is taken again from its predictor with full Newton, so
- * modified Newton never fails a step that full Newton would pass; s->iters counts the
- * iterations of both attempts. */
+/* Advances the state by one step of m->dt (to t_end for a last, shorter one), in sub-steps
+ * that land on the signals' knots inside it (hs_step_span). Returns s->status (0: accepted).
+ * With integrator.newton = modified a (sub-)step whose modified Newton iteration fails
+ * (iteration limit, non-finite or singular) is taken again from its predictor with full
+ * Newton, so modified Newton never fails a step that full Newton would pass; s->iters counts
+ * the iterations of every attempt and sub-step. */
 HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int r, reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
     if (s->status) return s->status;
-    hs_step_begin(m, s, w);
-    r = hs_newton_solve(m, s, w, reuse, 0);
-    if (r != 1 && reuse) {
-        int spent = s->iters;
-        s->status = 0;
-        w->tan_ok = 0;
+    do {
         hs_step_begin(m, s, w);
-        r = hs_newton_solve(m, s, w, 0, spent);
-    }
-    if (r == 0) {
-        hs_newton_fail(m, s, w);
-        return s->status;
-    }
-    if (r < 0) return s->status;
-    return hs_step_finish(m, s, w);
+        r = hs_newton_solve(m, s, w, reuse, 0);
+        if (r != 1 && reuse) {
+            int spent = s->iters;
+            s->status = 0;
+            w->tan_ok = 0;
+            hs_step_begin(m, s, w);
+            r = hs_newton_solve(m, s, w, 0, spent);
+        }
+        if (r == 0) {
+            hs_newton_fail(m, s, w);
+            return s->status;
+        }
+        if (r < 0 || hs_step_finish(m, s, w)) return s->status;
+    } while (!hs_step_done(w));
+    return 0;
 }
 
 /* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:
@@ -795,6 +844,8 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     s->iters_total = 0;
     s->W_ext = 0.0;
     w->tan_ok = 0;
+    w->tan_h = 0.0;
+    w->it_step = 0;
     for (i = 0; i < n; ++i) {
         s->z[i] = HS_D(m, joint_z0)[i];
         s->zd[i] = HS_D(m, joint_zd0)[i];

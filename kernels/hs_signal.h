@@ -1,10 +1,10 @@
 /* hs_signal.h -- piecewise-linear functions of time (inputs: loads, U_ref).
  * Knot times are non-decreasing; two equal times make a jump. hs_signal_eval is
  * right-continuous (the value after a jump at the jump time); hs_signal_eval_side gives
- * either limit. The integrator uses the left limit at the end of a step and the right limit
- * at its start, and re-solves the accelerations after a load jump, so a switch that falls on
- * a step boundary is handled exactly and the trapezoidal rule stays second order
- * (../shared/model-data.md, numerical notes). Times are compared with a relative slack of
+ * either limit. The integrator lands its steps on every knot (hs_step_span), uses the left
+ * limit at the end of a step and the right limit at its start, and re-solves the
+ * accelerations after a load jump, so a switch is handled exactly and the trapezoidal rule
+ * stays second order (../shared/model-data.md, numerical notes). Times are compared with a relative slack of
  * 1e-12, so t = n*dt landing a hair off a knot (rounding) counts as the knot itself. */
 #ifndef HS_SIGNAL_H
 #define HS_SIGNAL_H
