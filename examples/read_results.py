@@ -1,8 +1,11 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """read_results.py -- open a hydrosweep results file with numpy and h5py and print it.
 
-    python3 examples/read_results.py RESULTS.h5 [--signal NAME] [--instance I] [--csv [CSV]]
-                                                [--rows N]
+    /usr/bin/python3 examples/read_results.py RESULTS.h5 [--signal NAME] [--instance I]
+                                                  [--csv [CSV]] [--rows N]
+    (or examples/read_results.py ..., which runs /usr/bin/python3: Debian's, with the numpy and
+    h5py that scripts/install-deps.sh installs; a python3 without them, e.g. a venv's first on
+    PATH, re-runs the script with /usr/bin/python3 when that one has them)
 
 `hydrosweep run SWEEP -o out.h5` writes out.h5 (HDF5) and out.csv (one row per instance).
 This script prints, from out.h5:
@@ -34,12 +37,25 @@ import os
 import re
 import sys
 
+# The interpreter scripts/install-deps.sh provides numpy and h5py for (Debian's python3-numpy
+# and python3-h5py); a python3 earlier on PATH (a venv, pyenv) may lack them.
+SYSTEM_PYTHON = "/usr/bin/python3"
+
 try:
     import numpy as np
     import h5py
 except ImportError as e:  # a clear message instead of a traceback
-    sys.exit("read_results.py: error: %s: this script needs numpy and h5py (Debian: apt-get "
-             "install python3-numpy python3-h5py; pip: pip install numpy h5py)" % e)
+    here = os.path.realpath(sys.executable or "")
+    if (__name__ == "__main__" and not os.environ.get("HS_READ_RESULTS_REEXEC")
+            and os.access(SYSTEM_PYTHON, os.X_OK) and here != os.path.realpath(SYSTEM_PYTHON)):
+        # the first python3 on PATH lacks them: run this script with Debian's python3, once
+        sys.stderr.write("read_results.py: %s has no numpy/h5py (%s); running with %s\n"
+                         % (sys.executable, e, SYSTEM_PYTHON))
+        os.environ["HS_READ_RESULTS_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+    sys.exit("read_results.py: error: %s: this script needs numpy and h5py: run it with %s "
+             "(Debian 12: apt-get install python3-numpy python3-h5py, as scripts/install-deps.sh "
+             "does), or pip install numpy h5py into the python3 you use" % (e, SYSTEM_PYTHON))
 
 # The layout version this script reads (root attribute format_version; RES_FORMAT_VERSION in
 # host/results_h5.h).

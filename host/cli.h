@@ -10,4 +10,23 @@ int hs_cli_validate(int argc, char **argv);
 int hs_cli_merge(int argc, char **argv);
 int hs_cli_kernel(int argc, char **argv);
 
+#include "hs_batch.h"
+
+/* validate's bounds on Newton iteration counts (a cost, not a result: a count flips by one
+ * where rounding moves a convergence test across its threshold). Per instance, the mean
+ * iterations per step of the two backends may differ by at most iter_rtol times the larger of
+ * the two, the largest iterations of one step by at most HS_VALIDATE_ITER_MAX_DIFF. */
+#define HS_VALIDATE_ITER_MAX_DIFF 1
+typedef struct hs_iter_cmp {
+    long ndiff; /* instances whose iteration counts differ at all */
+    long nbad; /* instances beyond a bound */
+    double worst_mean, worst_mean_rel; /* largest |mean_a - mean_b|, and relative to the larger */
+    long worst_mean_k; /* its row, -1 if none */
+    int worst_max; /* largest |max_a - max_b| */
+    long worst_max_k; /* its row, -1 if none */
+} hs_iter_cmp;
+/* Compares rows 0..K-1 of a (the backend checked) and b (the reference). */
+void hs_validate_iterations(const hs_batch_out *a, const hs_batch_out *b, long K,
+                            double iter_rtol, hs_iter_cmp *r);
+
 #endif

@@ -17,7 +17,8 @@ static void usage(FILE *f)
             "every named parameter as NAME VALUE UNIT (SI units; the names are those accepted\n"
             "by --set and by sweep files).\n"
             "  --set NAME=VALUE  override a parameter first; VALUE may carry a unit suffix,\n"
-            "                    e.g. --set joint.j1.z0=-30deg --set body.link1.mass=2kg;\n"
+            "                    e.g. --set joint.j1.z0=-30deg --set body.link1.mass=2kg\n"
+            "                    (models/double_pendulum.yaml);\n"
             "                    an enum parameter takes a name, e.g.\n"
             "                    --set cylinder.lift.friction.model=lugre\n"
             "Exit status: 0 success, 1 usage, 2 bad model or parameter.\n");

@@ -225,6 +225,11 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
     int placed[HS_MAX_BODIES];
     char kp[128];
     int i, j, b, n;
+    /* get_list caps both lists; said again here so that the compiler sees the bound of every
+     * index below (gcc 13 warned of reads past tb otherwise, -Wstringop-overread) */
+    if (nb > HS_MAX_BODIES || nj > HS_MAX_BODIES)
+        return yt_fail(&c->y, HS_ERR_LIMIT, NULL, "bodies",
+                       "more than HS_MAX_BODIES (%d) bodies or joints", HS_MAX_BODIES);
     for (b = 0; b < nb; ++b) {
         child_joint[b] = -1;
         placed[b] = 0;
@@ -232,10 +237,11 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
     for (i = 0; i < nj; ++i) {
         const tjoint *t = &tj[i];
         int ch = -1, pa = -1;
+        /* bounded by the body name's array (t->child/parent are longer arrays) */
         for (b = 0; b < nb; ++b)
-            if (!strcmp(tb[b].name, t->child)) ch = b;
+            if (!strncmp(tb[b].name, t->child, sizeof tb[b].name)) ch = b;
         for (b = 0; b < nb; ++b)
-            if (!strcmp(tb[b].name, t->parent)) pa = b;
+            if (!strncmp(tb[b].name, t->parent, sizeof tb[b].name)) pa = b;
         if (ch < 0) {
             snprintf(kp, sizeof kp, "joints[%d].child", i);
             if (!strcmp(t->child, "ground"))

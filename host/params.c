@@ -465,15 +465,23 @@ static void enum_list(const hs_param *p, char *buf, size_t n)
     }
 }
 
+/* The error for a name that is not a parameter of d, with the closest names. */
+static int unknown_param(const hs_model_desc *d, const char *name, hs_error *err)
+{
+    char near[400];
+    hs_param_suggest(d, name, near, sizeof near);
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
+                        "unknown parameter of model %s%s ('hydrosweep info %s' lists them)",
+                        d->name[0] ? d->name : "?", near, d->path[0] ? d->path : "MODEL");
+}
+
 int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err)
 {
     hs_model *saved;
     int i, rc;
     if (!d || !name) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model or name");
     i = hs_param_find(d, name);
-    if (i < 0)
-        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
-                            "unknown parameter ('hydrosweep info MODEL' lists them)");
+    if (i < 0) return unknown_param(d, name, err);
     if (d->param[i].type == HS_PARAM_ENUM &&
         !(value >= 0.0 && value < d->param[i].n_enum && value == floor(value))) {
         char list[400];
@@ -552,9 +560,7 @@ int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
     memcpy(name, a, (size_t)(b - a));
     name[b - a] = '\0';
     i = hs_param_find(d, name);
-    if (i < 0)
-        return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
-                            "unknown parameter ('hydrosweep info MODEL' lists them)");
+    if (i < 0) return unknown_param(d, name, err);
     if (d->param[i].type == HS_PARAM_ENUM) {
         /* a value name, or its integer */
         const hs_param *p = &d->param[i];

@@ -84,6 +84,12 @@ int hs_is_integrator_key(const char *f);
  * (hs_model_desc keeps no copy of it, so it is read back from d->text.) */
 int hs_model_source(const hs_model_desc *d, char *buf, size_t n);
 
+/* " (did you mean a, b or c?)" for an unknown parameter name, into buf ("" if nothing fits):
+ * the names closest by edit distance (within max(2, len/4) edits), else those of the same form
+ * (the same first and last dotted components: joint.j1.z0 -> joint.crank_angle.z0).
+ * host/suggest.c; used by --set and by sweep files' parameter keys. */
+void hs_param_suggest(const hs_model_desc *d, const char *name, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -973,6 +973,17 @@ done:
     return rc;
 }
 
+/* A quantile as the summary table prints it: values below HS_SUMMARY_ZERO times the signal's
+ * scale (its largest quantile magnitude, t_max aside) are round-off or decay residue (a spool
+ * at -1e-95 V after closing) and read as 0; -0 reads as 0. The file and the CSV keep the
+ * values as computed. */
+#define HS_SUMMARY_ZERO 1e-12
+static double shown_value(double v, double scale)
+{
+    if (v == 0.0 || (isfinite(v) && fabs(v) < HS_SUMMARY_ZERO * scale)) return 0.0;
+    return v;
+}
+
 static void print_table(const hs_results *r, FILE *f, const double *ens, const ens_counts *E)
 {
     const hsr_info *I = &r->I;
@@ -981,21 +992,34 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         if ((int)strlen(I->sname[k]) > w) w = (int)strlen(I->sname[k]);
     fprintf(f, "ensemble: %ld instances, %ld finished (status 0), %ld failed", r->nrun, E->ok,
             E->failed);
+    /* per status bit: an instance may carry several, so the counts may add up to more */
     for (b = 0; b < RES_NBIT; ++b)
         if (E->bit[b]) {
-            fprintf(f, "%s%s %ld", first ? ": " : ", ", bit_name[b], E->bit[b]);
+            fprintf(f, "%s%s %ld", first ? " (status bits: " : ", ", bit_name[b], E->bit[b]);
             first = 0;
         }
+    if (!first) fputs("; an instance may carry several)", f);
     fputc('\n', f);
     if (I->nsig == 0 || I->ncol == 0) return;
     fprintf(f, "  %-*s %-6s %13s %13s %13s   quantiles on %s\n", w, "signal", "stat", "5%", "50%",
             "95%", r->quant_on ? r->quant_on : "host");
-    for (k = 0; k < I->nsig; ++k)
+    for (k = 0; k < I->nsig; ++k) {
+        double scale = 0.0;
         for (c = 0; c < I->ncol; ++c) {
             const double *e = ens + ((long)k * I->ncol + c) * 3;
-            fprintf(f, "  %-*s %-6s %13.6g %13.6g %13.6g\n", w, c ? "" : I->sname[k],
-                    hsr_stat_name[I->col[c]], e[0], e[1], e[2]);
+            int j;
+            if (I->col[c] == HS_STAT_TMAX) continue;
+            for (j = 0; j < 3; ++j)
+                if (isfinite(e[j]) && fabs(e[j]) > scale) scale = fabs(e[j]);
         }
+        for (c = 0; c < I->ncol; ++c) {
+            const double *e = ens + ((long)k * I->ncol + c) * 3;
+            double sc = I->col[c] == HS_STAT_TMAX ? 0.0 : scale;
+            fprintf(f, "  %-*s %-6s %13.6g %13.6g %13.6g\n", w, c ? "" : I->sname[k],
+                    hsr_stat_name[I->col[c]], shown_value(e[0], sc), shown_value(e[1], sc),
+                    shown_value(e[2], sc));
+        }
+    }
 }
 
 int hs_results_finish(hs_results *r, void *fv, hs_error *err)

@@ -562,13 +562,11 @@ static int parse_parameters(sctx *c)
         int pi = hs_param_find(c->md, key->text);
         yt_join(kp, sizeof kp, "parameters", key->text);
         if (pi < 0) {
-            near_list L;
-            memset(&L, 0, sizeof L);
-            for (k = 0; k < c->md->nparam; ++k) near_add(&L, key->text, c->md->param[k].name);
+            hs_param_suggest(c->md, key->text, near, sizeof near);
             return yt_fail(&c->y, HS_ERR_VALUE, key, kp,
                            "'%s' is not a parameter of model %s%s ('hydrosweep info %s' lists "
                            "them)",
-                           key->text, c->md->name, near_text(&L, near, sizeof near), c->md->path);
+                           key->text, c->md->name, near, c->md->path);
         }
         snprintf(sp->name, sizeof sp->name, "%s", key->text);
         sp->index = pi;

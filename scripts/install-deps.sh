@@ -5,10 +5,19 @@
 # on failure the log's tail is printed and the exit status is non-zero.
 # CUDA is not installed here: the script only reports whether nvcc is there (the CUDA
 # translation units are built when it is; scripts/build.sh passes its path to cmake).
+#   scripts/install-deps.sh [--with-clang]
+# --with-clang adds clang and its OpenMP runtime (libomp-dev): the second compiler CI builds
+# the C code with (.ci/run).
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config libfyaml-dev liblapack-dev libblas-dev liblapacke-dev
       libsundials-dev libhdf5-dev hdf5-tools librandom123-dev python3 python3-numpy python3-h5py)
+for arg in "$@"; do
+    case $arg in
+        --with-clang) PKGS+=(clang libomp-dev) ;;
+        *) echo "install-deps: unknown option '$arg' (--with-clang)" >&2; exit 1 ;;
+    esac
+done
 LOG=${HS_DEPS_LOG:-/tmp/hydrosweep-install-deps.log}
 : >"$LOG"
 

@@ -29,10 +29,16 @@ ASAN_OPTIONS=detect_leaks=1 "$probe/p" >/dev/null 2>&1 || { leaks=0; echo "sanit
 
 flags="$SAN -fno-omit-frame-pointer -g"
 # gcc's middle-end warnings misfire on sanitizer-instrumented code (format-truncation of a
-# checked vsnprintf and the like); the Release build keeps them as errors
+# checked vsnprintf and the like); the Release build keeps them
 flags+=" -Wno-format-truncation -Wno-stringop-overflow -Wno-maybe-uninitialized"
 args=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=$flags"
       "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$SAN")
+# warnings as errors as scripts/build.sh decides: in CI (CI=true) or when asked (HS_WERROR=1)
+if [ "${CI:-}" = true ] || [ "${HS_WERROR:-0}" = 1 ]; then
+    args+=(-DHS_WERROR=ON)
+else
+    args+=(-DHS_WERROR=OFF)
+fi
 if command -v nvcc >/dev/null 2>&1; then
     args+=(-DHS_CUDA=ON)
 elif [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -270,6 +270,25 @@ PY
 ) && ok || bad "docs/results-format.md's snippets: $(tail -5 doc.txt)"
 grep '^snippets:' doc.txt
 
+# --- a python3 without numpy/h5py first (a venv's, pyenv's): the script re-runs itself with
+#     /usr/bin/python3 (Debian's, which install-deps.sh equips) and says so; run directly, its
+#     shebang is /usr/bin/python3
+if [ "$PY" = /usr/bin/python3 ]; then
+  mkdir -p nopy && cp "$(readlink -f /usr/bin/python3)" nopy/python3
+  # -S: no site-packages, so no numpy: a stand-in for an interpreter without them
+  if ! nopy/python3 -S -c 'import numpy' >/dev/null 2>&1; then
+    nopy/python3 -S "$RR" r.h5 --rows 1 >np.txt 2>np_err.txt; rc=$?
+    [ $rc -eq 0 ] && grep -q 'has no numpy/h5py.*running with /usr/bin/python3' np_err.txt \
+      && grep -q '^file: r.h5 (format_version 1, complete)' np.txt \
+      && ok || bad "re-run with /usr/bin/python3: rc $rc $(cat np_err.txt) $(head -3 np.txt)"
+    HS_READ_RESULTS_REEXEC=1 nopy/python3 -S "$RR" r.h5 >/dev/null 2>np_err2.txt; rc=$?
+    [ $rc -ne 0 ] && grep -q 'needs numpy and h5py: run it with /usr/bin/python3' np_err2.txt \
+      && ok || bad "no numpy and no re-run: rc $rc $(cat np_err2.txt)"
+  fi
+  head -1 "$RR" | grep -qx '#!/usr/bin/python3' && [ -x "$RR" ] && "$RR" r.h5 --rows 1 >/dev/null 2>&1 \
+    && ok || bad "examples/read_results.py runs by its shebang (/usr/bin/python3)"
+fi
+
 # --- errors: a clear message and a non-zero exit
 "$PY" "$RR" missing.h5 >/dev/null 2>e1.txt; rc=$?
 [ $rc -ne 0 ] && grep -q 'missing.h5: no such file' e1.txt && ok || bad "missing file: rc $rc $(cat e1.txt)"

@@ -270,6 +270,33 @@ static void test_set(hs_model_desc *d)
     CHECK(rc == HS_ERR_ARG && strstr(e.msg, "not a number"), "not a number");
     rc = hs_param_set_string(d, "body.x.mass=1", &e);
     CHECK(rc == HS_ERR_ARG && strstr(e.msg, "unknown parameter"), "unknown name");
+    /* unknown names suggest the closest ones (edit distance), or those of the same form */
+    rc = hs_param_set_string(d, "body.link1.mas=1", &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "unknown parameter of model pm (did you mean "
+                                            "body.link1.mass?) ('hydrosweep info pm.yaml' lists"),
+          "one close name: %s", e.msg);
+    rc = hs_param_set_string(d, "joint.j2.z0=1", &e);
+    CHECK(rc == HS_ERR_ARG &&
+              strstr(e.msg, "(did you mean joint.j1.z0, joint.js.z0 or joint.jb.z0?)"),
+          "three names one edit away, in table order: %s", e.msg);
+    rc = hs_param_set(d, "joint.knee.z0", 1.0, &e);
+    CHECK(rc == HS_ERR_ARG && strstr(e.msg, "(did you mean joint.j1.z0, joint.js.z0 or joint.jb.z0?)"),
+          "none close: the names of the same form joint.*.z0: %s", e.msg);
+    rc = hs_param_set_string(d, "nothing=1", &e);
+    CHECK(rc == HS_ERR_ARG && !strstr(e.msg, "did you mean"), "nothing near: %s", e.msg);
+    {
+        char buf[400], small[24];
+        hs_param_suggest(d, "integrator.max_iters", buf, sizeof buf);
+        CHECK(!strcmp(buf, " (did you mean integrator.max_iter?)"), "suggest: '%s'", buf);
+        hs_param_suggest(d, "gravity.w", buf, sizeof buf);
+        CHECK(strstr(buf, "gravity.x") && strstr(buf, "gravity.y") && strstr(buf, "gravity.z"),
+              "suggest gravity.w: '%s'", buf);
+        hs_param_suggest(d, "joint.j1.z0", small, sizeof small); /* truncated, terminated */
+        CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, " (did you mean joint.j1", 23),
+              "small buffer: '%s'", small);
+        hs_param_suggest(d, "", buf, sizeof buf);
+        CHECK(buf[0] == '\0', "empty name: '%s'", buf);
+    }
     rc = hs_param_set_string(d, "body.link1.mass=-1kg", &e);
     CHECK(rc == HS_ERR_VALUE && m->body_mass[0] == 3.0, "invalid value via string");
     v = hs_param_get(d, hs_param_find(d, "body.link1.mass"));

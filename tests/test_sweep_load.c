@@ -355,6 +355,11 @@ static void test_errors(void)
                       "  cylinder.lift.friction.Fcc: {uniform: [1, 2]}\n",
                  HS_ERR_VALUE, 4, 3, "parameters.cylinder.lift.friction.Fcc",
                  "did you mean cylinder.lift.friction.Fc");
+    expect_error("unknown joint: the parameters of that form",
+                 FRIC "instances: 3\nparameters:\n"
+                      "  joint.crank_angle.z0: {uniform: [1, 2]}\n",
+                 HS_ERR_VALUE, 4, 3, "parameters.joint.crank_angle.z0",
+                 "(did you mean joint.z1.z0, joint.z2.z0 or joint.z3.z0?)");
     expect_error("parameter twice",
                  FRIC "instances: 3\nparameters:\n"
                       "  fluid.rho: {uniform: [800, 900]}\n"

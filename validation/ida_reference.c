@@ -1017,7 +1017,13 @@ int hs_ida_planar_hyd_solve(const hs_model *m, const hs_ida_opts *opts_in, const
     }
     for (i = 0; i < m->ncyl; ++i) S->s0[i] = hs->s0[i];
 
+    /* SUNDIALS 7 takes a communicator (SUN_COMM_NULL: none; with MPI, a NULL pointer would
+     * be duplicated as a communicator and abort); SUNDIALS 6 a void pointer */
+#ifdef SUN_COMM_NULL
+    if (SUNContext_Create(SUN_COMM_NULL, &ctx)) {
+#else
     if (SUNContext_Create(NULL, &ctx)) {
+#endif
         fail(err, n, "planar reference: SUNContext_Create failed");
         goto done;
     }
