@@ -230,13 +230,37 @@ static int g_nloaded;
 static const char *const cpu_args[] = {"-std=c11", "-O3", "-fPIC", "-shared", "-ffp-contract=off", "-DNDEBUG",
                                        "-w", NULL};
 
+/* cpu_args plus the words of $HS_CC_FLAGS (scripts/sanitize.sh instruments the engine too) */
+static const char *const *cpu_args_env(const char **buf, int nbuf, char *words, size_t nwords)
+{
+    const char *e = getenv("HS_CC_FLAGS");
+    int n = 0;
+    char *tok, *save = NULL;
+    while (cpu_args[n] && n < nbuf - 1) {
+        buf[n] = cpu_args[n];
+        ++n;
+    }
+    if (e && *e) {
+        snprintf(words, nwords, "%s", e);
+        for (tok = strtok_r(words, " \t", &save); tok && n < nbuf - 1; tok = strtok_r(NULL, " \t", &save))
+            buf[n++] = tok;
+    }
+    buf[n] = NULL;
+    return buf;
+}
+
 int hs_cpu_spec_get(const char *source, hs_cpu_spec *out, hs_error *err)
 {
-    unsigned long long key = hs_spec_key(source, "cpu");
-    char path[1400];
+    unsigned long long key;
+    char path[1400], words[512];
+    const char *argbuf[40], *const *args = cpu_args_env(argbuf, 40, words, sizeof words);
     int i, cached = 0, rc;
     struct timespec t0, t1;
     void *so;
+    char opts[1024];
+    size_t o = 0;
+    for (i = 0; args[i] && o < sizeof opts; ++i) o += (size_t)snprintf(opts + o, sizeof opts - o, "%s ", args[i]);
+    key = hs_spec_key(source, opts);
     for (i = 0; i < g_nloaded; ++i)
         if (g_loaded[i].key == key) {
             *out = g_loaded[i].s;
@@ -244,7 +268,7 @@ int hs_cpu_spec_get(const char *source, hs_cpu_spec *out, hs_error *err)
             return HS_OK;
         }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if ((rc = hs_cc_shared(source, NULL, cpu_args, ".c", path, sizeof path, &cached, err))) return rc;
+    if ((rc = hs_cc_shared(source, NULL, args, ".c", path, sizeof path, &cached, err))) return rc;
     so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (strstr(path, "/hs-build-")) { /* uncached: the loaded object needs no file */
         char *slash = strrchr(path, '/');

@@ -9,8 +9,9 @@
  * safely. HS_KERNEL_CACHE=off (or a directory that cannot be made) builds without caching.
  *
  * The CPU backend's build: the generated source compiled as C11 by the host compiler
- * ($HS_CC, else the compiler hydrosweep was built with, else cc) into a shared object and
- * loaded with dlopen; tests/gpu_emul uses the same mechanism for its emulated NVRTC. */
+ * ($HS_CC, else the compiler hydrosweep was built with, else cc; $HS_CC_FLAGS adds options)
+ * into a shared object and loaded with dlopen; tests/gpu_emul uses the same mechanism for its
+ * emulated NVRTC. */
 #ifndef HS_KERNEL_BUILD_H
 #define HS_KERNEL_BUILD_H
 

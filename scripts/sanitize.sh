@@ -54,5 +54,7 @@ if ! { cmake "${args[@]}" && cmake --build "$BUILD_DIR" -j"$(nproc)"; } >"$BUILD
     exit 2
 fi
 export ASAN_OPTIONS="detect_leaks=$leaks"
+# the engine the cpu backend compiles at run time is instrumented too
+export HS_CC_FLAGS="$SAN -fno-omit-frame-pointer"
 export UBSAN_OPTIONS="suppressions=$ROOT/tests/ubsan.supp:print_stacktrace=1:halt_on_error=1"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -LE gpu -j"$(nproc)"
