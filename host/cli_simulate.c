@@ -229,13 +229,15 @@ int hs_cli_simulate(int argc, char **argv)
         out_path = "standard output";
     }
     {
+        /* with integrator.penalty_ratio > 0 the engine raises alpha itself (hs_penalty) */
         double r = hs_penalty_ratio(&d.model);
-        if (d.model.ncon > 0 && r < 1.0)
+        if (d.model.ncon > 0 && r < 1.0 && !(d.model.penalty_ratio > 0.0))
             fprintf(stderr,
                     "hydrosweep simulate: warning: penalty * dt^2 / 4 is only %.2g times the largest "
-                    "mass-matrix entry; the constraint multipliers will converge slowly (raise "
-                    "integrator.penalty to about %.1e or more)\n",
-                    r, d.model.penalty * 10.0 / r);
+                    "mass-matrix entry and integrator.penalty_ratio is 0; the constraint multipliers "
+                    "will converge slowly (raise integrator.penalty to about %.1e, or set "
+                    "penalty_ratio, e.g. 4)\n",
+                    r, d.model.penalty * 4.0 / r);
     }
     {
         double t0 = now_s();

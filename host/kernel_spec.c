@@ -136,6 +136,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(tol_p, HS_FT_DOUBLE),
     HS_FSCALAR(tol_fs, HS_FT_DOUBLE),
     HS_FSCALAR(penalty, HS_FT_DOUBLE),
+    HS_FSCALAR(penalty_ratio, HS_FT_DOUBLE),
     HS_FSCALAR(max_iter, HS_FT_DOUBLE),
     HS_FSCALAR(fd_rel, HS_FT_DOUBLE),
     HS_FSCALAR(fd_floor, HS_FT_DOUBLE),

@@ -552,7 +552,7 @@ static int parse_loads(ctx *c)
 static int parse_integrator(ctx *c)
 {
     static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
-                                       "tol_friction", "penalty", "max_iter", "fd_rel",
+                                       "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
                                        "fd_floor", "newton", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "integrator");
@@ -565,6 +565,7 @@ static int parse_integrator(ctx *c)
     m->tol_p = 1e-2;
     m->tol_fs = 1e-7;
     m->penalty = 1e9;
+    m->penalty_ratio = 4.0;
     m->max_iter = 20.0;
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;
@@ -577,6 +578,7 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_num(&c->y, y, p, "tol_pressure", "Pa", 0, m->tol_p, &m->tol_p)) ||
         (rc = yt_get_num(&c->y, y, p, "tol_friction", "|m", 0, m->tol_fs, &m->tol_fs)) ||
         (rc = yt_get_num(&c->y, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
+        (rc = yt_get_num(&c->y, y, p, "penalty_ratio", "", 0, m->penalty_ratio, &m->penalty_ratio)) ||
         (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||

@@ -13,7 +13,7 @@
 int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
-                                    "tol_friction", "penalty", "max_iter", "fd_rel",
+                                    "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
                                     "fd_floor", "newton", NULL};
     int i;
     for (i = 0; k[i]; ++i)
@@ -320,6 +320,9 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (!(m->penalty > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "penalty", -1, HS_ERR_VALUE,
                      "penalty must be > 0");
+    if (!(m->penalty_ratio >= 0.0 && m->penalty_ratio <= 1e12))
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "penalty_ratio", -1, HS_ERR_VALUE,
+                     "penalty_ratio must be in [0, 1e12] (0: the penalty as given)");
     if (!(m->max_iter >= 1.0 && m->max_iter <= 1e6 && m->max_iter == floor(m->max_iter)))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "max_iter", -1, HS_ERR_VALUE,
                      "max_iter must be an integer in [1, 1000000] (is %.17g)", m->max_iter);

@@ -402,6 +402,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "s", offsetof(hs_model, t_end), "integrator.t_end");
     add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
     add(&t, "", offsetof(hs_model, penalty), "integrator.penalty");
+    add(&t, "", offsetof(hs_model, penalty_ratio), "integrator.penalty_ratio");
     add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
     make_integer(&t, 1.0, 1e6); /* the rule of model_validate.c */
     add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");

@@ -89,6 +89,7 @@ typedef struct hs_work {
     int piv[HS_CAP_X], pivL[HS_CAP_Z];
     int tan_ok; /* T holds the LU of a tangent that may be reused (modified Newton) */
     double tan_h; /* the step size that tangent was formed for */
+    double alpha; /* the penalty factor of this instance (hs_penalty) */
     double h, t0, t1, tg; /* the (sub-)step being taken: from t0 to t1, h = t1 - t0; tg the end
                              of its step of dt (hs_step_span) */
     int it_step; /* Newton iterations of the finished sub-steps of the current step */
@@ -112,6 +113,27 @@ typedef struct hs_obs {
 HS_HD static inline int hs_isfinite(double v)
 {
     return v == v && v - v == 0.0;
+}
+
+/* The penalty factor alpha of the augmented Lagrangian (seed 000 eq. 18): integrator.penalty,
+ * raised where needed so that alpha dt^2/4 is at least penalty_ratio times the largest
+ * diagonal entry of the mass matrix (at the state in w->kin: the initial one). The multiplier
+ * iteration then contracts by at least 1/(1 + penalty_ratio) per Newton iteration and the
+ * penalty's error falls like dt^2 with the step: a fixed alpha leaves an error floor and slow
+ * multipliers at small dt (validation/README.md; Pub. I four-bar over its 7 s cycle: second
+ * order down to dt = 31 us with ratio 4, a floor and a failure at 31 us with alpha = 1e11).
+ * penalty_ratio = 0: alpha as given. */
+HS_HD static inline double hs_penalty(const hs_mview *m, hs_work *w)
+{
+    double a = HS_D(m, penalty), dmax = 0.0, dt = HS_D(m, dt), need;
+    int i;
+    hs_dyn_work dyn;
+    if (!(HS_D(m, penalty_ratio) > 0.0) || HS_N(m, ncon) == 0) return a;
+    hs_mass_force(m, &w->kin, 0.0, w->M, HS_CAP_Z, w->Q, &dyn);
+    for (i = 0; i < HS_N(m, nz); ++i)
+        if (w->M[i * HS_CAP_Z + i] > dmax) dmax = w->M[i * HS_CAP_Z + i];
+    need = HS_D(m, penalty_ratio) * dmax / (0.25 * dt * dt);
+    return need > a ? need : a;
 }
 
 /* The mechanism and the hydraulics at positions z, velocities zd, pressures p, friction
@@ -181,7 +203,7 @@ HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_sta
                                      const double *x, const double *lam, hs_work *w, double *f)
 {
     int n = HS_N(m, nz), i, j, e;
-    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = HS_D(m, penalty);
+    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha;
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + w->hd[i];
@@ -248,7 +270,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
 HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 {
     int n = HS_N(m, nz), i, j, e;
-    double sa = 0.25 * w->h * w->h * HS_D(m, penalty);
+    double sa = 0.25 * w->h * w->h * w->alpha;
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
@@ -271,7 +293,7 @@ HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
 HS_HD static inline void hs_project(const hs_mview *m, hs_work *w, double *v, const double *c)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
-    double sa = 0.25 * w->h * w->h * HS_D(m, penalty), vmax = 0.0;
+    double sa = 0.25 * w->h * w->h * w->alpha, vmax = 0.0;
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         double q = 0.0;
@@ -347,7 +369,7 @@ HS_HD static inline void hs_cylinder_power(const hs_mview *m, const hs_work *w, 
 HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
-    double a = HS_D(m, penalty);
+    double a = w->alpha;
     hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w);
     hs_q_total(m, w, w->r);
     for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = w->hyd.h[i];
@@ -476,7 +498,7 @@ HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_wo
 HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
-    double t1 = w->t1, sa = 0.25 * w->h * w->h * HS_D(m, penalty);
+    double t1 = w->t1, sa = 0.25 * w->h * w->h * w->alpha;
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
@@ -538,7 +560,7 @@ HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work 
     hs_kin_positions(m, w->x, &w->kin);
     hs_constraints_phi(m, &w->kin, w->phi);
     HS_UNROLL
-    for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += HS_D(m, penalty) * w->phi[e];
+    for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += w->alpha * w->phi[e];
     s->iters = it;
     return 0;
 }
@@ -894,6 +916,7 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     /* hydraulic states: spools, friction states, cylinder reference lengths, pressures */
     hs_kin_positions(m, s->z, &w->kin);
     hs_kin_velocities(m, s->zd, &w->kin);
+    w->alpha = hs_penalty(m, w);
     for (i = 0; i < HS_N(m, ndcv); ++i) s->U[i] = HS_D(m, dcv_U0)[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fs[i] = s->fsd[i] = 0.0;
     for (i = 0; i < HS_N(m, nvol); ++i) s->p[i] = HS_D(m, vol_p0)[i];

@@ -230,7 +230,9 @@ typedef struct hs_model {
     double tol_z; /* Newton tolerance on position updates, rad or m */
     double tol_p; /* ... on pressure updates, Pa */
     double tol_fs; /* ... on friction-state updates (m, or 1 for the film h) */
-    double penalty; /* alpha of the augmented Lagrangian */
+    double penalty; /* alpha of the augmented Lagrangian (the least: hs_penalty) */
+    double penalty_ratio; /* alpha dt^2/4 at least this times the largest mass-matrix
+                             diagonal entry (hs_penalty); 0: alpha as given */
     double max_iter; /* Newton iteration limit per step (integer-valued) */
     double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
     double fd_floor;
