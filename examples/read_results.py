@@ -19,7 +19,7 @@ Options:
   --signal NAME  only this signal (statistics, quantiles, and its trajectory if recorded)
   --instance I   the instance (global index, as in /instance and `hydrosweep simulate --from
                  out.h5 --instance I`) whose statistics and trajectory are shown; default: the
-                 first instance that finished (status 0)
+                 first instance that finished (status 0 or warnings only)
   --csv [CSV]    also check that the CSV summary (default: the file beside out.h5, out.csv)
                  holds exactly the same numbers as the HDF5 file
   --rows N       print at most N rows of the long tables (default 10; 0: all)
@@ -59,7 +59,7 @@ except ImportError as e:  # a clear message instead of a traceback
 
 # The layout version this script reads (root attribute format_version; RES_FORMAT_VERSION in
 # host/results_h5.h).
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 # Status bits of /status (0 = the instance ran to t_end). Values from kernels/hs_integrator.h
 # (enum hs_status_bits) and kernels/hs_batch.h (HS_ST_INVALID); names as host/results.c
@@ -75,7 +75,11 @@ STATUS_BITS = [
     (128, "invalid", "a sampled value breaks a physical rule: the instance was not run"),
     (256, "singular_config", "(with maxiter) the loop-closure Jacobian lost rank: a singular "
                              "position"),
+    # warnings: the instance finished and its values count, but an assumption failed
+    (512, "cavitation", "warning: a volume pressure fell below fluid.p_vapour"),
+    (1024, "implausible", "warning: a value outside its plausible range"),
 ]
+WARNING_BITS = 512 | 1024
 
 
 class ResultsError(Exception):
@@ -354,7 +358,7 @@ def main(argv=None):
                 return 1
             row = int(hit[0])
         else:
-            ok_rows = np.nonzero(status == 0)[0]
+            ok_rows = np.nonzero((status & ~WARNING_BITS) == 0)[0]
             row = int(ok_rows[0]) if ok_rows.size else 0
         inst = int(tab["instance"][row]) if nrun else None
 
@@ -394,18 +398,19 @@ def main(argv=None):
         # --- status: counts per bit (checked against the attributes of /ensemble) and the
         #     failed instances
         ens_attrs = f["ensemble"].attrs
-        nfail = int(np.count_nonzero(status))
-        print("status: %d instances, %d finished (status 0), %d failed"
-              % (nrun, nrun - nfail, nfail))
+        nfail = int(np.count_nonzero(status & ~WARNING_BITS))
+        nwarn = int(np.count_nonzero(((status & WARNING_BITS) != 0) & ((status & ~WARNING_BITS) == 0)))
+        print("status: %d instances, %d finished (%d with warnings), %d failed"
+              % (nrun, nrun - nfail, nwarn, nfail))
         rows = []
         for bit, name, meaning in STATUS_BITS:
             cnt = int(np.count_nonzero(status & bit))
-            stored = ens_attrs.get("failed_" + name)
+            stored = ens_attrs.get(("warned_" if bit & WARNING_BITS else "failed_") + name)
             note = "" if stored is None or int(stored) == cnt else \
                 "  (file says %d!)" % int(stored)
             rows.append([str(bit), name, str(cnt) + note, meaning])
         print_table(["bit", "name", "count", "meaning"], rows)
-        bad = np.nonzero(status != 0)[0]
+        bad = np.nonzero((status & ~WARNING_BITS) != 0)[0]
         if bad.size:
             rng, more = limited(bad.size, a.rows)
             print("  failed instances:")

@@ -44,12 +44,14 @@ HS_HD static inline void gc_init_one(const hs_gpu_const *c, const double *values
         s->step = 0;
         s->iters_total = 0;
         s->iters_max = 0;
+        s->warn = 0;
         gc_finish(&c->spec, g, s, HS_ST_INVALID, i, out);
         return;
     }
     hs_instance_begin(&c->spec, hs_instance_steps(m->t_end, m->dt), m->nx, g);
     g->nx = 0;
     st = hs_init(m, s, w);
+    s->warn |= hs_model_plausible(m);
     if (st) {
         gc_finish(&c->spec, g, s, st, i, out);
         return;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "hs/model_file.h"
 #include "params.h"
+#include "simulate.h"
 
 static void usage(FILE *f)
 {
@@ -120,6 +121,11 @@ int hs_cli_info(int argc, char **argv)
     }
     printf("Newton unknowns:  %d\n", m->nx);
     printf("parameters:       %d\n\n", d->nparam);
+    {
+        char what[1024];
+        if (hs_model_implausible(d, what, sizeof what) > 0)
+            fprintf(stderr, "hydrosweep info: warning: implausible values: %s\n", what);
+    }
 
     for (i = 0; i < d->nparam; ++i) {
         int n = (int)strlen(d->param[i].name);

@@ -11,6 +11,7 @@
 #include "hs/results.h"
 #include "hs/run.h"
 #include "params.h"
+#include "simulate.h"
 
 static void usage_run(FILE *f)
 {
@@ -219,6 +220,13 @@ int hs_cli_run(int argc, char **argv)
     if (hs_sweep_load(sweep, &sw, &md, &err)) {
         print_err(&err);
         return 2;
+    }
+    {
+        /* the base model's; a swept value's shows per instance (status bit implausible) */
+        char what[1024];
+        if (hs_model_implausible(&md, what, sizeof what) > 0)
+            fprintf(stderr, "hydrosweep run: warning: implausible values (the instances carry the warning bit "
+                            "implausible): %s\n", what);
     }
     rc = hs_run(&sw, &md, &o, &err);
     if (rc) print_err(&err);

@@ -240,6 +240,11 @@ int hs_cli_simulate(int argc, char **argv)
                     r, d.model.penalty * 4.0 / r);
     }
     {
+        char what[1024];
+        if (hs_model_implausible(&d, what, sizeof what) > 0)
+            fprintf(stderr, "hydrosweep simulate: warning: implausible values: %s\n", what);
+    }
+    {
         double t0 = now_s();
         rc = hs_simulate_csv(&d, out, every, &sum);
         sum.wall_s = now_s() - t0;

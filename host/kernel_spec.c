@@ -84,6 +84,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(nfs, HS_FT_INT),
     HS_FSCALAR(B_oil, HS_FT_DOUBLE),
     HS_FSCALAR(rho, HS_FT_DOUBLE),
+    HS_FSCALAR(p_vapour, HS_FT_DOUBLE),
     HS_FCOUNTED(vol_V, HS_FT_DOUBLE, nvol, 1),
     HS_FCOUNTED(vol_B, HS_FT_DOUBLE, nvol, 1),
     HS_FCOUNTED(vol_p0, HS_FT_DOUBLE, nvol, 1),
@@ -414,7 +415,8 @@ int hs_spec_values(const hs_spec *sp, const hs_model *base, const hs_override_sp
                 int k, q, off = 0;
                 /* hs_instance_model's verdict without its copy of the whole model: only the
                  * overrides touch m, and hs_model_derive recomputes what follows from them */
-                pre[i] = hs_model_override(m, ov, values + (size_t)i * (size_t)ov->n) ? 0 : HS_ST_INVALID;
+                pre[i] = hs_model_override(m, ov, values + (size_t)i * (size_t)ov->n) ? hs_model_plausible(m)
+                                                                                        : HS_ST_INVALID;
                 for (k = 0; k < sp->nvarf; ++k) {
                     const double *src = (const double *)((const char *)m + hs_model_fields[sp->varf[k]].offset);
                     for (q = 0; q < sp->varn[k]; ++q) var[(size_t)(off + q) * (size_t)cnt + (size_t)i] = src[q];

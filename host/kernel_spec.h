@@ -82,8 +82,8 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
 void hs_spec_free(hs_spec *sp);
 
 /* The varying values of instances [0, cnt) into var (nvar x cnt, var[k * cnt + i]) and their
- * validity into pre (cnt: 0, or HS_ST_INVALID for values that break a physical rule, as
- * hs_instance_model decides): the base model with instance i's overrides (values, cnt x
+ * validity into pre (cnt: HS_ST_INVALID for values that break a physical rule, as
+ * hs_instance_model decides, else the warnings of hs_model_plausible): the base model with instance i's overrides (values, cnt x
  * ov->n row-major) applied and derived. OpenMP over instances. Returns HS_OK or HS_ERR_IO
  * (out of memory). */
 int hs_spec_values(const hs_spec *sp, const hs_model *base, const hs_override_spec *ov, const double *values,

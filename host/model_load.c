@@ -594,13 +594,14 @@ static int parse_integrator(ctx *c)
  * escape the validator. */
 static int parse_fluid(ctx *c)
 {
-    static const char *const keys[] = {"B_oil", "rho", NULL};
+    static const char *const keys[] = {"B_oil", "rho", "p_vapour", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "fluid");
     const char *p = "fluid";
     char kp[128];
     int rc;
     c->fluid = y;
+    m->p_vapour = HS_P_VAPOUR_DEFAULT;
     if (!y) {
         const yt_node *h = yt_map_get(c->root, "hydraulics");
         if (h)
@@ -610,7 +611,8 @@ static int parse_fluid(ctx *c)
     }
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
         (rc = yt_get_num(&c->y, y, p, "B_oil", "Pa", 1, 0.0, &m->B_oil)) ||
-        (rc = yt_get_num(&c->y, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)))
+        (rc = yt_get_num(&c->y, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)) ||
+        (rc = yt_get_num(&c->y, y, p, "p_vapour", "Pa", 0, HS_P_VAPOUR_DEFAULT, &m->p_vapour)))
         return rc;
     if (!(m->B_oil > 0.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "B_oil"),

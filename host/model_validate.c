@@ -496,6 +496,9 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (!(m->rho > 0.0))
             return vfail(d, err, w, HS_WHERE_FLUID, 0, "rho", -1, HS_ERR_VALUE,
                          "rho must be > 0");
+        if (!(m->p_vapour >= 0.0 && m->p_vapour < 1e6))
+            return vfail(d, err, w, HS_WHERE_FLUID, 0, "p_vapour", -1, HS_ERR_VALUE,
+                         "p_vapour must be in [0, 1 MPa) (an absolute pressure)");
     }
     for (i = 0; i < m->nsrc; ++i)
         if (!(m->src_p[i] >= 0.0))

@@ -267,6 +267,7 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
     if (hs_model_has_hydraulics(m) || m->B_oil > 0.0) {
         add(t, "Pa", offsetof(hs_model, B_oil), "fluid.B_oil");
         add(t, "kg/m^3", offsetof(hs_model, rho), "fluid.rho");
+        add(t, "Pa", offsetof(hs_model, p_vapour), "fluid.p_vapour");
     }
     for (i = 0; i < m->nsrc; ++i) add(t, "Pa", OFF1(src_p, i), "source.%s.p", d->src_name[i]);
     for (i = 0; i < m->nvol; ++i) {

@@ -45,11 +45,12 @@
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
 #define RES_H5CHUNK_MAX ((size_t)64 << 20)  /* HDF5 chunks stay well below its 4 GiB limit */
-#define RES_NBIT 9
+#define RES_NBIT 11 /* status bits: 9 failures, then 2 warnings (HS_ST_WARNINGS) */
+#define RES_NFAIL 9
 
 static const char *const bit_name[RES_NBIT] = {"maxiter",  "nonfinite", "singular",    "constraint",
                                                "geometry", "stroke",    "equilibrium", "invalid",
-                                               "singular_config"};
+                                               "singular_config", "cavitation", "implausible"};
 static const double ens_q[3] = {0.05, 0.5, 0.95};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -744,7 +745,8 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
 /* finishing: ensemble statistics, CSV summary, rename                                        */
 
 typedef struct ens_counts {
-    long ok, failed, bit[RES_NBIT];
+    long ok, failed, warned, bit[RES_NBIT]; /* ok: finished (warnings allowed); warned: of those,
+                                               with a warning bit */
 } ens_counts;
 
 static int put_counts(hid_t loc, const ens_counts *E)
@@ -752,10 +754,11 @@ static int put_counts(hid_t loc, const ens_counts *E)
     char name[32];
     int b;
     if (hsr_attr_put_i64(loc, "finished", E->ok) < 0 ||
-        hsr_attr_put_i64(loc, "failed_total", E->failed) < 0)
+        hsr_attr_put_i64(loc, "failed_total", E->failed) < 0 ||
+        hsr_attr_put_i64(loc, "warned_total", E->warned) < 0)
         return -1;
     for (b = 0; b < RES_NBIT; ++b) {
-        snprintf(name, sizeof name, "failed_%s", bit_name[b]);
+        snprintf(name, sizeof name, "%s_%s", b < RES_NFAIL ? "failed" : "warned", bit_name[b]);
         if (hsr_attr_put_i64(loc, name, E->bit[b]) < 0) return -1;
     }
     return 0;
@@ -783,13 +786,14 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
     memset(E, 0, sizeof *E);
     if ((rc = read_status(r, &st, err))) goto done;
     for (i = 0; i < r->nrun; ++i) {
-        if (st[i] == 0) {
+        for (b = 0; b < RES_NBIT; ++b)
+            if (st[i] >= 0 && (st[i] & (1 << b))) ++E->bit[b];
+        if ((st[i] & ~HS_ST_WARNINGS) == 0) { /* finished, perhaps with warnings */
             ++E->ok;
+            if (st[i]) ++E->warned;
             continue;
         }
         ++E->failed;
-        for (b = 0; b < RES_NBIT; ++b)
-            if (st[i] & (1 << b)) ++E->bit[b];
     }
     vals = (double *)malloc((size_t)(E->ok > 0 ? E->ok : 1) * (size_t)(I->ncol > 0 ? I->ncol : 1) *
                             sizeof *vals);
@@ -810,7 +814,7 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
             }
             if ((rc = ds_rows_read(r, D, b0, nb, buf, err))) goto done;
             for (i = 0; i < nb; ++i) {
-                if (st[b0 + i] != 0) continue;
+                if ((st[b0 + i] & ~HS_ST_WARNINGS) != 0) continue; /* failed */
                 for (c = 0; c < I->ncol; ++c) vals[(long)c * E->ok + m] = buf[i * I->ncol + c];
                 ++m;
             }
@@ -990,16 +994,25 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
     int k, c, b, w = 6, first = 1;
     for (k = 0; k < I->nsig; ++k)
         if ((int)strlen(I->sname[k]) > w) w = (int)strlen(I->sname[k]);
-    fprintf(f, "ensemble: %ld instances, %ld finished (status 0), %ld failed", r->nrun, E->ok,
-            E->failed);
-    /* per status bit: an instance may carry several, so the counts may add up to more */
-    for (b = 0; b < RES_NBIT; ++b)
+    fprintf(f, "ensemble: %ld instances, %ld finished, %ld failed", r->nrun, E->ok, E->failed);
+    /* per failure bit: an instance may carry several, so the counts may add up to more */
+    for (b = 0; b < RES_NFAIL; ++b)
         if (E->bit[b]) {
             fprintf(f, "%s%s %ld", first ? " (status bits: " : ", ", bit_name[b], E->bit[b]);
             first = 0;
         }
     if (!first) fputs("; an instance may carry several)", f);
     fputc('\n', f);
+    /* warnings do not fail an instance; its values count in the quantiles below */
+    if (E->warned) {
+        fprintf(f, "  WARNING: %ld of the finished instances carry warnings (", E->warned);
+        for (first = 1, b = RES_NFAIL; b < RES_NBIT; ++b)
+            if (E->bit[b]) {
+                fprintf(f, "%s%s %ld", first ? "" : ", ", bit_name[b], E->bit[b]);
+                first = 0;
+            }
+        fputs("); see /status and docs/results-format.md\n", f);
+    }
     if (I->nsig == 0 || I->ncol == 0) return;
     fprintf(f, "  %-*s %-6s %13s %13s %13s   quantiles on %s\n", w, "signal", "stat", "5%", "50%",
             "95%", r->quant_on ? r->quant_on : "host");

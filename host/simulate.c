@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "simulate.h"
+#include "hs_batch.h"
 
 long hs_nsteps(const hs_model *m)
 {
@@ -58,6 +59,22 @@ double hs_penalty_ratio(const hs_model *m)
     return dmax > 0.0 ? 0.25 * m->penalty * m->dt * m->dt / dmax : 0.0;
 }
 
+/* the lowest pressure so far, and when one first fell below p_vapour */
+static void note_pressures(const hs_model *m, const hs_state *s, hs_sim_summary *sum)
+{
+    int v;
+    for (v = 0; v < m->nvol; ++v) {
+        if (s->p[v] < sum->p_min) {
+            sum->p_min = s->p[v];
+            sum->p_min_vol = v;
+        }
+        if (s->p[v] < m->p_vapour && !(sum->warn & HS_ST_CAVITATION)) {
+            sum->warn |= HS_ST_CAVITATION;
+            sum->t_cavitation = s->t;
+        }
+    }
+}
+
 int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum)
 {
     hs_state *s = (hs_state *)calloc(1, sizeof *s);
@@ -75,8 +92,12 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     }
     n = hs_nsteps(m);
     sum->steps_planned = n;
+    sum->p_min = HUGE_VAL;
+    sum->p_min_vol = -1;
     st = hs_init(m, s, w);
+    s->warn |= hs_model_plausible(m);
     if (!st) {
+        note_pressures(m, s, sum);
         hs_observe_current(m, s, w, &o);
         E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
         sum->max_phi = o.phi_norm;
@@ -87,6 +108,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
         double Eb;
         st = hs_step(m, s, w);
         if (st) break;
+        note_pressures(m, s, sum);
         hs_observe_current(m, s, w, &o);
         Eb = o.Ekin + o.Epot - s->W_ext - o.W_cyl - E0;
         for (i = 0; i < m->ncyl; ++i)
@@ -101,6 +123,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     sum->max_iters = s->iters_max;
     sum->mean_iters = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
     sum->status = st;
+    sum->warn = s->warn;
     free(s);
     free(w);
     return st;
@@ -180,7 +203,51 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
     if (d->model.ncyl > 0) fprintf(f, "max |W_cyl|      %.3e J\n", s->max_abs_Wcyl);
     fprintf(f, "max phi_norm     %.3e\n", s->max_phi);
     fprintf(f, "wall time        %.3f s\n", s->wall_s);
+    if (s->warn & HS_ST_CAVITATION)
+        fprintf(f,
+                "WARNING          cavitation: p_%s fell below fluid.p_vapour = %g Pa (first at t = %g s; "
+                "lowest %.4g Pa): the lumped-fluid model does not hold there\n",
+                s->p_min_vol >= 0 ? d->vol_name[s->p_min_vol] : "?", d->model.p_vapour, s->t_cavitation,
+                s->p_min);
+    if (s->warn & HS_ST_IMPLAUSIBLE) {
+        char what[512];
+        hs_model_implausible(d, what, sizeof what);
+        fprintf(f, "WARNING          implausible values: %s\n", what);
+    }
     if (s->status)
         fprintf(f, "FAILED at t = %g s: %s\n", s->t_final + d->model.dt,
                 hs_status_string(s->status));
+}
+
+int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n)
+{
+    static const char *const fmt[HS_PL_NRULE] = {"fluid.B_oil", "fluid.rho", "volume.%s.B",
+                                                 "volume.%s.p0", "cylinder.%s.B_wall",
+                                                 "source.%s.p"};
+    static const char *const unit[HS_PL_NRULE] = {"Pa", "kg/m^3", "Pa", "Pa", "Pa", "Pa"};
+    const hs_model *m = &d->model;
+    size_t o = 0;
+    int k = 0, r, j;
+    if (n) buf[0] = '\0';
+    if (!hs_model_plausible(m)) return 0;
+    for (r = 0; r < HS_PL_NRULE; ++r)
+        for (j = 0; j < hs_plaus_count(m, r); ++j) {
+            double lo, hi, v = hs_plaus_value(m, r, j, &lo, &hi);
+            char key[HS_NAME_LEN + 32];
+            const char *name = r == HS_PL_VOL_B || r == HS_PL_VOL_P0 ? d->vol_name[j]
+                               : r == HS_PL_CYL_B                    ? d->cyl_name[j]
+                               : r == HS_PL_SRC_P                    ? d->src_name[j]
+                                                                     : "";
+            if (v >= lo && v <= hi) continue;
+            if (k++ >= 4) continue; /* counted, not listed */
+            snprintf(key, sizeof key, fmt[r], name);
+            if (o < n && lo > -1e300)
+                o += (size_t)snprintf(buf + o, n - o, "%s%s = %g %s outside [%g, %g] %s",
+                                      k > 1 ? "; " : "", key, v, unit[r], lo, hi, unit[r]);
+            else if (o < n)
+                o += (size_t)snprintf(buf + o, n - o, "%s%s = %g %s above %g %s", k > 1 ? "; " : "", key,
+                                      v, unit[r], hi, unit[r]);
+        }
+    if (k > 4 && o < n) snprintf(buf + o, n - o, "; and %d more", k - 4);
+    return k;
 }

@@ -19,6 +19,10 @@ typedef struct hs_sim_summary {
     double max_phid; /* max ||Phi_z zd||_2 */
     double t_final; /* time of the last accepted step */
     int status; /* enum hs_status_bits of the failure, 0 = completed */
+    int warn; /* warning bits (HS_ST_WARNINGS) */
+    double p_min; /* the lowest volume pressure of any step, Pa (models with volumes) */
+    int p_min_vol; /* its volume */
+    double t_cavitation; /* the first time a pressure fell below fluid.p_vapour (warn) */
     double wall_s; /* wall time, s (set by the caller) */
     int write_errno; /* hs_simulate_csv: the errno of a failed write of the CSV (0: none); the
                         integration stops at the first one */
@@ -41,6 +45,10 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
 int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summary *sum);
 
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *sum);
+
+/* The model's legal but implausible values (hs_model_plausible's rules), by parameter name,
+ * into buf ("" when none); returns how many. */
+int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n);
 
 /* alpha dt^2/4 divided by the largest diagonal entry of M at z0 (0 without constraints). The
  * multipliers converge at a rate of about 1/(1 + this ratio) per Newton iteration, so a

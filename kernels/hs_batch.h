@@ -96,7 +96,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
               m->body_inertia[i][2] >= 0.0))
             return 0;
     }
-    if (m->nvol > 0 && !(m->B_oil > 0.0 && m->rho > 0.0)) return 0;
+    if (m->nvol > 0 && !(m->B_oil > 0.0 && m->rho > 0.0 && m->p_vapour >= 0.0 && m->p_vapour < 1e6)) return 0;
     for (i = 0; i < m->nvol; ++i)
         if (!(m->vol_V[i] >= 0.0 && m->vol_B[i] > 0.0 && m->vol_p0[i] >= 0.0)) return 0;
     for (i = 0; i < m->nsrc; ++i)
@@ -116,6 +116,60 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
             return 0;
     }
     return 1;
+}
+
+/* Plausibility rules: values that are legal but outside the range real hydraulic systems
+ * have; an instance with one carries the warning HS_ST_IMPLAUSIBLE and runs
+ * (docs/model-format.md, "Plausible ranges"). One table for the engines and the messages. */
+enum hs_plaus_rule {
+    HS_PL_B_OIL, /* fluid.B_oil in [1e7, 1e10] Pa */
+    HS_PL_RHO, /* fluid.rho in [500, 2000] kg/m^3 */
+    HS_PL_VOL_B, /* volume B in [1e6, 1e12] Pa (nvol) */
+    HS_PL_VOL_P0, /* volume p0 <= 1e9 Pa (nvol) */
+    HS_PL_CYL_B, /* cylinder B_wall in [1e6, 1e12] Pa (ncyl) */
+    HS_PL_SRC_P, /* source p <= 1e9 Pa (nsrc) */
+    HS_PL_NRULE
+};
+
+/* How many values rule r checks in m. */
+HS_HD static inline int hs_plaus_count(const hs_model *m, int r)
+{
+    switch (r) {
+    case HS_PL_B_OIL:
+    case HS_PL_RHO: return 1;
+    case HS_PL_VOL_B:
+    case HS_PL_VOL_P0: return m->nvol;
+    case HS_PL_CYL_B: return m->ncyl;
+    default: return m->nsrc;
+    }
+}
+
+/* Value j of rule r and its plausible range [*lo, *hi] (-1e300: no lower bound). */
+HS_HD static inline double hs_plaus_value(const hs_model *m, int r, int j, double *lo, double *hi)
+{
+    switch (r) {
+    case HS_PL_B_OIL: *lo = 1e7, *hi = 1e10; return m->B_oil;
+    case HS_PL_RHO: *lo = 500.0, *hi = 2000.0; return m->rho;
+    case HS_PL_VOL_B: *lo = 1e6, *hi = 1e12; return m->vol_B[j];
+    case HS_PL_VOL_P0: *lo = -1e300, *hi = 1e9; return m->vol_p0[j];
+    case HS_PL_CYL_B: *lo = 1e6, *hi = 1e12; return m->cyl_B[j];
+    default: *lo = -1e300, *hi = 1e9; return m->src_p[j];
+    }
+}
+
+/* HS_ST_IMPLAUSIBLE when a value of a model with hydraulics breaks a plausibility rule, else
+ * 0. A mechanism without hydraulics keeps its (unused) fluid defaults unchecked. */
+HS_HD static inline int hs_model_plausible(const hs_model *m)
+{
+    int r, j;
+    double lo, hi, v;
+    if (m->nvol + m->nsrc + m->ncyl == 0) return 0;
+    for (r = 0; r < HS_PL_NRULE; ++r)
+        for (j = 0; j < hs_plaus_count(m, r); ++j) {
+            v = hs_plaus_value(m, r, j, &lo, &hi);
+            if (!(v >= lo && v <= hi)) return HS_ST_IMPLAUSIBLE;
+        }
+    return 0;
 }
 
 /* Applies the n overrides v to m in place and re-derives it. Returns 0 if a value broke a
@@ -284,7 +338,7 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
     if (out->traj)
         for (j = g->j; j < out->ntime; ++j)
             for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
-    out->status[i] = st;
+    out->status[i] = st | s->warn; /* failures and warnings (HS_ST_WARNINGS) */
     out->steps[i] = s->step;
     out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
     out->iters_max[i] = s->iters_max;
@@ -313,22 +367,24 @@ HS_HD HS_NOINLINE static inline int hs_instance_invalid(const hs_output_spec *sp
     s->step = 0;
     s->iters_total = 0;
     s->iters_max = 0;
+    s->warn = 0;
     hs_instance_end(spec, &g, s, HS_ST_INVALID, i, out);
     return HS_ST_INVALID;
 }
 
 /* Runs instance slot i of model (view) m: the time loop to t_end, statistics and
- * trajectories into out. s and w are the caller's scratch (thread-private). Never allocates;
- * a failing instance is flagged and keeps the statistics of every step it completed.
- * Returns the status bits. */
+ * trajectories into out. warn0: warnings it starts with (hs_model_plausible). s and w are the
+ * caller's scratch (thread-private). Never allocates; a failing instance is flagged and keeps
+ * the statistics of every step it completed. Returns the status bits (failures). */
 HS_HD static inline int hs_run_model(const hs_mview *m, const hs_output_spec *spec, long i, hs_batch_out *out,
-                                     hs_state *s, hs_work *w)
+                                     hs_state *s, hs_work *w, int warn0)
 {
     hs_inst_run g;
     long k;
     int st;
     hs_instance_begin(spec, hs_instance_steps(HS_D(m, t_end), HS_D(m, dt)), HS_N(m, nx), &g);
     st = hs_init(m, s, w);
+    s->warn |= warn0;
     for (k = 0; k <= g.nsteps && !st; ++k) {
         if (k > 0 && (st = hs_step(m, s, w)) != 0) break;
         hs_instance_record(spec, m, s, w, &g, i, out);
@@ -346,7 +402,7 @@ HS_HD static inline int hs_run_instance(const hs_model *base, const hs_override_
                                         hs_work *w)
 {
     if (!hs_instance_model(base, ov, v, mloc)) return hs_instance_invalid(spec, i, out, s);
-    return hs_run_model(mloc, spec, i, out, s, w);
+    return hs_run_model(mloc, spec, i, out, s, w, hs_model_plausible(mloc));
 }
 #endif
 

@@ -87,4 +87,7 @@
 
 #define HS_PI 3.14159265358979323846
 
+/* fluid.p_vapour when the model gives none, Pa (absolute; docs/model-format.md) */
+#define HS_P_VAPOUR_DEFAULT 1e3
+
 #endif

@@ -33,9 +33,15 @@ enum hs_status_bits {
     HS_ST_STROKE = 32, /* a cylinder left its stroke (a chamber length <= 0) */
     HS_ST_EQUILIBRIUM = 64, /* the cylinders cannot hold the initial configuration statically */
     /* 128 is HS_ST_INVALID (hs_batch.h) */
-    HS_ST_SINGULAR_CONFIG = 256 /* with MAXITER: the loop-closure Jacobian lost rank (a
+    HS_ST_SINGULAR_CONFIG = 256, /* with MAXITER: the loop-closure Jacobian lost rank (a
                                    singular position, e.g. a parallelogram folding flat) */
+    /* warnings: the instance ran on, its results stand, but one of its assumptions failed */
+    HS_ST_CAVITATION = 512, /* a volume's pressure fell below fluid.p_vapour at some step: the
+                               lumped liquid model does not hold there (hs_state.warn) */
+    HS_ST_IMPLAUSIBLE = 1024 /* a parameter value outside its plausible range
+                                (hs_model_plausible) */
 };
+#define HS_ST_WARNINGS (HS_ST_CAVITATION | HS_ST_IMPLAUSIBLE)
 
 /* Constraint violation (max |Phi|, m or rad) beyond which an instance is flagged: the
  * penalty method keeps Phi near rounding level, so this only trips on a real failure. */
@@ -57,7 +63,8 @@ typedef struct hs_state {
     double s0[HS_CAP_CYLS]; /* cylinder lengths at t = 0 (ncyl) */
     double W_cyl[HS_CAP_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
     double P_cyl[HS_CAP_CYLS]; /* its power F sdot at t, W */
-    int status; /* enum hs_status_bits, 0 = fine */
+    int status; /* enum hs_status_bits, 0 = fine (failures: the instance stops) */
+    int warn; /* warning bits (HS_ST_WARNINGS): the instance goes on */
     int iters; /* Newton iterations of the last step (all its sub-steps) */
     int iters_max; /* largest per-step count so far */
     long iters_total; /* sum over all steps */
@@ -351,6 +358,15 @@ HS_HD static inline int hs_loop_singular(const hs_mview *m, hs_work *w)
         if (d > pmax) pmax = d;
     }
     return pmin < 1e-4 * pmax;
+}
+
+/* The cavitation warning: a volume's absolute pressure below fluid.p_vapour. */
+HS_HD static inline void hs_cavitation_check(const hs_mview *m, hs_state *s)
+{
+    int v;
+    HS_UNROLL
+    for (v = 0; v < HS_N(m, nvol); ++v)
+        if (s->p[v] < HS_D(m, p_vapour)) s->warn |= HS_ST_CAVITATION;
 }
 
 /* Cylinder powers F sdot of the state in w->hyd (ncyl). */
@@ -655,6 +671,7 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
         }
     }
     s->t = t1;
+    hs_cavitation_check(m, s);
     w->it_step += s->iters;
     if (t1 == w->tg) { /* a step of dt done: its iterations are those of all its sub-steps */
         s->step += 1;
@@ -862,6 +879,7 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     s->t = 0.0;
     s->step = 0;
     s->status = 0;
+    s->warn = 0;
     s->iters = s->iters_max = 0;
     s->iters_total = 0;
     s->W_ext = 0.0;
@@ -928,6 +946,7 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     if (hs_consistent_rates(m, s, w, 0.0)) return s->status;
     hs_constraints_phi(m, &w->kin, w->phi); /* w now describes s: hs_observe_current */
+    hs_cavitation_check(m, s);
     return 0;
 }
 

@@ -188,6 +188,8 @@ typedef struct hs_model {
     int nfs; /* friction states in all */
     double B_oil; /* oil bulk modulus, Pa */
     double rho; /* oil density, kg/m^3 */
+    double p_vapour; /* absolute pressure below which the lumped liquid is no longer valid
+                        (cavitation): a warning (HS_ST_CAVITATION), Pa */
     double vol_V[HS_MAX_VOLS]; /* hose/pipe part of the volume, m^3 (nvol) */
     double vol_B[HS_MAX_VOLS]; /* its bulk modulus, Pa (nvol) */
     double vol_p0[HS_MAX_VOLS]; /* initial pressure, Pa (nvol) */

@@ -42,16 +42,17 @@ __constant__ hs_output_spec hs_spec_out;
 static hs_output_spec hs_spec_out;
 #endif
 
-/* Instance slot i of the batch out: pre[i] (0, or HS_ST_INVALID for values that broke a
- * physical rule, decided on the host) and its varying values var (SoA, stride out->n). */
+/* Instance slot i of the batch out: pre[i] (HS_ST_INVALID for values that broke a physical
+ * rule, else the warnings it starts with: both decided on the host, hs_spec_values) and its
+ * varying values var (SoA, stride out->n). */
 HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long i, hs_batch_out *out)
 {
     hs_mview m;
     hs_state s;
     hs_work w;
-    if (pre[i]) return hs_instance_invalid(&hs_spec_out, i, out, &s);
+    if (pre[i] & HS_ST_INVALID) return hs_instance_invalid(&hs_spec_out, i, out, &s);
     hs_spec_view_load(var, out->n, i, &m);
-    return hs_run_model(&m, &hs_spec_out, i, out, &s, &w);
+    return hs_run_model(&m, &hs_spec_out, i, out, &s, &w, pre[i]);
 }
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)

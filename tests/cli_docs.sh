@@ -60,7 +60,7 @@ qs=$(grep -l 'scripts/quickstart.sh' "$tmp"/x/sh_README.md_*.sh | head -1)
 [ -n "$qs" ] && grep -qx 'bash scripts/install-deps.sh && bash scripts/build.sh build && bash scripts/quickstart.sh build' "$qs" \
   && ok || bad "README's quick start block: $(cat "$qs" 2>/dev/null)"
 bash scripts/quickstart.sh build 8 >qs.txt 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q '^ensemble: 8 instances, 8 finished (status 0), 0 failed' qs.txt && ok ||
+[ $rc -eq 0 ] && grep -q '^ensemble: 8 instances, 8 finished, 0 failed' qs.txt && ok ||
   bad "quickstart: rc $rc $(tail -5 qs.txt)"
 [ -f out/friction_bulk_mc.h5 ] && [ -f out/friction_bulk_mc.csv ] && ok || bad "quickstart writes out/friction_bulk_mc.{h5,csv}: $(ls out 2>&1)"
 [ -z "$(ls ./*.h5 ./*.csv 2>/dev/null)" ] && ok || bad "quickstart leaves nothing in the root: $(ls)"
@@ -75,7 +75,7 @@ fi
 mkdir -p docsweep
 cp "$tmp"/x/yaml_docs_sweep-format.md_0.yaml docsweep/example.yaml 2>/dev/null
 "$HS" run docsweep/example.yaml -n 24 -o out.h5 --no-progress >sw.txt 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q '^ensemble: 24 instances, 24 finished (status 0), 0 failed' sw.txt && ok ||
+[ $rc -eq 0 ] && grep -q '^ensemble: 24 instances, 24 finished, 0 failed' sw.txt && ok ||
   bad "docs/sweep-format.md's example sweep: rc $rc $(head -3 sw.txt)"
 
 # --- the example model of docs/model-format.md

@@ -129,35 +129,43 @@ check(sorted(vals) == [b for b, _ in code], "status values %s vs bit_name %s" % 
 check([(b, nm) for b, nm, _ in rr.STATUS_BITS] == code,
       "read_results.STATUS_BITS == the C code's %s" % code)
 check(rr.decode_status(0) == [] and rr.decode_status(257) == ["maxiter", "singular_config"]
-      and rr.decode_status(128 | 1024) == ["invalid", "bit10"], "decode_status")
+      and rr.decode_status(128 | 1024) == ["invalid", "implausible"]
+      and rr.decode_status(512 | 2048) == ["cavitation", "bit11"], "decode_status")
 for i in range(n):
     names = rr.decode_status(st[i])
     check(names == [nm for b, nm in code if st[i] & b], "row %d decodes %d: %s" % (i, st[i], names))
 B, maxit, steps = par[:, 0], par[:, 1], f["steps"][()]
-check(np.all((st == 128) == (B <= 0)) and np.all(steps[B <= 0] == 0), "invalid <=> B_oil <= 0")
-check(np.all(st[(B > 0) & (maxit >= 20)] == 0) and np.all(steps[st == 0] == 400),
+W = rr.WARNING_BITS
+fail = st & ~W  # the failure bits; the warning bits leave an instance finished
+check(np.all((fail == 128) == (B <= 0)) and np.all(steps[B <= 0] == 0), "invalid <=> B_oil <= 0")
+check(np.all(fail[(B > 0) & (maxit >= 20)] == 0) and np.all(steps[fail == 0] == 400),
       "max_iter 20 finishes, 400 steps")
 fm = (st & 1) != 0
-check(fm.sum() >= 1 and np.all(st[fm] == 1) and np.all((steps[fm] > 0) & (steps[fm] < 400)),
+check(fm.sum() >= 1 and np.all(fail[fm] == 1) and np.all((steps[fm] > 0) & (steps[fm] < 400)),
       "Newton limit failures stop part way: %s %s" % (st, steps))
-check((st == 0).sum() >= 3 and (st == 128).sum() >= 1, "finished and invalid instances both present")
+check((fail == 0).sum() >= 3 and (fail == 128).sum() >= 1, "finished and invalid instances both present")
 for g in [f["ensemble"]] + [f["ensemble"][s] for s in sigs]:
     a = g.attrs
-    check(int(a["finished"]) == (st == 0).sum() and int(a["failed_total"]) == (st != 0).sum()
-          and all(int(a["failed_" + nm]) == ((st & b) != 0).sum() for b, nm in code),
+    check(int(a["finished"]) == (fail == 0).sum() and int(a["failed_total"]) == (fail != 0).sum()
+          and int(a["warned_total"]) == ((fail == 0) & (st != 0)).sum()
+          and all(int(a[("warned_" if b & W else "failed_") + nm]) == ((st & b) != 0).sum()
+                  for b, nm in code),
           "failure counts of %s" % g.name)
 # the printed status table: every bit's count
 txt = open(out).read()
+check("status: %d instances, %d finished (%d with warnings), %d failed"
+      % (n, (fail == 0).sum(), ((fail == 0) & (st != 0)).sum(), (fail != 0).sum()) in txt,
+      "printed status counts")
 for b, nm in code:
     m = re.search(r"^ +%d +%s +(\d+) " % (b, nm), txt, re.M)
     check(m is not None and int(m.group(1)) == ((st & b) != 0).sum(), "printed count of " + nm)
-for i in np.nonzero(st)[0]:
+for i in np.nonzero(fail)[0]:
     check(re.search(r"^ +%d +%d +%s +%d$" % (inst[i], st[i], "\\+".join(rr.decode_status(st[i])),
                                              steps[i]), txt, re.M) is not None,
           "printed failed instance %d" % inst[i])
 
-# 3. ensemble quantiles == numpy's linear (R type 7) quantiles over the status-0 rows
-ok = st == 0
+# 3. ensemble quantiles == numpy's linear (R type 7) quantiles over the finished rows
+ok = fail == 0
 levels = f["ensemble"]["p_piston"].attrs["quantiles"][()]
 check(same(levels, [0.05, 0.5, 0.95]), "quantile levels %s" % levels)
 printed, cur = {}, None  # the printed quantile table: (signal, stat) -> 3 numbers
@@ -279,7 +287,7 @@ if [ "$PY" = /usr/bin/python3 ]; then
   if ! nopy/python3 -S -c 'import numpy' >/dev/null 2>&1; then
     nopy/python3 -S "$RR" r.h5 --rows 1 >np.txt 2>np_err.txt; rc=$?
     [ $rc -eq 0 ] && grep -q 'has no numpy/h5py.*running with /usr/bin/python3' np_err.txt \
-      && grep -q '^file: r.h5 (format_version 1, complete)' np.txt \
+      && grep -q '^file: r.h5 (format_version 2, complete)' np.txt \
       && ok || bad "re-run with /usr/bin/python3: rc $rc $(cat np_err.txt) $(head -3 np.txt)"
     HS_READ_RESULTS_REEXEC=1 nopy/python3 -S "$RR" r.h5 >/dev/null 2>np_err2.txt; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs numpy and h5py: run it with /usr/bin/python3' np_err2.txt \
