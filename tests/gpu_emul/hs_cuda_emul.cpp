@@ -171,6 +171,12 @@ void hs_emul_reset(void)
     hs_emul.blocks_per_sm = 2;
     hs_emul.mem_total = (size_t)8 << 30;
     hs_emul.local_bytes = 2048;
+    {
+        /* HS_EMUL_ASYNC=1: asynchronous kernels from the start (the CLI on the emulated
+         * device: hydrosweep_gpu_emul, tests/gpu_emul/cli_run_gpu_emul.sh) */
+        const char *a = getenv("HS_EMUL_ASYNC");
+        hs_emul.async = a && *a && strcmp(a, "0") != 0;
+    }
     memset(&hs_emul_count, 0, sizeof hs_emul_count);
     g_last = g_sticky = g_pending = cudaSuccess;
     g_stack = 1024;
@@ -178,8 +184,8 @@ void hs_emul_reset(void)
 }
 
 /* the first call of anything sets the defaults (unless a test reset them first); every call
- * but cudaStreamQuery waits for an asynchronous kernel first, as calls on the default stream
- * are ordered after it */
+ * but cudaStreamQuery and cudaGetLastError waits for an asynchronous kernel first, as calls
+ * on the default stream are ordered after it */
 static void ensure_init(void)
 {
     if (!g_init) hs_emul_reset();
@@ -375,7 +381,7 @@ const char *cudaGetErrorString(cudaError_t e)
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t e = g_last;
-    ensure_init();
+    if (!g_init) hs_emul_reset(); /* (not ordered after a running kernel: no waiting) */
     g_last = cudaSuccess;
     return g_sticky != cudaSuccess ? g_sticky : e;
 }

@@ -79,7 +79,8 @@ typedef struct hs_emul_config {
                          * (cudaDeviceSynchronize, a copy, cudaFree, CUB, cuBLAS), as a fault
                          * inside a running kernel does, not at cudaGetLastError */
     int fail_host_alloc; /* every cudaHostAlloc fails (cudaErrorMemoryAllocation) */
-    int async; /* kernels run on a thread of their own; launches return at once */
+    int async; /* kernels run on a thread of their own; launches return at once (the
+                * default: HS_EMUL_ASYNC set and not "0") */
 } hs_emul_config;
 
 typedef struct hs_emul_counters {
