@@ -314,8 +314,13 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
         if (interrupted) {
             int s = hs_interrupted();
             const char *sn = s == SIGTERM ? "SIGTERM" : "SIGINT";
-            fprintf(stderr, "run: interrupted by %s: %ld of %ld instances are done and kept in %s.part; to "
-                    "continue the run:\n  %s\n", sn, done, i_end - i_begin, o->out, cmd);
+            long lost = pr.done - done; /* finished in the call that was stopped: not written */
+            fprintf(stderr, "run: interrupted by %s: %s.part keeps %ld of %ld instances", sn, o->out, done,
+                    i_end - i_begin);
+            if (lost > 0)
+                fprintf(stderr, " (written in whole chunks of %ld; the %ld finished in unwritten chunks run "
+                        "again)", L.chunk, lost);
+            fprintf(stderr, "; to continue the run:\n  %s\n", cmd);
             fflush(stderr);
             rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "interrupted by %s", sn);
         } else {
