@@ -7,6 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* a live line is on the terminal without its newline: the signal handler's message starts
+ * on a line of its own */
+static volatile sig_atomic_t g_midline;
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -53,6 +57,7 @@ static void show(hs_progress *p, double t, int final)
         /* blanks over the rest of a longer previous line */
         fprintf(p->f, "\r%s%*s%s", line, p->width > len ? p->width - len : 0, "", final ? "\n" : "");
         p->width = final ? 0 : len;
+        g_midline = !final;
     } else {
         fprintf(p->f, "%s\n", line);
     }
@@ -124,10 +129,10 @@ static int g_caught;
 static void on_signal(int s)
 {
     static const char msg_int[] =
-        "\nhydrosweep: SIGINT: stopping after the instances now running (Ctrl-C again: at once)\n";
+        "hydrosweep: SIGINT: stopping after the instances now running (Ctrl-C again: at once)\n";
     static const char msg_term[] =
-        "\nhydrosweep: SIGTERM: stopping after the instances now running (a second signal: at once)\n";
-    ssize_t w;
+        "hydrosweep: SIGTERM: stopping after the instances now running (a second signal: at once)\n";
+    ssize_t w = 0;
     if (g_sig) {
         /* the second signal: the default action, now (the .part keeps its written chunks) */
         signal(s, SIG_DFL);
@@ -135,6 +140,7 @@ static void on_signal(int s)
         return;
     }
     g_sig = s;
+    if (g_midline) w = write(2, "\n", 1);
     if (s == SIGINT) w = write(2, msg_int, sizeof msg_int - 1);
     else w = write(2, msg_term, sizeof msg_term - 1);
     (void)w;
