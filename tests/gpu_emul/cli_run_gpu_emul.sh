@@ -100,7 +100,7 @@ done
 # SIGINT while a kernel runs: its threads start no further instance, the run exits 130 with
 # the command that continues it (on this binary, with -b gpu and the options given), and
 # that command finishes the file with the cpu backend's datasets
-sed -e 's/t_end: 0.8 s/t_end: 3 s/' "$SW" >long.yaml
+sed -e 's/t_end: 0.8 s/t_end: 6 s/' "$SW" >long.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" long.yaml
 "$HS" run long.yaml -b cpu -n 96 -o cl.h5 --no-progress >/dev/null 2>&1 || bad "cpu run of the longer sweep"
 HS_EMUL_ASYNC=1 "$HE" run long.yaml -b gpu -n 96 --batch 16 -o gi.h5 >gi.out 2>gi.err &
