@@ -13,6 +13,19 @@
 
 enum hs_backend_kind { HS_BACKEND_AUTO = 0, HS_BACKEND_CPU, HS_BACKEND_GPU, HS_BACKEND_REFERENCE };
 
+/* A job (or run) stopped on request -- a progress callback that returned non-zero, SIGINT or
+ * SIGTERM (host/progress.h) -- before it was complete. Host-internal: beside the codes of
+ * hs/errors.h, never written to a file. */
+#define HS_ERR_INTERRUPTED 64
+
+/* Progress of a job. A backend calls it with done, the number of the job's instances that
+ * have finished so far (non-decreasing, at most cnt), from the thread that called the backend
+ * only and never from two threads at once; often (as instances finish, or every few
+ * milliseconds while it waits on a device), so the callback decides itself when to print.
+ * A non-zero return asks the backend to stop: instances not yet started are skipped, those
+ * running finish, and the backend returns HS_ERR_INTERRUPTED with job->out incomplete. */
+typedef int (*hs_progress_fn)(void *ctx, long done);
+
 typedef struct hs_batch_job {
     const hs_model *base; /* shared model (sweep overrides of t_end/dt applied) */
     const hs_override_spec *ov; /* which parameters each instance overrides */
@@ -20,6 +33,8 @@ typedef struct hs_batch_job {
     long cnt; /* instances in the job */
     const double *values; /* (cnt x ov->n) row-major sampled values */
     hs_batch_out *out; /* (cnt) SoA outputs; out->n == cnt */
+    hs_progress_fn progress; /* NULL: no reports, never stopped */
+    void *progress_ctx; /* its first argument */
 } hs_batch_job;
 
 int hs_backend_reference(const hs_batch_job *job, hs_error *err);

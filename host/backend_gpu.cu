@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <new>
 
@@ -266,11 +267,13 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
     /* the pool's scratch per thread; in local memory it is part of the stack frame */
     size_t scratch = local ? 0 : sizeof(hs_model) + sizeof(hs_state) + sizeof(hs_work), per, budget,
            old_stack = 0;
-    void (*kernel)(const hs_gpu_const *, const double *, hs_batch_out, long, hs_model *, hs_state *,
-                   hs_work *) = local ? hs_fused_local_kernel : hs_fused_kernel;
+    void (*kernel)(const hs_gpu_const *, const double *, hs_batch_out, long, hs_model *, hs_state *, hs_work *,
+                   hs_gpu_ctl *) = local ? hs_fused_local_kernel : hs_fused_kernel;
+    hs_gpu_watch wt;
     long nthr, batch, i0, nov = job->ov->n, cap_thr = hs_gpu_env_long("HS_GPU_THREADS"),
                           cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
     memset(&o, 0, sizeof o);
+    memset(&wt, 0, sizeof wt);
     if (job->cnt <= 0) return HS_OK;
     if ((rc = hs_gpu_ready(&sms, err))) return rc;
     HS_GPU_TRY(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
@@ -316,21 +319,36 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
         HS_GPU_TRY(cudaMalloc((void **)&dv, (size_t)batch * (size_t)nov * sizeof(double)),
                    "cudaMalloc(values)");
     if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
+    hs_gpu_watch_open(&wt, job);
+    hs_gpu_watch_report(&wt, job, 0);
     for (i0 = 0; i0 < job->cnt; i0 += batch) {
         long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch;
         long thr = cnt < nthr ? cnt : nthr, bd = hs_gpu_block_for(thr, sms);
+        if (wt.stop) {
+            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
+                              wt.shown, job->cnt);
+            goto done;
+        }
         unsigned int blocks = (unsigned int)((thr + bd - 1) / bd);
         if (nov > 0)
             HS_GPU_TRY(cudaMemcpy(dv, job->values + (size_t)i0 * (size_t)nov,
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        HS_GPU_LAUNCH(kernel, blocks, (unsigned int)bd, dc, dv, o.d, thr, pm, ps, pw);
+        HS_GPU_LAUNCH(kernel, blocks, (unsigned int)bd, dc, dv, o.d, thr, pm, ps, pw, wt.d);
         HS_GPU_TRY(cudaGetLastError(), "launch of the fused kernel");
+        /* polled, with progress, not a blocking synchronisation */
+        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "fused kernel");
         HS_GPU_TRY(cudaDeviceSynchronize(), "fused kernel");
+        if (wt.stop && wt.shown < i0 + cnt) { /* instances were skipped */
+            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
+                              wt.shown, job->cnt);
+            goto done;
+        }
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
     }
 done:
+    hs_gpu_watch_close(&wt);
     hs_gpu_out_free(&o);
     (void)cudaFree(dv);
     (void)cudaFree(pw);
@@ -339,6 +357,81 @@ done:
     (void)cudaFree(dc);
     hs_gpu_stack_restore(old_stack);
     return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * progress: the device counter and the polling wait (backend_gpu_util.cuh) */
+
+void hs_gpu_watch_open(hs_gpu_watch *w, const hs_batch_job *job)
+{
+    void *h = NULL, *d = NULL;
+    memset(w, 0, sizeof *w);
+    if (!job->progress) return;
+    /* mapped pinned host memory: the kernels write it over the bus, the host reads it while
+     * they run; without it (a failure here is not the job's) progress comes per sub-batch */
+    if (cudaHostAlloc(&h, sizeof(hs_gpu_ctl), cudaHostAllocMapped) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    if (cudaHostGetDevicePointer(&d, h, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        (void)cudaFreeHost(h);
+        return;
+    }
+    w->h = (hs_gpu_ctl *)h;
+    w->d = (hs_gpu_ctl *)d;
+    w->h->done = 0;
+    w->h->stop = 0;
+}
+
+void hs_gpu_watch_close(hs_gpu_watch *w)
+{
+    /* (synchronises: no kernel may still write it) */
+    if (w->h && cudaFreeHost(w->h) != cudaSuccess) (void)cudaGetLastError();
+    w->h = w->d = NULL;
+}
+
+void hs_gpu_watch_report(hs_gpu_watch *w, const hs_batch_job *job, long done)
+{
+    if (!job->progress) return;
+    if (done < w->shown) done = w->shown;
+    if (done > job->cnt) done = job->cnt;
+    w->shown = done;
+    if (job->progress(job->progress_ctx, done) && !w->stop) {
+        w->stop = 1;
+        if (w->h) *(volatile int *)&w->h->stop = 1; /* the threads start no further instance */
+    }
+}
+
+long hs_gpu_watch_count(const hs_gpu_watch *w, long none)
+{
+    return w->h ? (long)*(const volatile unsigned long long *)&w->h->done : none;
+}
+
+cudaError_t hs_gpu_wait(hs_gpu_watch *w, const hs_batch_job *job, long i_end)
+{
+    long ns = 100000; /* 0.1 ms, doubling to 10 ms: short kernels are not slowed down */
+    cudaError_t e;
+    for (;;) {
+        struct timespec ts;
+        e = cudaStreamQuery(0);
+        if (e != cudaErrorNotReady) break;
+        {
+            long c = hs_gpu_watch_count(w, w->shown);
+            hs_gpu_watch_report(w, job, c < i_end ? c : i_end);
+        }
+        ts.tv_sec = 0;
+        ts.tv_nsec = ns;
+        nanosleep(&ts, NULL);
+        if (ns < 10000000L) ns *= 2;
+    }
+    /* a query that found the work unfinished may leave cudaErrorNotReady as the last error */
+    (void)cudaGetLastError();
+    if (e == cudaSuccess) {
+        long c = hs_gpu_watch_count(w, i_end);
+        hs_gpu_watch_report(w, job, c < i_end ? c : i_end);
+    }
+    return e;
 }
 
 /* ---------------------------------------------------------------------------------------

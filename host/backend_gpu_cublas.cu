@@ -41,14 +41,23 @@
 #include "backend_gpu_phases.cuh"
 
 /* ---------------------------------------------------------------------------------------
- * kernels: one thread per instance of the sub-batch (out.n instances) */
+ * kernels: one thread per instance of the sub-batch (out.n instances). An instance ends in
+ * whichever phase finishes or freezes it (g->done set); that kernel counts it in ctl (the
+ * job's progress counter in mapped pinned host memory, or NULL). */
+
+__device__ static inline void gc_count(hs_gpu_ctl *ctl, int was_done, const hs_gc_inst *g)
+{
+    if (ctl && !was_done && g->done) atomicAdd(&ctl->done, 1ULL);
+}
 
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     gc_init_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, hs_model *pm,
-                   hs_state *ps, hs_work *pw, hs_gc_inst *pg)
+                   hs_state *ps, hs_work *pw, hs_gc_inst *pg, hs_gpu_ctl *ctl)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < out.n) gc_init_one(c, values, &out, i, pm + i, ps + i, pw + i, pg + i);
+    if (i >= out.n) return;
+    gc_init_one(c, values, &out, i, pm + i, ps + i, pw + i, pg + i);
+    gc_count(ctl, 0, pg + i); /* (pg[i] is cleared by the init) */
 }
 
 /* Largest step count and unknown count of the instances still running (max: deterministic). */
@@ -62,19 +71,27 @@ __global__ void gc_extent_kernel(const hs_gc_inst *pg, long cnt, unsigned long l
 
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     gc_begin_kernel(const hs_gpu_const *c, hs_batch_out out, hs_model *pm, hs_state *ps,
-                    hs_work *pw, hs_gc_inst *pg)
+                    hs_work *pw, hs_gc_inst *pg, hs_gpu_ctl *ctl)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < out.n) gc_begin_one(c, &out, i, pm + i, ps + i, pw + i, pg + i);
+    int was;
+    if (i >= out.n) return;
+    was = pg[i].done;
+    gc_begin_one(c, &out, i, pm + i, ps + i, pw + i, pg + i);
+    gc_count(ctl, was, pg + i);
 }
 
 /* flag[i] = 1: instance i's Newton system is to be solved in this iteration */
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     gc_assemble_kernel(const hs_gpu_const *c, hs_batch_out out, hs_model *pm, hs_state *ps,
-                       hs_work *pw, hs_gc_inst *pg, int nmax, char *flag)
+                       hs_work *pw, hs_gc_inst *pg, int nmax, char *flag, hs_gpu_ctl *ctl)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < out.n) flag[i] = (char)gc_assemble_one(c, &out, i, pm + i, ps + i, pw + i, pg + i, nmax);
+    int was;
+    if (i >= out.n) return;
+    was = pg[i].done;
+    flag[i] = (char)gc_assemble_one(c, &out, i, pm + i, ps + i, pw + i, pg + i, nmax);
+    gc_count(ctl, was, pg + i);
 }
 
 /* cuBLAS pointer arrays of the selected instances. */
@@ -89,13 +106,16 @@ __global__ void gc_pointers_kernel(const int *idx, int m, hs_work *pw, double **
 /* the k-th selected instance is idx[k]; its factorisation's info is info[k] */
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     gc_update_kernel(const hs_gpu_const *c, hs_batch_out out, const int *idx, int m,
-                     const int *info, hs_model *pm, hs_state *ps, hs_work *pw, hs_gc_inst *pg)
+                     const int *info, hs_model *pm, hs_state *ps, hs_work *pw, hs_gc_inst *pg,
+                     hs_gpu_ctl *ctl)
 {
-    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    int k = blockIdx.x * blockDim.x + threadIdx.x, was;
     long i;
     if (k >= m) return;
     i = idx[k];
+    was = pg[i].done;
     gc_update_one(c, &out, i, info[k], pm + i, ps + i, pw + i, pg + i);
+    gc_count(ctl, was, pg + i);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -144,7 +164,9 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     cudaFuncAttributes fa;
     long batch, i0, nov = job->ov->n, cap_batch = hs_gpu_env_long("HS_GPU_BATCH"), solves = 0;
     thrust::counting_iterator<int> first(0);
+    hs_gpu_watch wt;
     memset(&o, 0, sizeof o);
+    memset(&wt, 0, sizeof wt);
     if (job->cnt <= 0) return HS_OK;
     if ((rc = hs_gpu_ready(&sms, err))) return rc;
     /* the driver's stack reservation follows the largest frame among the kernels */
@@ -193,6 +215,8 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                "cub::DeviceSelect (size query)");
     HS_GPU_TRY(cudaMalloc(&d_tmp, tmp_bytes > 0 ? tmp_bytes : 1), "cudaMalloc(CUB temporary)");
     if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
+    hs_gpu_watch_open(&wt, job);
+    hs_gpu_watch_report(&wt, job, 0);
 
     for (i0 = 0; i0 < job->cnt; i0 += batch) {
         long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch, K, maxsteps_l;
@@ -203,7 +227,7 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                   (size_t)cnt * (size_t)nov * sizeof(double), cudaMemcpyHostToDevice),
                        "copy of the sampled values");
         o.d.n = cnt;
-        HS_GPU_LAUNCH(gc_init_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, dv, o.d, pm, ps, pw, pg);
+        HS_GPU_LAUNCH(gc_init_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, dv, o.d, pm, ps, pw, pg, wt.d);
         GC_LAUNCH("the init kernel");
         HS_GPU_TRY(cudaMemset(d_maxsteps, 0, sizeof *d_maxsteps), "cudaMemset");
         HS_GPU_TRY(cudaMemset(d_maxnx, 0, sizeof *d_maxnx), "cudaMemset");
@@ -216,11 +240,20 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
          * one more per knot */
         for (K = 1; K <= maxsteps_l * (long)(job->base->nknot + 1); ++K) {
             int running = 0;
-            HS_GPU_LAUNCH(gc_begin_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg);
+            /* the time loop is the host's: progress once per step (the copies of the Newton
+             * loop have synchronised), and a stop request ends the job between two steps */
+            hs_gpu_watch_report(&wt, job, hs_gpu_watch_count(&wt, i0));
+            if (wt.stop) {
+                rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend",
+                                  "gpu cublas: stopped after %ld of %ld instances", wt.shown, job->cnt);
+                goto done;
+            }
+            HS_GPU_LAUNCH(gc_begin_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg, wt.d);
             GC_LAUNCH("the step kernel");
             for (;;) {
                 int m = 0, one = 0;
-                HS_GPU_LAUNCH(gc_assemble_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg, nmax, d_flag);
+                HS_GPU_LAUNCH(gc_assemble_kernel, GC_BLOCKS(cnt), GC_THREADS(cnt), dc, o.d, pm, ps, pw, pg, nmax, d_flag,
+                              wt.d);
                 GC_LAUNCH("the Newton assembly kernel");
                 HS_GPU_TRY(cub::DeviceSelect::Flagged(d_tmp, tmp_bytes, first, d_flag, d_idx, d_nsel, cnt),
                            "cub::DeviceSelect");
@@ -238,18 +271,21 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
                                       "gpu cublas: cublasDgetrsBatched rejected argument %d", -one);
                     goto done;
                 }
-                HS_GPU_LAUNCH(gc_update_kernel, GC_BLOCKS(m), GC_THREADS(m), dc, o.d, d_idx, m, d_info, pm, ps, pw, pg);
+                HS_GPU_LAUNCH(gc_update_kernel, GC_BLOCKS(m), GC_THREADS(m), dc, o.d, d_idx, m, d_info, pm, ps, pw, pg,
+                              wt.d);
                 GC_LAUNCH("the Newton update kernel");
                 solves += m;
             }
             /* none iterated this step: every instance of the sub-batch has finished */
             if (!running) break;
         }
+        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "cuBLAS path kernels");
         HS_GPU_TRY(cudaDeviceSynchronize(), "cuBLAS path kernels");
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
     }
     if (hs_gpu_verbose()) fprintf(stderr, "gpu cublas: %ld batched Newton solves\n", solves);
 done:
+    hs_gpu_watch_close(&wt);
     if (h) (void)cublasDestroy(h);
     hs_gpu_out_free(&o);
     (void)cudaFree(d_tmp);

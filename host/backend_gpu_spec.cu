@@ -8,7 +8,9 @@
  *    hs_spec_values, with each instance's validity) and the outputs; state and work arrays
  *    are the thread's own (registers and local memory, sized by the model).
  *  - One thread per instance, one launch per sub-batch; sub-batches as large as the device
- *    memory left after the stack reservation allows.
+ *    memory left after the stack reservation allows. The host polls the launch
+ *    (hs_gpu_wait) and reports the instances the threads count as they end (hs_gpu_ctl in
+ *    mapped pinned memory) to the job's progress callback.
  *  - Anything that prevents the specialised kernel (a swept enumeration, no NVRTC, a compile
  *    or load failure) is reported and the generic kernel runs instead (host/backend_gpu.cu).
  *
@@ -186,7 +188,9 @@ int hs_backend_gpu_spec(const hs_batch_job *job, char *why, size_t nwhy, hs_erro
     size_t per, budget, old_stack = 0;
     long batch, i0, cap_batch = hs_gpu_env_long("HS_GPU_BATCH");
     hs_error e2;
+    hs_gpu_watch wt;
     why[0] = '\0';
+    memset(&wt, 0, sizeof wt);
     memset(&mod, 0, sizeof mod);
     memset(&o, 0, sizeof o);
     memset(&sp, 0, sizeof sp);
@@ -240,12 +244,20 @@ int hs_backend_gpu_spec(const hs_batch_job *job, char *why, size_t nwhy, hs_erro
         HS_GPU_TRY(cudaMalloc((void **)&d_var, (size_t)batch * (size_t)sp.nvar * sizeof(double)), "cudaMalloc(values)");
     HS_GPU_TRY(cudaMalloc((void **)&d_pre, (size_t)batch * sizeof(int)), "cudaMalloc(validity)");
     if ((rc = hs_gpu_out_alloc(&o, job, batch, err))) goto done;
+    hs_gpu_watch_open(&wt, job);
+    hs_gpu_watch_report(&wt, job, 0);
     for (i0 = 0; i0 < job->cnt; i0 += batch) {
         long cnt = job->cnt - i0 < batch ? job->cnt - i0 : batch;
         unsigned int blocks = (unsigned int)((cnt + HS_SPEC_BLOCK - 1) / HS_SPEC_BLOCK);
         const double *dv = d_var;
         const int *dp = d_pre;
-        void *args[3];
+        hs_gpu_ctl *dctl = wt.d;
+        void *args[4];
+        if (wt.stop) {
+            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
+                              wt.shown, job->cnt);
+            goto done;
+        }
         if ((rc = hs_spec_values(&sp, job->base, job->ov, job->values + (size_t)i0 * (size_t)job->ov->n, cnt, var,
                                  pre, err)))
             goto done;
@@ -257,12 +269,21 @@ int hs_backend_gpu_spec(const hs_batch_job *job, char *why, size_t nwhy, hs_erro
         args[0] = (void *)&dv;
         args[1] = (void *)&dp;
         args[2] = (void *)&o.d;
+        args[3] = (void *)&dctl;
         HS_GPU_TRY(cudaLaunchKernel((const void *)mod.kernel, dim3(blocks), dim3(HS_SPEC_BLOCK), args, 0, 0),
                    "launch of the specialised kernel");
+        /* polled, with progress, not a blocking synchronisation */
+        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "specialised kernel");
         HS_GPU_TRY(cudaDeviceSynchronize(), "specialised kernel");
+        if (wt.stop && wt.shown < i0 + cnt) { /* instances were skipped */
+            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
+                              wt.shown, job->cnt);
+            goto done;
+        }
         if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
     }
 done:
+    hs_gpu_watch_close(&wt);
     hs_gpu_out_free(&o);
     (void)cudaFree(d_var);
     (void)cudaFree(d_pre);

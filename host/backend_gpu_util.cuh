@@ -71,6 +71,31 @@ int hs_gpu_out_fetch(const hs_gpu_out *o, const hs_batch_job *job, long i0, long
 /* A device copy of the job's model, override and output specs. */
 int hs_gpu_const_upload(const hs_batch_job *job, hs_gpu_const **dc, hs_error *err);
 
+/* Progress of a job on the device (host/backend.h's callback): an hs_gpu_ctl in mapped
+ * pinned host memory that the kernels count finished instances in, read by the host while it
+ * waits. */
+typedef struct hs_gpu_watch {
+    hs_gpu_ctl *h; /* host address; NULL: no counter (no callback, or no mapped memory) */
+    hs_gpu_ctl *d; /* device address of the same, the kernels' argument */
+    long shown; /* the latest count reported */
+    int stop; /* the callback asked to stop */
+} hs_gpu_watch;
+/* The counter of a job with a progress callback; without one, or when mapped pinned memory
+ * cannot be had (the job then runs without, reporting per sub-batch), w->h and w->d are NULL.
+ * Never fails. */
+void hs_gpu_watch_open(hs_gpu_watch *w, const hs_batch_job *job);
+void hs_gpu_watch_close(hs_gpu_watch *w);
+/* The kernels' count so far (instances of the job finished), none without a counter. */
+long hs_gpu_watch_count(const hs_gpu_watch *w, long none);
+/* Reports done (clamped to [w->shown, job->cnt]) to the job's callback, if any; a stop
+ * request sets w->stop and the counter's stop flag. */
+void hs_gpu_watch_report(hs_gpu_watch *w, const hs_batch_job *job, long done);
+/* Waits for the device's queued work without blocking in the driver: cudaStreamQuery on the
+ * default stream, short sleeps between polls, and the counter reported meanwhile (at most
+ * i_end, the instances of the job up to the end of this sub-batch). Returns the query's final
+ * status (cudaSuccess, or a fault of the kernels). */
+cudaError_t hs_gpu_wait(hs_gpu_watch *w, const hs_batch_job *job, long i_end);
+
 #define HS_GPU_TRY(call, what)                                                                     \
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \

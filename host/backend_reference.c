@@ -38,18 +38,26 @@ int hs_backend_reference(const hs_batch_job *job, hs_error *err)
     hs_model *ml = (hs_model *)malloc(sizeof *ml);
     hs_state *s = (hs_state *)malloc(sizeof *s);
     hs_work *w = (hs_work *)calloc(1, sizeof *w);
-    long i;
+    long i = 0;
+    int stop = 0;
     if (!ml || !s || !w) {
         free(ml);
         free(s);
         free(w);
         return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
     }
-    for (i = 0; i < job->cnt; ++i)
+    /* progress after every instance (host/backend.h); a stop request ends the loop */
+    if (job->progress && job->progress(job->progress_ctx, 0)) stop = 1;
+    for (i = 0; i < job->cnt && !stop; ++i) {
         hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n, job->spec,
                         i, job->out, ml, s, w);
+        if (job->progress && job->progress(job->progress_ctx, i + 1)) stop = 1;
+    }
     free(ml);
     free(s);
     free(w);
+    if (i < job->cnt)
+        return hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "stopped after %ld of %ld instances", i,
+                            job->cnt);
     return HS_OK;
 }

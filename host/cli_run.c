@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "cli.h"
@@ -11,6 +12,7 @@
 #include "hs/results.h"
 #include "hs/run.h"
 #include "params.h"
+#include "progress.h"
 #include "simulate.h"
 
 static void usage_run(FILE *f)
@@ -36,10 +38,19 @@ static void usage_run(FILE *f)
             "                 e.g. to fit a run into time-limited batch jobs\n"
             "  --batch N      instances handed to the backend at once, in whole chunks (default:\n"
             "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
+            "  --progress     progress as a line updated in place even when stderr is not a terminal\n"
+            "  --no-progress  no progress at all\n"
+            "Progress (stderr), counted per finished instance: on a terminal one line updated in\n"
+            "place at least once a second (instances done, rate, elapsed time, ETA); otherwise a\n"
+            "line whenever another 10 %% of the instances have finished or a minute has passed.\n"
+            "Ctrl-C (SIGINT) or SIGTERM stops the run after the instances that are running (a\n"
+            "second one: at once), keeps every written chunk in out.h5.part and prints the\n"
+            "command that continues the run (--resume with the options that must match).\n"
             "Exit status: 0 success (failed instances are flagged in the results, not fatal),\n"
             "1 usage, 2 bad sweep or model file, or an output that cannot be used (a directory,\n"
             "not a regular file, locked by another run writing it), 3 the run could not be\n"
-            "completed (e.g. the disk filled up: the message says why).\n");
+            "completed (e.g. the disk filled up: the message says why), 130 stopped by SIGINT,\n"
+            "143 by SIGTERM (resumable).\n");
 }
 
 static void usage_validate(FILE *f)
@@ -129,6 +140,22 @@ static void print_err(const hs_error *e)
     char buf[1024];
     hs_error_format(e, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
+}
+
+/* This program's path, for the command printed to resume a run: the binary itself, so that
+ * the command works whether it was started through PATH, a relative path or a link. */
+static void program_path(char *buf, size_t n)
+{
+    ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+    const char *del = " (deleted)"; /* the binary was replaced while running: the new one */
+    size_t l;
+    if (k <= 0 || (size_t)k >= n - 1) {
+        snprintf(buf, n, "hydrosweep");
+        return;
+    }
+    buf[k] = '\0';
+    l = strlen(del);
+    if ((size_t)k > l && !strcmp(buf + k - l, del)) buf[k - l] = '\0';
 }
 
 static void default_out(const char *sweep, char *buf, size_t n)
@@ -228,10 +255,17 @@ int hs_cli_run(int argc, char **argv)
             fprintf(stderr, "hydrosweep run: warning: implausible values (the instances carry the warning bit "
                             "implausible): %s\n", what);
     }
-    rc = hs_run(&sw, &md, &o, &err);
-    if (rc) print_err(&err);
+    {
+        char exe[4096];
+        program_path(exe, sizeof exe);
+        rc = hs_run_cli(&sw, &md, &o, exe, &err);
+    }
     hs_sweep_free(&sw);
     hs_model_desc_free(&md);
+    /* stopped by SIGINT or SIGTERM, the command that continues it printed: 128 + the signal,
+     * as a shell reports a process the signal ended */
+    if (rc == HS_ERR_INTERRUPTED) return 128 + (hs_interrupted() > 0 ? hs_interrupted() : 2);
+    if (rc) print_err(&err);
     /* bad input, options or output path (checked before anything runs): 2; the run failed
      * (a write error such as a full disk, no memory, a GPU fault): 3 */
     return rc == 0 ? 0 : (rc == HS_ERR_IO || rc == HS_ERR_NUMERIC ? 3 : 2);

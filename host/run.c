@@ -1,5 +1,7 @@
-/* run.c -- the sweep driver: shard range, chunks, sampling, backend, results, progress. */
+/* run.c -- the sweep driver: shard range, chunks, sampling, backend, results, progress
+ * (host/progress.h: per-instance progress on stderr, SIGINT/SIGTERM stop a run resumably). */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,6 +9,7 @@
 
 #include "backend.h"
 #include "params.h"
+#include "progress.h"
 #include "hs/results.h"
 #include "hs/run.h"
 #include "simulate.h"
@@ -71,6 +74,7 @@ int hs_run_range(const hs_sweep *sw, const hs_model_desc *md, int backend, int t
     double *v = sample_values(sw, indices, 0, cnt);
     if (!v) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
     hs_sweep_overrides(sw, md, &ov);
+    memset(&job, 0, sizeof job); /* no progress reports: validate and the tests stay quiet */
     job.base = &md->model;
     job.ov = &ov;
     job.spec = &sw->out;
@@ -82,16 +86,12 @@ int hs_run_range(const hs_sweep *sw, const hs_model_desc *md, int backend, int t
     return rc;
 }
 
-static void progress_line(long done, long total, double t0, int final)
+int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error *err)
 {
-    double el = now_s() - t0, rate = el > 0 ? (double)done / el : 0.0;
-    double eta = rate > 0 ? (double)(total - done) / rate : 0.0;
-    fprintf(stderr, "\rrun: %ld/%ld instances, %.1f/s, elapsed %.0f s, ETA %.0f s   %s", done, total,
-            rate, el, eta, final ? "\n" : "");
-    fflush(stderr);
+    return hs_run_cli(sw, md, o, NULL, err);
 }
 
-int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_error *err)
+int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, const char *argv0, hs_error *err)
 {
     /* with -n the samples are drawn for that many instances (Latin-hypercube strata) */
     hs_sweep sw_n = *sw_in;
@@ -105,8 +105,9 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     char (*namebuf)[112] = NULL;
     double *ttime = NULL;
     long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0;
-    int backend = o->backend, rc = HS_OK, j, show, stopped = 0;
-    double t0 = now_s(), tlast = 0.0;
+    int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0;
+    double t0 = now_s();
+    hs_progress pr;
 
     /* the sweep's simulation overrides go into the shared model, validated */
     if ((rc = hs_sweep_apply_simulation(sw, md, err))) return rc;
@@ -213,11 +214,15 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
     if (rc) goto done;
     fprintf(o->report, "run: %s, %ld instances [%ld, %ld) of %ld, %s, backend %s on %s, %ld steps each\n",
             sw->path, i_end - i_begin, i_begin, i_end, n, meta.method, meta.backend, device, nsteps);
-    show = o->progress == 2 || (o->progress == 1 && isatty(2));
     nchunk = hs_results_nchunk(res);
     for (c = 0; c < nchunk; ++c)
         if (hs_results_chunk_done(res, c)) done += (c == nchunk - 1) ? (i_end - i_begin) - c * L.chunk : L.chunk;
     if (done > 0) fprintf(o->report, "run: resuming, %ld instances already done\n", done);
+    fflush(o->report); /* before the progress lines on stderr */
+    /* progress per finished instance, and SIGINT/SIGTERM stop the run between two chunks
+     * with every written chunk kept (host/progress.h) */
+    hs_progress_begin(&pr, stderr, hs_progress_mode_for(o->progress, stderr), i_end - i_begin, done);
+    hs_interrupt_catch();
     /* Chunks are the unit of writing (and of resuming); the backend gets groups of
      * consecutive unfinished chunks so that a GPU sees enough instances per launch
      * (about 2^17), while the CPU backends take one chunk at a time. */
@@ -235,6 +240,10 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
             }
             if (o->stop_after > 0 && written >= o->stop_after) {
                 stopped = 1;
+                break;
+            }
+            if (hs_interrupted()) {
+                interrupted = 1;
                 break;
             }
             /* [c0, c1): unfinished chunks, at most stop_after - written of them */
@@ -256,13 +265,23 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
                 rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
                 break;
             }
+            memset(&job, 0, sizeof job);
             job.base = &md->model;
             job.ov = &ov;
             job.spec = &sw->out;
             job.cnt = cnt;
             job.values = v;
             job.out = &bo;
+            job.progress = hs_progress_job;
+            job.progress_ctx = &pr;
             rc = dispatch(backend, &job, o->threads, err);
+            if (rc == HS_ERR_INTERRUPTED) { /* nothing of this call is written */
+                free(v);
+                hs_batch_out_free(&bo);
+                rc = HS_OK;
+                interrupted = 1;
+                break;
+            }
             for (k = c0; k < c1 && !rc; ++k) {
                 long off = (k - c0) * L.chunk;
                 long m = (cnt - off) < L.chunk ? (cnt - off) : L.chunk;
@@ -281,17 +300,33 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
             }
             free(v);
             hs_batch_out_free(&bo);
-            done += cnt;
-            c = c1;
-            if (show && (now_s() - tlast > 0.5 || done == i_end - i_begin)) {
-                progress_line(done, i_end - i_begin, t0, done == i_end - i_begin);
-                tlast = now_s();
+            if (!rc) {
+                done += cnt;
+                hs_progress_advance(&pr, cnt);
             }
+            c = c1;
         }
     }
-    if (!rc && stopped) {
-        fprintf(o->report, "run: stopped after %ld chunks as asked (--stop-after); continue with "
-                "--resume -o %s\n", written, o->out);
+    hs_progress_end(&pr);
+    if (!rc && (stopped || interrupted)) {
+        char cmd[2048];
+        hs_resume_command(cmd, sizeof cmd, argv0, sw->path, o, meta.backend);
+        if (interrupted) {
+            int s = hs_interrupted();
+            const char *sn = s == SIGTERM ? "SIGTERM" : "SIGINT";
+            long lost = pr.done - done; /* finished in the call that was stopped: not written */
+            fprintf(stderr, "run: interrupted by %s: %s.part keeps %ld of %ld instances", sn, o->out, done,
+                    i_end - i_begin);
+            if (lost > 0)
+                fprintf(stderr, " (written in whole chunks of %ld; the %ld finished in unwritten chunks run "
+                        "again)", L.chunk, lost);
+            fprintf(stderr, "; to continue the run:\n  %s\n", cmd);
+            fflush(stderr);
+            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "interrupted by %s", sn);
+        } else {
+            fprintf(o->report, "run: stopped after %ld chunks as asked (--stop-after); continue with:\n  %s\n",
+                    written, cmd);
+        }
     } else if (!rc) {
         double el = now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
@@ -301,6 +336,7 @@ int hs_run(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, hs_er
                     (double)(i_end - i_begin) * (double)nsteps / el, o->out);
     }
 done:
+    hs_interrupt_release();
     if (res) hs_results_close(res);
     free(namebuf);
     free(pnames);

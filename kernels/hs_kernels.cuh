@@ -20,21 +20,37 @@ typedef struct hs_gpu_const {
     hs_output_spec spec;
 } hs_gpu_const;
 
+/* Progress and stop of a job's launches, in mapped pinned host memory (cudaHostAlloc with
+ * cudaHostAllocMapped; the kernels get its device address, NULL for none): every thread adds
+ * one to done when an instance of its own ends, which the host reads while it polls the
+ * kernel (host/backend_gpu.cu, hs_gpu_wait); the host sets stop to have the threads skip the
+ * instances they have not started. done counts over every launch of the job. Also the
+ * specialised kernel's (kernels/hs_spec_entry.h) and the cuBLAS path's. */
+typedef struct hs_gpu_ctl {
+    unsigned long long done;
+    int stop;
+} hs_gpu_ctl;
+
 /* The kernels themselves in one translation unit only (host/backend_gpu.cu, the NVRTC
  * program of `hydrosweep kernel`); the others need the types. */
 #ifdef HS_KERNELS_DEFINE
 /* Thread tid (< nthr, the pool slots in use) runs instances tid, tid + nthr, ... of the
  * sub-batch with its own scratch; the outputs go to slot i of the sub-batch's SoA arrays
- * (stride out.n = the sub-batch's size). Threads of the last block beyond nthr idle. */
+ * (stride out.n = the sub-batch's size). Threads of the last block beyond nthr idle. Each
+ * finished instance is counted in ctl (if not NULL); once ctl->stop is set no thread starts
+ * another. */
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     hs_fused_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
-                    hs_model *pm, hs_state *ps, hs_work *pw)
+                    hs_model *pm, hs_state *ps, hs_work *pw, hs_gpu_ctl *ctl)
 {
     long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
     if (tid >= nthr) return;
-    for (i = tid; i < out.n; i += nthr)
+    for (i = tid; i < out.n; i += nthr) {
+        if (ctl && *(volatile int *)&ctl->stop) break;
         hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, pm + tid, ps + tid,
                         pw + tid);
+        if (ctl) atomicAdd(&ctl->done, 1ULL);
+    }
 }
 
 /* The same with the scratch in each thread's local memory (its stack) instead of the pool:
@@ -45,7 +61,7 @@ __global__ void __launch_bounds__(HS_GPU_BLOCK)
  * H100. HS_GPU_PATH=fused_local; which one is faster is for bench/bench_ensemble.py to say. */
 __global__ void __launch_bounds__(HS_GPU_BLOCK)
     hs_fused_local_kernel(const hs_gpu_const *c, const double *values, hs_batch_out out, long nthr,
-                          hs_model *pm, hs_state *ps, hs_work *pw)
+                          hs_model *pm, hs_state *ps, hs_work *pw, hs_gpu_ctl *ctl)
 {
     long tid = (long)blockIdx.x * blockDim.x + threadIdx.x, i, nov = c->ov.n;
     hs_model m;
@@ -56,8 +72,11 @@ __global__ void __launch_bounds__(HS_GPU_BLOCK)
     (void)pw;
     if (tid >= nthr) return;
     memset(&w, 0, sizeof w); /* like the pool's cudaMemset */
-    for (i = tid; i < out.n; i += nthr)
+    for (i = tid; i < out.n; i += nthr) {
+        if (ctl && *(volatile int *)&ctl->stop) break;
         hs_run_instance(&c->base, &c->ov, values + i * nov, &c->spec, i, &out, &m, &s, &w);
+        if (ctl) atomicAdd(&ctl->done, 1ULL);
+    }
 }
 #endif
 

@@ -4,7 +4,8 @@
  *   hs_spec_base, hs_spec_out   the shared model and output spec (constant memory on a GPU)
  *   hs_spec_instance            one instance: its view, then hs_run_model (kernels/hs_batch.h)
  *   hs_spec_kernel              CUDA: one thread per instance (NVRTC; or, with HS_SPEC_EMUL,
- *                               the host compiler for tests/gpu_emul's emulated device)
+ *                               the host compiler for tests/gpu_emul's emulated device),
+ *                               counting finished instances for the host's progress
  *   hs_spec_cpu_set/_run        the host compiler's build for the CPU backend (a shared object
  *                               loaded by host/kernel_build.c)
  * Everything else is the ordinary engine: one physics text, specialised by constants. */
@@ -56,11 +57,17 @@ HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long
 }
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+#include "hs_kernels.cuh" /* hs_gpu_ctl */
+
+/* One thread per instance. ctl (mapped pinned host memory, or NULL): the instance is counted
+ * in ctl->done when it ends, and skipped when ctl->stop is set before it starts. */
 HS_SPEC_EXTERN_C __global__ void __launch_bounds__(HS_SPEC_BLOCK)
-    hs_spec_kernel(const double *var, const int *pre, hs_batch_out out)
+    hs_spec_kernel(const double *var, const int *pre, hs_batch_out out, hs_gpu_ctl *ctl)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < out.n) hs_spec_instance(var, pre, i, &out);
+    if (i >= out.n || (ctl && *(volatile int *)&ctl->stop)) return;
+    hs_spec_instance(var, pre, i, &out);
+    if (ctl) atomicAdd(&ctl->done, 1ULL);
 }
 #else
 #if defined(__GNUC__)

@@ -63,6 +63,7 @@ static inline void setup(void)
 static inline int conf_job(hs_batch_job *job, const double *v, long cnt, hs_batch_out *o)
 {
     long ntime = hs_traj_count((long)floor(base.t_end / base.dt + 0.5), spec.traj_every);
+    memset(job, 0, sizeof *job); /* no progress callback */
     job->base = &base;
     job->ov = &ov;
     job->spec = &spec;

@@ -14,6 +14,9 @@
  *    run alone;
  *  - an invalid instance is flagged with NaN statistics, a diverging one flagged or finished;
  *  - an unknown HS_GPU_PATH is an error;
+ *  - progress (host/backend.h's callback): on every path the counts the kernels keep in mapped
+ *    pinned memory rise to the job's size while the host polls, the results are bit-identical
+ *    to a run without a callback, and a stop request is honoured (HS_ERR_INTERRUPTED);
  *  - hs_gpu_quantiles against a sort on the host (R type 7, NaNs ignored).
  * Without a device it fails, saying why (scripts/test.sh leaves label gpu out there). */
 #include <stddef.h>
@@ -201,6 +204,75 @@ static void check_specialised(void)
     hs_batch_out_free(&mg);
 }
 
+/* What a progress callback was told. */
+typedef struct prog_rec {
+    long n, seen[1 << 16];
+    long stop_call; /* > 0: ask to stop at this call */
+} prog_rec;
+
+static int prog_cb(void *ctx, long done)
+{
+    prog_rec *r = (prog_rec *)ctx;
+    if (r->n < (long)(sizeof r->seen / sizeof r->seen[0])) r->seen[r->n++] = done;
+    return r->stop_call > 0 && r->n >= r->stop_call;
+}
+
+/* Progress on the device, every path: 4096 instances (the setup's values repeated; 64 on the
+ * emulated device, which runs them on the host). */
+static void check_progress(void)
+{
+    static double v[3 * 4096];
+    static prog_rec r;
+    static const char *const paths[] = {"specialised", "fused", "fused_local", "cublas"};
+#ifdef HS_GPU_EMULATION
+    const long cnt = 64;
+#else
+    const long cnt = 4096;
+#endif
+    long i, k;
+    int p;
+    for (i = 0; i < 3 * cnt; ++i) v[i] = vals[i % (3 * NI)];
+    for (p = 0; p < 4; ++p) {
+        hs_batch_out a, b;
+        hs_batch_job job;
+        hs_error err;
+        long inner = 0;
+        int rc, mono = 1;
+        if (p == 3 && !HAVE_CUBLAS) continue;
+        setenv("HS_GPU_PATH", paths[p], 1);
+        CHECK(conf_job(&job, v, cnt, &a) == 0, "alloc");
+        CHECK(hs_backend_gpu(&job, &err) == 0, "%s without progress: %s", paths[p], err.msg);
+        memset(&r, 0, sizeof r);
+        CHECK(conf_job(&job, v, cnt, &b) == 0, "alloc");
+        job.progress = prog_cb;
+        job.progress_ctx = &r;
+        rc = hs_backend_gpu(&job, &err);
+        for (k = 0; k < r.n; ++k) {
+            if (k > 0 && r.seen[k] < r.seen[k - 1]) mono = 0;
+            if (r.seen[k] > 0 && r.seen[k] < cnt && (k == 0 || r.seen[k] != r.seen[k - 1])) ++inner;
+        }
+        CHECK(rc == 0 && r.n > 0 && r.seen[r.n - 1] == cnt && mono, "%s: counts rise to %ld (%ld reports): %s",
+              paths[p], cnt, r.n, err.msg);
+        CHECK(!memcmp(a.stats, b.stats, sizeof(double) * (size_t)(cnt * spec.nsig * HS_NSTAT)) &&
+                  !memcmp(a.status, b.status, sizeof(int) * (size_t)cnt),
+              "%s: bit-identical with and without progress", paths[p]);
+        printf("  %s: %ld progress reports, %ld distinct counts between 0 and %ld while the kernels ran\n", paths[p],
+               r.n, inner, cnt);
+        hs_batch_out_free(&a);
+        hs_batch_out_free(&b);
+        /* stop at the first report: nothing is launched, the device stays usable */
+        memset(&r, 0, sizeof r);
+        r.stop_call = 1;
+        CHECK(conf_job(&job, v, cnt, &b) == 0, "alloc");
+        job.progress = prog_cb;
+        job.progress_ctx = &r;
+        rc = hs_backend_gpu(&job, &err);
+        CHECK(rc == HS_ERR_INTERRUPTED, "%s: a stop request: %d %s", paths[p], rc, err.msg);
+        hs_batch_out_free(&b);
+    }
+    unsetenv("HS_GPU_PATH");
+}
+
 int main(void)
 {
     hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu, loc;
@@ -327,6 +399,7 @@ int main(void)
         hs_batch_out_free(&o4);
     }
     check_specialised();
+    check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");
 }

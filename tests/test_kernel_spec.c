@@ -170,6 +170,7 @@ static void compare_engines(const char *what, const hs_model *m, const hs_overri
                                             (x == 0.0 && rel >= 1e-2 ? tu_rand(-1e-3, 1e-3) : 0.0);
             if (i == 5 && ov->offset[j] == offsetof(hs_model, B_oil)) v[i * ov->n + j] = -1.0; /* invalid */
         }
+    memset(&job, 0, sizeof job);
     job.base = m;
     job.ov = ov;
     job.spec = &out;

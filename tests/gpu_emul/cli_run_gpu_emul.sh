@@ -11,6 +11,9 @@
 #    generic kernel runs, says why, and gives the cpu backend's results;
 #  - cublas path: LAPACK's LU in place of ours: same status and steps, the rest within 1e-6
 #    relative (measured: ~1e-9; E_balance ~1e-9 J absolute);
+#  - progress counted per instance on the device (asynchronous emulated kernels): lines while
+#    the one launch runs, results unchanged; SIGINT stops the kernel's threads, exit 130, and
+#    the printed command finishes the run;
 #  - auto picks the emulated GPU and says so; validate passes; an unknown HS_GPU_PATH fails.
 # Usage: cli_run_gpu_emul.sh PATH/TO/hydrosweep_gpu_emul PATH/TO/hydrosweep
 set -u
@@ -79,6 +82,42 @@ grep -qi 'auto.*gpu' auto.txt && ok || bad "auto says it picked the GPU: $(cat a
 
 "$HE" validate "$SW" --sample 4 >val.txt 2>&1 && ok || bad "validate on the emulated GPU: $(tail -5 val.txt)"
 grep -q 'gpu' val.txt && ok || bad "validate names the gpu backend: $(cat val.txt)"
+
+# progress counted on the device, per instance: with asynchronous emulated kernels
+# (HS_EMUL_ASYNC=1, as on a GPU: the launch returns, the host polls) the lines (stderr to a
+# file: one per 10 %) come while the one launch of all 96 instances runs, from the counter
+# the threads increment in mapped pinned memory; the results are unchanged
+"$HS" run "$SW" -b cpu -n 96 -o c96.h5 --no-progress >/dev/null 2>&1 || bad "cpu run of 96"
+for path in specialised fused; do
+  HS_EMUL_ASYNC=1 HS_GPU_PATH=$path HS_GPU_VERBOSE=1 "$HE" run "$SW" -b gpu -n 96 -o pa_$path.h5 >pa_$path.out 2>pa_$path.err &&
+    ok || bad "$path with progress: $(tail -3 pa_$path.err)"
+  grep -q "^gpu $path: 96 instances" pa_$path.err && ok || bad "$path: one launch plan for the 96: $(grep '^gpu' pa_$path.err)"
+  n=$(grep -c '^run: [0-9]*/96 instances' pa_$path.err)
+  [ "$n" -ge 3 ] && tail -1 pa_$path.err | grep -q '^run: 96/96 instances' && ok ||
+    bad "$path: progress lines while the kernel runs ($n): $(cat pa_$path.err)"
+  same_datasets c96.h5 pa_$path.h5 && ok || bad "$path with progress == cpu, every dataset"
+done
+# SIGINT while a kernel runs: its threads start no further instance, the run exits 130 with
+# the command that continues it (on this binary, with -b gpu and the options given), and
+# that command finishes the file with the cpu backend's datasets
+sed -e 's/t_end: 0.8 s/t_end: 6 s/' "$SW" >long.yaml
+sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" long.yaml
+"$HS" run long.yaml -b cpu -n 96 -o cl.h5 --no-progress >/dev/null 2>&1 || bad "cpu run of the longer sweep"
+HS_EMUL_ASYNC=1 "$HE" run long.yaml -b gpu -n 96 --batch 16 -o gi.h5 >gi.out 2>gi.err &
+pid=$!
+for _ in $(seq 1000); do grep -q 'instances (' gi.err 2>/dev/null && break; sleep 0.01; done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && grep -q 'interrupted by SIGINT: gi.h5.part keeps [0-9]* of 96' gi.err && ok ||
+  bad "SIGINT on the emulated GPU: exit 130, got $rc: $(cat gi.err)"
+cmd=$(grep -A1 'to continue the run:' gi.err | tail -1 | sed 's/^  //')
+case $cmd in
+  *hydrosweep_gpu_emul" run "*long.yaml" -o gi.h5 --resume -b gpu -n 96 --batch 16") ok ;;
+  *) bad "the command to continue: '$cmd'" ;;
+esac
+eval "$cmd" >gr.out 2>gr.err && same_datasets cl.h5 gi.h5 && ok ||
+  bad "the printed command finishes the run == cpu: $(tail -3 gr.err)"
 
 HS_GPU_PATH=warp "$HE" run "$SW" -b gpu -n 8 -o w.h5 --no-progress >warp.txt 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "unknown GPU path 'warp'" warp.txt && ok || bad "unknown HS_GPU_PATH: rc $rc $(cat warp.txt)"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <map>
 
 /* Device memory: outside an AddressSanitizer build, one reserved address range whose pages
@@ -40,6 +41,14 @@ thread_local dim3 hs_emul_blockDim, hs_emul_gridDim;
 
 static std::map<uintptr_t, size_t> g_blocks; /* start -> size of every live device block */
 static std::map<uintptr_t, size_t> g_globals; /* start -> size of every library variable */
+static std::map<uintptr_t, size_t> g_host; /* start -> size of every live cudaHostAlloc block */
+static std::map<uintptr_t, size_t> g_mapped; /* the same, of those allocated cudaHostAllocMapped */
+
+/* the kernel running asynchronously (hs_emul.async), at most one: the default stream */
+static std::thread *g_bg = NULL;
+static std::atomic<int> g_bg_done(0);
+static void *g_bg_ctx = NULL;
+static void (*g_bg_drop)(void *) = NULL;
 static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */
 static cudaError_t g_sticky = cudaSuccess; /* a faulted kernel: every later call reports it */
 static cudaError_t g_pending = cudaSuccess; /* a deferred fault not yet seen by a sync point */
@@ -137,8 +146,12 @@ void hs_emul_device_close(void)
 void hs_emul_reset(void)
 {
     std::map<uintptr_t, size_t>::iterator it;
+    hs_emul_drain();
     for (it = g_blocks.begin(); it != g_blocks.end(); ++it) dev_free((void *)it->first);
     g_blocks.clear();
+    for (it = g_host.begin(); it != g_host.end(); ++it) free((void *)it->first);
+    g_host.clear();
+    g_mapped.clear();
 #if HS_EMUL_ARENA
     if (g_arena && g_arena_used > 0) {
         (void)madvise(g_arena, page_up(g_arena_used), MADV_DONTNEED);
@@ -158,16 +171,53 @@ void hs_emul_reset(void)
     hs_emul.blocks_per_sm = 2;
     hs_emul.mem_total = (size_t)8 << 30;
     hs_emul.local_bytes = 2048;
+    {
+        /* HS_EMUL_ASYNC=1: asynchronous kernels from the start (the CLI on the emulated
+         * device: hydrosweep_gpu_emul, tests/gpu_emul/cli_run_gpu_emul.sh) */
+        const char *a = getenv("HS_EMUL_ASYNC");
+        hs_emul.async = a && *a && strcmp(a, "0") != 0;
+    }
     memset(&hs_emul_count, 0, sizeof hs_emul_count);
     g_last = g_sticky = g_pending = cudaSuccess;
     g_stack = 1024;
     g_first_kernel = NULL;
 }
 
-/* the first call of anything sets the defaults (unless a test reset them first) */
+/* the first call of anything sets the defaults (unless a test reset them first); every call
+ * but cudaStreamQuery and cudaGetLastError waits for an asynchronous kernel first, as calls
+ * on the default stream are ordered after it */
 static void ensure_init(void)
 {
     if (!g_init) hs_emul_reset();
+    hs_emul_drain();
+}
+
+static void bg_main(void (*body)(void *), void *ctx)
+{
+    body(ctx);
+    g_bg_done.store(1);
+}
+
+void hs_emul_async_start(void (*body)(void *), void *ctx, void (*drop)(void *))
+{
+    hs_emul_drain();
+    hs_emul_device_open(); /* (closed again by hs_emul_drain, on the host's thread) */
+    g_bg_done.store(0);
+    g_bg_ctx = ctx;
+    g_bg_drop = drop;
+    g_bg = new std::thread(bg_main, body, ctx);
+}
+
+void hs_emul_drain(void)
+{
+    if (!g_bg || g_bg->get_id() == std::this_thread::get_id()) return;
+    g_bg->join();
+    delete g_bg;
+    g_bg = NULL;
+    if (g_bg_drop) g_bg_drop(g_bg_ctx);
+    g_bg_ctx = NULL;
+    g_bg_drop = NULL;
+    hs_emul_device_close();
 }
 
 /* A synchronising call (cudaDeviceSynchronize, copies, cudaFree, CUB, cuBLAS): a deferred
@@ -218,7 +268,9 @@ void hs_emul_global(void *p, size_t bytes)
 
 void hs_emul_check_arg(const char *kernel, const void *p)
 {
-    if (p && !hs_emul_is_device(p, 0)) hs_emul_violation("kernel %s: pointer argument %p is not device memory", kernel, p);
+    if (p && !hs_emul_is_device(p, 0) && !in_map(g_mapped, (uintptr_t)p, 0))
+        hs_emul_violation("kernel %s: pointer argument %p is neither device memory nor mapped pinned host memory",
+                          kernel, p);
 }
 
 void hs_emul_arg(const char *kernel, const hs_batch_out &o)
@@ -329,7 +381,7 @@ const char *cudaGetErrorString(cudaError_t e)
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t e = g_last;
-    ensure_init();
+    if (!g_init) hs_emul_reset(); /* (not ordered after a running kernel: no waiting) */
     g_last = cudaSuccess;
     return g_sticky != cudaSuccess ? g_sticky : e;
 }
@@ -568,6 +620,82 @@ cudaError_t cudaDeviceSynchronize(void)
     ensure_init();
     dev_protect();
     return sync_point();
+}
+
+/* Not a synchronising call: cudaErrorNotReady while an asynchronous kernel runs; else the
+ * fault of a kernel, if any (it becomes sticky, as at any synchronising call). */
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    if (!g_init) hs_emul_reset();
+    ++hs_emul_count.queries;
+    if (stream != 0) {
+        hs_emul_violation("cudaStreamQuery(%p): only the default stream is emulated", (void *)stream);
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (g_bg && !g_bg_done.load()) {
+        ++hs_emul_count.not_ready;
+        return cudaErrorNotReady;
+    }
+    hs_emul_drain();
+    return sync_point();
+}
+
+/* pinned host memory: ordinary host memory (not zeroed), known to the device when mapped;
+ * with unified addressing its device address is its host address */
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
+{
+    void *q;
+    ensure_init();
+    *p = NULL;
+    ++hs_emul_count.host_allocs;
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (flags & ~(unsigned int)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
+        hs_emul_violation("cudaHostAlloc: unknown flags %#x", flags);
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (hs_emul.fail_host_alloc) return set_err(cudaErrorMemoryAllocation);
+    if (!(q = malloc(n > 0 ? n : 1))) return set_err(cudaErrorMemoryAllocation);
+    memset(q, 0xff, n);
+    g_host[(uintptr_t)q] = n;
+    if (flags & cudaHostAllocMapped) g_mapped[(uintptr_t)q] = n;
+    ++hs_emul_count.host_live;
+    *p = q;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags)
+{
+    ensure_init();
+    *d = NULL;
+    if (g_sticky != cudaSuccess) return g_sticky;
+    if (flags != 0) {
+        hs_emul_violation("cudaHostGetDevicePointer: flags must be 0, not %#x", flags);
+        return set_err(cudaErrorInvalidValue);
+    }
+    if (!h || !in_map(g_mapped, (uintptr_t)h, 0)) {
+        hs_emul_violation("cudaHostGetDevicePointer(%p): not mapped pinned memory (cudaHostAllocMapped)", h);
+        return set_err(cudaErrorInvalidValue);
+    }
+    *d = h;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void *p)
+{
+    std::map<uintptr_t, size_t>::iterator it;
+    ensure_init();
+    if (!p) return cudaSuccess;
+    it = g_host.find((uintptr_t)p);
+    if (it == g_host.end()) {
+        hs_emul_violation("cudaFreeHost(%p): not the start of a live cudaHostAlloc block (double free?)", p);
+        return set_err(cudaErrorInvalidValue);
+    }
+    ++hs_emul_count.host_frees;
+    --hs_emul_count.host_live;
+    g_host.erase(it);
+    g_mapped.erase((uintptr_t)p);
+    free(p);
+    return sync_point(); /* (it synchronises, like cudaFree) */
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -30,7 +30,18 @@
  *    (one after the other they would not: the sequential mode cannot see it);
  *  - leaks (live allocations after a call), double frees, and the error paths: the k-th
  *    cudaMalloc, kernel launch or cuBLAS call can be made to fail (a failed launch is a
- *    sticky error, as on a device, seen at once or, deferred, at the next synchronising call).
+ *    sticky error, as on a device, seen at once or, deferred, at the next synchronising call);
+ *  - pinned host memory (cudaHostAlloc, cudaHostGetDevicePointer, cudaFreeHost): not zeroed,
+ *    a kernel may take it as an argument only when allocated cudaHostAllocMapped, freed with
+ *    cudaFreeHost exactly once (leaks counted apart from device blocks); cudaHostAlloc can be
+ *    made to fail;
+ *  - asynchronous kernels (hs_emul.async): a launch returns at once and the kernel runs on
+ *    a thread of its own while the host goes on, as on a device; cudaStreamQuery says
+ *    cudaErrorNotReady until it has finished, and every other runtime call waits for it first
+ *    (the default stream's order), so the host's polling loop and what it reads from mapped
+ *    memory meanwhile (progress counters) are exercised. (Meanwhile device memory stays
+ *    accessible to host code: the protection of device memory is checked in the synchronous
+ *    mode only.)
  * What it cannot check: anything of the device itself -- registers, local-memory limits,
  * fused multiply-adds and CUDA's libm, warp scheduling, timing. Those need a GPU
  * (scripts/gpu_session.sh, ctest label gpu). */
@@ -41,6 +52,7 @@
 #include <stddef.h>
 
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #define HS_GPU_EMULATION 1
@@ -66,6 +78,9 @@ typedef struct hs_emul_config {
     int fault_deferred; /* the injected launch fault shows at the next synchronising call
                          * (cudaDeviceSynchronize, a copy, cudaFree, CUB, cuBLAS), as a fault
                          * inside a running kernel does, not at cudaGetLastError */
+    int fail_host_alloc; /* every cudaHostAlloc fails (cudaErrorMemoryAllocation) */
+    int async; /* kernels run on a thread of their own; launches return at once (the
+                * default: HS_EMUL_ASYNC set and not "0") */
 } hs_emul_config;
 
 typedef struct hs_emul_counters {
@@ -74,6 +89,8 @@ typedef struct hs_emul_counters {
     long launches, blas_calls, copies;
     long launches_of_first; /* launches of the kernel launched first since the reset */
     long nvrtc_compiles, nvrtc_failed; /* programs compiled by the emulated NVRTC, failures */
+    long host_allocs, host_frees, host_live; /* cudaHostAlloc / cudaFreeHost, blocks now allocated */
+    long queries, not_ready; /* cudaStreamQuery calls, and those that found a kernel running */
     unsigned int max_block, max_grid; /* largest block and grid seen */
     long violations; /* misuses found (see above); the first one is described in what */
     char what[512];
@@ -99,8 +116,13 @@ int hs_emul_is_device(const void *p, size_t bytes);
 /* A loaded library's __constant__ or __device__ variable of bytes bytes at p counts as device
  * memory (bytes == 0: no longer). It survives hs_emul_reset: libraries stay loaded. */
 void hs_emul_global(void *p, size_t bytes);
-/* A kernel's pointer argument: NULL or device memory (checked, recorded as a misuse). */
+/* A kernel's pointer argument: NULL, device memory or mapped pinned host memory (checked,
+ * recorded as a misuse). */
 void hs_emul_check_arg(const char *kernel, const void *p);
+/* Asynchronous kernels (hs_emul.async): body runs on a thread of its own (the device opened
+ * for it); hs_emul_drain waits for it (every runtime call but cudaStreamQuery does). */
+void hs_emul_async_start(void (*body)(void *), void *ctx, void (*drop)(void *));
+void hs_emul_drain(void);
 
 /* The kernel-taking templates that <cuda_runtime.h> declares for nvcc only. */
 template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, T *kernel)
@@ -153,13 +175,11 @@ static inline void hs_emul_run_threads(int w, int W, K kernel, unsigned int grid
     }
 }
 
+/* the whole grid, on hs_emul.workers OS threads or one after the other */
 template <class K, class... A>
-static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid, unsigned int block, A... args)
+static inline void hs_emul_run_grid(K kernel, unsigned int grid, unsigned int block, A... args)
 {
     int W = hs_emul.workers > 1 ? hs_emul.workers : 1, w;
-    if (hs_emul_launch_begin(name, grid, block)) return;
-    (hs_emul_arg(name, args), ...);
-    hs_emul_device_open();
     if (W == 1) {
         hs_emul_run_threads(0, 1, kernel, grid, block, args...);
     } else {
@@ -167,6 +187,33 @@ static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid,
         for (w = 0; w < W; ++w) ts.emplace_back(hs_emul_run_threads<K, A...>, w, W, kernel, grid, block, args...);
         for (w = 0; w < W; ++w) ts[w].join();
     }
+}
+
+/* a launch's kernel and arguments, copied as a launch copies them, for an asynchronous run */
+template <class K, class... A> struct hs_emul_pending {
+    K kernel;
+    unsigned int grid, block;
+    std::tuple<A...> args;
+    static void run(void *p)
+    {
+        hs_emul_pending *q = (hs_emul_pending *)p;
+        std::apply([q](A... a) { hs_emul_run_grid(q->kernel, q->grid, q->block, a...); }, q->args);
+    }
+    static void drop(void *p) { delete (hs_emul_pending *)p; }
+};
+
+template <class K, class... A>
+static inline void hs_emul_launch(const char *name, K kernel, unsigned int grid, unsigned int block, A... args)
+{
+    if (hs_emul_launch_begin(name, grid, block)) return;
+    (hs_emul_arg(name, args), ...);
+    if (hs_emul.async) {
+        hs_emul_pending<K, A...> *q = new hs_emul_pending<K, A...>{kernel, grid, block, std::tuple<A...>(args...)};
+        hs_emul_async_start(hs_emul_pending<K, A...>::run, q, hs_emul_pending<K, A...>::drop);
+        return;
+    }
+    hs_emul_device_open();
+    hs_emul_run_grid(kernel, grid, block, args...);
     hs_emul_device_close();
 }
 #define HS_GPU_LAUNCH(kernel, grid, block, ...) hs_emul_launch(#kernel, kernel, (grid), (block), __VA_ARGS__)
@@ -181,6 +228,10 @@ template <class T> static inline T hs_emul_atomic_max(T *a, T v)
 }
 static inline unsigned long long atomicMax(unsigned long long *a, unsigned long long v) { return hs_emul_atomic_max(a, v); }
 static inline int atomicMax(int *a, int v) { return hs_emul_atomic_max(a, v); }
+static inline unsigned long long atomicAdd(unsigned long long *a, unsigned long long v)
+{
+    return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);
+}
 
 /* ---------------------------------------------------------------------------------------
  * CUB's stream compaction (cub::DeviceSelect::Flagged), the subset the cuBLAS path uses:

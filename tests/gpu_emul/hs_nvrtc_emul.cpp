@@ -49,10 +49,14 @@ static const char *const prelude =
     "#define __global__\n#define __device__\n#define __host__\n#define __constant__\n"
     "#define __launch_bounds__(...)\n#define HS_SPEC_EMUL 1\n"
     "struct hs_emul_dim { unsigned int x, y, z; };\n"
-    "static thread_local hs_emul_dim blockIdx, threadIdx, blockDim, gridDim;\n";
+    "static thread_local hs_emul_dim blockIdx, threadIdx, blockDim, gridDim;\n"
+    "static inline unsigned long long atomicAdd(unsigned long long *a, unsigned long long v)\n"
+    "{\n    return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);\n}\n";
 
 /* after the program: each kernel's trampoline, called per thread with (block, thread, block
- * size, grid size), or with thr == NULL to check its pointer arguments */
+ * size, grid size); or with thr == NULL: mode 0 checks its pointer arguments, mode 1 copies
+ * them (out[I] = a new copy of *args[I], as a launch copies its arguments), mode 2 deletes such
+ * copies (args) */
 static const char *const postlude_head =
     "\n#include <cstddef>\n#include <type_traits>\n#include <utility>\n"
     "typedef void (*hs_emul_check_fn)(const char *, const void *);\n"
@@ -63,9 +67,19 @@ static const char *const postlude_head =
     "    else if constexpr (std::is_same<T, hs_batch_out>::value) chk_out(k, (const void *)&a);\n"
     "}\n"
     "template <class... A, std::size_t... I>\n"
-    "static void hs_emul_call(void (*k)(A...), const char *name, const unsigned *thr, void **args,\n"
-    "                         hs_emul_check_fn chk, hs_emul_check_fn chk_out, std::index_sequence<I...>)\n"
+    "static void hs_emul_call(void (*k)(A...), const char *name, int mode, const unsigned *thr, void **args,\n"
+    "                         void **out, hs_emul_check_fn chk, hs_emul_check_fn chk_out,\n"
+    "                         std::index_sequence<I...>)\n"
     "{\n"
+    "    static_assert(sizeof...(A) <= 16, \"at most 16 kernel arguments\");\n"
+    "    if (!thr && mode == 1) {\n"
+    "        ((out[I] = (void *)new typename std::decay<A>::type(*(typename std::decay<A>::type *)args[I])), ...);\n"
+    "        return;\n"
+    "    }\n"
+    "    if (!thr && mode == 2) {\n"
+    "        (delete (typename std::decay<A>::type *)args[I], ...);\n"
+    "        return;\n"
+    "    }\n"
     "    if (!thr) {\n"
     "        (hs_emul_check_arg(name, *(typename std::decay<A>::type *)args[I], chk, chk_out), ...);\n"
     "        return;\n"
@@ -157,11 +171,13 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, const char *c
     text = std::string(prelude) + prog->src + postlude_head;
     for (const std::string &k : prog->kernels)
         text += "template <class... A> static void hs_emul_tramp_" + k +
-                "_(void (*kk)(A...), const unsigned *thr, void **args, hs_emul_check_fn chk, hs_emul_check_fn chk_out)\n"
-                "{\n    hs_emul_call(kk, \"" + k + "\", thr, args, chk, chk_out, std::index_sequence_for<A...>{});\n}\n"
+                "_(void (*kk)(A...), int mode, const unsigned *thr, void **args, void **out, hs_emul_check_fn chk,\n"
+                "                          hs_emul_check_fn chk_out)\n"
+                "{\n    hs_emul_call(kk, \"" + k +
+                "\", mode, thr, args, out, chk, chk_out, std::index_sequence_for<A...>{});\n}\n"
                 "extern \"C\" void hs_emul_tramp_" + k +
-                "(const unsigned *thr, void **args, hs_emul_check_fn chk, hs_emul_check_fn chk_out)\n"
-                "{\n    hs_emul_tramp_" + k + "_(" + k + ", thr, args, chk, chk_out);\n}\n";
+                "(int mode, const unsigned *thr, void **args, void **out, hs_emul_check_fn chk, hs_emul_check_fn chk_out)\n"
+                "{\n    hs_emul_tramp_" + k + "_(" + k + ", mode, thr, args, out, chk, chk_out);\n}\n";
     if (hs_cc_shared(text.c_str(), HS_EMUL_CXX, args, ".cpp", path, sizeof path, &cached, &err)) {
         prog->log = std::string("emulated NVRTC (host C++ compiler): ") + err.msg;
         return NVRTC_ERROR_COMPILATION;
@@ -220,8 +236,8 @@ nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
 /* ---------------------------------------------------------------------------------------
  * libraries */
 
-typedef void (*hs_emul_tramp)(const unsigned *thr, void **args, void (*chk)(const char *, const void *),
-                              void (*chk_out)(const char *, const void *));
+typedef void (*hs_emul_tramp)(int mode, const unsigned *thr, void **args, void **out,
+                              void (*chk)(const char *, const void *), void (*chk_out)(const char *, const void *));
 
 struct hs_emul_kernel {
     unsigned magic;
@@ -342,10 +358,47 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
     return cudaSuccess;
 }
 
+/* a launch of a library kernel: the grid on hs_emul.workers OS threads or one by one */
+struct hs_emul_lib_launch {
+    hs_emul_kernel *k;
+    dim3 grid, block;
+    void **argv; /* the arguments: the caller's, or (asynchronous) copies in args */
+    void *args[16];
+    int copied;
+};
+
+static void lib_run(void *p)
+{
+    hs_emul_lib_launch *L = (hs_emul_lib_launch *)p;
+    int W = hs_emul.workers > 1 ? hs_emul.workers : 1, w;
+    auto run = [L](int w0, int WW) {
+        unsigned long long q, total = (unsigned long long)L->grid.x * L->block.x;
+        for (q = (unsigned long long)w0; q < total; q += (unsigned long long)WW) {
+            /* one thread: blocks from the last to the first (any order must do) */
+            unsigned long long b = WW == 1 ? L->grid.x - 1 - q / L->block.x : q / L->block.x;
+            unsigned thr[4] = {(unsigned)b, (unsigned)(q % L->block.x), L->block.x, L->grid.x};
+            L->k->tramp(0, thr, L->argv, NULL, chk_ptr, chk_out);
+        }
+    };
+    if (W == 1) {
+        run(0, 1);
+    } else {
+        std::vector<std::thread> ts;
+        for (w = 0; w < W; ++w) ts.emplace_back(run, w, W);
+        for (w = 0; w < W; ++w) ts[w].join();
+    }
+}
+
+static void lib_drop(void *p)
+{
+    hs_emul_lib_launch *L = (hs_emul_lib_launch *)p;
+    if (L->copied) L->k->tramp(2, NULL, L->args, NULL, NULL, NULL);
+    delete L;
+}
+
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t smem, cudaStream_t stream)
 {
     hs_emul_kernel *k = as_kernel(func);
-    int W = hs_emul.workers > 1 ? hs_emul.workers : 1, w;
     (void)stream;
     if (!k) {
         hs_emul_violation("cudaLaunchKernel: %p is not a kernel of a loaded library", func);
@@ -356,25 +409,24 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         return cudaErrorInvalidConfiguration;
     }
     if (hs_emul_launch_begin(k->name.c_str(), grid.x, block.x)) return cudaGetLastError();
-    k->tramp(NULL, args, chk_ptr, chk_out); /* the pointer arguments */
-    hs_emul_device_open();
-    auto run = [&](int w0, int WW) {
-        unsigned long long q, total = (unsigned long long)grid.x * block.x;
-        for (q = (unsigned long long)w0; q < total; q += (unsigned long long)WW) {
-            /* one thread: blocks from the last to the first (any order must do) */
-            unsigned long long b = WW == 1 ? grid.x - 1 - q / block.x : q / block.x;
-            unsigned thr[4] = {(unsigned)b, (unsigned)(q % block.x), block.x, grid.x};
-            k->tramp(thr, args, chk_ptr, chk_out);
-        }
-    };
-    if (W == 1) {
-        run(0, 1);
-    } else {
-        std::vector<std::thread> ts;
-        for (w = 0; w < W; ++w) ts.emplace_back(run, w, W);
-        for (w = 0; w < W; ++w) ts[w].join();
+    k->tramp(0, NULL, args, NULL, chk_ptr, chk_out); /* the pointer arguments */
+    hs_emul_lib_launch *L = new hs_emul_lib_launch();
+    L->k = k;
+    L->grid = grid;
+    L->block = block;
+    if (hs_emul.async) {
+        /* the kernel runs while the host goes on: the arguments as they were at the launch */
+        k->tramp(1, NULL, args, L->args, NULL, NULL);
+        L->argv = L->args;
+        L->copied = 1;
+        hs_emul_async_start(lib_run, L, lib_drop);
+        return cudaSuccess;
     }
+    L->argv = args;
+    hs_emul_device_open();
+    lib_run(L);
     hs_emul_device_close();
+    delete L;
     return cudaSuccess;
 }
 

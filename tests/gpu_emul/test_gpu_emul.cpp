@@ -12,8 +12,14 @@
  *  - the kernels' threads on several OS threads at once (shared slots collide);
  *  - the specialised path: a compile that fails falls back to the generic kernel (equal
  *    results), a swept enumeration too;
+ *  - progress with asynchronous kernels (hs_emul.async): every path counts finished instances
+ *    in mapped pinned memory that the host reads while it polls the running kernel (counts
+ *    rise instance by instance, end at the job's size); a stop request skips the instances not
+ *    started (HS_ERR_INTERRUPTED, nothing leaked); without mapped memory the counts come per
+ *    sub-batch;
  *  - in every run: no misuse of the device API (copies inside their blocks, kernel arguments in
  *    device memory, launch shapes within CUDA's limits) and no leak. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,23 @@
 enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS, PATH_SPEC };
 static const char *path_name[] = {"fused", "fused_local", "cublas", "specialised"};
 
+/* What a job's progress callback was told (run_gpu passes it when g_prog is set). */
+typedef struct prog_rec {
+    long n, seen[1 << 16]; /* the counts reported, in order */
+    long stop_at; /* > 0: ask to stop once a count reaches it */
+    int not_host; /* a report from another thread than the one that called the backend */
+    pthread_t caller;
+} prog_rec;
+static prog_rec *g_prog;
+
+static int prog_cb(void *ctx, long done)
+{
+    prog_rec *r = (prog_rec *)ctx;
+    if (!pthread_equal(pthread_self(), r->caller)) r->not_host = 1;
+    if (r->n < (long)(sizeof r->seen / sizeof r->seen[0])) r->seen[r->n++] = done;
+    return r->stop_at > 0 && done >= r->stop_at;
+}
+
 /* Runs cnt instances (the conformance setup's values, repeated) on the given path; err gets
  * the message. Leaves the device's counters for the caller to read. */
 static int run_gpu(int path, long cnt, hs_batch_out *o, hs_error *err)
@@ -37,6 +60,11 @@ static int run_gpu(int path, long cnt, hs_batch_out *o, hs_error *err)
     for (i = 0; i < 3 * cnt; ++i) v[i] = vals[i % (3 * NI)];
     if (conf_job(&job, v, cnt, o)) return -1;
     memset(err, 0, sizeof *err);
+    if (g_prog) {
+        g_prog->caller = pthread_self();
+        job.progress = prog_cb;
+        job.progress_ctx = g_prog;
+    }
     if (path < 0) return hs_backend_cpu(&job, 1, err);
     setenv("HS_GPU_PATH", path_name[path], 1);
     return hs_backend_gpu(&job, err);
@@ -71,6 +99,8 @@ static void clean(const char *what)
     CHECK(hs_emul_count.violations == 0, "%s: no misuse of the device (%ld: %s)", what, hs_emul_count.violations,
           hs_emul_count.what);
     CHECK(hs_emul_count.live == 0, "%s: every device block freed (%ld left)", what, hs_emul_count.live);
+    CHECK(hs_emul_count.host_live == 0, "%s: every pinned host block freed (%ld left)", what,
+          hs_emul_count.host_live);
 }
 
 /* One run on a device of mem bytes: 0 ran whole, 1 in sub-batches, 2 refused, -1 wrong. */
@@ -344,6 +374,115 @@ static void check_fallback(long cnt)
     ov.offset[1] = offsetof(hs_model, cyl_fp) + HS_FP_FC * sizeof(double);
 }
 
+/* the counts of r: non-decreasing, within [0, cnt]; returns how many distinct ones lie strictly
+ * between 0 and cnt, -1 if the sequence is wrong */
+static long prog_inner(const prog_rec *r, long cnt)
+{
+    long k, inner = 0;
+    for (k = 0; k < r->n; ++k) {
+        if (r->seen[k] < 0 || r->seen[k] > cnt || (k > 0 && r->seen[k] < r->seen[k - 1])) return -1;
+        if (r->seen[k] > 0 && r->seen[k] < cnt && (k == 0 || r->seen[k] != r->seen[k - 1])) ++inner;
+    }
+    return inner;
+}
+
+/* Progress on every path with asynchronous kernels: the host polls the running kernel and
+ * reports the device counter (mapped pinned memory), counts rising as instances end, the last
+ * one the job's size, results unchanged; with the kernels' threads on 4 OS threads too (the
+ * atomic count loses nothing). Then stop requests: in the middle of a kernel (the threads
+ * skip what they have not started) and at the end of a sub-batch (the next is not launched);
+ * and no mapped memory to be had (counts per sub-batch, the same results). */
+static void check_progress(const hs_batch_out *cpu, const hs_batch_out *cub, long cnt)
+{
+    static prog_rec r;
+    int p, workers;
+    g_prog = &r;
+    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+        for (workers = 1; workers <= 4; workers += 3) {
+            hs_batch_out o;
+            hs_error err;
+            long inner;
+            int rc;
+            if (p == PATH_CUBLAS && workers > 1) continue; /* thousands of tiny kernels: slow */
+            memset(&r, 0, sizeof r);
+            hs_emul_reset();
+            hs_emul.async = 1;
+            hs_emul.workers = workers;
+            rc = run_gpu(p, cnt, &o, &err);
+            inner = prog_inner(&r, cnt);
+            CHECK(rc == 0 && same(&o, p == PATH_CUBLAS ? cub : cpu),
+                  "%s, asynchronous kernels on %d OS threads, with progress: equal to the bit (%s)", path_name[p],
+                  workers, err.msg);
+            CHECK(r.n > 0 && r.seen[0] == 0 && r.seen[r.n - 1] == cnt && inner >= 0,
+                  "%s: counts from 0 up to %ld, never down (%ld reports, last %ld)", path_name[p], cnt, r.n,
+                  r.n ? r.seen[r.n - 1] : -1L);
+            /* the cuBLAS path counts per step of its host loop: the invalid instances (ended in
+             * the init kernel) show before the rest; the others count while their kernel runs */
+            CHECK(inner >= (p == PATH_CUBLAS ? 1 : 3), "%s: %ld distinct counts between 0 and %ld", path_name[p],
+                  inner, cnt);
+            CHECK(p == PATH_CUBLAS || hs_emul_count.not_ready > 0,
+                  "%s: the host polled a running kernel (%ld queries, %ld not ready)", path_name[p],
+                  hs_emul_count.queries, hs_emul_count.not_ready);
+            CHECK(hs_emul_count.host_allocs == 1, "%s: one pinned counter per job (%ld)", path_name[p],
+                  hs_emul_count.host_allocs);
+            CHECK(!r.not_host, "%s: every report from the calling thread", path_name[p]);
+            clean("progress");
+            if (workers == 1)
+                printf("  %s: %ld progress reports, %ld distinct counts inside (0, %ld), %ld polls of a running "
+                       "kernel\n", path_name[p], r.n, inner, cnt, hs_emul_count.not_ready);
+            hs_batch_out_free(&o);
+        }
+    /* stop requests */
+    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+        for (int k = 0; k < 2; ++k) {
+            hs_batch_out o;
+            hs_error err;
+            int rc;
+            memset(&r, 0, sizeof r);
+            hs_emul_reset();
+            hs_emul.async = 1;
+            /* k = 0: in the middle of the first sub-batch's kernel(s); k = 1: once the first
+             * sub-batch (40 instances) is done */
+            setenv("HS_GPU_BATCH", "40", 1);
+            r.stop_at = k == 0 ? cnt / 5 : 40;
+            rc = run_gpu(p, cnt, &o, &err);
+            CHECK(rc == HS_ERR_INTERRUPTED && strstr(err.msg, "stopped"), "%s: a stop request (at %ld): %d %s",
+                  path_name[p], r.stop_at, rc, err.msg);
+            CHECK(r.n > 0 && r.seen[r.n - 1] >= r.stop_at && r.seen[r.n - 1] < cnt && prog_inner(&r, cnt) >= 0,
+                  "%s: stopped at %ld of %ld", path_name[p], r.n ? r.seen[r.n - 1] : -1L, cnt);
+            /* stopped within the kernel: fewer than its sub-batch ran (the cuBLAS path stops
+             * between two steps, where its lockstep instances have not ended) */
+            if (k == 0 && p != PATH_CUBLAS)
+                CHECK(r.seen[r.n - 1] < 40, "%s: the threads skipped what they had not started (%ld ran)",
+                      path_name[p], r.seen[r.n - 1]);
+            clean("stop request");
+            hs_batch_out_free(&o);
+        }
+    unsetenv("HS_GPU_BATCH");
+    /* no mapped memory: the job runs as before, progress per sub-batch */
+    for (p = PATH_FUSED; p <= PATH_SPEC; ++p) {
+        hs_batch_out o;
+        hs_error err;
+        int rc;
+        long k, per_batch = 1;
+        memset(&r, 0, sizeof r);
+        hs_emul_reset();
+        hs_emul.async = 1;
+        hs_emul.fail_host_alloc = 1;
+        setenv("HS_GPU_BATCH", "30", 1);
+        rc = run_gpu(p, cnt, &o, &err);
+        for (k = 0; k < r.n; ++k)
+            if (r.seen[k] % 30 != 0 && r.seen[k] != cnt) per_batch = 0;
+        CHECK(rc == 0 && same(&o, p == PATH_CUBLAS ? cub : cpu) && r.n > 0 && r.seen[r.n - 1] == cnt && per_batch,
+              "%s without mapped memory: runs, equal to the bit, counts per sub-batch of 30 up to %ld (%s)",
+              path_name[p], cnt, err.msg);
+        clean("no mapped memory");
+        hs_batch_out_free(&o);
+    }
+    unsetenv("HS_GPU_BATCH");
+    g_prog = NULL;
+}
+
 int main(void)
 {
     enum { N = 100 };
@@ -365,6 +504,7 @@ int main(void)
     check_small_devices(PATH_SPEC, &cpu, N);
     check_faults(PATH_SPEC, NI);
     check_fallback(NI);
+    check_progress(&cpu, &cub, N);
     check_no_device();
     hs_batch_out_free(&cpu);
     hs_batch_out_free(&cub);
