@@ -31,8 +31,11 @@ flags="$SAN -fno-omit-frame-pointer -g"
 # gcc's middle-end warnings misfire on sanitizer-instrumented code (format-truncation of a
 # checked vsnprintf and the like); the Release build keeps them
 flags+=" -Wno-format-truncation -Wno-stringop-overflow -Wno-maybe-uninitialized"
+# --as-needed explicitly: gcc drops its default --as-needed when sanitizing (Debian, Ubuntu), and
+# then every library on the link line is loaded at start, the CUDA driver stub included
+# (CUDA::nvrtc pulls it in); without a GPU driver no test would start
 args=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=$flags"
-      "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$SAN")
+      "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$SAN -Wl,--as-needed")
 # warnings as errors as scripts/build.sh decides: in CI (CI=true) or when asked (HS_WERROR=1)
 if [ "${CI:-}" = true ] || [ "${HS_WERROR:-0}" = 1 ]; then
     args+=(-DHS_WERROR=ON)
