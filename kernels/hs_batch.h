@@ -309,7 +309,7 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nste
 
 /* Observe the accepted state (step k = s->step; w as hs_init / hs_step left it) and add it
  * to the statistics and trajectory. */
-HS_HD static inline void hs_instance_record(const hs_output_spec *spec, const hs_mview *m, const hs_state *s,
+HS_HD HS_NOINLINE static inline void hs_instance_record(const hs_output_spec *spec, const hs_mview *m, const hs_state *s,
                                  hs_work *w, hs_inst_run *g, long i, hs_batch_out *out)
 {
     hs_obs o;
@@ -359,16 +359,26 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
 }
 
 /* Outputs of instance slot i whose sampled values broke a physical rule: status
- * HS_ST_INVALID, no step run, NaN statistics. Returns HS_ST_INVALID. */
+ * HS_ST_INVALID, no step run, NaN statistics and trajectories (what hs_instance_end writes
+ * for an instance without samples, written here without a runner state: a second hs_inst_run
+ * in the GPU kernel's frame cost 440 B of local memory per thread). Returns HS_ST_INVALID. */
 HS_HD HS_NOINLINE static inline int hs_instance_invalid(const hs_output_spec *spec, long i, hs_batch_out *out, hs_state *s)
 {
-    hs_inst_run g;
-    hs_instance_begin(spec, 0, 0, &g);
+    long n = out->n, j;
+    int q, k;
     s->step = 0;
     s->iters_total = 0;
     s->iters_max = 0;
     s->warn = 0;
-    hs_instance_end(spec, &g, s, HS_ST_INVALID, i, out);
+    if (out->traj)
+        for (j = 0; j < out->ntime; ++j)
+            for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
+    out->status[i] = HS_ST_INVALID;
+    out->steps[i] = 0;
+    out->iters_mean[i] = 0.0;
+    out->iters_max[i] = 0;
+    for (q = 0; q < spec->nsig; ++q)
+        for (k = 0; k < HS_NSTAT; ++k) out->stats[((long)q * HS_NSTAT + k) * n + i] = NAN;
     return HS_ST_INVALID;
 }
 

@@ -89,12 +89,13 @@ typedef struct hs_work {
     double L[HS_CAP_Z * HS_CAP_Z]; /* projection / acceleration matrix, then its LU */
     hs_hyd hyd; /* hydraulic quantities of the last evaluated state */
     double U1[HS_CAP_DCV]; /* spool positions at the end of the step (ndcv) */
-    double hx[HS_CAP_X]; /* hat terms -(2/dt x_n + xdot_n) of pressures and friction states */
     double js[HS_CAP_CYLS][HS_CAP_Z]; /* ds_c/dz of the cylinders (ncyl x nz) */
     double rm[HS_CAP_Z]; /* z rows before the cylinder forces: M zdd + Phi_z^T (alpha Phi +
                             lam) - Q (nz) */
     int piv[HS_CAP_X], pivL[HS_CAP_Z];
     int tan_ok; /* T holds the LU of a tangent that may be reused (modified Newton) */
+    int kin_x; /* kin holds the positions of x (hs_newton_apply made them): the next
+                  hs_residual starts from them instead of computing them again */
     double tan_h; /* the step size that tangent was formed for */
     double alpha; /* the penalty factor of this instance (hs_penalty) */
     double h, t0, t1, tg; /* the (sub-)step being taken: from t0 to t1, h = t1 - t0; tg the end
@@ -103,7 +104,6 @@ typedef struct hs_work {
     double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
     double x[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, update */
     double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
-    double hd[HS_CAP_Z], hdd[HS_CAP_Z]; /* the hat terms of eq. (34) */
     double lam[HS_CAP_CON]; /* multipliers being iterated */
     double r[HS_CAP_X], y[HS_CAP_G]; /* right-hand sides */
 } hs_work;
@@ -120,6 +120,28 @@ typedef struct hs_obs {
 HS_HD static inline int hs_isfinite(double v)
 {
     return v == v && v - v == 0.0;
+}
+
+/* The hat terms of the trapezoidal rule (seed 000 eq. 34) from the state s at the start of the
+ * step, c1 = 2/h, c2 = 4/h^2: zdot = c1 z + hat_d, zddot = c2 z + hat_dd, xdot = c1 x + hat_x
+ * for the pressures and friction states (x index i >= nz). Computed where needed, not kept:
+ * a few flops against 144 B more per GPU thread. */
+HS_HD static inline double hs_hat_d(const hs_state *s, double c1, int i)
+{
+    return -(c1 * s->z[i] + s->zd[i]);
+}
+
+HS_HD static inline double hs_hat_dd(const hs_state *s, double c1, double c2, int i)
+{
+    return -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
+}
+
+HS_HD static inline double hs_hat_x(const hs_mview *m, const hs_state *s, double c1, int i)
+{
+    int v = i - HS_N(m, nz);
+    double xv = v < HS_N(m, nvol) ? s->p[v] : s->fs[v - HS_N(m, nvol)];
+    double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
+    return -(c1 * xv + xr);
 }
 
 /* The penalty factor alpha of the augmented Lagrangian (seed 000 eq. 18): integrator.penalty,
@@ -149,20 +171,28 @@ HS_HD static inline double hs_penalty(const hs_mview *m, hs_work *w)
  * hydraulics and every cylinder's ds/dz, all into w. The cylinders' generalised forces are
  * F_c ds_c/dz (virtual work: F_c e . (dr_b - dr_a) = F_c ds_c), added by whoever needs the
  * whole Q (hs_residual_rows, hs_q_total). */
-HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, double t, int side, const double *z,
-                                     const double *zd, const double *p, const double *fs, const double *U,
-                                     hs_work *w)
+HS_HD static inline void hs_evaluate_sub(const hs_mview *m, const hs_state *s, double t, int side,
+                                         const double *z, const double *zd, const double *p, const double *fs,
+                                         const double *U, hs_work *w, unsigned int pmask, unsigned int vmask,
+                                         int hyd)
 {
     hs_dyn_work dyn; /* only here: the composite bodies of the backward accumulation */
     int c;
-    hs_kin_positions(m, z, &w->kin);
-    hs_kin_velocities(m, zd, &w->kin);
+    hs_kin_positions_sub(m, z, &w->kin, pmask);
+    hs_kin_velocities_sub(m, zd, &w->kin, vmask);
     hs_mass_force_side(m, &w->kin, t, side, w->M, HS_CAP_Z, w->Q, &dyn);
-    if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
+    if (hyd && (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0)) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         HS_UNROLL
         for (c = 0; c < HS_N(m, ncyl); ++c) hs_cylinder_jac(m, &w->kin, &w->hyd, c, w->js[c]);
     }
+}
+
+HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, double t, int side, const double *z,
+                                     const double *zd, const double *p, const double *fs, const double *U,
+                                     hs_work *w)
+{
+    hs_evaluate_sub(m, s, t, side, z, zd, p, fs, U, w, ~0u, ~0u, 1);
 }
 
 /* The whole generalised force: Q of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
@@ -180,7 +210,8 @@ HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, double 
 
 /* The rows of the residual from the z rows' mechanical part w->rm, the cylinder forces and
  * the hydraulic rates in w->hyd (hs_residual, hs_residual_hyd). */
-HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs_work *w, double *f)
+HS_HD static inline void hs_residual_rows(const hs_mview *m, const hs_state *s, const double *x, hs_work *w,
+                                          double *f)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, c;
     double h = w->h, c1 = 2.0 / h, sc = 0.25 * h * h;
@@ -195,7 +226,7 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double rate = v < HS_N(m, nvol) ? w->hyd.h[v] : w->hyd.fsd[v - HS_N(m, nvol)];
-        f[i] = sc * (c1 * x[i] + w->hx[i] - rate);
+        f[i] = sc * (c1 * x[i] + hs_hat_x(m, s, c1, i) - rate);
     }
 }
 
@@ -205,19 +236,24 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const double *x, hs
  *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
  * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
  * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
- * Phi, Phi_z, hydraulics and the z rows' mechanical part in w. */
-HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_state *s, double t,
-                                     const double *x, const double *lam, hs_work *w, double *f)
+ * Phi, Phi_z, hydraulics and the z rows' mechanical part in w. The positions are those
+ * hs_newton_apply left when it flagged them (w->kin_x: x is then its iterate, unchanged),
+ * which saves one kinematic pass per Newton iteration after the first.
+ * hs_residual_sub recomputes the positions of the bodies in pmask, the velocities of those in
+ * vmask and the hydraulics if hyd, and takes the rest from w (hs_tangent's columns). */
+HS_HD HS_NOINLINE static inline void hs_residual_sub(const hs_mview *m, const hs_state *s, double t,
+                                                     const double *x, const double *lam, hs_work *w, double *f,
+                                                     unsigned int pmask, unsigned int vmask, int hyd)
 {
     int n = HS_N(m, nz), i, j, e;
     double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha;
     HS_UNROLL
     for (i = 0; i < n; ++i) {
-        w->zd[i] = c1 * x[i] + w->hd[i];
-        w->zdd[i] = c2 * x[i] + w->hdd[i];
+        w->zd[i] = c1 * x[i] + hs_hat_d(s, c1, i);
+        w->zdd[i] = c2 * x[i] + hs_hat_dd(s, c1, c2, i);
     }
     /* end of step: the inputs' left limits */
-    hs_evaluate(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w);
+    hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     HS_UNROLL
@@ -229,7 +265,15 @@ HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_sta
         for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (a * w->phi[e] + lam[e]);
         w->rm[i] = r;
     }
-    hs_residual_rows(m, x, w, f);
+    hs_residual_rows(m, s, x, w, f);
+}
+
+HS_HD static inline void hs_residual(const hs_mview *m, const hs_state *s, double t, const double *x,
+                                     const double *lam, hs_work *w, double *f)
+{
+    unsigned int pmask = w->kin_x ? 0u : ~0u;
+    w->kin_x = 0;
+    hs_residual_sub(m, s, t, x, lam, w, f, pmask, ~0u, 1);
 }
 
 /* The residual at x whose coordinates z (x[0..nz)) are those of the last hs_residual call,
@@ -237,27 +281,36 @@ HS_HD HS_NOINLINE static inline void hs_residual(const hs_mview *m, const hs_sta
  * z rows' mechanical part that call left in w are reused, only the hydraulic rates and the
  * cylinder forces re-evaluated (hs_hydraulic_rates), the same operations on the same values
  * as hs_residual(x) performs for them: equal to the bit. */
-HS_HD static inline void hs_residual_hyd(const hs_mview *m, const double *x, hs_work *w, double *f)
+HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, const double *x, hs_work *w,
+                                         double *f)
 {
     int n = HS_N(m, nz);
     hs_hydraulic_rates(m, x + n, x + n + HS_N(m, nvol), w->U1, &w->hyd);
-    hs_residual_rows(m, x, w, f);
+    hs_residual_rows(m, s, x, w, f);
 }
 
 /* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x) just computed
  * by hs_residual (its kinematics still in w). Column i uses the increment
  * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i;
  * x_i is perturbed in place and restored. The hydraulic columns (p, fs) come first, through
- * hs_residual_hyd on f0's kinematics; the coordinate columns then re-evaluate everything. */
+ * hs_residual_hyd on f0's kinematics. The coordinate columns follow, from the last to the
+ * first (leaves before their ancestors): column z_i recomputes the kinematics of joint i's
+ * subtree and of the bodies an earlier column left perturbed (for a chain, none: each subtree
+ * holds the previous one), and the hydraulics only when a cylinder's body is among them or an
+ * earlier column left them perturbed; the rest are f0's values, so each column equals a full
+ * hs_residual at its point to the bit (tests/test_integrator.c). */
 HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double t, double *x, const double *lam,
                                     const double *f0, hs_work *w)
 {
-    int n = HS_N(m, nx), i, k, r;
+    int n = HS_N(m, nx), nh = n - HS_N(m, nz), i, k, r, hyd_dirty = 0;
+    unsigned int dirty = 0u;
     HS_NOUNROLL
     for (k = 0; k < n; ++k) {
-        int hyd = k < n - HS_N(m, nz);
+        int hyd = k < nh;
         double ax, eps, xi, x0, ie;
-        i = hyd ? HS_N(m, nz) + k : k - (n - HS_N(m, nz)); /* p, fs first, then z */
+        i = hyd ? HS_N(m, nz) + k : n - 1 - k; /* p, fs first, then z from the last */
+        if (k == nh && nh > 0) /* f0's hydraulic rates again, for the columns that keep them */
+            hs_hydraulic_rates(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd);
         x0 = x[i];
         ax = fabs(x0);
         eps = HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
@@ -265,8 +318,21 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
         eps = xi - x0;
         ie = 1.0 / eps;
         x[i] = xi;
-        if (hyd) hs_residual_hyd(m, x, w, w->f1);
-        else hs_residual(m, s, t, x, lam, w, w->f1);
+        if (hyd) {
+            hs_residual_hyd(m, s, x, w, w->f1);
+        } else {
+            unsigned int sub = hs_subtree(m, i) | dirty;
+            int c, hc = hyd_dirty;
+            HS_UNROLL
+            for (c = 0; c < HS_N(m, ncyl); ++c) {
+                int ba = HS_I(m, cyl_body_a, c), bb = HS_I(m, cyl_body_b, c);
+                if ((ba >= 0 && ((sub >> ba) & 1u)) || (bb >= 0 && ((sub >> bb) & 1u))) hc = 1;
+            }
+            w->kin_x = 0;
+            hs_residual_sub(m, s, t, x, lam, w, w->f1, sub, sub, hc);
+            dirty = sub;
+            hyd_dirty = hc;
+        }
         HS_UNROLL
         for (r = 0; r < n; ++r) w->lu.T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
         x[i] = x0;
@@ -461,11 +527,10 @@ HS_HD static inline void hs_step_span(const hs_mview *m, const hs_state *s, hs_w
 HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
-    double h, c1, c2, t0, t1;
+    double h, t0, t1;
     hs_step_span(m, s, w);
+    w->kin_x = 0;
     h = w->h;
-    c1 = 2.0 / h;
-    c2 = 4.0 / (h * h);
     t0 = w->t0;
     t1 = w->t1;
     HS_UNROLL
@@ -475,17 +540,12 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
             HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, h,
             HS_D(m, dcv_tau)[i]);
     HS_UNROLL
-    for (i = 0; i < n; ++i) {
-        w->hd[i] = -(c1 * s->z[i] + s->zd[i]);
-        w->hdd[i] = -(c2 * s->z[i] + 2.0 * c1 * s->zd[i] + s->zdd[i]);
-        w->x[i] = s->z[i] + h * s->zd[i] + 0.5 * h * h * s->zdd[i];
-    }
+    for (i = 0; i < n; ++i) w->x[i] = s->z[i] + h * s->zd[i] + 0.5 * h * h * s->zdd[i];
     HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double xv = v < HS_N(m, nvol) ? s->p[v] : s->fs[v - HS_N(m, nvol)];
         double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
-        w->hx[i] = -(c1 * xv + xr);
         w->x[i] = xv + h * xr;
     }
     HS_UNROLL
@@ -554,7 +614,7 @@ HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_wo
 /* Second half, after the solve left dx in w->dx: update, per-class convergence test,
  * multiplier update with the new positions (eq. 19). *dn gets max_i |dx_i| / tol_i, the
  * update measured in its tolerances (modified Newton watches how fast it falls). */
-HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv,
+HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv,
                                         double *dn)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
@@ -574,6 +634,7 @@ HS_HD static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work 
     }
     *dn = d;
     hs_kin_positions(m, w->x, &w->kin);
+    w->kin_x = 1;
     hs_constraints_phi(m, &w->kin, w->phi);
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += w->alpha * w->phi[e];
@@ -594,7 +655,7 @@ HS_HD HS_NOINLINE static inline void hs_newton_fail(const hs_mview *m, hs_state 
  * w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w describing the
  * new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns
  * s->status (0: accepted). */
-HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
+HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     double dt = w->h, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
@@ -602,8 +663,8 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
-        w->zd[i] = c1 * w->x[i] + w->hd[i];
-        w->zdd[i] = c2 * w->x[i] + w->hdd[i];
+        w->zd[i] = c1 * w->x[i] + hs_hat_d(s, c1, i);
+        w->zdd[i] = c2 * w->x[i] + hs_hat_dd(s, c1, c2, i);
     }
     if (HS_N(m, ncon) > 0) {
         if (hs_projection_matrix(m, w)) {
@@ -645,7 +706,7 @@ HS_HD static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *
     HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
-        double rate = c1 * w->x[i] + w->hx[i];
+        double rate = c1 * w->x[i] + hs_hat_x(m, s, c1, i);
         if (v < HS_N(m, nvol)) {
             s->p[v] = w->x[i];
             s->pd[v] = rate;
@@ -884,13 +945,13 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     s->iters_total = 0;
     s->W_ext = 0.0;
     w->tan_ok = 0;
+    w->kin_x = 0;
     w->tan_h = 0.0;
     w->it_step = 0;
     for (i = 0; i < n; ++i) {
         s->z[i] = HS_D(m, joint_z0)[i];
         s->zd[i] = HS_D(m, joint_zd0)[i];
         s->zdd[i] = 0.0;
-        w->hd[i] = w->hdd[i] = 0.0;
     }
     for (e = 0; e < nc; ++e) s->lambda[e] = 0.0;
     if (nc > 0) {

@@ -24,14 +24,18 @@ typedef struct hs_kin {
     double Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
 } hs_kin;
 
-/* Positions, orientations and joint vectors b_j from the coordinates z (nz). */
-HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs_kin *k)
+/* Positions, orientations and joint vectors b_j from the coordinates z (nz), of the bodies
+ * whose bit is set in mask (bit j: body j); the others keep what k holds. A body's values
+ * depend on its own coordinate and its ancestors' only, so after a change of z_i the bodies
+ * of joint i's subtree (hs_subtree) are all that must be recomputed. */
+HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const double *z, hs_kin *k, unsigned int mask)
 {
     int j;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
         double Ap[9], pp[3], R[9], T[9], loc[3], c[3];
+        if (!((mask >> j) & 1u)) continue;
         if (par >= 0) {
             int q;
             for (q = 0; q < 9; ++q) Ap[q] = k->A[par][q];
@@ -72,9 +76,27 @@ HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs
     }
 }
 
-/* Velocities Z_j (eq. 2) and the zero-zddot accelerations Zd0_j (eq. 3, the d_j terms).
- * Requires hs_kin_positions at the same z. */
-HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, hs_kin *k)
+/* The bodies of joint i's subtree (bit j: body j, joint j's child; the joint's own body
+ * included): those whose kinematics depend on z_i and zdot_i. */
+HS_HD static inline unsigned int hs_subtree(const hs_mview *m, int i)
+{
+    unsigned int s = 0u;
+    int j;
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nbody); ++j)
+        if ((HS_I(m, body_anc, j) >> i) & 1u) s |= 1u << j;
+    return s;
+}
+
+/* All bodies. */
+HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs_kin *k)
+{
+    hs_kin_positions_sub(m, z, k, ~0u);
+}
+
+/* Velocities Z_j (eq. 2) and the zero-zddot accelerations Zd0_j (eq. 3, the d_j terms) of the
+ * bodies in mask (as hs_kin_positions_sub). Requires hs_kin_positions at the same z. */
+HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const double *zd, hs_kin *k, unsigned int mask)
 {
     int j, q;
     HS_UNROLL
@@ -85,6 +107,7 @@ HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, 
         const double *b = k->b[j], *o = k->o[j];
         /* the joint axis, global: b = [o x u; u] for a revolute joint, [u; 0] for a prismatic */
         const double *u = HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE ? b + 3 : b;
+        if (!((mask >> j) & 1u)) continue;
         if (par >= 0) {
             for (q = 0; q < 6; ++q) {
                 Z[q] = k->Z[par][q];
@@ -114,6 +137,12 @@ HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, 
             for (q = 0; q < 3; ++q) D[q] += 2.0 * t1[q] * zd[j];
         }
     }
+}
+
+/* All bodies. */
+HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, hs_kin *k)
+{
+    hs_kin_velocities_sub(m, zd, k, ~0u);
 }
 
 /* Global position of the body-frame point c of body j (-1: ground). */

@@ -402,7 +402,7 @@ static void test_residual_hyd(void)
         xp[i] += 1e-6 * (ax > 1.0 ? ax : 1.0); /* a change also where x_i = 0 */
         hs_residual(&m, &s, t1, xp, W->lam, W, f_full);
         hs_residual(&m, &s, t1, W->x, W->lam, W, f_hyd); /* the base point's kinematics */
-        hs_residual_hyd(&m, xp, W, f_hyd);
+        hs_residual_hyd(&m, &s, xp, W, f_hyd);
         if (memcmp(f_full, f_hyd, sizeof(double) * (size_t)m.nx)) same = 0;
     }
     CHECK(same, "hs_residual_hyd == hs_residual to the bit on every hydraulic column");
