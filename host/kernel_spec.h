@@ -54,8 +54,9 @@ int hs_field_at(size_t off);
 int hs_field_count(const hs_field *f, const hs_model *m);
 
 /* Threads per block of the specialised GPU kernel (the generated source passes it on to
- * kernels/hs_spec_entry.h). */
-#define HS_SPEC_BLOCK 128
+ * kernels/hs_spec_entry.h). 64: the states and statistics it keeps in shared memory fit the
+ * 48 KB of a block; at ~255 registers per thread four blocks fill an SM either way. */
+#define HS_SPEC_BLOCK 64
 
 /* At most this many hs_model members vary per instance in one build. */
 #define HS_SPEC_MAX_VAR 64

@@ -239,22 +239,28 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     }
 }
 
-/* Running statistics of one signal. */
-typedef struct hs_acc {
-    double min, max, last, sum, sumsq, tmax;
-} hs_acc;
+/* Running statistics of one signal: HS_NACC numbers, a[f * HS_ACC_LD] for field f. They are
+ * contiguous (HS_ACC_LD 1) unless a build places them elsewhere: the specialised GPU kernel
+ * keeps them in shared memory, one column per thread (HS_ACC_LD its block size, so that the
+ * threads of a warp touch consecutive words), where a translation unit defines HS_ACC_LD
+ * before including this header. */
+enum hs_acc_field { HS_ACC_MIN, HS_ACC_MAX, HS_ACC_LAST, HS_ACC_SUM, HS_ACC_SUMSQ, HS_ACC_TMAX, HS_NACC };
+#ifndef HS_ACC_LD
+#define HS_ACC_LD 1
+#endif
+#define HS_ACC(a, f) ((a)[(f) * HS_ACC_LD])
 
 /* Adds the sample v at time t to a, which holds n samples so far. */
-HS_HD static inline void hs_acc_add(hs_acc *a, double v, double t, long n)
+HS_HD static inline void hs_acc_add(double *a, double v, double t, long n)
 {
-    if (n == 0 || v < a->min) a->min = v;
-    if (n == 0 || v > a->max) {
-        a->max = v;
-        a->tmax = t;
+    if (n == 0 || v < HS_ACC(a, HS_ACC_MIN)) HS_ACC(a, HS_ACC_MIN) = v;
+    if (n == 0 || v > HS_ACC(a, HS_ACC_MAX)) {
+        HS_ACC(a, HS_ACC_MAX) = v;
+        HS_ACC(a, HS_ACC_TMAX) = t;
     }
-    a->last = v;
-    a->sum += v;
-    a->sumsq += v * v;
+    HS_ACC(a, HS_ACC_LAST) = v;
+    HS_ACC(a, HS_ACC_SUM) += v;
+    HS_ACC(a, HS_ACC_SUMSQ) += v * v;
 }
 
 /* Per-instance results, written by hs_run_instance into SoA arrays at instance slot i of a
@@ -272,7 +278,12 @@ typedef struct hs_batch_out {
 
 /* Per-instance runner state between phases (the cuBLAS GPU path keeps it between kernels). */
 typedef struct hs_inst_run {
-    hs_acc acc[HS_CAP_OUT]; /* (nsig) */
+#if HS_ACC_LD == 1
+    double acc[HS_CAP_OUT * HS_NACC]; /* running statistics (nsig x HS_NACC): signal q's at
+                                         acc + q * HS_NACC (hs_inst_acc) */
+#else
+    double *acc; /* the caller's: signal q's at acc + q * HS_NACC * HS_ACC_LD */
+#endif
     long nrec; /* samples in every acc */
     double E0; /* initial energy, for E_balance */
     long nsteps; /* steps to t_end of this instance's model */
@@ -282,6 +293,12 @@ typedef struct hs_inst_run {
     int it; /* current Newton iteration, 1-based (cuBLAS path) */
     int nx; /* unknowns, 0 once done (cuBLAS path) */
 } hs_inst_run;
+
+/* The running statistics of signal q of g (HS_NACC at stride HS_ACC_LD). */
+HS_HD static inline double *hs_inst_acc(hs_inst_run *g, int q)
+{
+    return g->acc + q * HS_NACC * HS_ACC_LD;
+}
 
 /* Steps of an instance to t_end: t_end / dt, rounded up when t_end is not a multiple of dt. */
 HS_HD static inline long hs_instance_steps(double t_end, double dt)
@@ -295,10 +312,9 @@ HS_HD static inline long hs_instance_steps(double t_end, double dt)
 /* Clears the runner state of an instance of nsteps steps and nx unknowns. */
 HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nsteps, int nx, hs_inst_run *g)
 {
-    int q;
+    int q, f;
     for (q = 0; q < spec->nsig; ++q)
-        g->acc[q].sum = g->acc[q].sumsq = g->acc[q].min = g->acc[q].max = g->acc[q].last =
-            g->acc[q].tmax = 0.0;
+        for (f = 0; f < HS_NACC; ++f) HS_ACC(hs_inst_acc(g, q), f) = 0.0;
     g->nrec = 0;
     g->E0 = 0.0;
     g->j = 0;
@@ -318,7 +334,7 @@ HS_HD HS_NOINLINE static inline void hs_instance_record(const hs_output_spec *sp
     hs_observe_current(m, s, w, &o);
     if (k == 0) g->E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
     for (q = 0; q < spec->nsig; ++q)
-        hs_acc_add(&g->acc[q], hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, g->nrec);
+        hs_acc_add(hs_inst_acc(g, q), hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, g->nrec);
     g->nrec += 1;
     if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) &&
         g->j < out->ntime) {
@@ -344,14 +360,14 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
     out->iters_max[i] = s->iters_max;
     for (q = 0; q < spec->nsig; ++q) {
         double *S = out->stats + (long)q * HS_NSTAT * n + i;
-        const hs_acc *a = &g->acc[q];
+        const double *a = hs_inst_acc(g, q);
         double cnt = g->nrec > 0 ? (double)g->nrec : NAN;
-        S[HS_STAT_MIN * n] = g->nrec ? a->min : NAN;
-        S[HS_STAT_MAX * n] = g->nrec ? a->max : NAN;
-        S[HS_STAT_FINAL * n] = g->nrec ? a->last : NAN;
-        S[HS_STAT_MEAN * n] = a->sum / cnt;
-        S[HS_STAT_RMS * n] = sqrt(a->sumsq / cnt);
-        S[HS_STAT_TMAX * n] = g->nrec ? a->tmax : NAN;
+        S[HS_STAT_MIN * n] = g->nrec ? HS_ACC(a, HS_ACC_MIN) : NAN;
+        S[HS_STAT_MAX * n] = g->nrec ? HS_ACC(a, HS_ACC_MAX) : NAN;
+        S[HS_STAT_FINAL * n] = g->nrec ? HS_ACC(a, HS_ACC_LAST) : NAN;
+        S[HS_STAT_MEAN * n] = HS_ACC(a, HS_ACC_SUM) / cnt;
+        S[HS_STAT_RMS * n] = sqrt(HS_ACC(a, HS_ACC_SUMSQ) / cnt);
+        S[HS_STAT_TMAX * n] = g->nrec ? HS_ACC(a, HS_ACC_TMAX) : NAN;
     }
     g->done = 1;
     g->newton = 0;
@@ -383,23 +399,23 @@ HS_HD HS_NOINLINE static inline int hs_instance_invalid(const hs_output_spec *sp
 }
 
 /* Runs instance slot i of model (view) m: the time loop to t_end, statistics and
- * trajectories into out. warn0: warnings it starts with (hs_model_plausible). s and w are the
- * caller's scratch (thread-private). Never allocates; a failing instance is flagged and keeps
- * the statistics of every step it completed. Returns the status bits (failures). */
+ * trajectories into out. warn0: warnings it starts with (hs_model_plausible). s, w and g are
+ * the caller's scratch (thread-private; g->acc set where HS_ACC_LD > 1). Never allocates; a
+ * failing instance is flagged and keeps the statistics of every step it completed. Returns
+ * the status bits (failures). */
 HS_HD static inline int hs_run_model(const hs_mview *m, const hs_output_spec *spec, long i, hs_batch_out *out,
-                                     hs_state *s, hs_work *w, int warn0)
+                                     hs_state *s, hs_work *w, hs_inst_run *g, int warn0)
 {
-    hs_inst_run g;
     long k;
     int st;
-    hs_instance_begin(spec, hs_instance_steps(HS_D(m, t_end), HS_D(m, dt)), HS_N(m, nx), &g);
+    hs_instance_begin(spec, hs_instance_steps(HS_D(m, t_end), HS_D(m, dt)), HS_N(m, nx), g);
     st = hs_init(m, s, w);
     s->warn |= warn0;
-    for (k = 0; k <= g.nsteps && !st; ++k) {
+    for (k = 0; k <= g->nsteps && !st; ++k) {
         if (k > 0 && (st = hs_step(m, s, w)) != 0) break;
-        hs_instance_record(spec, m, s, w, &g, i, out);
+        hs_instance_record(spec, m, s, w, g, i, out);
     }
-    hs_instance_end(spec, &g, s, st, i, out);
+    hs_instance_end(spec, g, s, st, i, out);
     return st;
 }
 
@@ -411,8 +427,9 @@ HS_HD static inline int hs_run_instance(const hs_model *base, const hs_override_
                                         hs_batch_out *out, hs_model *mloc, hs_state *s,
                                         hs_work *w)
 {
+    hs_inst_run g;
     if (!hs_instance_model(base, ov, v, mloc)) return hs_instance_invalid(spec, i, out, s);
-    return hs_run_model(mloc, spec, i, out, s, w, hs_model_plausible(mloc));
+    return hs_run_model(mloc, spec, i, out, s, w, &g, hs_model_plausible(mloc));
 }
 #endif
 

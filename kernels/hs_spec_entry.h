@@ -35,6 +35,11 @@ __constant__ hs_model hs_spec_base;
 static hs_model hs_spec_base;
 #endif
 
+/* The running statistics in shared memory (hs_batch.h, HS_ACC_LD) when they fit beside the
+ * states: at most 32 KB per block. */
+#if (defined(__CUDACC__) || defined(HS_SPEC_EMUL)) && HS_CAP_OUT * 6 * 8 * HS_SPEC_BLOCK <= 32768
+#define HS_ACC_LD HS_SPEC_BLOCK
+#endif
 #include "hs_batch.h"
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
@@ -45,28 +50,61 @@ static hs_output_spec hs_spec_out;
 
 /* Instance slot i of the batch out: pre[i] (HS_ST_INVALID for values that broke a physical
  * rule, else the warnings it starts with: both decided on the host, hs_spec_values) and its
- * varying values var (SoA, stride out->n). */
-HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long i, hs_batch_out *out)
+ * varying values var (SoA, stride out->n). s: the instance's state (the GPU kernel keeps it in
+ * shared memory). */
+HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long i, hs_batch_out *out, hs_state *s,
+                                         double *acc)
 {
     hs_mview m;
-    hs_state s;
     hs_work w;
-    if (pre[i] & HS_ST_INVALID) return hs_instance_invalid(&hs_spec_out, i, out, &s);
+    hs_inst_run g;
+#if HS_ACC_LD > 1
+    g.acc = acc;
+#else
+    (void)acc;
+#endif
+    if (pre[i] & HS_ST_INVALID) return hs_instance_invalid(&hs_spec_out, i, out, s);
     hs_spec_view_load(var, out->n, i, &m);
-    return hs_run_model(&m, &hs_spec_out, i, out, &s, &w, pre[i]);
+    return hs_run_model(&m, &hs_spec_out, i, out, s, &w, &g, pre[i]);
 }
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
 #include "hs_kernels.cuh" /* hs_gpu_ctl */
 
 /* One thread per instance. ctl (mapped pinned host memory, or NULL): the instance is counted
- * in ctl->done when it ends, and skipped when ctl->stop is set before it starts. */
+ * in ctl->done when it ends, and skipped when ctl->stop is set before it starts. Each thread's
+ * state (hs_state) and running statistics (hs_inst_run's HS_NACC per signal) are in shared
+ * memory, on the chip, rather than in its stack frame in local memory, which the L1 cache
+ * cannot hold for all the threads of an SM: for the seed 003 four-bar and its 9 signals,
+ * 15 KB + 27 KB per block of 64, 240 + 432 B less per thread in the frame (ptxas, `hydrosweep
+ * kernel`). A model whose states would take more than 16 KB per block, or outputs more than
+ * 32 KB, keeps them in the frame (48 KB of static shared memory per block). */
+template <bool shared> __device__ static inline hs_state *hs_spec_state_slot(hs_state *local);
+template <> __device__ inline hs_state *hs_spec_state_slot<true>(hs_state *local)
+{
+    __shared__ hs_state st[HS_SPEC_BLOCK];
+    (void)local;
+    return st + threadIdx.x;
+}
+template <> __device__ inline hs_state *hs_spec_state_slot<false>(hs_state *local)
+{
+    return local;
+}
+
 HS_SPEC_EXTERN_C __global__ void __launch_bounds__(HS_SPEC_BLOCK)
     hs_spec_kernel(const double *var, const int *pre, hs_batch_out out, hs_gpu_ctl *ctl)
 {
+    hs_state sl; /* a larger model's: in the frame */
+    hs_state *s = hs_spec_state_slot<(sizeof(hs_state) * HS_SPEC_BLOCK <= 16384)>(&sl);
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+#if HS_ACC_LD > 1
+    __shared__ double acc[HS_CAP_OUT * HS_NACC * HS_SPEC_BLOCK];
+    double *a = acc + threadIdx.x;
+#else
+    double *a = NULL;
+#endif
     if (i >= out.n || (ctl && *(volatile int *)&ctl->stop)) return;
-    hs_spec_instance(var, pre, i, &out);
+    hs_spec_instance(var, pre, i, &out, s, a);
     if (ctl) atomicAdd(&ctl->done, 1ULL);
 }
 #else
@@ -89,7 +127,8 @@ HS_SPEC_EXPORT void hs_spec_cpu_run(const double *var, const int *pre, long i0, 
 HS_SPEC_EXPORT void hs_spec_cpu_run(const double *var, const int *pre, long i0, long i1, hs_batch_out *out)
 {
     long i;
-    for (i = i0; i < i1; ++i) hs_spec_instance(var, pre, i, out);
+    hs_state s;
+    for (i = i0; i < i1; ++i) hs_spec_instance(var, pre, i, out, &s, NULL);
 }
 #endif
 

@@ -242,20 +242,19 @@ HS_HD static inline void shb_hydraulic_scalars(double out[8])
 /* Batch helpers (out: 9 values): sample counts and statistics of 2, -1, 3 at t = 0, 1, 2. */
 HS_HD static inline void shb_batch_scalars(double out[9])
 {
-    hs_acc a;
+    double a[HS_NACC] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     out[0] = (double)hs_traj_count(10, 3);
     out[1] = (double)hs_traj_count(9, 3);
     out[2] = (double)hs_traj_count(9, 0);
-    a.min = a.max = a.last = a.sum = a.sumsq = a.tmax = 0.0;
-    hs_acc_add(&a, 2.0, 0.0, 0);
-    hs_acc_add(&a, -1.0, 1.0, 1);
-    hs_acc_add(&a, 3.0, 2.0, 2);
-    out[3] = a.min;
-    out[4] = a.max;
-    out[5] = a.tmax;
-    out[6] = a.last;
-    out[7] = a.sum;
-    out[8] = a.sumsq + 300.0;
+    hs_acc_add(a, 2.0, 0.0, 0);
+    hs_acc_add(a, -1.0, 1.0, 1);
+    hs_acc_add(a, 3.0, 2.0, 2);
+    out[3] = a[HS_ACC_MIN];
+    out[4] = a[HS_ACC_MAX];
+    out[5] = a[HS_ACC_TMAX];
+    out[6] = a[HS_ACC_LAST];
+    out[7] = a[HS_ACC_SUM];
+    out[8] = a[HS_ACC_SUMSQ] + 300.0;
 }
 
 /* Philox words for the three philox4x32-10 known-answer counters/keys (w: 12 words) and a

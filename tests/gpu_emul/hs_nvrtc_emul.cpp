@@ -48,6 +48,8 @@ static const char hs_emul_magic[8] = {'H', 'S', 'E', 'M', 'U', 'L', 'S', 'O'};
 static const char *const prelude =
     "#define __global__\n#define __device__\n#define __host__\n#define __constant__\n"
     "#define __launch_bounds__(...)\n#define HS_SPEC_EMUL 1\n"
+    /* a block's shared memory: one copy per worker, which runs its threads one after the other */
+    "#define __shared__ static thread_local\n"
     "struct hs_emul_dim { unsigned int x, y, z; };\n"
     "static thread_local hs_emul_dim blockIdx, threadIdx, blockDim, gridDim;\n"
     "static inline unsigned long long atomicAdd(unsigned long long *a, unsigned long long v)\n"
