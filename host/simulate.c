@@ -51,10 +51,11 @@ double hs_penalty_ratio(const hs_model *m)
     hs_kin_velocities(m, m->joint_zd0, &w->kin);
     {
         hs_dyn_work dyn;
-        hs_mass_force(m, &w->kin, 0.0, w->M, HS_MAX_Z, w->Q, &dyn);
+        double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
+        hs_mass_force(m, &w->kin, 0.0, M, HS_MAX_Z, Q, &dyn);
+        for (i = 0; i < m->nz; ++i)
+            if (M[i * HS_MAX_Z + i] > dmax) dmax = M[i * HS_MAX_Z + i];
     }
-    for (i = 0; i < m->nz; ++i)
-        if (w->M[i * HS_MAX_Z + i] > dmax) dmax = w->M[i * HS_MAX_Z + i];
     free(w);
     return dmax > 0.0 ? 0.25 * m->penalty * m->dt * m->dt / dmax : 0.0;
 }

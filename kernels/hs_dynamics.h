@@ -70,12 +70,12 @@ typedef struct hs_dyn_work {
  * time t (their signals' left limit if side < 0, right limit otherwise: hs_signal.h).
  * F (global) and N, the moment about the global origin (eq. 10's tau + g~ f). A load on
  * ground does no work and moves nothing. */
-HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int j, double t, int side,
-                                         double F[3], double N[3])
+HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int j, const double g[3], double t,
+                                         int side, double F[3], double N[3])
 {
     int l, q;
     for (q = 0; q < 3; ++q) F[q] = HS_D(m, body_mass)[j] * HS_D(m, gravity)[q];
-    hs_v3_cross(N, k->g[j], F);
+    hs_v3_cross(N, g, F);
     HS_UNROLL
     for (l = 0; l < HS_N(m, nload); ++l) {
         double sf, st, f[3], tq[3], r[3], w[3];
@@ -128,11 +128,10 @@ HS_HD static inline double hs_external_power(const hs_mview *m, const hs_kin *k,
     return P;
 }
 
-/* Body j's Mbar (eq. 9), given its inertia about the centre of mass in global axes J. */
-HS_HD static inline void hs_body_inertia6(const hs_mview *m, const hs_kin *k, int j, const double J[9],
+/* Body j's Mbar (eq. 9), given its centre of mass g and its inertia about it in global axes J. */
+HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const double g[3], const double J[9],
                                           hs_inertia6 *B)
 {
-    const double *g = k->g[j];
     double mj = HS_D(m, body_mass)[j], gg = hs_v3_dot(g, g);
     B->m = mj;
     B->c[0] = mj * g[0];
@@ -146,19 +145,19 @@ HS_HD static inline void hs_body_inertia6(const hs_mview *m, const hs_kin *k, in
     B->I[5] = J[5] - mj * g[1] * g[2];
 }
 
-/* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin, J its
- * inertia about the centre of mass in global axes. */
-HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const double J[9],
-                                        const double F[3], const double N[3], double Qb[6])
+/* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin, g its
+ * centre of mass, J its inertia about it in global axes. */
+HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const double g[3],
+                                        const double J[9], const double F[3], const double N[3], double Qb[6])
 {
     double Jw[3], wJw[3], c[3], mg[3], gc[3];
     const double *w = k->Z[j] + 3;
     int q;
-    for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * k->g[j][q];
+    for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * g[q];
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
     hs_m3_mulv(Jw, J, w);
     hs_v3_cross(wJw, w, Jw);
-    hs_v3_cross(gc, k->g[j], c);
+    hs_v3_cross(gc, g, c);
     for (q = 0; q < 3; ++q) {
         Qb[q] = F[q] - c[q];
         Qb[3 + q] = N[q] - wJw[q] - gc[q];
@@ -177,11 +176,12 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
     int j, r;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double J[9], Qb[6], a[6], F[3], N[3];
-        hs_body_applied(m, k, j, t, side, F, N);
+        double J[9], Qb[6], a[6], F[3], N[3], g[3];
+        hs_kin_com(m, k, j, g);
+        hs_body_applied(m, k, j, g, t, side, F, N);
         hs_body_inertia_global(m, k, j, J);
-        hs_body_inertia6(m, k, j, J, &w->Ic[j]);
-        hs_body_force6(m, k, j, J, F, N, Qb);
+        hs_body_inertia6(m, j, g, J, &w->Ic[j]);
+        hs_body_force6(m, k, j, g, J, F, N, Qb);
         hs_inertia6_apply(&w->Ic[j], k->Zd0[j], a);
         for (r = 0; r < 6; ++r) w->Qc[j][r] = Qb[r] - a[r];
     }
@@ -226,13 +226,14 @@ HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double *E
     double T = 0.0, V = 0.0;
     int j;
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double v[3], J[9], Jw[3];
+        double v[3], J[9], Jw[3], g[3];
         const double *w = k->Z[j] + 3;
-        hs_kin_point_vel(k, j, k->g[j], v);
+        hs_kin_com(m, k, j, g);
+        hs_kin_point_vel(k, j, g, v);
         hs_body_inertia_global(m, k, j, J);
         hs_m3_mulv(Jw, J, w);
         T += 0.5 * (HS_D(m, body_mass)[j] * hs_v3_dot(v, v) + hs_v3_dot(w, Jw));
-        V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), k->g[j]);
+        V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), g);
     }
     *Ekin = T;
     *Epot = V;

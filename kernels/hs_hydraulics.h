@@ -88,7 +88,7 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
  * evaluated as (inflows - dV_k/dt) / (V_k/B_oil + V_hose/B_hose + A l/B_wall), the same
  * value with four divisions instead of six. A change of p, fs or U alone (the tangent's
  * hydraulic columns) needs only this, not the kinematics. */
-HS_HD static inline void hs_hydraulic_rates(const hs_mview *m, const double *p, const double *fs,
+HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const double *p, const double *fs,
                                             const double *U, hs_hyd *o)
 {
     double qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];

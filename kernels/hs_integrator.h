@@ -72,11 +72,8 @@ typedef struct hs_state {
 
 typedef struct hs_work {
     hs_kin kin;
-    double M[HS_CAP_Z * HS_CAP_Z]; /* mass matrix (nz x nz, ld HS_CAP_Z) */
-    double Q[HS_CAP_Z]; /* generalised forces without the cylinders' (nz) */
     double phi[HS_CAP_CON]; /* (ncon) */
     double J[HS_CAP_CON * HS_CAP_Z]; /* Phi_z (ncon x nz, ld HS_CAP_Z) */
-    double vp[HS_CAP_CON]; /* Phidot_z zdot (ncon) */
 #define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
     union {
         double T[HS_CAP_X * HS_CAP_X]; /* tangent, then its LU (nx x nx, ld HS_CAP_X) */
@@ -101,11 +98,20 @@ typedef struct hs_work {
     double h, t0, t1, tg; /* the (sub-)step being taken: from t0 to t1, h = t1 - t0; tg the end
                              of its step of dt (hs_step_span) */
     int it_step; /* Newton iterations of the finished sub-steps of the current step */
-    double f0[HS_CAP_X], f1[HS_CAP_X]; /* residuals (nx) */
+#define HS_CAP_XC (HS_CAP_X > HS_CAP_CON ? HS_CAP_X : HS_CAP_CON)
+    union { /* f0 in the Newton iteration, y after it (projections) and in the initialisation */
+        double f0[HS_CAP_X]; /* residual (nx) */
+        double y[HS_CAP_G]; /* multipliers of a projection (ncon), of the initialisation
+                               (ncon + ncyl) */
+    };
+    union { /* f1 in the Newton iteration and the projections, r in the initialisation */
+        double f1[HS_CAP_X]; /* a residual of the tangent (nx), P v* in a projection (nz) */
+        double r[HS_CAP_XC]; /* right-hand sides of the initialisation: Phi_z zdot (ncon), the
+                                generalised force (nz) */
+    };
     double x[HS_CAP_X], dx[HS_CAP_X]; /* Newton iterate, update */
     double zd[HS_CAP_Z], zdd[HS_CAP_Z]; /* velocities/accelerations of the iterate */
     double lam[HS_CAP_CON]; /* multipliers being iterated */
-    double r[HS_CAP_X], y[HS_CAP_G]; /* right-hand sides */
 } hs_work;
 
 /* Observables of a state (for output): energies, constraint violation, cylinders. */
@@ -157,30 +163,32 @@ HS_HD static inline double hs_penalty(const hs_mview *m, hs_work *w)
     double a = HS_D(m, penalty), dmax = 0.0, dt = HS_D(m, dt), need;
     int i;
     hs_dyn_work dyn;
+    double M[HS_CAP_Z * HS_CAP_Z], Q[HS_CAP_Z];
     if (!(HS_D(m, penalty_ratio) > 0.0) || HS_N(m, ncon) == 0) return a;
-    hs_mass_force(m, &w->kin, 0.0, w->M, HS_CAP_Z, w->Q, &dyn);
+    hs_mass_force(m, &w->kin, 0.0, M, HS_CAP_Z, Q, &dyn);
     for (i = 0; i < HS_N(m, nz); ++i)
-        if (w->M[i * HS_CAP_Z + i] > dmax) dmax = w->M[i * HS_CAP_Z + i];
+        if (M[i * HS_CAP_Z + i] > dmax) dmax = M[i * HS_CAP_Z + i];
     need = HS_D(m, penalty_ratio) * dmax / (0.25 * dt * dt);
     return need > a ? need : a;
 }
 
 /* The mechanism and the hydraulics at positions z, velocities zd, pressures p, friction
  * states fs and spools U, at time t (inputs' left limits if side < 0, right limits
- * otherwise): kinematics, gravity and external loads, M and Q (without the cylinders), the
- * hydraulics and every cylinder's ds/dz, all into w. The cylinders' generalised forces are
+ * otherwise): kinematics, gravity and external loads, the hydraulics and every cylinder's
+ * ds/dz into w; M (nz x nz, ld HS_CAP_Z) and Q (nz, without the cylinders) into the caller's
+ * arrays (locals of the phase that uses them: not kept in hs_work). The cylinders' generalised forces are
  * F_c ds_c/dz (virtual work: F_c e . (dr_b - dr_a) = F_c ds_c), added by whoever needs the
  * whole Q (hs_residual_rows, hs_q_total). */
 HS_HD static inline void hs_evaluate_sub(const hs_mview *m, const hs_state *s, double t, int side,
                                          const double *z, const double *zd, const double *p, const double *fs,
                                          const double *U, hs_work *w, unsigned int pmask, unsigned int vmask,
-                                         int hyd)
+                                         int hyd, double *M, double *Q)
 {
     hs_dyn_work dyn; /* only here: the composite bodies of the backward accumulation */
     int c;
     hs_kin_positions_sub(m, z, &w->kin, pmask);
     hs_kin_velocities_sub(m, zd, &w->kin, vmask);
-    hs_mass_force_side(m, &w->kin, t, side, w->M, HS_CAP_Z, w->Q, &dyn);
+    hs_mass_force_side(m, &w->kin, t, side, M, HS_CAP_Z, Q, &dyn);
     if (hyd && (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0)) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         HS_UNROLL
@@ -190,18 +198,18 @@ HS_HD static inline void hs_evaluate_sub(const hs_mview *m, const hs_state *s, d
 
 HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, double t, int side, const double *z,
                                      const double *zd, const double *p, const double *fs, const double *U,
-                                     hs_work *w)
+                                     hs_work *w, double *M, double *Q)
 {
-    hs_evaluate_sub(m, s, t, side, z, zd, p, fs, U, w, ~0u, ~0u, 1);
+    hs_evaluate_sub(m, s, t, side, z, zd, p, fs, U, w, ~0u, ~0u, 1, M, Q);
 }
 
-/* The whole generalised force: Q of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
-HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, double *Q)
+/* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
+HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const double *Q0, double *Q)
 {
     int i, c;
     HS_UNROLL
     for (i = 0; i < HS_N(m, nz); ++i) {
-        double q = w->Q[i];
+        double q = Q0[i];
         HS_UNROLL
         for (c = 0; c < HS_N(m, ncyl); ++c) q += w->hyd.F[c] * w->js[c][i];
         Q[i] = q;
@@ -246,21 +254,21 @@ HS_HD HS_NOINLINE static inline void hs_residual_sub(const hs_mview *m, const hs
                                                      unsigned int pmask, unsigned int vmask, int hyd)
 {
     int n = HS_N(m, nz), i, j, e;
-    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha;
+    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha, M[HS_CAP_Z * HS_CAP_Z], Q[HS_CAP_Z];
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + hs_hat_d(s, c1, i);
         w->zdd[i] = c2 * x[i] + hs_hat_dd(s, c1, c2, i);
     }
     /* end of step: the inputs' left limits */
-    hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd);
+    hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd, M, Q);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
-        double r = -w->Q[i];
+        double r = -Q[i];
         HS_UNROLL
-        for (j = 0; j < n; ++j) r += w->M[i * HS_CAP_Z + j] * w->zdd[j];
+        for (j = 0; j < n; ++j) r += M[i * HS_CAP_Z + j] * w->zdd[j];
         HS_UNROLL
         for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (a * w->phi[e] + lam[e]);
         w->rm[i] = r;
@@ -451,17 +459,17 @@ HS_HD static inline void hs_cylinder_power(const hs_mview *m, const hs_work *w, 
 HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_state *s, hs_work *w, double t)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
-    double a = w->alpha;
-    hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w);
-    hs_q_total(m, w, w->r);
+    double a = w->alpha, M[HS_CAP_Z * HS_CAP_Z], Q0[HS_CAP_Z], vp[HS_CAP_CON]; /* vp: Phidot_z zdot */
+    hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w, M, Q0);
+    hs_q_total(m, w, Q0, w->r);
     for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = w->hyd.h[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
-    hs_constraints_vprod(m, &w->kin, w->vp);
+    hs_constraints_vprod(m, &w->kin, vp);
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
-            double q = w->M[i * HS_CAP_Z + j];
+            double q = M[i * HS_CAP_Z + j];
             for (e = 0; e < nc; ++e) q += a * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
             w->L[i * HS_CAP_Z + j] = q;
         }
@@ -473,16 +481,16 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
         double rmax = 0.0, cmax = 0.0;
         for (i = 0; i < n; ++i) {
             double q = w->r[i];
-            for (e = 0; e < nc; ++e) q -= w->J[e * HS_CAP_Z + i] * (s->lambda[e] + a * w->vp[e]);
+            for (e = 0; e < nc; ++e) q -= w->J[e * HS_CAP_Z + i] * (s->lambda[e] + a * vp[e]);
             s->zdd[i] = q;
         }
         HS_LU_SOLVE(w->L, n, HS_CAP_Z, w->pivL, s->zdd);
         for (e = 0; e < nc; ++e) {
-            double q = w->vp[e];
+            double q = vp[e];
             for (i = 0; i < n; ++i) q += w->J[e * HS_CAP_Z + i] * s->zdd[i];
             s->lambda[e] += a * q;
             if (fabs(q) > rmax) rmax = fabs(q);
-            if (fabs(w->vp[e]) > cmax) cmax = fabs(w->vp[e]);
+            if (fabs(vp[e]) > cmax) cmax = fabs(vp[e]);
         }
         if (rmax <= 1e-13 * (1.0 + cmax)) break;
     }
@@ -667,14 +675,15 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
         w->zdd[i] = c2 * w->x[i] + hs_hat_dd(s, c1, c2, i);
     }
     if (HS_N(m, ncon) > 0) {
+        double vp[HS_CAP_CON]; /* Phidot_z zdot */
         if (hs_projection_matrix(m, w)) {
             s->status |= HS_ST_SINGULAR;
             return s->status;
         }
         hs_project(m, w, w->zd, NULL);
         hs_kin_velocities(m, w->zd, &w->kin);
-        hs_constraints_vprod(m, &w->kin, w->vp);
-        hs_project(m, w, w->zdd, w->vp);
+        hs_constraints_vprod(m, &w->kin, vp);
+        hs_project(m, w, w->zdd, vp);
     } else {
         hs_kin_velocities(m, w->zd, &w->kin);
     }
@@ -854,7 +863,7 @@ HS_HD static inline int hs_min_norm_correction(const hs_mview *m, hs_work *w, co
 HS_HD HS_NOINLINE static inline int hs_init_pressures(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nc = HS_N(m, ncon), ne = 0, c, i, a, b, it, ceq[HS_CAP_CYLS], set[HS_CAP_VOLS];
-    double F[HS_CAP_CYLS];
+    double F[HS_CAP_CYLS], M[HS_CAP_Z * HS_CAP_Z], Q0[HS_CAP_Z];
     for (c = 0; c < HS_N(m, ncyl); ++c) {
         F[c] = HS_D(m, cyl_init_F)[c];
         if (HS_I(m, cyl_init, c) == HS_CYLINIT_EQ_PROD || HS_I(m, cyl_init, c) == HS_CYLINIT_EQ_PPISTON)
@@ -865,9 +874,9 @@ HS_HD HS_NOINLINE static inline int hs_init_pressures(const hs_mview *m, hs_stat
         int nu = ne + nc;
         double dmax = 0.0, rmax = 0.0, qmax = 0.0;
         /* Q0 (into w->r): gravity, loads and the cylinders not being solved for */
-        hs_evaluate(m, s, 0.0, 1, s->z, s->zd, s->p, s->fs, s->U, w);
+        hs_evaluate(m, s, 0.0, 1, s->z, s->zd, s->p, s->fs, s->U, w, M, Q0);
         for (i = 0; i < ne; ++i) w->hyd.F[ceq[i]] = 0.0;
-        hs_q_total(m, w, w->r);
+        hs_q_total(m, w, Q0, w->r);
         hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
         /* A = [js^T | -J^T] (nz x nu): column u of A at row k */
 #define HS_ACOL(u, k) ((u) < ne ? w->js[ceq[u]][(k)] : -w->J[((u) - ne) * HS_CAP_Z + (k)])

@@ -17,12 +17,38 @@
 typedef struct hs_kin {
     double A[HS_CAP_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
     double p[HS_CAP_BODIES][3]; /* body-frame origin, global (nbody x 3) */
-    double g[HS_CAP_BODIES][3]; /* centre of mass, global (nbody x 3) */
-    double o[HS_CAP_BODIES][3]; /* joint point, global (nbody x 3) */
+    /* the centre of mass and the joint point are computed where they are used (hs_kin_com,
+     * hs_kin_joint_point): 48 B less per body in a GPU thread's local memory */
     double b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
     double Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
     double Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
 } hs_kin;
+
+/* The point of revolute joint j, global: at_parent in its parent's frame (whose positions k
+ * holds). hs_kin_positions computes it the same way, so the two agree to the bit. */
+HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, int j, double o[3])
+{
+    int par = HS_I(m, body_parent, j);
+    double c[3];
+    if (par >= 0) {
+        hs_m3_mulv(c, k->A[par], HS_D(m, joint_at_parent)[j]);
+        hs_v3_axpy(o, k->p[par], 1.0, c);
+    } else {
+        double I[9], z0[3];
+        hs_m3_identity(I);
+        hs_v3_set(z0, 0.0, 0.0, 0.0);
+        hs_m3_mulv(c, I, HS_D(m, joint_at_parent)[j]);
+        hs_v3_axpy(o, z0, 1.0, c);
+    }
+}
+
+/* The centre of mass of body j, global. */
+HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, double g[3])
+{
+    double c[3];
+    hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
+    hs_v3_axpy(g, k->p[j], 1.0, c);
+}
 
 /* Positions, orientations and joint vectors b_j from the coordinates z (nz), of the bodies
  * whose bit is set in mask (bit j: body j); the others keep what k holds. A body's values
@@ -34,7 +60,7 @@ HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const double *z
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
-        double Ap[9], pp[3], R[9], T[9], loc[3], c[3];
+        double Ap[9], pp[3], R[9], T[9], loc[3], c[3], o[3];
         if (!((mask >> j) & 1u)) continue;
         if (par >= 0) {
             int q;
@@ -54,25 +80,22 @@ HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const double *z
             }
             if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], T);
             else hs_m3_mul(k->A[j], T, HS_D(m, joint_rot0)[j]);
-            hs_m3_mulv(c, Ap, HS_D(m, joint_at_parent)[j]);
-            hs_v3_axpy(k->o[j], pp, 1.0, c);
+            hs_kin_joint_point(m, k, j, o);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
              * u x (0 - o) = o x u */
             hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
-            hs_v3_cross(k->b[j], k->o[j], k->b[j] + 3);
+            hs_v3_cross(k->b[j], o, k->b[j] + 3);
         } else {
             if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], Ap);
             else hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
             hs_v3_axpy(loc, HS_D(m, joint_at_parent)[j], z[j], HS_D(m, joint_u)[j]);
             hs_m3_mulv(c, Ap, loc);
-            hs_v3_axpy(k->o[j], pp, 1.0, c);
+            hs_v3_axpy(o, pp, 1.0, c);
             hs_m3_mulv(k->b[j], Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             hs_v3_set(k->b[j] + 3, 0.0, 0.0, 0.0);
         }
         hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
-        hs_v3_sub(k->p[j], k->o[j], c);
-        hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
-        hs_v3_axpy(k->g[j], k->p[j], 1.0, c);
+        hs_v3_sub(k->p[j], o, c);
     }
 }
 
@@ -102,9 +125,9 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const double *
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
-        double wp[3], t1[3], t2[3], t3[3];
+        double wp[3], t1[3], t2[3], t3[3], o[3];
         double *Z = k->Z[j], *D = k->Zd0[j];
-        const double *b = k->b[j], *o = k->o[j];
+        const double *b = k->b[j];
         /* the joint axis, global: b = [o x u; u] for a revolute joint, [u; 0] for a prismatic */
         const double *u = HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE ? b + 3 : b;
         if (!((mask >> j) & 1u)) continue;
@@ -123,6 +146,7 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const double *
              * The joint point has one acceleration in both bodies, which gives
              * sdd_j = sdd_p + (o x u) zdd - (w_p x u zd) x o + w_p x (w_p x o)
              *         - w_j x (w_j x o). */
+            hs_kin_joint_point(m, k, j, o);
             hs_v3_cross(t1, wp, u);
             for (q = 0; q < 3; ++q) t1[q] *= zd[j];
             for (q = 0; q < 3; ++q) D[3 + q] += t1[q];

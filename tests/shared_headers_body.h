@@ -458,13 +458,19 @@ static void shb_test_pendulum(void)
     SHB_NEAR(k->A[0][3], 1.0, 1e-15);
     SHB_NEAR(k->A[1][0], 1.0, 1e-15);
     SHB_NEAR(k->A[1][1], 0.0, 1e-15);
-    SHB_NEAR(k->g[0][0], 0.0, 1e-15);
-    SHB_NEAR(k->g[0][1], 0.25, 1e-15);
-    SHB_NEAR(k->o[1][0], 0.0, 1e-15);
-    SHB_NEAR(k->o[1][1], 0.5, 1e-15);
+    {
+        double g0[3], g1[3], o1[3];
+        hs_kin_com(m, k, 0, g0);
+        hs_kin_com(m, k, 1, g1);
+        hs_kin_joint_point(m, k, 1, o1);
+        SHB_NEAR(g0[0], 0.0, 1e-15);
+        SHB_NEAR(g0[1], 0.25, 1e-15);
+        SHB_NEAR(o1[0], 0.0, 1e-15);
+        SHB_NEAR(o1[1], 0.5, 1e-15);
+        SHB_NEAR(g1[0], 0.2, 1e-15);
+        SHB_NEAR(g1[1], 0.5, 1e-15);
+    }
     SHB_NEAR(k->p[1][1], 0.5, 1e-15);
-    SHB_NEAR(k->g[1][0], 0.2, 1e-15);
-    SHB_NEAR(k->g[1][1], 0.5, 1e-15);
     SHB_NEAR(k->b[1][0], 0.5, 1e-15);
     SHB_NEAR(k->b[1][5], 1.0, 1e-15);
     SHB_NEAR(k->Z[1][5], 1.0, 1e-15); /* w1 = w0 + 0 */

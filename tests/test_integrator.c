@@ -130,17 +130,18 @@ static void test_initial_closure(void)
         double r = 0, scale = 0;
         hs_kin_positions(&m, s.z, &W->kin);
         hs_kin_velocities(&m, s.zd, &W->kin);
+        static double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
         {
             static hs_dyn_work dyn;
-            hs_mass_force(&m, &W->kin, 0, W->M, HS_MAX_Z, W->Q, &dyn);
+            hs_mass_force(&m, &W->kin, 0, M, HS_MAX_Z, Q, &dyn);
         }
         hs_constraints_jac(&m, &W->kin, W->J, HS_MAX_Z);
         for (i = 0; i < m.nz; ++i) {
-            double q = -W->Q[i];
-            for (j = 0; j < m.nz; ++j) q += W->M[i * HS_MAX_Z + j] * s.zdd[j];
+            double q = -Q[i];
+            for (j = 0; j < m.nz; ++j) q += M[i * HS_MAX_Z + j] * s.zdd[j];
             for (e = 0; e < m.ncon; ++e) q += W->J[e * HS_MAX_Z + i] * s.lambda[e];
             if (fabs(q) > r) r = fabs(q);
-            if (fabs(W->Q[i]) > scale) scale = fabs(W->Q[i]);
+            if (fabs(Q[i]) > scale) scale = fabs(Q[i]);
         }
         /* the penalty solve (M + alpha J^T J) carries rounding of alpha * eps * |zdd|:
          * with alpha = 1e9 that is ~1e-10 of |Q| */

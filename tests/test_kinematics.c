@@ -16,13 +16,15 @@ static void test_planar_positions(void)
 {
     hs_model m;
     hs_kin k;
-    double z[2] = {0.3, -0.8}, r[3], tip[3] = {0.7, 0, 0};
+    double z[2] = {0.3, -0.8}, r[3], tip[3] = {0.7, 0, 0}, g0[3], g1[3];
     tu_double_pendulum(&m, 1.0, 1.0, 2.0, 0.7, 9.81);
     hs_kin_positions(&m, z, &k);
+    hs_kin_com(&m, &k, 0, g0);
+    hs_kin_com(&m, &k, 1, g1);
     /* com of rod 2: tip of rod 1 plus half of rod 2 at the absolute angle z1 + z2 */
-    CHECK_CLOSE(k.g[1][0], cos(0.3) + 0.35 * cos(-0.5), 1e-15, "g2.x");
-    CHECK_CLOSE(k.g[1][1], sin(0.3) + 0.35 * sin(-0.5), 1e-15, "g2.y");
-    CHECK_CLOSE(k.g[0][0], 0.5 * cos(0.3), 1e-15, "g1.x");
+    CHECK_CLOSE(g1[0], cos(0.3) + 0.35 * cos(-0.5), 1e-15, "g2.x");
+    CHECK_CLOSE(g1[1], sin(0.3) + 0.35 * sin(-0.5), 1e-15, "g2.y");
+    CHECK_CLOSE(g0[0], 0.5 * cos(0.3), 1e-15, "g1.x");
     hs_kin_point(&k, 1, tip, r);
     CHECK_CLOSE(r[0], cos(0.3) + 0.7 * cos(-0.5), 1e-15, "tip.x");
     CHECK_CLOSE(r[1], sin(0.3) + 0.7 * sin(-0.5), 1e-15, "tip.y");
