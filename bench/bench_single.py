@@ -2,7 +2,7 @@
 """Single-instance speed on one CPU core: wall time of each case model's work cycle with
 `hydrosweep simulate` (the generic engine), median of R repeats; then the engine specialised to
 the model (the cpu backend's default, host/kernel_spec.h) on the seed 003 and Pub. I cycles,
-full and modified Newton, timed per instance over `hydrosweep run -n 8 --threads 1` after a
+full and modified Newton, timed per instance over `hydrosweep run -n 32 --threads 1` after a
 warm-up run has built it. Written as JSON + Markdown with machine, date and commit.
 
 usage: bench/bench_single.py [--build build] [--repeats 5] [--out bench/results]
@@ -35,7 +35,7 @@ def cpu_name():
 
 SPEC_MODELS = [("fourbar_jaiswal2021_friction", "full"), ("fourbar_jaiswal2021_friction", "modified"),
                ("fourbar_rahikainen2018", "full"), ("fourbar_rahikainen2018", "modified")]
-SPEC_N = 8
+SPEC_N = 32
 
 
 def spec_once(exe, model, newton, tmp):
