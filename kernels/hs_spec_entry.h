@@ -79,12 +79,19 @@ HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long
  * 15 KB + 27 KB per block of 64, 240 + 432 B less per thread in the frame (ptxas, `hydrosweep
  * kernel`). A model whose states would take more than 16 KB per block, or outputs more than
  * 32 KB, keeps them in the frame (48 KB of static shared memory per block). */
+/* A state padded to an odd number of 8-byte words: the threads of a warp reading the same
+ * member then hit distinct shared-memory banks (a stride of 30 words would put 4 threads on
+ * each bank). */
+union hs_spec_state_padded {
+    hs_state s;
+    double w[((sizeof(hs_state) + 7) / 8) | 1];
+};
 template <bool shared> __device__ static inline hs_state *hs_spec_state_slot(hs_state *local);
 template <> __device__ inline hs_state *hs_spec_state_slot<true>(hs_state *local)
 {
-    __shared__ hs_state st[HS_SPEC_BLOCK];
+    __shared__ hs_spec_state_padded st[HS_SPEC_BLOCK];
     (void)local;
-    return st + threadIdx.x;
+    return &st[threadIdx.x].s;
 }
 template <> __device__ inline hs_state *hs_spec_state_slot<false>(hs_state *local)
 {
@@ -95,7 +102,7 @@ HS_SPEC_EXTERN_C __global__ void __launch_bounds__(HS_SPEC_BLOCK)
     hs_spec_kernel(const double *var, const int *pre, hs_batch_out out, hs_gpu_ctl *ctl)
 {
     hs_state sl; /* a larger model's: in the frame */
-    hs_state *s = hs_spec_state_slot<(sizeof(hs_state) * HS_SPEC_BLOCK <= 16384)>(&sl);
+    hs_state *s = hs_spec_state_slot<(sizeof(hs_spec_state_padded) * HS_SPEC_BLOCK <= 16384)>(&sl);
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
 #if HS_ACC_LD > 1
     __shared__ double acc[HS_CAP_OUT * HS_NACC * HS_SPEC_BLOCK];
