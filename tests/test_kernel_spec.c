@@ -11,11 +11,14 @@
  *    combination, invalid ones among them), for every shipped model with its defaults, and
  *    with modified Newton;
  *  - a swept enumeration cannot be specialised, and says so;
- *  - the cache: a second build is found there; a compiler that fails is reported. */
+ *  - the cache: a second build is found there; a compiler that fails is reported;
+ *  - a compiler that refuses -march=native gets a baseline build; HS_CPU_NATIVE=0 asks for it. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "hs/model_file.h"
@@ -250,6 +253,73 @@ static void test_every_model(void)
     }
 }
 
+/* The engine is built with -march=native (host/kernel_build.c); a compiler that refuses it
+ * gets a second build for the baseline instruction set, and HS_CPU_NATIVE=0 asks for that
+ * one directly. Here the compiler is a script that fails on -march=native and logs each
+ * call. (That the native build gives the generic engine's bits: compare_engines.) */
+static void test_native_fallback(const char *source0)
+{
+    char dir[] = "/tmp/hs-native-XXXXXX", cc[200], log[200], *src = NULL;
+    hs_cpu_spec cs;
+    hs_error e;
+    FILE *f;
+    long calls = 0, native = 0;
+    size_t n = strlen(source0);
+    int ok;
+    if (!mkdtemp(dir)) {
+        CHECK(0, "a temporary directory");
+        return;
+    }
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    f = fopen(cc, "w");
+    CHECK(f != NULL, "writes %s", cc);
+    if (!f) return;
+    fprintf(f, "#!/bin/sh\necho \"$*\" >> %s\nfor a in \"$@\"; do [ \"$a\" = -march=native ] && exit 1; done\n"
+               "exec %s \"$@\"\n", log, hs_host_cc());
+    fclose(f);
+    chmod(cc, 0755);
+    src = (char *)malloc(n + 64);
+    if (!src) return;
+    snprintf(src, n + 64, "%s/* %s */\n", source0, dir); /* a source no cache holds */
+    setenv("HS_CC", cc, 1);
+    ok = hs_cpu_spec_get(src, &cs, &e) == 0;
+    unsetenv("HS_CC");
+    if ((f = fopen(log, "r"))) {
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            ++calls;
+            native += strstr(line, "-march=native") != NULL;
+        }
+        fclose(f);
+    }
+    CHECK(ok && calls == 2 && native == 1,
+          "a compiler without -march=native: the baseline build (%ld calls, %ld native; %s)", calls, native,
+          ok ? "built" : e.msg);
+    remove(log);
+    snprintf(src, n + 64, "%s/* %s, baseline */\n", source0, dir);
+    setenv("HS_CC", cc, 1);
+    setenv("HS_CPU_NATIVE", "0", 1);
+    ok = hs_cpu_spec_get(src, &cs, &e) == 0;
+    unsetenv("HS_CPU_NATIVE");
+    unsetenv("HS_CC");
+    calls = native = 0;
+    if ((f = fopen(log, "r"))) {
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            ++calls;
+            native += strstr(line, "-march=native") != NULL;
+        }
+        fclose(f);
+    }
+    CHECK(ok && calls == 1 && native == 0, "HS_CPU_NATIVE=0: one baseline build (%ld calls, %ld native)", calls,
+          native);
+    remove(log);
+    remove(cc);
+    rmdir(dir);
+    free(src);
+}
+
 static void test_refusals_and_cache(void)
 {
     hs_model m;
@@ -281,6 +351,7 @@ static void test_refusals_and_cache(void)
     CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0, "a build: %s", e.msg);
     CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0 && cached == 1,
           "the second one is found in the cache (%s)", path);
+    test_native_fallback(sp.source);
     setenv("HS_CC", "/nonexistent/cc", 1);
     sp.source[sp.len - 2] = ' '; /* another source: no cached build */
     CHECK(hs_cpu_spec_get(sp.source, &cs, &e) != 0 && strstr(e.msg, "/nonexistent/cc"),
