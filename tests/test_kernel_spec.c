@@ -257,13 +257,27 @@ static void test_every_model(void)
  * gets a second build for the baseline instruction set, and HS_CPU_NATIVE=0 asks for that
  * one directly. Here the compiler is a script that fails on -march=native and logs each
  * call. (That the native build gives the generic engine's bits: compare_engines.) */
+/* The compiler calls logged in file log (one line each), and those with -march=native. */
+static void count_calls(const char *log, long *calls, long *native)
+{
+    FILE *f = fopen(log, "r");
+    char line[4096];
+    *calls = *native = 0;
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        ++*calls;
+        *native += strstr(line, "-march=native") != NULL;
+    }
+    fclose(f);
+}
+
 static void test_native_fallback(const char *source0)
 {
     char dir[] = "/tmp/hs-native-XXXXXX", cc[200], log[200], *src = NULL;
     hs_cpu_spec cs;
     hs_error e;
     FILE *f;
-    long calls = 0, native = 0;
+    long calls, native;
     size_t n = strlen(source0);
     int ok;
     if (!mkdtemp(dir)) {
@@ -285,14 +299,7 @@ static void test_native_fallback(const char *source0)
     setenv("HS_CC", cc, 1);
     ok = hs_cpu_spec_get(src, &cs, &e) == 0;
     unsetenv("HS_CC");
-    if ((f = fopen(log, "r"))) {
-        char line[4096];
-        while (fgets(line, sizeof line, f)) {
-            ++calls;
-            native += strstr(line, "-march=native") != NULL;
-        }
-        fclose(f);
-    }
+    count_calls(log, &calls, &native);
     CHECK(ok && calls == 2 && native == 1,
           "a compiler without -march=native: the baseline build (%ld calls, %ld native; %s)", calls, native,
           ok ? "built" : e.msg);
@@ -303,15 +310,7 @@ static void test_native_fallback(const char *source0)
     ok = hs_cpu_spec_get(src, &cs, &e) == 0;
     unsetenv("HS_CPU_NATIVE");
     unsetenv("HS_CC");
-    calls = native = 0;
-    if ((f = fopen(log, "r"))) {
-        char line[4096];
-        while (fgets(line, sizeof line, f)) {
-            ++calls;
-            native += strstr(line, "-march=native") != NULL;
-        }
-        fclose(f);
-    }
+    count_calls(log, &calls, &native);
     CHECK(ok && calls == 1 && native == 0, "HS_CPU_NATIVE=0: one baseline build (%ld calls, %ld native)", calls,
           native);
     remove(log);
