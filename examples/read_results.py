@@ -59,7 +59,7 @@ except ImportError as e:  # a clear message instead of a traceback
 
 # The layout version this script reads (root attribute format_version; RES_FORMAT_VERSION in
 # host/results_h5.h).
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 # Status bits of /status (0 = the instance ran to t_end). Values from kernels/hs_integrator.h
 # (enum hs_status_bits) and kernels/hs_batch.h (HS_ST_INVALID); names as host/results.c
@@ -212,6 +212,7 @@ def instances_table(f):
         "steps": f["steps"][()],              # int64 (nrun): accepted time steps
         "newton_mean": f["newton_mean"][()],  # float64 (nrun): Newton iterations per step
         "newton_max": f["newton_max"][()],    # int32 (nrun): most iterations of one step
+        "rejected_steps": f["rejected_steps"][()],  # int64 (nrun): steps rejected (adaptive)
         "params": f["params"][()],            # float64 (nrun x nparam): sampled values, SI
     }
 
@@ -249,8 +250,9 @@ def check_csv(f, csv_path):
     tab = instances_table(f)
     pnames, _ = param_names_units(f)
     signals = texts(f.attrs["signals"])
-    header = ["instance", "status", "steps", "newton_mean", "newton_max"] + pnames
-    cols = [tab["instance"], tab["status"], tab["steps"], tab["newton_mean"], tab["newton_max"]]
+    header = ["instance", "status", "steps", "newton_mean", "newton_max", "rejected_steps"] + pnames
+    cols = [tab["instance"], tab["status"], tab["steps"], tab["newton_mean"], tab["newton_max"],
+            tab["rejected_steps"]]
     cols += [tab["params"][:, j] for j in range(len(pnames))]
     for s in signals:
         names, vals = stats(f, s)

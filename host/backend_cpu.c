@@ -38,6 +38,7 @@ int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, lo
     o->ntime = spec->ntraj > 0 ? ntime : 0;
     o->status = (int *)calloc((size_t)cnt, sizeof *o->status);
     o->steps = (long *)calloc((size_t)cnt, sizeof *o->steps);
+    o->rejected = (long *)calloc((size_t)cnt, sizeof *o->rejected);
     o->iters_mean = (double *)calloc((size_t)cnt, sizeof *o->iters_mean);
     o->iters_max = (int *)calloc((size_t)cnt, sizeof *o->iters_max);
     o->stats = (double *)calloc((size_t)cnt * (size_t)(spec->nsig > 0 ? spec->nsig : 1) * HS_NSTAT,
@@ -45,7 +46,7 @@ int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, lo
     if (o->ntime > 0)
         o->traj = (double *)calloc((size_t)cnt * (size_t)spec->ntraj * (size_t)o->ntime,
                                    sizeof *o->traj);
-    if (!o->status || !o->steps || !o->iters_mean || !o->iters_max || !o->stats ||
+    if (!o->status || !o->steps || !o->rejected || !o->iters_mean || !o->iters_max || !o->stats ||
         (o->ntime > 0 && !o->traj)) {
         hs_batch_out_free(o);
         return HS_ERR_IO;
@@ -57,6 +58,7 @@ void hs_batch_out_free(hs_batch_out *o)
 {
     free(o->status);
     free(o->steps);
+    free(o->rejected);
     free(o->iters_mean);
     free(o->iters_max);
     free(o->stats);
@@ -72,6 +74,7 @@ int hs_batch_out_slice(const hs_batch_out *b, long off, long m, const hs_output_
     for (i = 0; i < m; ++i) {
         part->status[i] = b->status[off + i];
         part->steps[i] = b->steps[off + i];
+        part->rejected[i] = b->rejected ? b->rejected[off + i] : 0;
         part->iters_mean[i] = b->iters_mean[off + i];
         part->iters_max[i] = b->iters_max[off + i];
     }

@@ -182,6 +182,7 @@ int hs_gpu_out_alloc(hs_gpu_out *o, const hs_batch_job *job, long cap, hs_error 
     o->d.ntime = job->out->ntime;
     HS_GPU_TRY(cudaMalloc((void **)&o->d.status, c * sizeof(int)), "cudaMalloc(status)");
     HS_GPU_TRY(cudaMalloc((void **)&o->d.steps, c * sizeof(long)), "cudaMalloc(steps)");
+    HS_GPU_TRY(cudaMalloc((void **)&o->d.rejected, c * sizeof(long)), "cudaMalloc(rejected)");
     HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_mean, c * sizeof(double)), "cudaMalloc(iters_mean)");
     HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_max, c * sizeof(int)), "cudaMalloc(iters_max)");
     HS_GPU_TRY(cudaMalloc((void **)&o->d.stats, c * (size_t)o->nrows_stats * sizeof(double)),
@@ -200,6 +201,7 @@ void hs_gpu_out_free(hs_gpu_out *o)
      * carry a sticky error that was reported) */
     (void)cudaFree(o->d.status);
     (void)cudaFree(o->d.steps);
+    (void)cudaFree(o->d.rejected);
     (void)cudaFree(o->d.iters_mean);
     (void)cudaFree(o->d.iters_max);
     (void)cudaFree(o->d.stats);
@@ -216,6 +218,9 @@ int hs_gpu_out_fetch(const hs_gpu_out *o, const hs_batch_job *job, long i0, long
                "copy back (status)");
     HS_GPU_TRY(cudaMemcpy(h->steps + i0, o->d.steps, c * sizeof(long), cudaMemcpyDeviceToHost),
                "copy back (steps)");
+    if (h->rejected)
+        HS_GPU_TRY(cudaMemcpy(h->rejected + i0, o->d.rejected, c * sizeof(long), cudaMemcpyDeviceToHost),
+                   "copy back (rejected)");
     HS_GPU_TRY(cudaMemcpy(h->iters_mean + i0, o->d.iters_mean, c * sizeof(double),
                           cudaMemcpyDeviceToHost), "copy back (iters_mean)");
     HS_GPU_TRY(cudaMemcpy(h->iters_max + i0, o->d.iters_max, c * sizeof(int), cudaMemcpyDeviceToHost),
@@ -468,6 +473,11 @@ int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
                                 "the cublas path solves every Newton iteration afresh: it runs "
                                 "integrator.newton: full only");
+        if (job->base->step != HS_STEP_FIXED)
+            return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
+                                "the cublas path advances all instances in lockstep, one step of dt "
+                                "at a time: it runs integrator.step: fixed only (adaptive steps run "
+                                "on the specialised, fused_local and fused paths)");
         return hs_backend_gpu_cublas(job, err);
     }
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",

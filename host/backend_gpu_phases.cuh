@@ -27,7 +27,7 @@ typedef hs_inst_run hs_gc_inst;
 #define gc_maxiter hs_newton_fail
 #define gc_step_finish hs_step_finish
 #define gc_record hs_instance_record
-#define gc_finish hs_instance_end
+#define gc_finish(spec, g, s, st, i, out) hs_instance_end(spec, g, s, st, 0L, i, out) /* fixed steps only: none rejected */
 
 /* ---------------------------------------------------------------------------------------
  * per-instance phases (HS_HD: the kernels below call them for one instance each; a host loop

@@ -142,6 +142,16 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(fd_rel, HS_FT_DOUBLE),
     HS_FSCALAR(fd_floor, HS_FT_DOUBLE),
     HS_FSCALAR(newton, HS_FT_INT),
+    HS_FSCALAR(step, HS_FT_INT),
+    HS_FSCALAR(rtol, HS_FT_DOUBLE),
+    HS_FSCALAR(atol_z, HS_FT_DOUBLE),
+    HS_FSCALAR(atol_zd, HS_FT_DOUBLE),
+    HS_FSCALAR(atol_p, HS_FT_DOUBLE),
+    HS_FSCALAR(atol_fs, HS_FT_DOUBLE),
+    HS_FSCALAR(atol_U, HS_FT_DOUBLE),
+    HS_FSCALAR(h_init, HS_FT_DOUBLE),
+    HS_FSCALAR(h_min, HS_FT_DOUBLE),
+    HS_FSCALAR(h_max, HS_FT_DOUBLE),
     {NULL, 0, 0, 0, 0, 0, 0, 0}};
 
 int hs_field_at(size_t off)

@@ -553,7 +553,9 @@ static int parse_integrator(ctx *c)
 {
     static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                        "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                       "fd_floor", "newton", NULL};
+                                       "fd_floor", "newton", "step", "rtol", "atol_position",
+                                       "atol_velocity", "atol_pressure", "atol_friction",
+                                       "atol_spool", "h_init", "h_min", "h_max", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "integrator");
     const char *p = "integrator";
@@ -570,6 +572,7 @@ static int parse_integrator(ctx *c)
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;
     m->newton = HS_NEWTON_FULL;
+    hs_step_defaults(m);
     if (!y) return HS_OK;
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
         (rc = yt_get_num(&c->y, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
@@ -582,7 +585,17 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||
-        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_FULL, &m->newton)))
+        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_FULL, &m->newton)) ||
+        (rc = yt_get_enum(&c->y, y, p, "step", 0, hs_step_names, HS_STEP_FIXED, &m->step)) ||
+        (rc = yt_get_num(&c->y, y, p, "rtol", "", 0, m->rtol, &m->rtol)) ||
+        (rc = yt_get_num(&c->y, y, p, "atol_position", "|rad|m", 0, m->atol_z, &m->atol_z)) ||
+        (rc = yt_get_num(&c->y, y, p, "atol_velocity", "|rad/s|m/s", 0, m->atol_zd, &m->atol_zd)) ||
+        (rc = yt_get_num(&c->y, y, p, "atol_pressure", "Pa", 0, m->atol_p, &m->atol_p)) ||
+        (rc = yt_get_num(&c->y, y, p, "atol_friction", "|m", 0, m->atol_fs, &m->atol_fs)) ||
+        (rc = yt_get_num(&c->y, y, p, "atol_spool", "V", 0, m->atol_U, &m->atol_U)) ||
+        (rc = yt_get_num(&c->y, y, p, "h_init", "s", 0, m->h_init, &m->h_init)) ||
+        (rc = yt_get_num(&c->y, y, p, "h_min", "s", 0, m->h_min, &m->h_min)) ||
+        (rc = yt_get_num(&c->y, y, p, "h_max", "s", 0, m->h_max, &m->h_max)))
         return rc;
     return HS_OK;
 }

@@ -14,7 +14,9 @@ int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                     "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                    "fd_floor", "newton", NULL};
+                                    "fd_floor", "newton", "step", "rtol", "atol_position",
+                                    "atol_velocity", "atol_pressure", "atol_friction",
+                                    "atol_spool", "h_init", "h_min", "h_max", NULL};
     int i;
     for (i = 0; k[i]; ++i)
         if (!strcmp(k[i], f)) return 1;
@@ -332,6 +334,28 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (!(m->fd_floor > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "fd_floor", -1, HS_ERR_VALUE,
                      "fd_floor must be > 0");
+    if (m->step != HS_STEP_FIXED && m->step != HS_STEP_ADAPTIVE)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "step", -1, HS_ERR_VALUE,
+                     "step must be fixed or adaptive");
+    if (!(m->rtol >= 1e-14 && m->rtol <= 1.0))
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "rtol", -1, HS_ERR_VALUE,
+                     "rtol must be in [1e-14, 1] (is %g)", m->rtol);
+    {
+        static const char *const an[] = {"atol_position", "atol_velocity", "atol_pressure", "atol_friction",
+                                         "atol_spool"};
+        const double av[] = {m->atol_z, m->atol_zd, m->atol_p, m->atol_fs, m->atol_U};
+        int a;
+        for (a = 0; a < 5; ++a)
+            if (!(av[a] > 0.0 && av[a] < 1e300))
+                return vfail(d, err, w, HS_WHERE_MODEL, 0, an[a], -1, HS_ERR_VALUE,
+                             "%s must be > 0 (is %g): a zero would divide the error of a zero value by zero",
+                             an[a], av[a]);
+    }
+    if (!(m->h_min > 0.0 && m->h_min <= m->h_init && m->h_init <= m->h_max))
+        return vfail(d, err, w, HS_WHERE_MODEL, 0,
+                     !(m->h_min > 0.0) ? "h_min" : (m->h_init < m->h_min ? "h_init" : "h_max"), -1,
+                     HS_ERR_VALUE, "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, "
+                     "h_init = %g s, h_max = %g s)", m->h_min, m->h_init, m->h_max);
     return HS_OK;
 }
 

@@ -70,6 +70,25 @@ static const unit_def k_units[] = {
 
 const char *const hs_newton_names[3] = {"full", "modified", NULL};
 
+const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
+
+void hs_step_defaults(hs_model *m)
+{
+    /* rtol = atol = 1e-4 in the units of each class (pressures: of 1 MPa, friction states: of
+     * 1 mm) reach about the accuracy of fixed 1 ms steps on the seed 003 cycle with a quarter
+     * of their Newton iterations (docs/model-format.md) */
+    m->step = HS_STEP_FIXED;
+    m->rtol = 1e-4;
+    m->atol_z = 1e-4; /* rad or m */
+    m->atol_zd = 1e-4; /* rad/s or m/s */
+    m->atol_p = 100.0; /* Pa */
+    m->atol_fs = 1e-7;
+    m->atol_U = 1e-3; /* V */
+    m->h_init = 1e-4; /* s */
+    m->h_min = 1e-8;
+    m->h_max = 0.05;
+}
+
 const char *const hs_friction_names[HS_FRICTION_COUNT + 1] = {
     "none", "viscous", "brown_mcphee", "bengisu_akay", "lugre", "lugre_modified",
     "efficiency_as_printed", "efficiency", NULL};
@@ -412,6 +431,17 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
     add(&t, "", offsetof(hs_model, newton), "integrator.newton");
     make_enum(&t, hs_newton_names, 2);
+    add(&t, "", offsetof(hs_model, step), "integrator.step");
+    make_enum(&t, hs_step_names, 2);
+    add(&t, "", offsetof(hs_model, rtol), "integrator.rtol");
+    add(&t, "", offsetof(hs_model, atol_z), "integrator.atol_position");
+    add(&t, "", offsetof(hs_model, atol_zd), "integrator.atol_velocity");
+    add(&t, "Pa", offsetof(hs_model, atol_p), "integrator.atol_pressure");
+    add(&t, "", offsetof(hs_model, atol_fs), "integrator.atol_friction");
+    add(&t, "V", offsetof(hs_model, atol_U), "integrator.atol_spool");
+    add(&t, "s", offsetof(hs_model, h_init), "integrator.h_init");
+    add(&t, "s", offsetof(hs_model, h_min), "integrator.h_min");
+    add(&t, "s", offsetof(hs_model, h_max), "integrator.h_max");
 
     if (t.oom) {
         free(t.p);

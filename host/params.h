@@ -19,6 +19,13 @@ extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
 /* Names of enum hs_newton (integrator.newton: full, modified), NULL-terminated. */
 extern const char *const hs_newton_names[3];
 
+/* Names of enum hs_step_control (integrator.step: fixed, adaptive), NULL-terminated. */
+extern const char *const hs_step_names[3];
+
+/* The documented defaults of the error-controlled steps (docs/model-format.md): step fixed,
+ * rtol, the absolute tolerances per class, h_init, h_min, h_max. */
+void hs_step_defaults(hs_model *m);
+
 /* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),
  * with their units, and their defaults. */
 extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];

@@ -152,7 +152,8 @@ static void missing_list(const unsigned char *done, long nchunk, char *buf, size
 /* ------------------------------------------------------------------------------------------ */
 /* the results object                                                                         */
 
-enum { K_INSTANCE = 0, K_PARAMS, K_STATUS, K_STEPS, K_NMEAN, K_NMAX, K_STATS, K_TRAJ };
+enum { K_INSTANCE = 0, K_PARAMS, K_STATUS, K_STEPS, K_NMEAN, K_NMAX, K_REJECTED, K_STATS, K_TRAJ };
+#define K_NFIXED 7 /* the row datasets before the statistics: K_INSTANCE .. K_REJECTED */
 
 typedef struct rds {
     char name[RES_NAME_MAX + 16];
@@ -289,9 +290,9 @@ int hs_results_check_inputs(const char *path, const char *const *inputs, int n, 
 /* The row datasets (names, types, shapes) of r->I; ids not yet open. */
 static int res_table(hs_results *r)
 {
-    static const char *const fixed[6] = {"instance", "params",      "status",
-                                         "steps",    "newton_mean", "newton_max"};
-    int k, n = 6 + r->I.nsig + r->I.ntraj;
+    static const char *const fixed[K_NFIXED] = {"instance",   "params",     "status",        "steps",
+                                                "newton_mean", "newton_max", "rejected_steps"};
+    int k, n = K_NFIXED + r->I.nsig + r->I.ntraj;
     r->nrun = r->I.i_end - r->I.i_begin;
     r->nchunk = (r->nrun + r->I.chunk - 1) / r->I.chunk;
     r->ds = (rds *)calloc((size_t)n, sizeof *r->ds);
@@ -308,18 +309,18 @@ static int res_table(hs_results *r)
         d->ftype = H5T_IEEE_F64LE;
         d->mtype = H5T_NATIVE_DOUBLE;
         d->msize = sizeof(double);
-        if (k < 6) {
+        if (k < K_NFIXED) {
             d->kind = k;
             snprintf(d->name, sizeof d->name, "/%s", fixed[k]);
-        } else if (k < 6 + r->I.nsig) {
+        } else if (k < K_NFIXED + r->I.nsig) {
             d->kind = K_STATS;
-            d->sig = k - 6;
+            d->sig = k - K_NFIXED;
             d->rank = 2;
             d->ncols = r->I.ncol;
             snprintf(d->name, sizeof d->name, "/stats/%s", r->I.sname[d->sig]);
         } else {
             d->kind = K_TRAJ;
-            d->sig = k - 6 - r->I.nsig;
+            d->sig = k - K_NFIXED - r->I.nsig;
             d->rank = 2;
             d->ncols = r->I.ntime;
             snprintf(d->name, sizeof d->name, "/traj/%s", r->I.tname[d->sig]);
@@ -327,7 +328,7 @@ static int res_table(hs_results *r)
         if (d->kind == K_PARAMS) {
             d->rank = 2;
             d->ncols = r->I.nparam;
-        } else if (d->kind == K_INSTANCE || d->kind == K_STEPS) {
+        } else if (d->kind == K_INSTANCE || d->kind == K_STEPS || d->kind == K_REJECTED) {
             d->ftype = H5T_STD_I64LE;
             d->mtype = H5T_NATIVE_LONG;
             d->msize = sizeof(long);
@@ -722,6 +723,15 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
         case K_STEPS: src = bo->steps; break;
         case K_NMEAN: src = bo->iters_mean; break;
         case K_NMAX: src = bo->iters_max; break;
+        case K_REJECTED:
+            /* a backend that does not keep them ran fixed steps: none rejected */
+            if (!(src = bo->rejected)) {
+                long *z = (long *)res_scratch(r, (size_t)cnt * sizeof(long));
+                if (!z) return hsr_oom(err, r->part);
+                memset(z, 0, (size_t)cnt * sizeof(long));
+                src = z;
+            }
+            break;
         default: break;
         }
         if (src) {
@@ -802,7 +812,7 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
         goto done;
     }
     for (k = 0; k < I->nsig; ++k) {
-        const rds *D = &r->ds[6 + k];
+        const rds *D = &r->ds[K_NFIXED + k];
         long b0, bl = block_rows(D), m = 0;
         /* the finished rows, column after column (vals[c * ok + m]) */
         for (b0 = 0; b0 < r->nrun && I->ncol > 0; b0 += bl) {
@@ -898,19 +908,20 @@ static int write_csv(hs_results *r, hs_error *err)
     FILE *f = NULL;
     long b0, bl = 4096, i;
     int k, j, rc = HS_OK;
-    long *inst = NULL, *steps = NULL;
+    long *inst = NULL, *steps = NULL, *rej = NULL;
     int *st = NULL, *nmax = NULL;
     double *nmean = NULL, *par = NULL, *sta = NULL;
     size_t ns = (size_t)I->nsig * (size_t)I->ncol;
     if (!tmp) return hsr_oom(err, r->csv);
     inst = (long *)malloc((size_t)bl * sizeof *inst);
     steps = (long *)malloc((size_t)bl * sizeof *steps);
+    rej = (long *)malloc((size_t)bl * sizeof *rej);
     st = (int *)malloc((size_t)bl * sizeof *st);
     nmax = (int *)malloc((size_t)bl * sizeof *nmax);
     nmean = (double *)malloc((size_t)bl * sizeof *nmean);
     par = (double *)malloc((size_t)bl * (size_t)(I->nparam > 0 ? I->nparam : 1) * sizeof *par);
     sta = (double *)malloc((size_t)bl * (ns > 0 ? ns : 1) * sizeof *sta);
-    if (!inst || !steps || !st || !nmax || !nmean || !par || !sta) {
+    if (!inst || !steps || !rej || !st || !nmax || !nmean || !par || !sta) {
         rc = hsr_oom(err, r->csv);
         goto done;
     }
@@ -919,7 +930,7 @@ static int write_csv(hs_results *r, hs_error *err)
         if (err) err->code = rc;
         goto done;
     }
-    fputs("instance,status,steps,newton_mean,newton_max", f);
+    fputs("instance,status,steps,newton_mean,newton_max,rejected_steps", f);
     for (j = 0; j < I->nparam; ++j) {
         fputc(',', f);
         csv_name(f, I->pname[j], NULL);
@@ -937,16 +948,17 @@ static int write_csv(hs_results *r, hs_error *err)
             (rc = ds_rows_read(r, &r->ds[K_STEPS], b0, nb, steps, err)) ||
             (rc = ds_rows_read(r, &r->ds[K_NMEAN], b0, nb, nmean, err)) ||
             (rc = ds_rows_read(r, &r->ds[K_NMAX], b0, nb, nmax, err)) ||
+            (rc = ds_rows_read(r, &r->ds[K_REJECTED], b0, nb, rej, err)) ||
             (rc = ds_rows_read(r, &r->ds[K_PARAMS], b0, nb, par, err)))
             goto done;
         for (k = 0; k < I->nsig; ++k)
-            if ((rc = ds_rows_read(r, &r->ds[6 + k], b0, nb,
+            if ((rc = ds_rows_read(r, &r->ds[K_NFIXED + k], b0, nb,
                                    sta + (size_t)k * (size_t)bl * (size_t)I->ncol, err)))
                 goto done;
         for (i = 0; i < nb; ++i) {
             fprintf(f, "%ld,%d,%ld", inst[i], st[i], steps[i]);
             csv_double(f, nmean[i]);
-            fprintf(f, ",%d", nmax[i]);
+            fprintf(f, ",%d,%ld", nmax[i], rej[i]);
             for (j = 0; j < I->nparam; ++j) csv_double(f, par[i * I->nparam + j]);
             for (k = 0; k < I->nsig; ++k)
                 for (j = 0; j < I->ncol; ++j)
@@ -969,6 +981,7 @@ done:
     free(tmp);
     free(inst);
     free(steps);
+    free(rej);
     free(st);
     free(nmax);
     free(nmean);

@@ -9,7 +9,7 @@
 
 #include "hs/results.h"
 
-#define RES_FORMAT_VERSION 2 /* root attribute format_version; bump on layout changes */
+#define RES_FORMAT_VERSION 3 /* root attribute format_version; bump on layout changes */
 #define RES_NAME_MAX 200     /* signal names become dataset names */
 
 extern const char *const hsr_stat_name[HS_NSTAT]; /* min, max, final, mean, rms, t_max */

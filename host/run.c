@@ -39,6 +39,8 @@ int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *e
 {
     int rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
     if (!rc && sw->newton >= 0) md->model.newton = sw->newton;
+    if (!rc && sw->step >= 0) md->model.step = sw->step;
+    if (!rc && !isnan(sw->rtol)) md->model.rtol = sw->rtol;
     return rc;
 }
 
@@ -331,9 +333,10 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
         double el = now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
         if (!rc)
-            fprintf(o->report, "run: %ld instances in %.2f s (%.1f instances/s, %.3g instance-steps/s); "
+            fprintf(o->report, "run: %ld instances in %.2f s (%.1f instances/s, %.3g instance-steps/s%s); "
                     "results %s\n", i_end - i_begin, el, (double)(i_end - i_begin) / el,
-                    (double)(i_end - i_begin) * (double)nsteps / el, o->out);
+                    (double)(i_end - i_begin) * (double)nsteps / el,
+                    md->model.step == HS_STEP_ADAPTIVE ? " of the output grid dt: adaptive steps" : "", o->out);
     }
 done:
     hs_interrupt_release();

@@ -76,14 +76,28 @@ static void note_pressures(const hs_model *m, const hs_state *s, hs_sim_summary 
     }
 }
 
+/* One output sample (the state s and its observables o): the summary's maxima, then fn. */
+static int sim_sample(const hs_model *m, const hs_state *s, const hs_obs *o, double E0, hs_step_fn fn, void *ctx,
+                      hs_sim_summary *sum)
+{
+    double Eb = o->Ekin + o->Epot - s->W_ext - o->W_cyl - E0;
+    int i;
+    for (i = 0; i < m->ncyl; ++i)
+        if (fabs(s->W_cyl[i]) > sum->max_abs_Wcyl) sum->max_abs_Wcyl = fabs(s->W_cyl[i]);
+    if (fabs(Eb) > sum->max_abs_Ebal) sum->max_abs_Ebal = fabs(Eb);
+    if (o->phi_norm > sum->max_phi) sum->max_phi = o->phi_norm;
+    if (o->phid_norm > sum->max_phid) sum->max_phid = o->phid_norm;
+    return fn && fn(ctx, m, s, o, Eb);
+}
+
 int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum)
 {
-    hs_state *s = (hs_state *)calloc(1, sizeof *s);
+    hs_state *s = (hs_state *)calloc(3, sizeof *s);
     hs_work *w = (hs_work *)calloc(1, sizeof *w);
     hs_obs o;
     double E0 = 0.0;
     long n, k;
-    int st = 0, i;
+    int st = 0, stop = 0;
     memset(sum, 0, sizeof *sum);
     if (!s || !w) {
         free(s);
@@ -105,21 +119,39 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
         sum->max_phid = o.phid_norm;
         if (fn && fn(ctx, m, s, &o, 0.0)) n = 0;
     }
-    for (k = 0; k < n && !st; ++k) {
-        double Eb;
-        st = hs_step(m, s, w);
-        if (st) break;
-        note_pressures(m, s, sum);
-        hs_observe_current(m, s, w, &o);
-        Eb = o.Ekin + o.Epot - s->W_ext - o.W_cyl - E0;
-        for (i = 0; i < m->ncyl; ++i)
-            if (fabs(s->W_cyl[i]) > sum->max_abs_Wcyl) sum->max_abs_Wcyl = fabs(s->W_cyl[i]);
-        if (fabs(Eb) > sum->max_abs_Ebal) sum->max_abs_Ebal = fabs(Eb);
-        if (o.phi_norm > sum->max_phi) sum->max_phi = o.phi_norm;
-        if (o.phid_norm > sum->max_phid) sum->max_phid = o.phid_norm;
-        if (fn && fn(ctx, m, s, &o, Eb)) break;
+    if (m->step == HS_STEP_ADAPTIVE) {
+        /* steps of their own; the rows on the grid k dt (t_end last), each the dense output
+         * of the step that covers it (hs_dense_state), carrying its grid index as step */
+        hs_state *s0 = s + 1, *si = s + 2;
+        hs_ctrl c;
+        long kg = 1;
+        hs_ctrl_start(m, &c);
+        while (!st && !stop && kg <= n) {
+            if ((st = hs_step_adaptive(m, s, &c, w, s0))) break;
+            note_pressures(m, s, sum);
+            for (; kg <= n && !stop; ++kg) {
+                double tg = kg == n ? m->t_end : (double)kg * m->dt;
+                if (tg > s->t) break;
+                hs_dense_state(m, s0, s, tg, si);
+                si->step = kg;
+                hs_observe(m, si, w, &o);
+                stop = sim_sample(m, si, &o, E0, fn, ctx, sum);
+            }
+        }
+        sum->grid_done = kg - 1;
+        sum->rejected = c.rejected;
+    } else {
+        for (k = 0; k < n && !st; ++k) {
+            st = hs_step(m, s, w);
+            if (st) break;
+            note_pressures(m, s, sum);
+            hs_observe_current(m, s, w, &o);
+            if (sim_sample(m, s, &o, E0, fn, ctx, sum)) break;
+        }
+        sum->grid_done = s->step;
     }
     sum->steps = s->step;
+    sum->adaptive = m->step == HS_STEP_ADAPTIVE;
     sum->t_final = s->t;
     sum->max_iters = s->iters_max;
     sum->mean_iters = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
@@ -197,8 +229,14 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *s)
 {
     fprintf(f, "model            %s\n", d->name);
-    fprintf(f, "steps            %ld of %ld (dt = %g s, t = %g s)\n", s->steps, s->steps_planned,
-            d->model.dt, s->t_final);
+    if (s->adaptive) {
+        fprintf(f, "steps            %ld accepted, %ld rejected (adaptive, rtol = %g; t = %g s)\n", s->steps,
+                s->rejected, d->model.rtol, s->t_final);
+        fprintf(f, "output grid      %ld of %ld (dt = %g s)\n", s->grid_done, s->steps_planned, d->model.dt);
+    } else {
+        fprintf(f, "steps            %ld of %ld (dt = %g s, t = %g s)\n", s->steps, s->steps_planned,
+                d->model.dt, s->t_final);
+    }
     fprintf(f, "newton iters     mean %.3f, max %d\n", s->mean_iters, s->max_iters);
     fprintf(f, "max |E_balance|  %.3e J\n", s->max_abs_Ebal);
     if (d->model.ncyl > 0) fprintf(f, "max |W_cyl|      %.3e J\n", s->max_abs_Wcyl);
@@ -216,7 +254,7 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
         fprintf(f, "WARNING          implausible values: %s\n", what);
     }
     if (s->status)
-        fprintf(f, "FAILED at t = %g s: %s\n", s->t_final + d->model.dt,
+        fprintf(f, "FAILED at t = %g s: %s\n", s->adaptive ? s->t_final : s->t_final + d->model.dt,
                 hs_status_string(s->status));
 }
 

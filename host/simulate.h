@@ -10,6 +10,9 @@
 
 typedef struct hs_sim_summary {
     long steps; /* steps accepted */
+    long rejected; /* steps rejected (adaptive steps) */
+    int adaptive; /* integrator.step = adaptive: steps of their own, rows on the grid of dt */
+    long grid_done; /* output samples after t = 0 written (the steps, with fixed steps) */
     long steps_planned; /* round(t_end / dt) */
     double mean_iters; /* Newton iterations per accepted step */
     int max_iters;
@@ -28,7 +31,9 @@ typedef struct hs_sim_summary {
                         integration stops at the first one */
 } hs_sim_summary;
 
-/* Called at t = 0 and after each accepted step; a non-zero return stops the run. */
+/* Called at t = 0 and after each accepted step (with adaptive steps: at each point k dt of
+ * the output grid, with the dense-output state, whose step is k); a non-zero return stops
+ * the run. */
 typedef int (*hs_step_fn)(void *ctx, const hs_model *m, const hs_state *s, const hs_obs *o,
                           double E_balance);
 

@@ -718,26 +718,31 @@ static int parse_outputs(sctx *c)
     return HS_OK;
 }
 
-/* simulation: {t_end, dt, newton}: checked against the model's rules on a scratch copy
+/* simulation: {t_end, dt, newton, step, rtol}: checked against the model's rules on a scratch copy
  * (hs_sweep_apply_simulation applies them for hs_run and `validate`); the loaded model itself
  * stays as its file says. */
 static int parse_simulation(sctx *c)
 {
-    static const char *const keys[] = {"t_end", "dt", "newton", NULL};
+    static const char *const keys[] = {"t_end", "dt", "newton", "step", "rtol", NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
     hs_error e;
     double t0, d0;
     int rc;
-    sw->t_end = sw->dt = NAN;
-    sw->newton = -1;
+    sw->t_end = sw->dt = sw->rtol = NAN;
+    sw->newton = sw->step = -1;
     if (!m) return HS_OK;
     if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
         (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "t_end", "s", 0, NAN, &sw->t_end)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "dt", "s", 0, NAN, &sw->dt)) ||
-        (rc = yt_get_enum(&c->y, m, "simulation", "newton", 0, hs_newton_names, -1, &sw->newton)))
+        (rc = yt_get_enum(&c->y, m, "simulation", "newton", 0, hs_newton_names, -1, &sw->newton)) ||
+        (rc = yt_get_enum(&c->y, m, "simulation", "step", 0, hs_step_names, -1, &sw->step)) ||
+        (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)))
         return rc;
+    if (!isnan(sw->rtol) && !(sw->rtol >= 1e-14 && sw->rtol <= 1.0))
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "rtol"), "simulation.rtol",
+                       "rtol must be in [1e-14, 1] (is %g)", sw->rtol);
     if (!isnan(sw->t_end) && !(sw->t_end > 0.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "t_end"), "simulation.t_end",
                        "t_end must be > 0");
@@ -1074,8 +1079,8 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
                             "no sweep or model descriptor");
     memset(sw, 0, sizeof *sw);
     memset(model, 0, sizeof *model);
-    sw->t_end = sw->dt = NAN;
-    sw->newton = -1;
+    sw->t_end = sw->dt = sw->rtol = NAN;
+    sw->newton = sw->step = -1;
     if (!path) path = "<text>";
     snprintf(sw->path, sizeof sw->path, "%s", path);
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no sweep text");
@@ -1094,8 +1099,8 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
         hs_model_desc_free(model);
         memset(model, 0, sizeof *model);
         snprintf(sw->path, sizeof sw->path, "%s", path);
-        sw->t_end = sw->dt = NAN;
-        sw->newton = -1;
+        sw->t_end = sw->dt = sw->rtol = NAN;
+        sw->newton = sw->step = -1;
     }
     return rc;
 }

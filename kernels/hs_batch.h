@@ -269,6 +269,7 @@ typedef struct hs_batch_out {
     long n; /* instances in the batch (stride of every array) */
     int *status; /* (n) */
     long *steps; /* (n) steps accepted */
+    long *rejected; /* (n) steps rejected (adaptive steps; 0 with fixed ones), NULL: not kept */
     double *iters_mean; /* (n) */
     int *iters_max; /* (n) */
     double *stats; /* (nsig x HS_NSTAT x n): stats[(k * HS_NSTAT + q) * n + i] */
@@ -323,31 +324,59 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nste
     g->nsteps = nsteps;
 }
 
+/* Adds the state s with observables o as output sample k (time s->t: k dt, or t_end for the
+ * last) to the statistics and the trajectory. */
+HS_HD HS_NOINLINE static inline void hs_instance_sample(const hs_output_spec *spec, const hs_mview *m,
+                                                        const hs_state *s, const hs_obs *o, long k,
+                                                        hs_inst_run *g, long i, hs_batch_out *out)
+{
+    long n = out->n;
+    int q;
+    if (k == 0) g->E0 = o->Ekin + o->Epot - s->W_ext - o->W_cyl;
+    for (q = 0; q < spec->nsig; ++q)
+        hs_acc_add(hs_inst_acc(g, q), hs_signal_value(m, s, o, g->E0, spec->sig[q]), s->t, g->nrec);
+    g->nrec += 1;
+    if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) &&
+        g->j < out->ntime) {
+        for (q = 0; q < spec->ntraj; ++q)
+            out->traj[((long)q * out->ntime + g->j) * n + i] = hs_signal_value(m, s, o, g->E0, spec->traj[q]);
+        ++g->j;
+    }
+}
+
 /* Observe the accepted state (step k = s->step; w as hs_init / hs_step left it) and add it
  * to the statistics and trajectory. */
 HS_HD HS_NOINLINE static inline void hs_instance_record(const hs_output_spec *spec, const hs_mview *m, const hs_state *s,
                                  hs_work *w, hs_inst_run *g, long i, hs_batch_out *out)
 {
     hs_obs o;
-    long k = s->step, n = out->n;
-    int q;
     hs_observe_current(m, s, w, &o);
-    if (k == 0) g->E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
-    for (q = 0; q < spec->nsig; ++q)
-        hs_acc_add(hs_inst_acc(g, q), hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, g->nrec);
-    g->nrec += 1;
-    if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) &&
-        g->j < out->ntime) {
-        for (q = 0; q < spec->ntraj; ++q)
-            out->traj[((long)q * out->ntime + g->j) * n + i] =
-                hs_signal_value(m, s, &o, g->E0, spec->traj[q]);
-        ++g->j;
+    hs_instance_sample(spec, m, s, &o, s->step, g, i, out);
+}
+
+/* With adaptive steps: the output samples of the grid k dt (t_end for k = nsteps) that the
+ * accepted step from s0 to s covers, from sample *kg on, each observed at its dense-output
+ * state (hs_dense_state; s itself on its end: steps land on t_end). The observation
+ * recomputes w (hs_observe), which the next step does not read. */
+HS_HD HS_NOINLINE static inline void hs_instance_grid(const hs_output_spec *spec, const hs_mview *m,
+                                                      const hs_state *s0, const hs_state *s, hs_work *w,
+                                                      long *kg, hs_inst_run *g, long i, hs_batch_out *out)
+{
+    hs_state si;
+    hs_obs o;
+    for (; *kg <= g->nsteps; ++*kg) {
+        double tg = *kg == g->nsteps ? HS_D(m, t_end) : (double)*kg * HS_D(m, dt);
+        if (tg > s->t) break;
+        hs_dense_state(m, s0, s, tg, &si);
+        hs_observe(m, &si, w, &o);
+        hs_instance_sample(spec, m, &si, &o, *kg, g, i, out);
     }
 }
 
-/* Outputs of instance slot i with final status st; the instance is frozen. */
+/* Outputs of instance slot i with final status st and rej steps rejected; the instance is
+ * frozen. */
 HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
-                                 int st, long i, hs_batch_out *out)
+                                 int st, long rej, long i, hs_batch_out *out)
 {
     long n = out->n, j;
     int q;
@@ -356,6 +385,7 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
             for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
     out->status[i] = st | s->warn; /* failures and warnings (HS_ST_WARNINGS) */
     out->steps[i] = s->step;
+    if (out->rejected) out->rejected[i] = rej;
     out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
     out->iters_max[i] = s->iters_max;
     for (q = 0; q < spec->nsig; ++q) {
@@ -391,6 +421,7 @@ HS_HD HS_NOINLINE static inline int hs_instance_invalid(const hs_output_spec *sp
             for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
     out->status[i] = HS_ST_INVALID;
     out->steps[i] = 0;
+    if (out->rejected) out->rejected[i] = 0;
     out->iters_mean[i] = 0.0;
     out->iters_max[i] = 0;
     for (q = 0; q < spec->nsig; ++q)
@@ -411,11 +442,22 @@ HS_HD static inline int hs_run_model(const hs_mview *m, const hs_output_spec *sp
     hs_instance_begin(spec, hs_instance_steps(HS_D(m, t_end), HS_D(m, dt)), HS_N(m, nx), g);
     st = hs_init(m, s, w);
     s->warn |= warn0;
-    for (k = 0; k <= g->nsteps && !st; ++k) {
-        if (k > 0 && (st = hs_step(m, s, w)) != 0) break;
-        hs_instance_record(spec, m, s, w, g, i, out);
+    if (HS_N(m, step) == HS_STEP_ADAPTIVE) { /* steps of their own, outputs on the grid of dt */
+        hs_state s0;
+        hs_ctrl c;
+        long kg = 1;
+        hs_ctrl_start(m, &c);
+        if (!st) hs_instance_record(spec, m, s, w, g, i, out);
+        while (!st && kg <= g->nsteps)
+            if (!(st = hs_step_adaptive(m, s, &c, w, &s0))) hs_instance_grid(spec, m, &s0, s, w, &kg, g, i, out);
+        hs_instance_end(spec, g, s, st, c.rejected, i, out);
+    } else {
+        for (k = 0; k <= g->nsteps && !st; ++k) {
+            if (k > 0 && (st = hs_step(m, s, w)) != 0) break;
+            hs_instance_record(spec, m, s, w, g, i, out);
+        }
+        hs_instance_end(spec, g, s, st, 0, i, out);
     }
-    hs_instance_end(spec, g, s, st, i, out);
     return st;
 }
 

@@ -67,8 +67,20 @@ typedef struct hs_state {
     int warn; /* warning bits (HS_ST_WARNINGS): the instance goes on */
     int iters; /* Newton iterations of the last step (all its sub-steps) */
     int iters_max; /* largest per-step count so far */
-    long iters_total; /* sum over all steps */
+    long iters_total; /* sum over all steps (and, with adaptive steps, their rejected attempts) */
 } hs_state;
+
+/* The step-size controller of an instance with adaptive steps (hs_step_adaptive): kept apart
+ * from hs_state so that fixed-step runs carry none of it (the specialised GPU kernel keeps
+ * every thread's hs_state in shared memory). */
+typedef struct hs_ctrl {
+    double h; /* the next step, s */
+    double h_prev; /* the last accepted step, 0 after a (re)start: no rate history yet */
+    double err_prev; /* its error norm (PI controller), 0 after a (re)start */
+    long rejected; /* attempts rejected: error above tolerance or Newton failure */
+    double zdd_m[HS_CAP_Z], pd_m[HS_CAP_VOLS], fsd_m[HS_CAP_FS], Ud_m[HS_CAP_DCV]; /* rates at
+        the start of the last accepted step: the history of the local error estimate */
+} hs_ctrl;
 
 typedef struct hs_work {
     hs_kin kin;
@@ -506,6 +518,17 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
 /* hs_step in phases. The CUDA cuBLAS path (host/backend_gpu_cublas.cu) runs the same phases
  * with the Newton systems of all instances solved in one batched call between two kernels. */
 
+/* The first signal knot strictly inside (t0, t1) (by more than sl), else t1. */
+HS_HD static inline double hs_next_knot(const hs_mview *m, double t0, double t1, double sl)
+{
+    int k;
+    for (k = 0; k < HS_N(m, nknot); ++k) {
+        double tk = HS_D(m, knot_t)[k];
+        if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
+    }
+    return t1;
+}
+
 /* The next (sub-)step from s->t into w: its end t1 is the end tg of the current step of dt
  * ((step + 1) dt, or t_end for a last step that would pass it), or the first signal knot
  * before tg: a step never steps over a switch or a kink of an input, it is shortened to land
@@ -515,14 +538,9 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
 HS_HD static inline void hs_step_span(const hs_mview *m, const hs_state *s, hs_work *w)
 {
     double dt = HS_D(m, dt), t0 = s->t, tg = (double)(s->step + 1) * dt, te = HS_D(m, t_end), t1, sl;
-    int k;
     sl = 1e-12 * (fabs(tg) > 1.0 ? fabs(tg) : 1.0);
     if (tg > te + sl) tg = te; /* the last step ends at t_end */
-    t1 = tg;
-    for (k = 0; k < HS_N(m, nknot); ++k) {
-        double tk = HS_D(m, knot_t)[k];
-        if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
-    }
+    t1 = hs_next_knot(m, t0, tg, sl);
     w->t0 = t0;
     w->t1 = t1;
     w->tg = tg;
@@ -530,13 +548,39 @@ HS_HD static inline void hs_step_span(const hs_mview *m, const hs_state *s, hs_w
     if (t0 == (double)s->step * dt) w->it_step = 0; /* a new step of dt begins */
 }
 
-/* Prologue: the (sub-)step's span, spools first (closed-form trapezoidal step), hat terms
- * and predictors, the multipliers to iterate. */
-HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
+/* The span of an adaptive step of the controller's size c->h (at most h_max) from s->t into
+ * w, by the same rule as hs_step_span: it ends exactly on the next signal knot or on t_end
+ * when either lies within 1.1 h (stretched a little rather than leaving a sliver), at the
+ * midpoint when it lies within 2 h (two equal steps rather than a full and a tiny one),
+ * else at s->t + h. Every adaptive step is a whole step (tg = t1). */
+HS_HD static inline void hs_step_span_adaptive(const hs_mview *m, const hs_state *s, const hs_ctrl *c,
+                                               hs_work *w)
+{
+    double t0 = s->t, te = HS_D(m, t_end), h = c->h, sl, tk, d, t1;
+    if (h > HS_D(m, h_max)) h = HS_D(m, h_max);
+    sl = 1e-12 * (fabs(te) > 1.0 ? fabs(te) : 1.0);
+    tk = hs_next_knot(m, t0, te, sl);
+    d = tk - t0;
+    if (d <= 1.1 * h) t1 = tk;
+    else if (d < 2.0 * h) t1 = t0 + 0.5 * d;
+    else t1 = t0 + h;
+    w->t0 = t0;
+    w->t1 = t1;
+    w->tg = t1;
+    w->h = t1 - t0;
+    w->it_step = 0;
+}
+
+/* Prologue of a (sub-)step whose span is in w: spools first (closed-form trapezoidal step),
+ * the predictors, the multipliers to iterate. The predictors are the Taylor polynomials of
+ * the state: z + h zd + h^2/2 zdd, x + h xdot; with a controller extrap that has a rate
+ * history (adaptive steps) one degree higher, the next derivative being the rates' divided difference over
+ * the previous step: larger steps start closer to their solution (fewer Newton
+ * iterations). */
+HS_HD static inline void hs_step_prologue(const hs_mview *m, hs_state *s, hs_work *w, const hs_ctrl *extrap)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     double h, t0, t1;
-    hs_step_span(m, s, w);
     w->kin_x = 0;
     h = w->h;
     t0 = w->t0;
@@ -556,8 +600,27 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
         double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
         w->x[i] = xv + h * xr;
     }
+    if (extrap && extrap->h_prev > 0.0) {
+        double c = h * h / extrap->h_prev;
+        HS_UNROLL
+        for (i = 0; i < n; ++i) w->x[i] += c * h * (s->zdd[i] - extrap->zdd_m[i]) / 6.0;
+        HS_UNROLL
+        for (i = n; i < nx; ++i) {
+            int v = i - n;
+            double xr = v < HS_N(m, nvol) ? s->pd[v] : s->fsd[v - HS_N(m, nvol)];
+            double xm = v < HS_N(m, nvol) ? extrap->pd_m[v] : extrap->fsd_m[v - HS_N(m, nvol)];
+            w->x[i] += 0.5 * c * (xr - xm);
+        }
+    }
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
+}
+
+/* Prologue of the next fixed (sub-)step: its span (hs_step_span), then hs_step_prologue. */
+HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
+{
+    hs_step_span(m, s, w);
+    hs_step_prologue(m, s, w, NULL);
 }
 
 /* Residual f0 at the iterate (it must be finite) and the right-hand side -f0 in w->dx. */
@@ -819,6 +882,260 @@ HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
         if (r < 0 || hs_step_finish(m, s, w)) return s->status;
     } while (!hs_step_done(w));
     return 0;
+}
+
+/* ---- error-controlled steps ---- */
+
+/* The spool rate (U_ref - U) / tau of valve i at time t (U_ref's left limit if side < 0). */
+HS_HD static inline double hs_spool_rate(const hs_mview *m, int i, double U, double t, int side)
+{
+    double r = HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t, side) : 0.0;
+    return (r - U) / HS_D(m, dcv_tau)[i];
+}
+
+/* One component's estimated local error of the trapezoidal rule over a step of h from a
+ * value with rate f0 to one with rate f1, fm the rate at the start of the previous step of
+ * hp: -(h^3/12) y3, the rule's leading error term, with the third derivative y3 = f'' taken
+ * as twice the second divided difference of the rates at the three times. Without history
+ * (hp = 0: the first step, or the first after a signal knot, where rates may jump) it is
+ * (h/2) (f1 - f0), the error of an explicit Euler step from the same point: larger than the
+ * rule's by about 6 / (h |f''/f'|), so a restart takes small steps until the history exists. */
+HS_HD static inline double hs_lte(double fm, double f0, double f1, double h, double hp)
+{
+    if (hp > 0.0) {
+        double dd = ((f1 - f0) / h - (f0 - fm) / hp) / (h + hp);
+        return h * h * h * dd / 6.0;
+    }
+    return 0.5 * h * (f1 - f0);
+}
+
+/* The weighted RMS norm of the estimated local error of the step from a to b (b the
+ * candidate at its end, a the state at its start, c the controller, whose h_prev says whether
+ * its rate history exists), each component against atol_class + rtol max(|y_a|, |y_b|):
+ *   positions: -(h^3/12) z3 with z3 = (zdd_b - zdd_a) / h, from this step alone;
+ *   velocities, pressures, friction states, spools: hs_lte of their rates.
+ * The cubic through the two ends' values and rates has no cubic term for a trapezoidal step
+ * (the rule makes it vanish), so a third derivative of a first-order unknown needs the
+ * previous step as well. 0 for a model without unknowns. */
+HS_HD static inline double hs_local_error(const hs_mview *m, const hs_state *a, const hs_state *b,
+                                          const hs_ctrl *c, double h)
+{
+    double sum = 0.0, rt = HS_D(m, rtol), hp = c->h_prev, e, wgt;
+    int i, n = 0;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nz); ++i) {
+        double za = fabs(a->z[i]), zb = fabs(b->z[i]), va = fabs(a->zd[i]), vb = fabs(b->zd[i]);
+        e = h * h * (b->zdd[i] - a->zdd[i]) / 12.0;
+        wgt = HS_D(m, atol_z) + rt * (za > zb ? za : zb);
+        sum += (e / wgt) * (e / wgt);
+        e = hs_lte(c->zdd_m[i], a->zdd[i], b->zdd[i], h, hp);
+        wgt = HS_D(m, atol_zd) + rt * (va > vb ? va : vb);
+        sum += (e / wgt) * (e / wgt);
+        n += 2;
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nvol); ++i) {
+        double pa = fabs(a->p[i]), pb = fabs(b->p[i]);
+        e = hs_lte(c->pd_m[i], a->pd[i], b->pd[i], h, hp);
+        wgt = HS_D(m, atol_p) + rt * (pa > pb ? pa : pb);
+        sum += (e / wgt) * (e / wgt);
+        ++n;
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nfs); ++i) {
+        double fa = fabs(a->fs[i]), fb = fabs(b->fs[i]);
+        e = hs_lte(c->fsd_m[i], a->fsd[i], b->fsd[i], h, hp);
+        wgt = HS_D(m, atol_fs) + rt * (fa > fb ? fa : fb);
+        sum += (e / wgt) * (e / wgt);
+        ++n;
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ndcv); ++i) {
+        double ua = fabs(a->U[i]), ub = fabs(b->U[i]);
+        double ra = hs_spool_rate(m, i, a->U[i], a->t, 1), rb = hs_spool_rate(m, i, b->U[i], b->t, -1);
+        e = hs_lte(c->Ud_m[i], ra, rb, h, hp);
+        wgt = HS_D(m, atol_U) + rt * (ua > ub ? ua : ub);
+        sum += (e / wgt) * (e / wgt);
+        ++n;
+    }
+    return n > 0 ? sqrt(sum / (double)n) : 0.0;
+}
+
+/* The controller's factor for the next step after an error norm err: PI control
+ * (Gustafsson; as in Hairer & Wanner's codes), fac = 0.9 err^(-0.7/k) err_prev^(0.4/k), k the
+ * estimate's order + 1 (3 with history, 2 for the Euler estimate of a restart), between 0.2
+ * and 5. A rejected step, or one without a previous error, uses 0.9 err^(-1/k). */
+HS_HD static inline double hs_step_factor(double err, double err_prev, int history, int accepted)
+{
+    double k = history ? 3.0 : 2.0, fac;
+    int pi = accepted && err_prev > 0.0;
+    if (!(err > 1e-10)) err = 1e-10;
+    fac = 0.9 * pow(err, -(pi ? 0.7 : 1.0) / k);
+    if (pi) fac *= pow(err_prev, 0.4 / k);
+    if (fac < 0.2) fac = 0.2;
+    if (fac > 5.0) fac = 5.0;
+    return fac;
+}
+
+/* h rounded down to a quarter-octave value m 2^e, m in {1, 1.25, 1.5, 1.75}: the steps the
+ * controller proposes come from error norms that backends compute with different rounding
+ * (LAPACK against the built-in LU, FMA on a GPU); rounded to this coarse set they are equal
+ * unless a norm falls within rounding of a boundary, so the step sequence does not depend on
+ * the backend. It also repeats step sizes, which a reused tangent needs (modified Newton). */
+HS_HD static inline double hs_step_quantize(double h)
+{
+    int e;
+    double f = frexp(h, &e); /* h = f 2^e, f in [0.5, 1) */
+    return ldexp(floor(f * 8.0) / 8.0, e);
+}
+
+/* Restarts the controller (t = 0, or after a signal knot): no rate history, the next step at
+ * most h_init. */
+HS_HD static inline void hs_step_restart(const hs_mview *m, hs_ctrl *c)
+{
+    if (!(c->h > 0.0) || c->h > HS_D(m, h_init)) c->h = HS_D(m, h_init);
+    c->h_prev = 0.0;
+    c->err_prev = 0.0;
+}
+
+/* A controller for a run from t = 0: nothing rejected, no history, the first step h_init. */
+HS_HD static inline void hs_ctrl_start(const hs_mview *m, hs_ctrl *c)
+{
+    int i;
+    c->h = 0.0;
+    c->rejected = 0;
+    hs_step_restart(m, c);
+    for (i = 0; i < HS_CAP_Z; ++i) c->zdd_m[i] = 0.0;
+    for (i = 0; i < HS_CAP_VOLS; ++i) c->pd_m[i] = 0.0;
+    for (i = 0; i < HS_CAP_FS; ++i) c->fsd_m[i] = 0.0;
+    for (i = 0; i < HS_CAP_DCV; ++i) c->Ud_m[i] = 0.0;
+}
+
+/* One accepted adaptive step from s (integrator.step = adaptive) of the controller's size
+ * c->h, cut to land on signal knots and t_end (hs_step_span_adaptive). An attempt whose Newton
+ * iteration fails (iteration limit, NaN/Inf, singular matrix; with modified Newton after its
+ * full-Newton retry) or whose epilogue fails is taken again at a quarter of the step; one
+ * whose local error norm (hs_local_error) exceeds 1, at the size the controller gives. A
+ * failed attempt at h_min is the instance's failure, with that attempt's status; an attempt
+ * at h_min whose error still exceeds the tolerance is accepted (the tolerance cannot be met
+ * above the smallest step the user allows). On return s0 holds the state at the start of the
+ * accepted step (the dense output's left end: hs_dense_state) and w describes s. s->step
+ * counts accepted steps, c->rejected the attempts thrown away, whose Newton iterations count
+ * in s->iters_total. After a step that ends on a signal knot the controller restarts
+ * (hs_step_restart): an input switches or kinks there. Returns s->status (0: accepted). */
+HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state *s, hs_ctrl *c, hs_work *w,
+                                                     hs_state *s0)
+{
+    int reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED, rejected = 0, r, i;
+    long spent = 0;
+    double err = 0.0;
+    if (s->status) return s->status;
+    *s0 = *s;
+    for (;;) {
+        int ok;
+        hs_step_span_adaptive(m, s, c, w);
+        hs_step_prologue(m, s, w, c);
+        r = hs_newton_solve(m, s, w, reuse, 0);
+        if (r != 1 && reuse) {
+            int it = s->iters;
+            s->status = 0;
+            w->tan_ok = 0;
+            hs_step_prologue(m, s, w, c);
+            r = hs_newton_solve(m, s, w, 0, it);
+        }
+        ok = r == 1 && !hs_step_finish(m, s, w);
+        if (ok) err = hs_local_error(m, s0, s, c, w->h);
+        if (ok && (err <= 1.0 || w->h <= HS_D(m, h_min))) break;
+        { /* rejected: back to the start, a smaller step */
+            int st = s->status, its = s->iters;
+            double h = w->h, fac = ok ? hs_step_factor(err, 0.0, c->h_prev > 0.0, 0) : 0.25;
+            spent += its;
+            *s = *s0;
+            w->tan_ok = 0;
+            ++rejected;
+            if (!ok && h <= HS_D(m, h_min)) {
+                s->status = st ? st : HS_ST_MAXITER;
+                c->rejected += rejected;
+                s->iters_total += spent;
+                if (s->status & HS_ST_MAXITER) hs_newton_fail(m, s, w);
+                return s->status;
+            }
+            h = hs_step_quantize(h * fac);
+            c->h = h > HS_D(m, h_min) ? h : HS_D(m, h_min);
+        }
+    }
+    { /* accepted: the controller's next step and the rate history */
+        double h = w->h, fac = hs_step_factor(err, c->err_prev, c->h_prev > 0.0, 1);
+        int knot = w->t1 < HS_D(m, t_end) && hs_next_knot(m, w->t0, w->t1 + h, 0.0) == w->t1;
+        if (rejected && fac > 1.0) fac = 1.0; /* no growth right after a rejection */
+        if (fac >= 1.0 && fac <= 1.2) fac = 1.0; /* keep h, and so a reusable tangent */
+        h = hs_step_quantize(fac == 1.0 ? c->h : h * fac);
+        if (h > HS_D(m, h_max)) h = HS_D(m, h_max);
+        if (h < HS_D(m, h_min)) h = HS_D(m, h_min);
+        c->h = h;
+        c->rejected += rejected;
+        s->iters_total += spent;
+        c->h_prev = w->h;
+        c->err_prev = err > 1e-4 ? err : 1e-4;
+        HS_UNROLL
+        for (i = 0; i < HS_N(m, nz); ++i) c->zdd_m[i] = s0->zdd[i];
+        HS_UNROLL
+        for (i = 0; i < HS_N(m, nvol); ++i) c->pd_m[i] = s0->pd[i];
+        HS_UNROLL
+        for (i = 0; i < HS_N(m, nfs); ++i) c->fsd_m[i] = s0->fsd[i];
+        HS_UNROLL
+        for (i = 0; i < HS_N(m, ndcv); ++i) c->Ud_m[i] = hs_spool_rate(m, i, s0->U[i], s0->t, 1);
+        if (knot) hs_step_restart(m, c);
+    }
+    return 0;
+}
+
+/* Dense output: the state at time t of the accepted step from a to b (a->t <= t <= b->t), by
+ * the cubic Hermite interpolant of each unknown between its values and rates at the two ends
+ * (positions with velocities, velocities with accelerations, pressures, friction states,
+ * spools and works with their rates): third-order accurate, one order above the rule's local
+ * error, so the interpolation adds no larger error. Multipliers, accelerations and rates are
+ * linear. The rest (counters, status, the cylinders' reference lengths) is b's. */
+HS_HD static inline void hs_dense_state(const hs_mview *m, const hs_state *a, const hs_state *b, double t,
+                                        hs_state *o)
+{
+    double h = b->t - a->t, th = h > 0.0 ? (t - a->t) / h : 1.0, th2 = th * th, th3 = th2 * th;
+    double h00 = 2.0 * th3 - 3.0 * th2 + 1.0, h10 = (th3 - 2.0 * th2 + th) * h, h01 = -2.0 * th3 + 3.0 * th2,
+           h11 = (th3 - th2) * h;
+    int i;
+#define HS_HERMITE(ya, fa, yb, fb) (h00 * (ya) + h10 * (fa) + h01 * (yb) + h11 * (fb))
+    *o = *b;
+    o->t = t;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nz); ++i) {
+        o->z[i] = HS_HERMITE(a->z[i], a->zd[i], b->z[i], b->zd[i]);
+        o->zd[i] = HS_HERMITE(a->zd[i], a->zdd[i], b->zd[i], b->zdd[i]);
+        o->zdd[i] = (1.0 - th) * a->zdd[i] + th * b->zdd[i];
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncon); ++i) o->lambda[i] = (1.0 - th) * a->lambda[i] + th * b->lambda[i];
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nvol); ++i) {
+        o->p[i] = HS_HERMITE(a->p[i], a->pd[i], b->p[i], b->pd[i]);
+        o->pd[i] = (1.0 - th) * a->pd[i] + th * b->pd[i];
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nfs); ++i) {
+        o->fs[i] = HS_HERMITE(a->fs[i], a->fsd[i], b->fs[i], b->fsd[i]);
+        o->fsd[i] = (1.0 - th) * a->fsd[i] + th * b->fsd[i];
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ndcv); ++i)
+        o->U[i] = HS_HERMITE(a->U[i], hs_spool_rate(m, i, a->U[i], a->t, 1), b->U[i],
+                             hs_spool_rate(m, i, b->U[i], b->t, -1));
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncyl); ++i) {
+        o->W_cyl[i] = HS_HERMITE(a->W_cyl[i], a->P_cyl[i], b->W_cyl[i], b->P_cyl[i]);
+        o->P_cyl[i] = (1.0 - th) * a->P_cyl[i] + th * b->P_cyl[i];
+    }
+    o->W_ext = HS_HERMITE(a->W_ext, a->P_ext, b->W_ext, b->P_ext);
+    o->P_ext = (1.0 - th) * a->P_ext + th * b->P_ext;
+#undef HS_HERMITE
 }
 
 /* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:

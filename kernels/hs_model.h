@@ -100,6 +100,13 @@ enum hs_newton {
                               it still contracts (hs_newton_solve) */
 };
 
+/* How hs_step chooses its steps (integrator.step). */
+enum hs_step_control {
+    HS_STEP_FIXED = 0, /* steps of dt (sub-steps only at signal knots): the seeds' scheme */
+    HS_STEP_ADAPTIVE = 1 /* per-instance steps under a local error estimate and a PI controller
+                            (hs_step_adaptive); dt is then the output grid */
+};
+
 #define HS_NAME_LEN 48
 
 typedef struct hs_model {
@@ -239,6 +246,18 @@ typedef struct hs_model {
     double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
     double fd_floor;
     int newton; /* enum hs_newton */
+    /* error-controlled steps (step = HS_STEP_ADAPTIVE; hs_step_adaptive): the local error of
+     * each class of unknowns against atol + rtol |value| in a weighted RMS norm */
+    int step; /* enum hs_step_control */
+    double rtol; /* relative tolerance of the local error, all classes */
+    double atol_z; /* absolute tolerances: positions, rad or m */
+    double atol_zd; /* velocities, rad/s or m/s */
+    double atol_p; /* pressures, Pa */
+    double atol_fs; /* friction states */
+    double atol_U; /* spool positions, V */
+    double h_init; /* first step, and the step after a signal knot (a restart), s */
+    double h_min; /* below this a step that fails is the instance's failure, s */
+    double h_max; /* largest step, s */
 } hs_model;
 
 /* ---- how the engine reads the model ----

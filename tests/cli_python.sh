@@ -92,7 +92,8 @@ n = inst.size
 # layout: shapes, dtypes, names as the docs say
 check(n == 20 and list(inst) == list(range(20)), "/instance is 0..19")
 check(st.dtype == np.int32 and f["steps"].dtype == np.int64 and inst.dtype == np.int64
-      and f["newton_max"].dtype == np.int32 and f["newton_mean"].dtype == np.float64,
+      and f["newton_max"].dtype == np.int32 and f["newton_mean"].dtype == np.float64
+      and f["rejected_steps"].dtype == np.int64,
       "row dataset dtypes")
 check(pnames == ["fluid.B_oil", "integrator.max_iter"] and par.shape == (20, 2), "/params")
 check(sigs == ["crank_angle", "p_piston", "W_lift"] and tsigs == ["p_piston", "crank_angle_dot"],
@@ -107,7 +108,8 @@ for s in sigs:
 rows = list(csv.DictReader(open(csvp, newline="")))
 check(len(rows) == n, "CSV rows %d" % len(rows))
 want = {"instance": inst, "status": st, "steps": f["steps"][()],
-        "newton_mean": f["newton_mean"][()], "newton_max": f["newton_max"][()]}
+        "newton_mean": f["newton_mean"][()], "newton_max": f["newton_max"][()],
+        "rejected_steps": f["rejected_steps"][()]}
 for j, p in enumerate(pnames):
     want[p] = par[:, j]
 for s in sigs:
@@ -287,7 +289,7 @@ if [ "$PY" = /usr/bin/python3 ]; then
   if ! nopy/python3 -S -c 'import numpy' >/dev/null 2>&1; then
     nopy/python3 -S "$RR" r.h5 --rows 1 >np.txt 2>np_err.txt; rc=$?
     [ $rc -eq 0 ] && grep -q 'has no numpy/h5py.*running with /usr/bin/python3' np_err.txt \
-      && grep -q '^file: r.h5 (format_version 2, complete)' np.txt \
+      && grep -q '^file: r.h5 (format_version 3, complete)' np.txt \
       && ok || bad "re-run with /usr/bin/python3: rc $rc $(cat np_err.txt) $(head -3 np.txt)"
     HS_READ_RESULTS_REEXEC=1 nopy/python3 -S "$RR" r.h5 >/dev/null 2>np_err2.txt; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs numpy and h5py: run it with /usr/bin/python3' np_err2.txt \

@@ -18,7 +18,7 @@ same_h5() { h5diff -q "$1" "$2" >/dev/null 2>&1; }
 grep -q 'instance-steps/s' run_a.txt && grep -q 'backend cpu' run_a.txt && ok || bad "summary: $(cat run_a.txt)"
 grep -q 'p_piston' run_a.txt && ok || bad "ensemble table printed"
 [ "$(($(wc -l <a.csv) - 1))" -eq 24 ] && ok || bad "24 CSV rows"
-head -1 a.csv | grep -q '^instance,status,steps,newton_mean,newton_max,fluid.B_oil,cylinder.lift.friction.eta,crank_angle_min' \
+head -1 a.csv | grep -q '^instance,status,steps,newton_mean,newton_max,rejected_steps,fluid.B_oil,cylinder.lift.friction.eta,crank_angle_min' \
   && ok || bad "CSV header: $(head -1 a.csv)"
 
 # determinism: the same sweep again gives a byte-identical file

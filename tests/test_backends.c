@@ -73,6 +73,56 @@ int main(void)
     hs_batch_out_free(&cpu);
     hs_batch_out_free(&cpu2);
     hs_batch_out_free(&one);
+    /* adaptive steps (integrator.step: adaptive): each instance its own step sequence, the
+     * same on both backends (the controller decides on numbers that agree to rounding), the
+     * statistics on the output grid to rounding, far fewer steps than the 1200 fixed ones */
+    {
+        hs_batch_out ra, ca;
+        long nacc = 0, nrej = 0;
+        double wa = 0.0;
+        base.step = HS_STEP_ADAPTIVE;
+        base.rtol = base.atol_z = base.atol_zd = 1e-5;
+        base.atol_p = 10.0;
+        base.atol_fs = 1e-8;
+        base.atol_U = 1e-4;
+        base.h_init = 1e-4;
+        base.h_min = 1e-8;
+        base.h_max = 0.05;
+        run(HS_BACKEND_REFERENCE, 1, vals, n, &ra);
+        run(HS_BACKEND_CPU, 2, vals, n, &ca);
+        for (i = 0; i < n; ++i) {
+            CHECK(ca.status[i] == ra.status[i] && ca.steps[i] == ra.steps[i] && ca.rejected[i] == ra.rejected[i] &&
+                      ca.iters_mean[i] == ra.iters_mean[i] && ca.iters_max[i] == ra.iters_max[i],
+                  "adaptive instance %ld: same status, steps (%ld, %ld), rejections (%ld, %ld), Newton counts", i,
+                  ca.steps[i], ra.steps[i], ca.rejected[i], ra.rejected[i]);
+            if (i == 5) continue;
+            CHECK(ra.status[i] == 0 && ra.steps[i] > 20 && ra.steps[i] < 600,
+                  "adaptive instance %ld completes in fewer steps: %ld (status %d)", i, ra.steps[i], ra.status[i]);
+            nacc += ra.steps[i];
+            nrej += ra.rejected[i];
+        }
+        for (k = 0; k < spec.nsig * HS_NSTAT; ++k) {
+            double scale = 0.0;
+            long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
+            for (i = 0; i < n; ++i)
+                if (i != 5 && fabs(ra.stats[kk * n + i]) > scale) scale = fabs(ra.stats[kk * n + i]);
+            for (i = 0; i < n; ++i) {
+                double d;
+                if (i == 5) continue;
+                d = fabs(ca.stats[k * n + i] - ra.stats[k * n + i]) / (scale > 0 ? scale : 1.0);
+                if (d > wa) wa = d;
+            }
+        }
+        printf("  adaptive: %ld steps accepted, %ld rejected over %ld instances (fixed: 1200 each); cpu vs "
+               "reference statistics %.3e\n",
+               nacc, nrej, n - 1, wa);
+        CHECK(wa < 5e-9, "adaptive: cpu batch equals reference to rounding: %.3e", wa);
+        CHECK(ca.ntime == 13 && isnan(ca.traj[12 * n + 5]) && !isnan(ca.traj[12 * n + 0]),
+              "adaptive: the trajectory on the same grid");
+        hs_batch_out_free(&ra);
+        hs_batch_out_free(&ca);
+        base.step = HS_STEP_FIXED;
+    }
     /* a diverging instance: an absurdly soft oil (1 kPa) makes the valve volume's pressure
      * equation ill-posed; whatever happens it must be flagged or finish, never crash */
     {

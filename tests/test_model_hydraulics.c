@@ -253,11 +253,12 @@ static void test_values(void)
                 "signal.uref.v.1", "fluid.B_oil", "fluid.rho", "source.pump.p", "source.tank.p",
                 "volume.valve.V", "volume.rod.p0", "throttle.thr.Cd", "throttle.thr.dp_lim",
                 "valve.dcv.Cv", "valve.dcv.U0", "cylinder.lift.at_a.x", "cylinder.lift.init.p",
-                "integrator.dt", "integrator.tol_friction", "integrator.newton", NULL};
+                "integrator.dt", "integrator.tol_friction", "integrator.newton", "integrator.step",
+                "integrator.rtol", "integrator.atol_spool", "integrator.h_max", NULL};
             for (i = 1; order[i]; ++i)
                 CHECK(hs_param_find(g_d, order[i - 1]) < hs_param_find(g_d, order[i]),
                       "parameter order: %s before %s", order[i - 1], order[i]);
-            CHECK(hs_param_find(g_d, "integrator.newton") == g_d->nparam - 1, "integrator.newton last");
+            CHECK(hs_param_find(g_d, "integrator.h_max") == g_d->nparam - 1, "integrator.h_max last");
         }
     }
 }

@@ -58,6 +58,11 @@ static long f_steps(long i)
 {
     return 1000 + 37 * i;
 }
+
+static long f_rejected(long i)
+{
+    return 3 * i + 1;
+}
 static double f_nmean(long i)
 {
     return 1.5 + 0.25 * (double)i;
@@ -92,7 +97,7 @@ typedef struct batch {
 static void make_batch(batch *b, long i0, long i1, long ch, long c)
 {
     static int st[64];
-    static long steps[64];
+    static long steps[64], rej[64];
     static double nmean[64], stats[NS * HS_NSTAT * 64], traj[NTR * NTIME * 64];
     static int nmax[64];
     long a = i0 + c * ch, n = (i1 - a) < ch ? (i1 - a) : ch, r;
@@ -101,6 +106,7 @@ static void make_batch(batch *b, long i0, long i1, long ch, long c)
     b->bo.n = n;
     b->bo.status = st;
     b->bo.steps = steps;
+    b->bo.rejected = rej;
     b->bo.iters_mean = nmean;
     b->bo.iters_max = nmax;
     b->bo.stats = stats;
@@ -110,6 +116,7 @@ static void make_batch(batch *b, long i0, long i1, long ch, long c)
         long i = a + r;
         st[r] = f_status(i);
         steps[r] = f_steps(i);
+        rej[r] = f_rejected(i);
         nmean[r] = f_nmean(i);
         nmax[r] = f_nmax(i);
         for (j = 0; j < NP; ++j) b->params[r * NP + j] = f_param(i, j);
@@ -592,7 +599,7 @@ static void test_full_run(void)
     CHECK(f >= 0, "open the finished file");
     if (f < 0) return;
     {
-        long inst[NT], steps[NT];
+        long inst[NT], steps[NT], rej[NT];
         int st[NT], nmax[NT];
         double nmean[NT], par[NT * NP], tt[NTIME];
         unsigned char done[4];
@@ -603,13 +610,14 @@ static void test_full_run(void)
                   read_ds(f, "/steps", H5T_NATIVE_LONG, steps) == 0 &&
                   read_ds(f, "/newton_mean", H5T_NATIVE_DOUBLE, nmean) == 0 &&
                   read_ds(f, "/newton_max", H5T_NATIVE_INT, nmax) == 0 &&
+                  read_ds(f, "/rejected_steps", H5T_NATIVE_LONG, rej) == 0 &&
                   read_ds(f, "/params", H5T_NATIVE_DOUBLE, par) == 0 &&
                   read_ds(f, "/traj/time", H5T_NATIVE_DOUBLE, tt) == 0 &&
                   read_ds(f, "/done", H5T_NATIVE_UCHAR, done) == 0,
               "read the row datasets");
         for (i = 0; i < NT; ++i) {
             bad += inst[i] != i || st[i] != f_status(i) || steps[i] != f_steps(i) ||
-                   nmax[i] != f_nmax(i);
+                   nmax[i] != f_nmax(i) || rej[i] != f_rejected(i);
             bad += memcmp(&nmean[i], &(double){f_nmean(i)}, sizeof(double)) != 0;
             for (j = 0; j < NP; ++j)
                 bad += memcmp(&par[i * NP + j], &(double){f_param(i, j)}, sizeof(double)) != 0;
@@ -735,7 +743,7 @@ static void test_full_run(void)
         if (!fc) return;
         CHECK(fgets(line, sizeof line, fc) != NULL &&
                   !strcmp(line,
-                          "instance,status,steps,newton_mean,newton_max,cylinders[0].d_piston,"
+                          "instance,status,steps,newton_mean,newton_max,rejected_steps,cylinders[0].d_piston,"
                           "valves[0].tau,"
                           "crank_angle_min,crank_angle_max,crank_angle_mean,crank_angle_t_max,"
                           "p_piston_min,p_piston_max,p_piston_mean,p_piston_t_max,"
@@ -745,8 +753,8 @@ static void test_full_run(void)
         for (k = 0; k < 5; ++k) CHECK(fgets(line, sizeof line, fc) != NULL, "CSV row %d", k);
         {
             size_t w =
-                (size_t)snprintf(want, sizeof want, "4,6,%ld,%.17g,%d,%.17g,%.17g", f_steps(4),
-                                 f_nmean(4), f_nmax(4), f_param(4, 0), f_param(4, 1));
+                (size_t)snprintf(want, sizeof want, "4,6,%ld,%.17g,%d,%ld,%.17g,%.17g", f_steps(4),
+                                 f_nmean(4), f_nmax(4), f_rejected(4), f_param(4, 0), f_param(4, 1));
             for (k = 0; k < NS; ++k)
                 for (q = 0; q < NC; ++q) {
                     double v = f_stat(4, k, cols[q]);

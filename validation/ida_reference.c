@@ -1243,6 +1243,7 @@ int hs_val_run_engine_hyd(const hs_model *m, double out_dt, int nout, const hs_v
         st->mean_iters = sum.mean_iters;
         st->max_iters = sum.max_iters;
         st->steps = sum.steps;
+        st->rejected = sum.rejected;
     }
     if (c.taken < nout)
         return fail(errmsg, n, "our integrator stopped at t = %g s after %d of %d samples: %s",

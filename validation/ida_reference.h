@@ -137,6 +137,7 @@ typedef struct hs_val_stats {
     double mean_iters; /* Newton iterations per step */
     int max_iters;
     long steps;
+    long rejected; /* adaptive steps: attempts rejected */
 } hs_val_stats;
 
 /* hs_val_run_engine with every sampled quantity of hs_val_out; st may be NULL. */

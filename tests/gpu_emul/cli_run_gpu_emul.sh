@@ -53,6 +53,23 @@ HS_GPU_PATH=fused HS_GPU_VERBOSE=1 "$HE" run "$SW" -b gpu -o f.h5 --no-progress 
 grep -q '^gpu fused: 24 instances' fused.txt && ok || bad "one fused launch plan for the 3 chunks: $(grep '^gpu' fused.txt)"
 same_datasets c.h5 f.h5 && ok || bad "fused gpu == cpu, every dataset"
 cmp -s c.csv f.csv && ok || bad "fused gpu CSV == cpu CSV"
+# adaptive steps (simulation: {step: adaptive}): each instance its own steps on the device;
+# specialised and fused paths give the cpu backend's file, rejected steps included; the cublas
+# path (lockstep fixed steps) refuses with the reason
+sed 's/^simulation: {t_end: 0.8 s, dt: 2 ms}/simulation: {t_end: 0.8 s, dt: 2 ms, step: adaptive, rtol: 1e-5}/' "$SW" >ad.yaml
+sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" ad.yaml
+"$HS" run ad.yaml -b cpu -o ca.h5 --no-progress >ca.txt 2>&1 && ok || bad "cpu adaptive run: $(tail -3 ca.txt)"
+"$HE" run ad.yaml -b gpu -o ga.h5 --no-progress >ga.txt 2>&1 && ok || bad "gpu adaptive run: $(tail -3 ga.txt)"
+same_datasets ca.h5 ga.h5 && ok || bad "adaptive: specialised gpu == cpu, every dataset"
+HS_GPU_PATH=fused "$HE" run ad.yaml -b gpu -o fa.h5 --no-progress >fa.txt 2>&1 && ok || bad "fused adaptive run: $(tail -3 fa.txt)"
+same_datasets ca.h5 fa.h5 && ok || bad "adaptive: fused gpu == cpu, every dataset"
+# the CSV summary: all finished, 20 .. 400 accepted steps each (fixed: 400), rejections counted
+awk -F, 'NR == 1 { ok = $3 == "steps" && $6 == "rejected_steps"; next }
+         { n++; if ($2 != 0 || $3 < 20 || $3 >= 400 || $6 < 0) ok = 0 } END { exit !(ok && n == 24) }' ca.csv &&
+  ok || bad "adaptive: fewer steps than the 400 fixed ones: $(cut -d, -f1-6 ca.csv | head -3)"
+grep -q 'instance-steps/s of the output grid dt: adaptive steps' ca.txt && ok || bad "adaptive: the rate is per grid step: $(tail -1 ca.txt)"
+HS_GPU_PATH=cublas "$HE" run ad.yaml -b gpu -o ba.h5 --no-progress >ba.txt 2>&1
+[ $? -ne 0 ] && grep -q 'integrator.step: fixed only' ba.txt && ok || bad "cublas refuses adaptive steps: $(tail -2 ba.txt)"
 # a swept enumeration: no specialised kernel; the generic one runs and says why
 sed 's/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/' "$SW" >enum.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" enum.yaml

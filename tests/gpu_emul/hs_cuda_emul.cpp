@@ -277,6 +277,7 @@ void hs_emul_arg(const char *kernel, const hs_batch_out &o)
 {
     size_t n = (size_t)(o.n > 0 ? o.n : 0);
     if (!hs_emul_is_device(o.status, n * sizeof *o.status) || !hs_emul_is_device(o.steps, n * sizeof *o.steps) ||
+        (o.rejected && !hs_emul_is_device(o.rejected, n * sizeof *o.rejected)) ||
         !hs_emul_is_device(o.iters_mean, n * sizeof *o.iters_mean) ||
         !hs_emul_is_device(o.iters_max, n * sizeof *o.iters_max) || !hs_emul_is_device(o.stats, n * HS_NSTAT * sizeof *o.stats) ||
         (o.traj && !hs_emul_is_device(o.traj, n * o.ntime * sizeof *o.traj)))

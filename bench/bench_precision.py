@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Work-precision diagram: error against time of one instance on one CPU core, for the coupled
+models' work cycles, integrated by
+  - hydrosweep with fixed steps dt = 4 ms .. 0.125 ms (the seeds' scheme),
+  - hydrosweep with adaptive steps at rtol = atol = 1e-2 .. 1e-8 (integrator.step: adaptive),
+  - SUNDIALS IDA (the independent reference of validation/ida_reference.c: absolute planar
+    coordinates, index-1 form, variable order and step) at rtol 1e-3 .. 1e-9,
+against a tight reference: IDA at rtol 1e-10 (the issue's choice). The errors are the maximum
+over the output grid (every OUT_DT) of |crank angle error| (rad) and |piston pressure error|
+(Pa). Each time is the best of R runs of validation/precision_point (model loading excluded,
+the same process and compiler for both solvers). Writes a table (JSON + Markdown) and a PNG
+(matplotlib, when installed) under bench/results with machine, date and commit.
+
+usage: bench/bench_precision.py [--build build] [--repeats 3] [--models seed003,pub1]
+                                [--quick] [--out bench/results]
+"""
+import argparse, csv, datetime, json, os, platform, subprocess, sys, tempfile
+
+MODELS = {
+    # name: (file, t_end, output grid, the piston-side volume's column in the CSV, label)
+    "seed003": ("models/fourbar_jaiswal2021_friction.yaml", 10.0, 4e-3, "p1",
+                "seed 003 four-bar (Brown-McPhee), 10 s cycle"),
+    "pub1": ("models/fourbar_rahikainen2018.yaml", 7.0, 4e-3, "p1", "Pub. I four-bar, 7 s cycle"),
+}
+FIXED = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
+ADAPTIVE = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8]
+IDA = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]
+REF_RTOL = 1e-10
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    return {k: [float(r[j]) for r in rows[1:]] for j, k in enumerate(head)}
+
+
+def point(exe, model, t_end, out_dt, mode, value, reps, tmp):
+    out = os.path.join(tmp, f"{mode}-{value:g}.csv")
+    r = subprocess.run([exe, model, str(t_end), str(out_dt), mode, repr(value), str(reps), out],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, (r.stderr.strip() or r.stdout.strip())
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    res["samples"] = load(out)
+    return res, None
+
+
+def errors(a, ref, pcol):
+    ez = max(abs(x - y) for x, y in zip(a["z0"], ref["z0"]))
+    ep = max(abs(x - y) for x, y in zip(a[pcol], ref[pcol]))
+    return ez, ep
+
+
+def commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+def plot(results, png):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("bench_precision: matplotlib not installed: no plot (apt-get install python3-matplotlib)")
+        return False
+    names = list(results)
+    fig, axes = plt.subplots(2, len(names), figsize=(6 * len(names), 9), squeeze=False)
+    style = {"fixed": ("o-", "hydrosweep, fixed dt"), "adaptive": ("s-", "hydrosweep, adaptive"),
+             "ida": ("^--", "SUNDIALS IDA")}
+    for c, name in enumerate(names):
+        for r, (key, unit) in enumerate([("err_crank", "rad"), ("err_p", "Pa")]):
+            ax = axes[r][c]
+            for mode, (mk, lab) in style.items():
+                pts = [p for p in results[name]["points"] if p["mode"] == mode and p.get(key)]
+                if not pts:
+                    continue
+                ax.loglog([p[key] for p in pts], [p["seconds"] * 1e3 for p in pts], mk, label=lab)
+            ax.set_xlabel(f"max error, {'crank angle' if key == 'err_crank' else 'piston pressure'} ({unit})")
+            ax.set_ylabel("time, one instance, one core (ms)")
+            ax.set_title(results[name]["label"], fontsize=10)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--models", default="seed003,pub1")
+    ap.add_argument("--quick", action="store_true", help="two points per method (a smoke test)")
+    ap.add_argument("--out", default="bench/results")
+    a = ap.parse_args()
+    exe = os.path.join(a.build, "validation", "precision_point")
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"bench_precision: {exe} not found: build with SUNDIALS (scripts/install-deps.sh)")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in a.models.split(","):
+            model, t_end, out_dt, pcol, label = MODELS[name]
+            ref, err = point(exe, model, t_end, out_dt, "ida", REF_RTOL, 1, tmp)
+            if ref is None:
+                sys.exit(f"bench_precision: reference of {name}: {err}")
+            pts = []
+            plan = [("fixed", v) for v in FIXED] + [("adaptive", v) for v in ADAPTIVE] + [("ida", v) for v in IDA]
+            if a.quick:
+                plan = [("fixed", 2e-3), ("fixed", 1e-3), ("adaptive", 1e-3), ("adaptive", 1e-4),
+                        ("ida", 1e-4), ("ida", 1e-5)]
+            for mode, v in plan:
+                res, err = point(exe, model, t_end, out_dt, mode, v, a.repeats, tmp)
+                if res is None:
+                    print(f"  {name} {mode} {v:g}: failed: {err}")
+                    pts.append({"mode": mode, "value": v, "failed": err})
+                    continue
+                ez, ep = errors(res["samples"], ref["samples"], pcol)
+                del res["samples"]
+                res.update(err_crank=ez, err_p=ep)
+                pts.append(res)
+                print(f"  {name} {mode:8s} {v:<8g} {res['seconds'] * 1e3:9.2f} ms  steps {res['steps']:6d} "
+                      f"(rejected {res['rejected']:4d})  crank {ez:.2e} rad  p {ep:.2e} Pa", flush=True)
+            results[name] = {"model": model, "t_end": t_end, "out_dt": out_dt, "label": label, "points": pts,
+                             "reference": f"IDA rtol {REF_RTOL:g}", "reference_seconds": ref["seconds"]}
+    os.makedirs(a.out, exist_ok=True)
+    date = datetime.date.today().isoformat()
+    stem = os.path.join(a.out, f"{date}-precision-cpu" + ("-quick" if a.quick else ""))
+    meta = {"date": date, "commit": commit(), "machine": cpu_name(), "repeats": a.repeats,
+            "command": " ".join(["python3"] + sys.argv)}
+    with open(stem + ".json", "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    png = plot(results, stem + ".png")
+    with open(stem + ".md", "w") as f:
+        f.write(f"# Work-precision, one instance, one core ({date}, commit {meta['commit']})\n\n")
+        f.write(f"Machine: {meta['machine']}. Command: `{meta['command']}`. Time: best of {a.repeats} runs of "
+                "validation/precision_point (model loading excluded). Error: max over the output grid of |crank "
+                f"angle - reference| and |piston pressure - reference|; reference: IDA at rtol {REF_RTOL:g}. "
+                "Absolute tolerances (adaptive and IDA): rtol x (1 rad, 1 rad/s, 1 MPa, 10 V, 1 mm).\n\n")
+        if png:
+            f.write(f"![work-precision]({os.path.basename(stem)}.png)\n\n")
+        for name, r in results.items():
+            f.write(f"## {r['label']} ({r['model']}, t_end {r['t_end']:g} s, output every {r['out_dt'] * 1e3:g} ms)\n\n")
+            f.write("| method | dt or rtol | time (ms) | steps | rejected | Newton/step | crank error (rad) | "
+                    "p_piston error (Pa) |\n|---|---|---|---|---|---|---|---|\n")
+            for p in r["points"]:
+                if "failed" in p:
+                    f.write(f"| {p['mode']} | {p['value']:g} | failed: {p['failed']} | | | | | |\n")
+                    continue
+                f.write(f"| {p['mode']} | {p['value']:g} | {p['seconds'] * 1e3:.2f} | {p['steps']} | {p['rejected']} | "
+                        f"{p['newton_mean']:.2f} | {p['err_crank']:.2e} | {p['err_p']:.2e} |\n")
+            f.write("\n")
+    print(f"bench_precision: {stem}.md, .json" + (", .png" if png else ""))
+
+
+if __name__ == "__main__":
+    main()
