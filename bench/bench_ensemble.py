@@ -9,10 +9,13 @@ and writes the figures as JSON + Markdown with machine, device, date and commit.
     cpu           OpenMP batch, all cores, the engine specialised to the model (the default)
                   N = 1e3 (and 1e4 with --full; --cpu-sizes)
     cpu_modified  the same with simulation.newton: modified (tangent reuse)
+    cpu_adaptive  the same with simulation.step: adaptive (default tolerances: about the
+                  accuracy of the fixed 1 ms steps; instance-steps are those of the output grid)
     cpu_generic   the same with the generic engine (HS_CPU_ENGINE=generic)
     gpu           the specialised kernel (NVRTC; the default path, HS_GPU_PATH=specialised)
                   N = 1e3 1e4 1e5 1e6 (--sizes)
     gpu_modified  the same with simulation.newton: modified
+    gpu_adaptive  the same with simulation.step: adaptive
     gpu_local     the generic kernel, scratch in local memory (HS_GPU_PATH=fused_local)
     gpu_fused     the generic kernel, scratch in a device pool (HS_GPU_PATH=fused)
     gpu_cublas    batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
@@ -27,7 +30,8 @@ wall time is recorded beside it. A size whose run would take longer than --max-r
 recorded as such, so a lease-limited GPU session still ends with a report.
 
 usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
-           [--backends reference,cpu,cpu_modified,cpu_generic,gpu,gpu_modified,gpu_local,gpu_fused,gpu_cublas]
+           [--backends reference,cpu,cpu_modified,cpu_adaptive,cpu_generic,gpu,gpu_modified,gpu_adaptive,
+                       gpu_local,gpu_fused,gpu_cublas]
            [--sizes 1000,10000,100000,1000000]
            [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
            [--max-run-s 600] [--budget-s 0] [--out bench/results] [--commit C]
@@ -37,12 +41,14 @@ import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, temp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_single import cpu_name  # noqa: E402  (one definition for both benchmarks)
-ALL_BACKENDS = ["reference", "cpu", "cpu_modified", "cpu_generic", "gpu", "gpu_modified", "gpu_local", "gpu_fused",
-                "gpu_cublas"]
-GPU_PATH = {"gpu": "specialised", "gpu_modified": "specialised", "gpu_local": "fused_local", "gpu_fused": "fused",
-            "gpu_cublas": "cublas"}
-CPU_ENGINE = {"cpu": "specialised", "cpu_modified": "specialised", "cpu_generic": "generic"}
+ALL_BACKENDS = ["reference", "cpu", "cpu_modified", "cpu_adaptive", "cpu_generic", "gpu", "gpu_modified",
+                "gpu_adaptive", "gpu_local", "gpu_fused", "gpu_cublas"]
+GPU_PATH = {"gpu": "specialised", "gpu_modified": "specialised", "gpu_adaptive": "specialised",
+            "gpu_local": "fused_local", "gpu_fused": "fused", "gpu_cublas": "cublas"}
+CPU_ENGINE = {"cpu": "specialised", "cpu_modified": "specialised", "cpu_adaptive": "specialised",
+              "cpu_generic": "generic"}
 MODIFIED = ("cpu_modified", "gpu_modified")  # simulation.newton: modified in their sweep copy
+ADAPTIVE = ("cpu_adaptive", "gpu_adaptive")  # simulation.step: adaptive (default tolerances)
 
 
 def gpu_names():
@@ -71,10 +77,10 @@ def slug(s):
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:48] or "unknown"
 
 
-def sweep_copy(src, dst, t_end=None, chunk=None, newton=None):
+def sweep_copy(src, dst, t_end=None, chunk=None, newton=None, step=None):
     """The sweep file with its model path made absolute (the copy lives elsewhere) and,
-    optionally, simulation.t_end, simulation.newton and chunk replaced. Line-based: keeps the
-    file's comments."""
+    optionally, simulation.t_end, simulation.newton, simulation.step and chunk replaced.
+    Line-based: keeps the file's comments."""
     sdir = os.path.dirname(os.path.abspath(src))
     lines = open(src).read().split("\n")
     out, have_chunk, have_sim, i = [], False, False, 0
@@ -114,22 +120,24 @@ def sweep_copy(src, dst, t_end=None, chunk=None, newton=None):
         out.append(f"chunk: {chunk}")
     if t_end and not have_sim:
         out.append(f"simulation: {{t_end: {t_end}}}")
-    if newton:
+    for key, val in (("newton", newton), ("step", step)):
+        if not val:
+            continue
         for k, line in enumerate(out):
             if re.match(r"^simulation:\s*\{", line):
-                out[k] = line.replace("{", f"{{newton: {newton}, ", 1)
+                out[k] = line.replace("{", f"{{{key}: {val}, ", 1)
                 break
             if re.match(r"^simulation:\s*(#.*)?$", line):
-                out.insert(k + 1, f"  newton: {newton}")
+                out.insert(k + 1, f"  {key}: {val}")
                 break
         else:
-            out.append(f"simulation: {{newton: {newton}}}")
+            out.append(f"simulation: {{{key}: {val}}}")
     with open(dst, "w") as f:
         f.write("\n".join(out))
 
 
 RUN_RE = re.compile(r"run: (\d+) instances in ([0-9.]+) s \(([0-9.eE+-]+) instances/s, "
-                    r"([0-9.eE+-]+) instance-steps/s\)")
+                    r"([0-9.eE+-]+) instance-steps/s[^)]*\)")
 HEAD_RE = re.compile(r"backend (\S+) on (.*), (\d+) steps each")
 ENS_RE = re.compile(r"ensemble: (\d+) instances, (\d+) finished \(status 0\), (\d+) failed")
 
@@ -174,7 +182,8 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
                 failed=int(e.group(3)) if e else None, launch=" | ".join(launch) or None,
                 command=(f"HS_GPU_PATH={env['HS_GPU_PATH']} " if b == "gpu" else "")
                 + (f"HS_CPU_ENGINE={env['HS_CPU_ENGINE']} " if b == "cpu" else "")
-                + f"hydrosweep run SWEEP{' (simulation.newton: modified)' if backend in MODIFIED else ''} "
+                + f"hydrosweep run SWEEP{' (simulation.newton: modified)' if backend in MODIFIED else ''}"
+                + f"{' (simulation.step: adaptive)' if backend in ADAPTIVE else ''} "
                   f"-b {b} -n {n} -o OUT.h5 --no-progress")
 
 
@@ -228,6 +237,10 @@ def main():
     sweep_copy(a.sweep, sweeps["cpu_modified"], t_end=t_end, newton="modified")
     sweeps["gpu_modified"] = os.path.join(tmpdir, "sweep-gpu-modified.yaml")
     sweep_copy(a.sweep, sweeps["gpu_modified"], t_end=t_end, chunk=a.gpu_chunk or None, newton="modified")
+    sweeps["cpu_adaptive"] = os.path.join(tmpdir, "sweep-cpu-adaptive.yaml")
+    sweep_copy(a.sweep, sweeps["cpu_adaptive"], t_end=t_end, step="adaptive")
+    sweeps["gpu_adaptive"] = os.path.join(tmpdir, "sweep-gpu-adaptive.yaml")
+    sweep_copy(a.sweep, sweeps["gpu_adaptive"], t_end=t_end, chunk=a.gpu_chunk or None, step="adaptive")
     sweep_of = lambda b: sweeps.get(b) or sweeps["gpu" if b.startswith("gpu") else "cpu"]
     warm = os.path.join(tmpdir, "sweep-warm.yaml")
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]

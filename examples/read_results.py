@@ -78,6 +78,7 @@ STATUS_BITS = [
     # warnings: the instance finished and its values count, but an assumption failed
     (512, "cavitation", "warning: a volume pressure fell below fluid.p_vapour"),
     (1024, "implausible", "warning: a value outside its plausible range"),
+    (2048, "step_size", "adaptive steps: the error tolerance could not be met at integrator.h_min"),
 ]
 WARNING_BITS = 512 | 1024
 

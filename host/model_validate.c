@@ -353,7 +353,11 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     }
     if (!(m->h_min > 0.0 && m->h_min <= m->h_init && m->h_init <= m->h_max))
         return vfail(d, err, w, HS_WHERE_MODEL, 0,
-                     !(m->h_min > 0.0) ? "h_min" : (m->h_init < m->h_min ? "h_init" : "h_max"), -1,
+                     /* named after the one that moved from its default (h_init 1e-4 s) */
+                     !(m->h_min > 0.0)        ? "h_min"
+                     : m->h_init < m->h_min ? (m->h_init == 1e-4 ? "h_min" : "h_init")
+                                            : (m->h_init == 1e-4 ? "h_max" : "h_init"),
+                     -1,
                      HS_ERR_VALUE, "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, "
                      "h_init = %g s, h_max = %g s)", m->h_min, m->h_init, m->h_max);
     return HS_OK;

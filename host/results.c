@@ -45,12 +45,12 @@
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
 #define RES_H5CHUNK_MAX ((size_t)64 << 20)  /* HDF5 chunks stay well below its 4 GiB limit */
-#define RES_NBIT 11 /* status bits: 9 failures, then 2 warnings (HS_ST_WARNINGS) */
-#define RES_NFAIL 9
+#define RES_NBIT 12 /* status bits 1 << b: failures, but the warnings HS_ST_WARNINGS (512, 1024) */
+#define RES_WARN_BIT(b) (((1 << (b)) & HS_ST_WARNINGS) != 0)
 
 static const char *const bit_name[RES_NBIT] = {"maxiter",  "nonfinite", "singular",    "constraint",
                                                "geometry", "stroke",    "equilibrium", "invalid",
-                                               "singular_config", "cavitation", "implausible"};
+                                               "singular_config", "cavitation", "implausible", "step_size"};
 static const double ens_q[3] = {0.05, 0.5, 0.95};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -768,7 +768,7 @@ static int put_counts(hid_t loc, const ens_counts *E)
         hsr_attr_put_i64(loc, "warned_total", E->warned) < 0)
         return -1;
     for (b = 0; b < RES_NBIT; ++b) {
-        snprintf(name, sizeof name, "%s_%s", b < RES_NFAIL ? "failed" : "warned", bit_name[b]);
+        snprintf(name, sizeof name, "%s_%s", RES_WARN_BIT(b) ? "warned" : "failed", bit_name[b]);
         if (hsr_attr_put_i64(loc, name, E->bit[b]) < 0) return -1;
     }
     return 0;
@@ -1009,8 +1009,8 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         if ((int)strlen(I->sname[k]) > w) w = (int)strlen(I->sname[k]);
     fprintf(f, "ensemble: %ld instances, %ld finished, %ld failed", r->nrun, E->ok, E->failed);
     /* per failure bit: an instance may carry several, so the counts may add up to more */
-    for (b = 0; b < RES_NFAIL; ++b)
-        if (E->bit[b]) {
+    for (b = 0; b < RES_NBIT; ++b)
+        if (E->bit[b] && !RES_WARN_BIT(b)) {
             fprintf(f, "%s%s %ld", first ? " (status bits: " : ", ", bit_name[b], E->bit[b]);
             first = 0;
         }
@@ -1019,8 +1019,8 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
     /* warnings do not fail an instance; its values count in the quantiles below */
     if (E->warned) {
         fprintf(f, "  WARNING: %ld of the finished instances carry warnings (", E->warned);
-        for (first = 1, b = RES_NFAIL; b < RES_NBIT; ++b)
-            if (E->bit[b]) {
+        for (first = 1, b = 0; b < RES_NBIT; ++b)
+            if (E->bit[b] && RES_WARN_BIT(b)) {
                 fprintf(f, "%s%s %ld", first ? "" : ", ", bit_name[b], E->bit[b]);
                 first = 0;
             }

@@ -36,6 +36,9 @@ const char *hs_status_string(int status)
     if (status & HS_ST_STROKE) return "a cylinder left its stroke (chamber length <= 0)";
     if (status & HS_ST_EQUILIBRIUM)
         return "the cylinders cannot hold the initial configuration statically";
+    if (status & HS_ST_STEPSIZE)
+        return "adaptive steps: the error tolerance could not be met at the smallest step "
+               "(integrator.h_min): loosen rtol/atol or lower h_min";
     return "unknown failure";
 }
 

@@ -52,7 +52,8 @@ enum hs_stat {
     HS_STAT_MIN = 0,
     HS_STAT_MAX,
     HS_STAT_FINAL,
-    HS_STAT_MEAN, /* over the samples t = 0, dt, ..., t_end */
+    HS_STAT_MEAN, /* over the samples t = 0, dt, ..., t_end (fixed steps); the time average
+                     over the accepted steps (adaptive steps: hs_instance_adaptive) */
     HS_STAT_RMS,
     HS_STAT_TMAX, /* time of the maximum (first one) */
     HS_NSTAT
@@ -263,6 +264,25 @@ HS_HD static inline void hs_acc_add(double *a, double v, double t, long n)
     HS_ACC(a, HS_ACC_SUMSQ) += v * v;
 }
 
+/* Adds the sample v at time t to a, which holds n samples so far, the last at t - h, as a
+ * time average (adaptive steps): min, max, t_max and the last value as hs_acc_add, the sums
+ * by the trapezoidal rule over [t - h, t] (mean and rms are then these integrals over the
+ * time covered: hs_instance_end). */
+HS_HD static inline void hs_acc_add_tw(double *a, double v, double t, double h, long n)
+{
+    double u = HS_ACC(a, HS_ACC_LAST);
+    if (n == 0 || v < HS_ACC(a, HS_ACC_MIN)) HS_ACC(a, HS_ACC_MIN) = v;
+    if (n == 0 || v > HS_ACC(a, HS_ACC_MAX)) {
+        HS_ACC(a, HS_ACC_MAX) = v;
+        HS_ACC(a, HS_ACC_TMAX) = t;
+    }
+    if (n > 0) {
+        HS_ACC(a, HS_ACC_SUM) += 0.5 * h * (u + v);
+        HS_ACC(a, HS_ACC_SUMSQ) += 0.5 * h * (u * u + v * v);
+    }
+    HS_ACC(a, HS_ACC_LAST) = v;
+}
+
 /* Per-instance results, written by hs_run_instance into SoA arrays at instance slot i of a
  * batch of n (the caller owns them). */
 typedef struct hs_batch_out {
@@ -289,6 +309,8 @@ typedef struct hs_inst_run {
     double E0; /* initial energy, for E_balance */
     long nsteps; /* steps to t_end of this instance's model */
     long j; /* trajectory samples written */
+    double tw; /* adaptive steps: the time the statistics' sums cover (time averages); 0: the
+                  sums are over samples of the grid (means over nrec) */
     int done; /* outputs written: finished or failed */
     int newton; /* iterating the current step (cuBLAS path) */
     int it; /* current Newton iteration, 1-based (cuBLAS path) */
@@ -319,6 +341,7 @@ HS_HD static inline void hs_instance_begin(const hs_output_spec *spec, long nste
     g->nrec = 0;
     g->E0 = 0.0;
     g->j = 0;
+    g->tw = 0.0;
     g->done = g->newton = g->it = 0;
     g->nx = nx;
     g->nsteps = nsteps;
@@ -354,22 +377,39 @@ HS_HD HS_NOINLINE static inline void hs_instance_record(const hs_output_spec *sp
     hs_instance_sample(spec, m, s, &o, s->step, g, i, out);
 }
 
-/* With adaptive steps: the output samples of the grid k dt (t_end for k = nsteps) that the
- * accepted step from s0 to s covers, from sample *kg on, each observed at its dense-output
- * state (hs_dense_state; s itself on its end: steps land on t_end). The observation
- * recomputes w (hs_observe), which the next step does not read. */
-HS_HD HS_NOINLINE static inline void hs_instance_grid(const hs_output_spec *spec, const hs_mview *m,
-                                                      const hs_state *s0, const hs_state *s, hs_work *w,
-                                                      long *kg, hs_inst_run *g, long i, hs_batch_out *out)
+/* With adaptive steps, after the accepted step from s0 to s (w describing s): the statistics
+ * take s's observables as a time-weighted sample (hs_acc_add_tw: min, max and t_max over the
+ * accepted steps, where the controller resolves every peak; mean and rms as integrals over
+ * time, so that unequal steps weigh by their length), and the trajectory takes the points of
+ * the grid k dt (t_end for k = nsteps) that it keeps (every traj_every-th, and the last) in
+ * (s0->t, s->t], each the dense output of the step there (hs_dense_state: cubic Hermite),
+ * observed afresh (hs_observe: w then describes that point; the next step does not read it).
+ * *kg is the next grid point. */
+HS_HD HS_NOINLINE static inline void hs_instance_adaptive(const hs_output_spec *spec, const hs_mview *m,
+                                                          const hs_state *s0, const hs_state *s, hs_work *w,
+                                                          long *kg, hs_inst_run *g, long i, hs_batch_out *out)
 {
     hs_state si;
     hs_obs o;
+    long n = out->n;
+    int q;
+    double h = s->t - s0->t;
+    hs_observe_current(m, s, w, &o);
+    for (q = 0; q < spec->nsig; ++q)
+        hs_acc_add_tw(hs_inst_acc(g, q), hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, h, g->nrec);
+    g->nrec += 1;
+    g->tw = (g->tw > 0.0 ? g->tw : 0.0) + h;
     for (; *kg <= g->nsteps; ++*kg) {
         double tg = *kg == g->nsteps ? HS_D(m, t_end) : (double)*kg * HS_D(m, dt);
         if (tg > s->t) break;
+        if (!out->traj || spec->traj_every <= 0 || g->j >= out->ntime ||
+            !(*kg % spec->traj_every == 0 || *kg == g->nsteps))
+            continue;
         hs_dense_state(m, s0, s, tg, &si);
         hs_observe(m, &si, w, &o);
-        hs_instance_sample(spec, m, &si, &o, *kg, g, i, out);
+        for (q = 0; q < spec->ntraj; ++q)
+            out->traj[((long)q * out->ntime + g->j) * n + i] = hs_signal_value(m, &si, &o, g->E0, spec->traj[q]);
+        ++g->j;
     }
 }
 
@@ -391,7 +431,7 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
     for (q = 0; q < spec->nsig; ++q) {
         double *S = out->stats + (long)q * HS_NSTAT * n + i;
         const double *a = hs_inst_acc(g, q);
-        double cnt = g->nrec > 0 ? (double)g->nrec : NAN;
+        double cnt = g->tw > 0.0 ? g->tw : g->nrec > 0 && !(g->tw < 0.0) ? (double)g->nrec : NAN;
         S[HS_STAT_MIN * n] = g->nrec ? HS_ACC(a, HS_ACC_MIN) : NAN;
         S[HS_STAT_MAX * n] = g->nrec ? HS_ACC(a, HS_ACC_MAX) : NAN;
         S[HS_STAT_FINAL * n] = g->nrec ? HS_ACC(a, HS_ACC_LAST) : NAN;
@@ -447,9 +487,15 @@ HS_HD static inline int hs_run_model(const hs_mview *m, const hs_output_spec *sp
         hs_ctrl c;
         long kg = 1;
         hs_ctrl_start(m, &c);
-        if (!st) hs_instance_record(spec, m, s, w, g, i, out);
-        while (!st && kg <= g->nsteps)
-            if (!(st = hs_step_adaptive(m, s, &c, w, &s0))) hs_instance_grid(spec, m, &s0, s, w, &kg, g, i, out);
+        if (!st) {
+            int q;
+            hs_instance_record(spec, m, s, w, g, i, out); /* t = 0: E0, extremes, trajectory */
+            for (q = 0; q < spec->nsig; ++q) /* the time averages start empty */
+                HS_ACC(hs_inst_acc(g, q), HS_ACC_SUM) = HS_ACC(hs_inst_acc(g, q), HS_ACC_SUMSQ) = 0.0;
+        }
+        g->tw = -1.0; /* time averages: NaN until a step is accepted */
+        while (!st && s->t < HS_D(m, t_end))
+            if (!(st = hs_step_adaptive(m, s, &c, w, &s0))) hs_instance_adaptive(spec, m, &s0, s, w, &kg, g, i, out);
         hs_instance_end(spec, g, s, st, c.rejected, i, out);
     } else {
         for (k = 0; k <= g->nsteps && !st; ++k) {

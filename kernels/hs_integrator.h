@@ -38,8 +38,11 @@ enum hs_status_bits {
     /* warnings: the instance ran on, its results stand, but one of its assumptions failed */
     HS_ST_CAVITATION = 512, /* a volume's pressure fell below fluid.p_vapour at some step: the
                                lumped liquid model does not hold there (hs_state.warn) */
-    HS_ST_IMPLAUSIBLE = 1024 /* a parameter value outside its plausible range
+    HS_ST_IMPLAUSIBLE = 1024, /* a parameter value outside its plausible range
                                 (hs_model_plausible) */
+    /* a failure again */
+    HS_ST_STEPSIZE = 2048 /* adaptive steps: the error tolerance not met at the smallest step
+                             allowed (integrator.h_min) */
 };
 #define HS_ST_WARNINGS (HS_ST_CAVITATION | HS_ST_IMPLAUSIBLE)
 
@@ -106,7 +109,10 @@ typedef struct hs_work {
     int kin_x; /* kin holds the positions of x (hs_newton_apply made them): the next
                   hs_residual starts from them instead of computing them again */
     double tan_h; /* the step size that tangent was formed for */
-    double alpha; /* the penalty factor of this instance (hs_penalty) */
+    double alpha; /* the penalty factor of this instance (hs_penalty); with adaptive steps
+                     that of the current step (hs_step_span_adaptive) */
+    double alpha_m; /* penalty_ratio times the largest mass-matrix diagonal entry at the
+                       start (hs_penalty): alpha h^2/4 is kept at least this */
     double h, t0, t1, tg; /* the (sub-)step being taken: from t0 to t1, h = t1 - t0; tg the end
                              of its step of dt (hs_step_span) */
     int it_step; /* Newton iterations of the finished sub-steps of the current step */
@@ -176,11 +182,13 @@ HS_HD static inline double hs_penalty(const hs_mview *m, hs_work *w)
     int i;
     hs_dyn_work dyn;
     double M[HS_CAP_Z * HS_CAP_Z], Q[HS_CAP_Z];
+    w->alpha_m = 0.0;
     if (!(HS_D(m, penalty_ratio) > 0.0) || HS_N(m, ncon) == 0) return a;
     hs_mass_force(m, &w->kin, 0.0, M, HS_CAP_Z, Q, &dyn);
     for (i = 0; i < HS_N(m, nz); ++i)
         if (M[i * HS_CAP_Z + i] > dmax) dmax = M[i * HS_CAP_Z + i];
-    need = HS_D(m, penalty_ratio) * dmax / (0.25 * dt * dt);
+    w->alpha_m = HS_D(m, penalty_ratio) * dmax;
+    need = w->alpha_m / (0.25 * dt * dt);
     return need > a ? need : a;
 }
 
@@ -552,7 +560,7 @@ HS_HD static inline void hs_step_span(const hs_mview *m, const hs_state *s, hs_w
  * w, by the same rule as hs_step_span: it ends exactly on the next signal knot or on t_end
  * when either lies within 1.1 h (stretched a little rather than leaving a sliver), at the
  * midpoint when it lies within 2 h (two equal steps rather than a full and a tiny one),
- * else at s->t + h. Every adaptive step is a whole step (tg = t1). */
+ * else at s->t + h. Every adaptive step is a whole step (tg = t1). Sets the step's penalty. */
 HS_HD static inline void hs_step_span_adaptive(const hs_mview *m, const hs_state *s, const hs_ctrl *c,
                                                hs_work *w)
 {
@@ -569,6 +577,11 @@ HS_HD static inline void hs_step_span_adaptive(const hs_mview *m, const hs_state
     w->tg = t1;
     w->h = t1 - t0;
     w->it_step = 0;
+    /* the penalty follows the step as hs_penalty makes it follow dt: alpha h^2/4 at least
+     * penalty_ratio times the largest mass-matrix entry (a step far below dt with the alpha of
+     * dt loses the loop closure: the Pub. I four-bar at its valve closing did) */
+    w->alpha = w->alpha_m / (0.25 * w->h * w->h);
+    if (w->alpha < HS_D(m, penalty)) w->alpha = HS_D(m, penalty);
 }
 
 /* Prologue of a (sub-)step whose span is in w: spools first (closed-form trapezoidal step),
@@ -909,6 +922,18 @@ HS_HD static inline double hs_lte(double fm, double f0, double f1, double h, dou
     return 0.5 * h * (f1 - f0);
 }
 
+/* A component's error weight: its tolerance, but not below the Newton tolerance of its class
+ * (tol_position, tol_pressure, tol_friction), which bounds how well the step's values are
+ * known: a smaller weight would let the controller chase the iteration's noise towards h_min.
+ * (Velocities have none: the last Newton update is below tol_position, but what is left of
+ * the position error after it is far smaller, and a floor of tol_position 2/h on the
+ * velocities, what an update of tol_position changes them by, stopped the Pub. I cycle's
+ * error from falling below 1e-4 rad whatever rtol.) */
+HS_HD static inline double hs_weight(double tol, double newton_tol)
+{
+    return tol > newton_tol ? tol : newton_tol;
+}
+
 /* The weighted RMS norm of the estimated local error of the step from a to b (b the
  * candidate at its end, a the state at its start, c the controller, whose h_prev says whether
  * its rate history exists), each component against atol_class + rtol max(|y_a|, |y_b|):
@@ -926,7 +951,7 @@ HS_HD static inline double hs_local_error(const hs_mview *m, const hs_state *a, 
     for (i = 0; i < HS_N(m, nz); ++i) {
         double za = fabs(a->z[i]), zb = fabs(b->z[i]), va = fabs(a->zd[i]), vb = fabs(b->zd[i]);
         e = h * h * (b->zdd[i] - a->zdd[i]) / 12.0;
-        wgt = HS_D(m, atol_z) + rt * (za > zb ? za : zb);
+        wgt = hs_weight(HS_D(m, atol_z) + rt * (za > zb ? za : zb), HS_D(m, tol_z));
         sum += (e / wgt) * (e / wgt);
         e = hs_lte(c->zdd_m[i], a->zdd[i], b->zdd[i], h, hp);
         wgt = HS_D(m, atol_zd) + rt * (va > vb ? va : vb);
@@ -937,7 +962,7 @@ HS_HD static inline double hs_local_error(const hs_mview *m, const hs_state *a, 
     for (i = 0; i < HS_N(m, nvol); ++i) {
         double pa = fabs(a->p[i]), pb = fabs(b->p[i]);
         e = hs_lte(c->pd_m[i], a->pd[i], b->pd[i], h, hp);
-        wgt = HS_D(m, atol_p) + rt * (pa > pb ? pa : pb);
+        wgt = hs_weight(HS_D(m, atol_p) + rt * (pa > pb ? pa : pb), HS_D(m, tol_p));
         sum += (e / wgt) * (e / wgt);
         ++n;
     }
@@ -945,7 +970,7 @@ HS_HD static inline double hs_local_error(const hs_mview *m, const hs_state *a, 
     for (i = 0; i < HS_N(m, nfs); ++i) {
         double fa = fabs(a->fs[i]), fb = fabs(b->fs[i]);
         e = hs_lte(c->fsd_m[i], a->fsd[i], b->fsd[i], h, hp);
-        wgt = HS_D(m, atol_fs) + rt * (fa > fb ? fa : fb);
+        wgt = hs_weight(HS_D(m, atol_fs) + rt * (fa > fb ? fa : fb), HS_D(m, tol_fs));
         sum += (e / wgt) * (e / wgt);
         ++n;
     }
@@ -1017,8 +1042,8 @@ HS_HD static inline void hs_ctrl_start(const hs_mview *m, hs_ctrl *c)
  * full-Newton retry) or whose epilogue fails is taken again at a quarter of the step; one
  * whose local error norm (hs_local_error) exceeds 1, at the size the controller gives. A
  * failed attempt at h_min is the instance's failure, with that attempt's status; an attempt
- * at h_min whose error still exceeds the tolerance is accepted (the tolerance cannot be met
- * above the smallest step the user allows). On return s0 holds the state at the start of the
+ * at h_min whose error still exceeds the tolerance fails it with HS_ST_STEPSIZE (the state
+ * stays the last accepted one). On return s0 holds the state at the start of the
  * accepted step (the dense output's left end: hs_dense_state) and w describes s. s->step
  * counts accepted steps, c->rejected the attempts thrown away, whose Newton iterations count
  * in s->iters_total. After a step that ends on a signal knot the controller restarts
@@ -1045,7 +1070,15 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
         }
         ok = r == 1 && !hs_step_finish(m, s, w);
         if (ok) err = hs_local_error(m, s0, s, c, w->h);
-        if (ok && (err <= 1.0 || w->h <= HS_D(m, h_min))) break;
+        if (ok && err <= 1.0) break;
+        /* at h_min (the controller's size: the span may stretch a step to a knot) */
+        if (ok && c->h <= HS_D(m, h_min)) { /* the tolerance cannot be met: a failure */
+            *s = *s0;
+            s->status |= HS_ST_STEPSIZE;
+            c->rejected += rejected + 1;
+            s->iters_total += spent;
+            return s->status;
+        }
         { /* rejected: back to the start, a smaller step */
             int st = s->status, its = s->iters;
             double h = w->h, fac = ok ? hs_step_factor(err, 0.0, c->h_prev > 0.0, 0) : 0.25;
@@ -1053,7 +1086,7 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
             *s = *s0;
             w->tan_ok = 0;
             ++rejected;
-            if (!ok && h <= HS_D(m, h_min)) {
+            if (!ok && c->h <= HS_D(m, h_min)) {
                 s->status = st ? st : HS_ST_MAXITER;
                 c->rejected += rejected;
                 s->iters_total += spent;

@@ -132,7 +132,8 @@ check([(b, nm) for b, nm, _ in rr.STATUS_BITS] == code,
       "read_results.STATUS_BITS == the C code's %s" % code)
 check(rr.decode_status(0) == [] and rr.decode_status(257) == ["maxiter", "singular_config"]
       and rr.decode_status(128 | 1024) == ["invalid", "implausible"]
-      and rr.decode_status(512 | 2048) == ["cavitation", "bit11"], "decode_status")
+      and rr.decode_status(512 | 2048) == ["cavitation", "step_size"]
+      and rr.decode_status(512 | 4096) == ["cavitation", "bit12"], "decode_status")
 for i in range(n):
     names = rr.decode_status(st[i])
     check(names == [nm for b, nm in code if st[i] & b], "row %d decodes %d: %s" % (i, st[i], names))

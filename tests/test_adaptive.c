@@ -283,6 +283,35 @@ static void test_global_error_scales(void)
     hs_model_desc_free(&d);
 }
 
+/* A tolerance that cannot be met above h_min (here h_min = h_init = h_max = 50 ms, rtol 1e-6):
+ * the instance fails with HS_ST_STEPSIZE at once, its state the last accepted one, the attempt
+ * counted as rejected; an instance never creeps on at h_min. A step whose Newton iteration
+ * fails at h_min fails likewise with that iteration's status. */
+static void test_stepsize_failure(void)
+{
+    static hs_model_desc d;
+    static hs_state s;
+    static double tk[16];
+    hs_ctrl c;
+    hs_error e;
+    long nt;
+    int st;
+    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
+        CHECK(0, "model loads: %s", e.msg);
+        return;
+    }
+    d.model.step = HS_STEP_ADAPTIVE;
+    d.model.t_end = 3.0;
+    d.model.rtol = d.model.atol_z = d.model.atol_zd = 1e-6;
+    d.model.atol_p = 1.0;
+    d.model.h_min = d.model.h_init = d.model.h_max = 0.05;
+    st = run_adaptive(&d.model, &s, &c, tk, 16, &nt);
+    CHECK(st == HS_ST_STEPSIZE && s.status == HS_ST_STEPSIZE && s.t < 3.0 && c.rejected >= 1,
+          "tolerance unattainable at h_min: status %d at t = %g after %ld steps, %ld rejected", st, s.t, nt,
+          c.rejected);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -290,6 +319,7 @@ int main(void)
     test_estimate_tracks_fourbar();
     test_knots_and_t_end();
     test_global_error_scales();
+    test_stepsize_failure();
     free(W);
     return tu_report("test_adaptive");
 }
