@@ -11,6 +11,7 @@
 #include "fileio.h"
 #include "hs/model_file.h"
 #include "hs/results.h"
+#include "hs/run.h"
 #include "hs/sweep.h"
 #include "hs_integrator.h"
 #include "params.h"
@@ -27,7 +28,8 @@ static void usage(FILE *f)
             "  --from R --instance I  re-run instance I of a sweep's results file R alone: the\n"
             "                    sweep stored in R is reloaded, instance I's sampled values (a pure\n"
             "                    function of seed, instance and parameter) are recomputed, checked\n"
-            "                    against those stored in R and applied, as are the sweep's t_end/dt\n"
+            "                    against those stored in R and applied, as are the sweep's simulation\n"
+            "                    settings (t_end, dt, newton, step, rtol)\n"
             "  --set NAME=VALUE  override a named parameter (see `hydrosweep info MODEL`);\n"
             "                    VALUE may carry a unit, e.g. --set joint.crank_angle.z0=-25deg\n"
             "                    (a joint of models/fourbar_rahikainen2018.yaml)\n"
@@ -75,7 +77,7 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     if (rc) return rc;
     sw.n = ntot; /* the run's instance count (run -n) defines the Latin-hypercube strata */
     if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
-    if (!rc) rc = hs_model_set_time(d, sw.t_end, sw.dt, err);
+    if (!rc) rc = hs_sweep_apply_simulation(&sw, d, err); /* t_end, dt, newton, step, rtol */
     for (j = 0; j < np && !rc; ++j) {
         double v = hs_sweep_sample(&sw, i, j);
         if (strcmp(names[j], sw.param[j].name) || !(v == stored[j] || (isnan(v) && isnan(stored[j]))))

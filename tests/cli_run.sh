@@ -122,6 +122,21 @@ p = max(float(r["p_piston"]) for r in rows)
 assert abs(w - float(s["W_lift_min"])) <= 1e-9 * max(1, abs(w)), (w, s["W_lift_min"])
 assert abs(p - float(s["p_piston_max"])) <= 1e-9 * p, (p, s["p_piston_max"])
 PY
+# an adaptive-step sweep: its instance re-run alone takes the same steps (the sweep's
+# simulation settings, step and rtol included, are applied): its last row is the batch's final
+sed 's/^simulation: {t_end: 0.8 s, dt: 2 ms}/simulation: {t_end: 0.8 s, dt: 2 ms, step: adaptive, rtol: 1e-5}/' "$SW" >ad.yaml
+sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" ad.yaml
+"$HS" run ad.yaml -o ad.h5 --no-progress >/dev/null 2>&1 && ok || bad "adaptive sweep run"
+"$HS" simulate --from ad.h5 --instance 5 -o ad5.csv >ad5.txt 2>&1 && grep -q 'accepted.*rejected (adaptive' ad5.txt &&
+  ok || bad "simulate --from an adaptive run: $(cat ad5.txt)"
+python3 - ad5.csv ad.csv <<'PY' && ok || bad "adaptive instance 5 alone == in the batch"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = [r for r in csv.DictReader(open(sys.argv[2])) if r["instance"] == "5"][0]
+assert float(rows[-1]["t"]) == 0.8 and rows[-1]["crank_angle"] == rows[-1]["crank_angle"]
+assert abs(float(rows[-1]["crank_angle"]) - float(s["crank_angle_final"])) <= 1e-12, (rows[-1]["crank_angle"], s)
+assert int(s["rejected_steps"]) >= 0 and 20 < int(s["steps"]) < 400, s
+PY
 "$HS" simulate --from a.h5 --instance 99 >/dev/null 2>e.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'instance 99' e.txt && ok || bad "instance out of range: rc $rc $(cat e.txt)"
 
