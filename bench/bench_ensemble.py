@@ -139,7 +139,7 @@ def sweep_copy(src, dst, t_end=None, chunk=None, newton=None, step=None):
 RUN_RE = re.compile(r"run: (\d+) instances in ([0-9.]+) s \(([0-9.eE+-]+) instances/s, "
                     r"([0-9.eE+-]+) instance-steps/s[^)]*\)")
 HEAD_RE = re.compile(r"backend (\S+) on (.*), (\d+) steps each")
-ENS_RE = re.compile(r"ensemble: (\d+) instances, (\d+) finished \(status 0\), (\d+) failed")
+ENS_RE = re.compile(r"ensemble: (\d+) instances, (\d+) finished(?: \(status 0\))?, (\d+) failed")
 
 
 def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
