@@ -14,7 +14,10 @@ the same process and compiler for both solvers). Writes a table (JSON + Markdown
 usage: bench/bench_precision.py [--build build] [--repeats 3] [--models seed003,pub1]
                                 [--quick] [--out bench/results]
 """
-import argparse, csv, datetime, json, os, platform, subprocess, sys, tempfile
+import argparse, csv, datetime, json, os, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_single import cpu_name  # noqa: E402  (one definition for the benchmarks)
 
 MODELS = {
     # name: (file, t_end, output grid, the piston-side volume's column in the CSV, label)
@@ -26,17 +29,6 @@ FIXED = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
 ADAPTIVE = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8]
 IDA = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]
 REF_RTOL = 1e-10
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def load(path):

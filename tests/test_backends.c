@@ -19,6 +19,28 @@ static void run(int backend, int threads, const double *v, long cnt, hs_batch_ou
           "backend runs");
 }
 
+/* The largest difference of a's statistics from r's over the n instances (the invalid
+ * instance 5 left out): rounding-level differences (LAPACK vs our LU), scaled by each signal's
+ * size; E_balance is a residual of energies of ~1e3 J: its scale is the cylinder work's. */
+static double stats_diff(const hs_batch_out *a, const hs_batch_out *r, long n)
+{
+    double worst = 0.0;
+    long i, k;
+    for (k = 0; k < spec.nsig * HS_NSTAT; ++k) {
+        double scale = 0.0;
+        long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
+        for (i = 0; i < n; ++i)
+            if (i != 5 && fabs(r->stats[kk * n + i]) > scale) scale = fabs(r->stats[kk * n + i]);
+        for (i = 0; i < n; ++i) {
+            double d;
+            if (i == 5) continue;
+            d = fabs(a->stats[k * n + i] - r->stats[k * n + i]) / (scale > 0 ? scale : 1.0);
+            if (d > worst) worst = d;
+        }
+    }
+    return worst;
+}
+
 int main(void)
 {
     hs_batch_out ref, cpu, cpu2, one;
@@ -37,20 +59,7 @@ int main(void)
         CHECK(ref.status[i] == 0, "instance %ld completes (status %d)", i, ref.status[i]);
         CHECK(ref.steps[i] == 1200, "1200 steps");
     }
-    /* statistics: rounding-level differences (LAPACK vs our LU), scaled by each signal's size;
-     * E_balance is a residual of energies of ~1e3 J: its scale is the cylinder work's */
-    for (k = 0; k < spec.nsig * HS_NSTAT; ++k) {
-        double scale = 0.0;
-        long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
-        for (i = 0; i < n; ++i)
-            if (i != 5 && fabs(ref.stats[kk * n + i]) > scale) scale = fabs(ref.stats[kk * n + i]);
-        for (i = 0; i < n; ++i) {
-            double d;
-            if (i == 5) continue;
-            d = fabs(cpu.stats[k * n + i] - ref.stats[k * n + i]) / (scale > 0 ? scale : 1.0);
-            if (d > worst) worst = d;
-        }
-    }
+    worst = stats_diff(&cpu, &ref, n);
     printf("  cpu batch vs reference: max relative difference of the statistics %.3e\n", worst);
     /* the two LU implementations round differently; through the badly scaled Newton matrix
      * (pressure rows ~1e3, position rows ~1e-3) that changes the last Newton update by a tiny
@@ -101,18 +110,7 @@ int main(void)
             nacc += ra.steps[i];
             nrej += ra.rejected[i];
         }
-        for (k = 0; k < spec.nsig * HS_NSTAT; ++k) {
-            double scale = 0.0;
-            long kk = (k / HS_NSTAT == 4) ? 3 * HS_NSTAT + HS_STAT_MAX : k;
-            for (i = 0; i < n; ++i)
-                if (i != 5 && fabs(ra.stats[kk * n + i]) > scale) scale = fabs(ra.stats[kk * n + i]);
-            for (i = 0; i < n; ++i) {
-                double d;
-                if (i == 5) continue;
-                d = fabs(ca.stats[k * n + i] - ra.stats[k * n + i]) / (scale > 0 ? scale : 1.0);
-                if (d > wa) wa = d;
-            }
-        }
+        wa = stats_diff(&ca, &ra, n);
         printf("  adaptive: %ld steps accepted, %ld rejected over %ld instances (fixed: 1200 each); cpu vs "
                "reference statistics %.3e\n",
                nacc, nrej, n - 1, wa);
