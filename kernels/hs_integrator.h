@@ -868,6 +868,26 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
     return 0;
 }
 
+/* The Newton iteration of the (sub-)step whose span is in w, from its predictor
+ * (hs_step_prologue; extrap as there). With integrator.newton = modified a failed attempt
+ * (iteration limit, non-finite or singular) is taken again from the predictor with full
+ * Newton, so modified Newton never fails a step that full Newton would pass; s->iters counts
+ * the iterations of both attempts. Returns as hs_newton_solve. */
+HS_HD static inline int hs_step_solve(const hs_mview *m, hs_state *s, hs_work *w, const hs_ctrl *extrap)
+{
+    int r, reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
+    hs_step_prologue(m, s, w, extrap);
+    r = hs_newton_solve(m, s, w, reuse, 0);
+    if (r != 1 && reuse) {
+        int spent = s->iters;
+        s->status = 0;
+        w->tan_ok = 0;
+        hs_step_prologue(m, s, w, extrap);
+        r = hs_newton_solve(m, s, w, 0, spent);
+    }
+    return r;
+}
+
 /* Advances the state by one step of m->dt (to t_end for a last, shorter one), in sub-steps
  * that land on the signals' knots inside it (hs_step_span). Returns s->status (0: accepted).
  * With integrator.newton = modified a (sub-)step whose modified Newton iteration fails
@@ -876,18 +896,11 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
  * the iterations of every attempt and sub-step. */
 HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int r, reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
+    int r;
     if (s->status) return s->status;
     do {
-        hs_step_begin(m, s, w);
-        r = hs_newton_solve(m, s, w, reuse, 0);
-        if (r != 1 && reuse) {
-            int spent = s->iters;
-            s->status = 0;
-            w->tan_ok = 0;
-            hs_step_begin(m, s, w);
-            r = hs_newton_solve(m, s, w, 0, spent);
-        }
+        hs_step_span(m, s, w);
+        r = hs_step_solve(m, s, w, NULL);
         if (r == 0) {
             hs_newton_fail(m, s, w);
             return s->status;
@@ -1051,7 +1064,7 @@ HS_HD static inline void hs_ctrl_start(const hs_mview *m, hs_ctrl *c)
 HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state *s, hs_ctrl *c, hs_work *w,
                                                      hs_state *s0)
 {
-    int reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED, rejected = 0, r, i;
+    int rejected = 0, r, i;
     long spent = 0;
     double err = 0.0;
     if (s->status) return s->status;
@@ -1059,15 +1072,7 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
     for (;;) {
         int ok;
         hs_step_span_adaptive(m, s, c, w);
-        hs_step_prologue(m, s, w, c);
-        r = hs_newton_solve(m, s, w, reuse, 0);
-        if (r != 1 && reuse) {
-            int it = s->iters;
-            s->status = 0;
-            w->tan_ok = 0;
-            hs_step_prologue(m, s, w, c);
-            r = hs_newton_solve(m, s, w, 0, it);
-        }
+        r = hs_step_solve(m, s, w, c);
         ok = r == 1 && !hs_step_finish(m, s, w);
         if (ok) err = hs_local_error(m, s0, s, c, w->h);
         if (ok && err <= 1.0) break;
