@@ -447,7 +447,7 @@ HS_HD static inline int hs_loop_singular(const hs_mview *m, hs_work *w)
         }
     if (hs_lu_factor(w->lu.G, nc, HS_CAP_G, w->piv)) return 1;
     for (a = 0; a < nc; ++a) {
-        double d = fabs(w->lu.G[a * HS_CAP_G + a]);
+        double d = 1.0 / fabs(w->lu.G[a * HS_CAP_G + a]); /* hs_lu_factor keeps 1/u_aa */
         if (d < pmin) pmin = d;
         if (d > pmax) pmax = d;
     }

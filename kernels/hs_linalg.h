@@ -144,9 +144,13 @@ HS_HD static inline void hs_m3_inertia_global_diag(double G[9], const double A[9
 }
 
 /* ---- dense LU with partial pivoting (row-major, leading dimension lda) ----
- * Factorises A = P L U in place (unit lower L below the diagonal, U on and above it);
+ * Factorises A = P L U in place (unit lower L below the diagonal, U above it and the
+ * reciprocals 1/u_kk of U's diagonal on it: the factorisation divides once per pivot anyway,
+ * and every solve then multiplies instead of dividing, which takes the divisions off the
+ * back substitution's dependency chain on a CPU and off the GPU's FP64 division slow path);
  * piv[k] is the row swapped with row k at step k (0-based, LAPACK's ipiv minus one).
- * Returns 0, or k+1 when column k has no non-zero pivot (A singular); never divides by 0. */
+ * Returns 0, or k+1 when column k has no non-zero pivot (A singular; its diagonal entry is
+ * left as it was); never divides by 0. */
 HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
 {
     int i, j, k, info = 0;
@@ -173,6 +177,7 @@ HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
             }
         {
             double inv = 1.0 / A[k * lda + k];
+            A[k * lda + k] = inv;
             for (i = k + 1; i < n; ++i) {
                 double l = A[i * lda + k] * inv;
                 A[i * lda + k] = l;
@@ -204,7 +209,7 @@ HS_HD static inline void hs_lu_solve(const double *LU, int n, int lda, const int
     for (i = n - 1; i >= 0; --i) {
         double s = b[i];
         for (j = i + 1; j < n; ++j) s -= LU[i * lda + j] * b[j];
-        b[i] = s / LU[i * lda + i];
+        b[i] = s * LU[i * lda + i]; /* the diagonal holds 1/u_ii */
     }
 }
 

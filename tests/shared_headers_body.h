@@ -400,8 +400,8 @@ static void shb_test_lu5(void)
     SHB_EQ(shb_lu5(A, piv, b), 0);
     for (k = 0; k < 5; ++k) SHB_EQ(piv[k], pe[k]);
     for (k = 0; k < 5; ++k) SHB_NEAR(b[k], xe[k], 1e-14);
-    /* U's first row is D0 itself (no elimination touches it) */
-    SHB_NEAR(A[0], 10.0, 0.0);
+    /* U's first row is D0 itself (no elimination touches it; the diagonal holds 1/u_00) */
+    SHB_NEAR(A[0], 1.0 / 10.0, 0.0);
     SHB_NEAR(A[4], 1.0, 0.0);
     /* singular: column 2 zeroed stays exactly zero under elimination -> first zero pivot in
      * column 2, reported as 3 */

@@ -131,11 +131,12 @@ static int lu_random_case(int n)
                 i = n;
                 break;
             }
-    /* the factors themselves: same pivots, so L and U agree with LAPACK's to rounding */
+    /* the factors themselves: same pivots, so L and U agree with LAPACK's to rounding (ours
+     * holds the reciprocals of U's diagonal) */
     e = 0.0;
     for (i = 0; i < n; ++i)
         for (j = 0; j < n; ++j) {
-            d = fabs(LU[i * lda + j] - Ac[j * n + i]);
+            d = fabs((i == j ? 1.0 / LU[i * lda + j] : LU[i * lda + j]) - Ac[j * n + i]);
             if (d > e) e = d;
         }
     CHECK(e <= 1e-13 * kappa, "n=%d: max |LU - LAPACK LU| = %g (kappa %g)", n, e, kappa);
@@ -187,19 +188,20 @@ static void test_lu_pivoting_happens(void)
 /* Hand computation:
  * A = [1 2 0; 3 4 4; 5 6 3]; step 0 pivots row 2 (5): l = 0.6, 0.2; rows become
  * [0.4 2.2] and [0.8 -0.6]; step 1 pivots 0.8 (row 2): l = 0.5; u22 = 2.2 + 0.5*0.6 = 2.5.
- * LU = [5 6 3; 0.2 0.8 -0.6; 0.6 0.5 2.5], piv = {2, 2, 2}, det = 5*0.8*2.5 = 10.
+ * U = [5 6 3; . 0.8 -0.6; . . 2.5] (stored with 1/u_kk on the diagonal), L = [. . .; 0.2 . .;
+ * 0.6 0.5 .], piv = {2, 2, 2}, det = 5*0.8*2.5 = 10.
  * x = (1, -1, 2) gives b = (-1, 7, 5). */
 static void test_lu_hand_3x3(void)
 {
     double A[9] = {1, 2, 0, 3, 4, 4, 5, 6, 3};
-    const double LUe[9] = {5, 6, 3, 0.2, 0.8, -0.6, 0.6, 0.5, 2.5};
+    const double LUe[9] = {1 / 5.0, 6, 3, 0.2, 1 / 0.8, -0.6, 0.6, 0.5, 1 / 2.5}; /* 1/u_kk on the diagonal */
     double b[3] = {-1, 7, 5};
     int piv[3] = {-1, -1, -1}, k;
     CHECK(hs_lu_factor(A, 3, 3, piv) == 0, "hand 3x3 is regular");
     CHECK(piv[0] == 2 && piv[1] == 2 && piv[2] == 2, "piv = {%d,%d,%d}, expected {2,2,2}",
           piv[0], piv[1], piv[2]);
     for (k = 0; k < 9; ++k) CHECK_NEAR(A[k], LUe[k], 1e-15);
-    CHECK_NEAR(A[0] * A[4] * A[8], 10.0, 1e-14);
+    CHECK_NEAR(1.0 / (A[0] * A[4] * A[8]), 10.0, 1e-14);
     hs_lu_solve(A, 3, 3, piv, b);
     CHECK_NEAR(b[0], 1.0, 1e-14);
     CHECK_NEAR(b[1], -1.0, 1e-14);
@@ -235,7 +237,7 @@ static void test_lu_ties(void)
           "LAPACK 3x3 tie: ipiv {%d,%d,%d}", ipiv[0], ipiv[1], ipiv[2]);
     CHECK(hs_lu_factor(A, 2, 2, piv) == 0, "2x2 tie regular");
     CHECK(piv[0] == 0 && piv[1] == 1, "2x2 tie: piv {%d,%d}, expected {0,1}", piv[0], piv[1]);
-    CHECK(A[2] == -1.0 && A[3] == 5.0, "2x2 tie: l = %g, u11 = %g", A[2], A[3]);
+    CHECK(A[2] == -1.0 && A[3] == 1 / 5.0, "2x2 tie: l = %g, 1/u11 = %g", A[2], A[3]);
     /* 3x3: after step 0 (row 1 = [2 0 1] pivot) rows are [0 | 1 0] (l = 0) and
      * [-1 | 1 2] (l = -1); step 1 ties |1| = |1| again: first (row 1) wins, piv[1] = 1;
      * l = 1, u22 = 2 - 0 = 2. det = -(2 * 1 * 2) = -4 (one exchange).
@@ -243,7 +245,7 @@ static void test_lu_ties(void)
     CHECK(hs_lu_factor(T, 3, 3, piv) == 0, "3x3 tie regular");
     CHECK(piv[0] == 1 && piv[1] == 1 && piv[2] == 2, "3x3 tie: piv {%d,%d,%d}, expected {1,1,2}",
           piv[0], piv[1], piv[2]);
-    CHECK_NEAR(T[0] * T[4] * T[8], 4.0, 0);
+    CHECK_NEAR(1.0 / (T[0] * T[4] * T[8]), 4.0, 0);
     b[0] = 2; b[1] = 5; b[2] = 3;
     hs_lu_solve(T, 3, 3, piv, b);
     CHECK_NEAR(b[0], 1.0, 1e-15);
