@@ -213,6 +213,57 @@ HS_HD static inline void hs_lu_solve(const double *LU, int n, int lda, const int
     }
 }
 
+/* The inverse of A from the factors of hs_lu_factor, in place (LAPACK dgetri's algorithm:
+ * inv(U), then X L = inv(U) for X = inv(A) P, then the column exchanges of P^T). For a matrix
+ * solved against many times, as modified Newton's tangent is: a product with the inverse has no
+ * dependency chain through the unknowns, which a back substitution has (per row a multiply and
+ * a subtract wait on the previous row). work (n). */
+HS_HD static inline void hs_lu_invert(double *A, int n, int lda, const int *piv, double *work)
+{
+    int i, j, k;
+    for (j = 0; j < n; ++j) { /* column j of inv(U); the diagonal already holds 1/u_jj */
+        double ajj = -A[j * lda + j];
+        for (i = 0; i < j; ++i) {
+            double s = 0.0;
+            for (k = i; k < j; ++k) s += A[i * lda + k] * A[k * lda + j];
+            work[i] = s;
+        }
+        for (i = 0; i < j; ++i) A[i * lda + j] = work[i] * ajj;
+    }
+    for (j = n - 2; j >= 0; --j) { /* X L = inv(U), L unit lower, from the last column */
+        for (i = j + 1; i < n; ++i) {
+            work[i] = A[i * lda + j];
+            A[i * lda + j] = 0.0;
+        }
+        for (k = 0; k < n; ++k) {
+            double s = A[k * lda + j];
+            for (i = j + 1; i < n; ++i) s -= A[k * lda + i] * work[i];
+            A[k * lda + j] = s;
+        }
+    }
+    for (j = n - 2; j >= 0; --j) { /* inv(A) = X P^T: columns exchanged in reverse order */
+        int p = piv[j];
+        if (p != j)
+            for (k = 0; k < n; ++k) {
+                double t = A[k * lda + j];
+                A[k * lda + j] = A[k * lda + p];
+                A[k * lda + p] = t;
+            }
+    }
+}
+
+/* b = Ainv b (n x n, leading dimension lda); work (n). */
+HS_HD static inline void hs_inverse_apply(const double *Ainv, int n, int lda, double *b, double *work)
+{
+    int i, j;
+    for (i = 0; i < n; ++i) work[i] = b[i];
+    for (i = 0; i < n; ++i) {
+        double s = 0.0;
+        for (j = 0; j < n; ++j) s += Ainv[i * lda + j] * work[j];
+        b[i] = s;
+    }
+}
+
 /* Solves the symmetric positive semi-definite system (A + delta*I) x = b by LU, used for the
  * regularised least-squares corrections of the initial loop closure. A is overwritten. */
 HS_HD static inline int hs_solve_regularised(double *A, int n, int lda, int *piv, double *b,

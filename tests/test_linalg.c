@@ -20,6 +20,8 @@
 extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
                     const int *lda, const int *ipiv, double *b, const int *ldb, int *info);
+extern void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork,
+                    int *info);
 extern void dgecon_(const char *norm, const int *n, const double *a, const int *lda,
                     const double *anorm, double *rcond, double *work, int *iwork, int *info);
 
@@ -409,6 +411,63 @@ static void test_mat3(void)
     }
 }
 
+/* hs_lu_invert against LAPACK's dgetri on random matrices n = 1..NMAX (row-major with
+ * padding, which stays untouched): both inverses of the same factors, so they agree to
+ * rounding times the condition; inv(A) A = I; and hs_inverse_apply equals hs_lu_solve's
+ * solution to rounding. The hand 3x3 (test_lu_hand_3x3) has an exact inverse. */
+static void test_lu_invert(void)
+{
+    int n, draw;
+    double worst = 0.0;
+    for (n = 1; n <= NMAX; ++n)
+        for (draw = 0; draw < 20; ++draw) {
+            int lda = n + PAD, i, j, k, info, piv[NMAX], ipiv[NMAX], lwork = NMAX;
+            double A[NMAX * (NMAX + PAD)], X[NMAX * (NMAX + PAD)], Ac[NMAX * NMAX], wk[NMAX], b[NMAX], x[NMAX];
+            double e = 0.0, ei = 0.0, nx = 0.0, eb = 0.0;
+            for (i = 0; i < n; ++i)
+                for (j = 0; j < lda; ++j) A[i * lda + j] = j < n ? rnd() + (i == j ? 2.0 : 0.0) : SENTINEL(i, j);
+            memcpy(X, A, sizeof(double) * (size_t)(n * lda));
+            CHECK(hs_lu_factor(X, n, lda, piv) == 0, "invert n=%d: regular", n);
+            hs_lu_invert(X, n, lda, piv, wk);
+            for (i = 0; i < n; ++i)
+                for (j = 0; j < n; ++j) Ac[j * n + i] = A[i * lda + j];
+            dgetrf_(&n, &n, Ac, &n, ipiv, &info);
+            dgetri_(&n, Ac, &n, ipiv, wk, &lwork, &info);
+            CHECK(info == 0, "dgetri n=%d info %d", n, info);
+            for (i = 0; i < n; ++i) {
+                for (j = 0; j < n; ++j) {
+                    double r = 0.0;
+                    for (k = 0; k < n; ++k) r += X[i * lda + k] * A[k * lda + j];
+                    if (fabs(r - (i == j)) > ei) ei = fabs(r - (i == j));
+                    if (fabs(X[i * lda + j] - Ac[j * n + i]) > e) e = fabs(X[i * lda + j] - Ac[j * n + i]);
+                    if (fabs(X[i * lda + j]) > nx) nx = fabs(X[i * lda + j]);
+                }
+                for (j = n; j < lda; ++j) CHECK(X[i * lda + j] == SENTINEL(i, j), "invert n=%d: padding kept", n);
+            }
+            CHECK(e <= 1e-13 * nx, "n=%d: max |inv - dgetri| %.3e of %.3e", n, e, nx);
+            CHECK(ei <= 1e-13 * nx, "n=%d: max |inv(A) A - I| %.3e", n, ei);
+            if (e / nx > worst) worst = e / nx;
+            for (i = 0; i < n; ++i) b[i] = x[i] = rnd();
+            hs_inverse_apply(X, n, lda, b, wk);
+            memcpy(X, A, sizeof(double) * (size_t)(n * lda));
+            hs_lu_factor(X, n, lda, piv);
+            hs_lu_solve(X, n, lda, piv, x);
+            for (i = 0; i < n; ++i)
+                if (fabs(b[i] - x[i]) > eb) eb = fabs(b[i] - x[i]);
+            CHECK(eb <= 1e-13 * nx * inf_norm_vec(x, n), "n=%d: inverse apply vs LU solve %.3e", n, eb);
+        }
+    printf("lu invert: worst |inv - dgetri| / |inv| %.2e\n", worst);
+    {
+        double A[9] = {1, 2, 0, 3, 4, 4, 5, 6, 3}, wk[3];
+        /* inv([1 2 0; 3 4 4; 5 6 3]) = [-12 -6 8; 11 3 -4; -2 4 -2] / 10 (det 10) */
+        const double Xe[9] = {-1.2, -0.6, 0.8, 1.1, 0.3, -0.4, -0.2, 0.4, -0.2};
+        int piv[3], k;
+        CHECK(hs_lu_factor(A, 3, 3, piv) == 0, "hand 3x3 for the inverse");
+        hs_lu_invert(A, 3, 3, piv, wk);
+        for (k = 0; k < 9; ++k) CHECK_NEAR(A[k], Xe[k], 1e-15);
+    }
+}
+
 int main(void)
 {
     test_vec3();
@@ -419,6 +478,7 @@ int main(void)
     test_lu_pivoting_happens();
     test_lu_singular();
     test_solve_regularised();
+    test_lu_invert();
     printf("%d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }
