@@ -411,8 +411,7 @@ HS_HD static inline int hs_projection_matrix(const hs_mview *m, hs_work *w)
             for (e = 0; e < HS_N(m, ncon); ++e) s += sa * w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
             w->L[i * HS_CAP_Z + j] = s;
         }
-    if (HS_LU_FACTOR(w->L, n, HS_CAP_Z, w->pivL)) return 1;
-    return 0;
+    return HS_LU_FACTOR(w->L, n, HS_CAP_Z, w->pivL);
 }
 
 /* Mass-damping-stiffness-orthogonal projection (eqs. 20-21 / 27-28), in place on v (nz):
