@@ -3,6 +3,7 @@
 models' work cycles, integrated by
   - hydrosweep with fixed steps dt = 4 ms .. 0.125 ms (the seeds' scheme),
   - hydrosweep with adaptive steps at rtol = atol = 1e-2 .. 1e-8 (integrator.step: adaptive),
+  - both again with modified Newton (integrator.newton: modified),
   - SUNDIALS IDA (the independent reference of validation/ida_reference.c: absolute planar
     coordinates, index-1 form, variable order and step) at rtol 1e-3 .. 1e-9,
 against a tight reference: IDA at rtol 1e-10 (the issue's choice). The errors are the maximum
@@ -73,6 +74,8 @@ def plot(results, png):
     names = list(results)
     fig, axes = plt.subplots(2, len(names), figsize=(6 * len(names), 9), squeeze=False)
     style = {"fixed": ("o-", "hydrosweep, fixed dt"), "adaptive": ("s-", "hydrosweep, adaptive"),
+             "fixed_modified": ("o:", "hydrosweep, fixed dt, modified Newton"),
+             "adaptive_modified": ("s:", "hydrosweep, adaptive, modified Newton"),
              "ida": ("^--", "SUNDIALS IDA")}
     for c, name in enumerate(names):
         for r, (key, unit) in enumerate([("err_crank", "rad"), ("err_p", "Pa")]):
@@ -111,10 +114,12 @@ def main():
             if ref is None:
                 sys.exit(f"bench_precision: reference of {name}: {err}")
             pts = []
-            plan = [("fixed", v) for v in FIXED] + [("adaptive", v) for v in ADAPTIVE] + [("ida", v) for v in IDA]
+            plan = ([("fixed", v) for v in FIXED] + [("adaptive", v) for v in ADAPTIVE] +
+                    [("fixed_modified", v) for v in FIXED] + [("adaptive_modified", v) for v in ADAPTIVE] +
+                    [("ida", v) for v in IDA])
             if a.quick:
                 plan = [("fixed", 2e-3), ("fixed", 1e-3), ("adaptive", 1e-3), ("adaptive", 1e-4),
-                        ("ida", 1e-4), ("ida", 1e-5)]
+                        ("adaptive_modified", 1e-4), ("ida", 1e-4), ("ida", 1e-5)]
             for mode, v in plan:
                 res, err = point(exe, model, t_end, out_dt, mode, v, a.repeats, tmp)
                 if res is None:
@@ -125,7 +130,7 @@ def main():
                 del res["samples"]
                 res.update(err_crank=ez, err_p=ep)
                 pts.append(res)
-                print(f"  {name} {mode:8s} {v:<8g} {res['seconds'] * 1e3:9.2f} ms  steps {res['steps']:6d} "
+                print(f"  {name} {mode:17s} {v:<8g} {res['seconds'] * 1e3:9.2f} ms  steps {res['steps']:6d} "
                       f"(rejected {res['rejected']:4d})  crank {ez:.2e} rad  p {ep:.2e} Pa", flush=True)
             results[name] = {"model": model, "t_end": t_end, "out_dt": out_dt, "label": label, "points": pts,
                              "reference": f"IDA rtol {REF_RTOL:g}", "reference_seconds": ref["seconds"]}

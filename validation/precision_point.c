@@ -10,6 +10,7 @@
  *                  1 MPa, 10 V, 1 mm for friction states)
  *   MODE fixed     VALUE = dt (OUT_DT a multiple of it)
  *   MODE adaptive  VALUE = rtol = the atols in the same units as for ida; dt = OUT_DT
+ *   MODE fixed_modified, adaptive_modified: the same with integrator.newton = modified
  * Prints one JSON line: mode, value, seconds (best of REPS), steps, rejected, newton_mean. */
 #include <math.h>
 #include <stdio.h>
@@ -33,22 +34,27 @@ int main(int argc, char **argv)
     hs_error e;
     hs_model m;
     double t_end, out_dt, value, best = 1e300, *times, *z, *p;
-    int reps, nout, k, r, mode;
+    int reps, nout, k, r, mode, modified;
     long steps = 0, rejected = 0;
     double nmean = 0.0;
     char msg[512];
     FILE *f;
     if (argc != 8) {
-        fprintf(stderr, "usage: precision_point MODEL.yaml T_END OUT_DT ida|fixed|adaptive VALUE REPS OUT.csv\n");
+        fprintf(stderr, "usage: precision_point MODEL.yaml T_END OUT_DT ida|fixed|adaptive[_modified] VALUE REPS "
+                        "OUT.csv\n");
         return 2;
     }
     t_end = atof(argv[2]);
     out_dt = atof(argv[3]);
-    mode = !strcmp(argv[4], "ida") ? 0 : !strcmp(argv[4], "fixed") ? 1 : !strcmp(argv[4], "adaptive") ? 2 : -1;
+    modified = strlen(argv[4]) > 9 && !strcmp(argv[4] + strlen(argv[4]) - 9, "_modified");
+    mode = !strcmp(argv[4], "ida") ? 0
+         : !strncmp(argv[4], "fixed", 5) && strlen(argv[4]) == 5 + (modified ? 9u : 0u) ? 1
+         : !strncmp(argv[4], "adaptive", 8) && strlen(argv[4]) == 8 + (modified ? 9u : 0u) ? 2 : -1;
     value = atof(argv[5]);
     reps = atoi(argv[6]);
     if (mode < 0 || !(t_end > 0) || !(out_dt > 0) || !(value > 0) || reps < 1) {
-        fprintf(stderr, "precision_point: bad arguments (mode ida, fixed or adaptive; positive numbers)\n");
+        fprintf(stderr, "precision_point: bad arguments (mode ida, fixed, adaptive, fixed_modified or "
+                        "adaptive_modified; positive numbers)\n");
         return 2;
     }
     if (hs_model_load(argv[1], &d, &e)) {
@@ -57,6 +63,7 @@ int main(int argc, char **argv)
     }
     m = d.model;
     m.t_end = t_end;
+    if (modified) m.newton = HS_NEWTON_MODIFIED;
     nout = (int)floor(t_end / out_dt + 0.5) + 1;
     times = (double *)malloc((size_t)nout * sizeof *times);
     z = (double *)calloc((size_t)nout * (size_t)(m.nz > 0 ? m.nz : 1), sizeof *z);
