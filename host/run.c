@@ -333,7 +333,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
         double el = now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
         if (!rc)
-            fprintf(o->report, "run: %ld instances in %.2f s (%.1f instances/s, %.3g instance-steps/s%s); "
+            fprintf(o->report, "run: %ld instances in %.3f s (%.1f instances/s, %.3g instance-steps/s%s); "
                     "results %s\n", i_end - i_begin, el, (double)(i_end - i_begin) / el,
                     (double)(i_end - i_begin) * (double)nsteps / el,
                     md->model.step == HS_STEP_ADAPTIVE ? " of the output grid dt: adaptive steps" : "", o->out);
