@@ -5,8 +5,9 @@
  *  - what varies per instance: for every double parameter of every shipped model, what
  *    hs_model_derive changes when it changes lies within the members the specialised build
  *    gives each instance (derive_rules of kernel_spec.c);
+ *  - the values no instance varies are constants of the generated source;
  *  - the CPU build of the specialised engine (the host compiler, at run time) equals the
- *    generic engine to the bit: on a sweep that varies every double parameter of the Pub. I
+ *    generic engine to the bit (its constants folded exactly): on a sweep that varies every double parameter of the Pub. I
  *    model and of the seed 003 four-bar at once (each instance a different random
  *    combination, invalid ones among them), for every shipped model with its defaults, and
  *    with modified Newton;
@@ -376,6 +377,19 @@ static void test_refusals_and_cache(void)
           "a swept integrator.newton: not specialised: %s", sp.why);
     ov.n = 0;
     CHECK(hs_spec_build(&m, &ov, &out, &sp, &e) == 0 && sp.source && sp.nvar == 0, "nothing swept: specialised");
+    /* the shared values are constants of the source (the engines' bit-identity above checks
+     * their values), doubles even where integral: the Pub. I crank weighs 50 kg, and a literal
+     * "50" would make 1 / m an integer division */
+    CHECK(sp.source && strstr(sp.source, "#define HS_SPEC_D_dt(m) (0.001)") &&
+              strstr(sp.source, "hs_spec_c_body_mass[3] = {") && !strstr(sp.source, "hs_spec_base.body_mass") &&
+              !strstr(sp.source, "hs_spec_base.dt"),
+          "the shared values are constants of the specialised source");
+    {
+        const char *bm = sp.source ? strstr(sp.source, "hs_spec_c_body_mass[3] = {") : NULL;
+        CHECK(bm && bm[strcspn(bm, ",}") - 1] != '{' && strchr("0123456789", bm[strcspn(bm, ",}") - 1]) &&
+                  memchr(bm, '.', strcspn(bm, ",}")),
+              "a mass is written as a double literal: %.60s", bm ? bm : "(none)");
+    }
     /* built once (by the engine test above or now), then from the cache */
     CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0, "a build: %s", e.msg);
     CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0 && cached == 1,
