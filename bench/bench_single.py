@@ -33,16 +33,21 @@ def cpu_name():
     return platform.processor() or "unknown"
 
 
-SPEC_MODELS = [("fourbar_jaiswal2021_friction", "full"), ("fourbar_jaiswal2021_friction", "modified"),
-               ("fourbar_rahikainen2018", "full"), ("fourbar_rahikainen2018", "modified")]
+# integrator settings of the specialised runs: newton, and "full_extrapolated" for full Newton
+# with integrator.predictor: extrapolated
+SPEC_MODELS = [("fourbar_jaiswal2021_friction", "full"), ("fourbar_jaiswal2021_friction", "full_extrapolated"),
+               ("fourbar_jaiswal2021_friction", "modified"), ("fourbar_rahikainen2018", "full"),
+               ("fourbar_rahikainen2018", "full_extrapolated"), ("fourbar_rahikainen2018", "modified")]
+SPEC_SETTINGS = {"full": "  newton: full\n", "modified": "  newton: modified\n",
+                 "full_extrapolated": "  newton: full\n  predictor: extrapolated\n"}
 SPEC_N = 32
 
 
 def spec_once(exe, model, newton, tmp):
     """Per-instance seconds of the specialised cpu engine: run -n SPEC_N --threads 1 of a sweep
-    of the model with the given integrator.newton (the run's own timer)."""
+    of the model with the integrator settings SPEC_SETTINGS[newton] (the run's own timer)."""
     text = open(f"models/{model}.yaml").read()
-    text = re.sub(r"^integrator:\n", f"integrator:\n  newton: {newton}\n", text, flags=re.M)
+    text = re.sub(r"^integrator:\n", "integrator:\n" + SPEC_SETTINGS[newton], text, flags=re.M)
     mpath = os.path.join(tmp, f"{model}-{newton}.yaml")
     with open(mpath, "w") as f:
         f.write(text)
@@ -103,7 +108,7 @@ def main():
             walls = [spec_once(exe, model, newton, tmp) for _ in range(a.repeats)]
             med = statistics.median(walls)
             spec_rows.append(dict(model=model, newton=newton, wall_median_s=med, wall_min_s=min(walls)))
-            print(f"{model:34s} specialised, newton {newton:8s} {med*1e3:8.1f} ms per instance "
+            print(f"{model:34s} specialised, newton {newton:17s} {med*1e3:8.1f} ms per instance "
                   f"(run -n {SPEC_N} --threads 1)", flush=True)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit, machine=cpu_name(),
@@ -127,7 +132,8 @@ def main():
                 f"`HS_CPU_ENGINE=specialised hydrosweep run -n {SPEC_N} --threads 1` of a sweep without "
                 "parameters, the run's own time divided by the instances (after a warm-up run that "
                 "builds the engine; the run's time includes the results file).\n\n"
-                "| model | integrator.newton | per instance (median) | min |\n|---|---|---|---|\n")
+                "| model | integrator.newton (full_extrapolated: full, predictor extrapolated) | "
+                "per instance (median) | min |\n|---|---|---|---|\n")
         for r in spec_rows:
             f.write(f"| {r['model']} | {r['newton']} | {r['wall_median_s']*1e3:.1f} ms | {r['wall_min_s']*1e3:.1f} ms |\n")
     print(f"wrote {base}.json and {base}.md")

@@ -143,6 +143,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(fd_rel, HS_FT_DOUBLE),
     HS_FSCALAR(fd_floor, HS_FT_DOUBLE),
     HS_FSCALAR(newton, HS_FT_INT),
+    HS_FSCALAR(predictor, HS_FT_INT),
     HS_FSCALAR(step, HS_FT_INT),
     HS_FSCALAR(rtol, HS_FT_DOUBLE),
     HS_FSCALAR(atol_z, HS_FT_DOUBLE),

@@ -14,7 +14,7 @@ int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                     "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                    "fd_floor", "newton", "step", "rtol", "atol_position",
+                                    "fd_floor", "newton", "predictor", "step", "rtol", "atol_position",
                                     "atol_velocity", "atol_pressure", "atol_friction",
                                     "atol_spool", "h_init", "h_min", "h_max", NULL};
     int i;

@@ -70,6 +70,8 @@ static const unit_def k_units[] = {
 
 const char *const hs_newton_names[3] = {"full", "modified", NULL};
 
+const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL};
+
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
 
 void hs_step_defaults(hs_model *m)
@@ -431,6 +433,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
     add(&t, "", offsetof(hs_model, newton), "integrator.newton");
     make_enum(&t, hs_newton_names, 2);
+    add(&t, "", offsetof(hs_model, predictor), "integrator.predictor");
+    make_enum(&t, hs_predictor_names, 3);
     add(&t, "", offsetof(hs_model, step), "integrator.step");
     make_enum(&t, hs_step_names, 2);
     add(&t, "", offsetof(hs_model, rtol), "integrator.rtol");

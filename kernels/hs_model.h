@@ -100,6 +100,16 @@ enum hs_newton {
                               it still contracts (hs_newton_solve) */
 };
 
+/* Where hs_step's Newton iteration of a fixed step starts (integrator.predictor). */
+enum hs_predictor {
+    HS_PRED_SEEDS = 0, /* the seeds' predictor: positions and velocities from the last step's
+                          accelerations, pressures and friction states kept (seed 000 eq. 36;
+                          the papers' iteration counts are for it) */
+    HS_PRED_EXTRAPOLATED = 1, /* one Taylor degree higher, from the rates of the last two steps
+                                 (hs_hist; fewer iterations on smooth stretches) */
+    HS_PRED_AUTO = 2 /* extrapolated with modified Newton, the seeds' with full Newton */
+};
+
 /* How hs_step chooses its steps (integrator.step). */
 enum hs_step_control {
     HS_STEP_FIXED = 0, /* steps of dt (sub-steps only at signal knots): the seeds' scheme */
@@ -246,6 +256,7 @@ typedef struct hs_model {
     double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
     double fd_floor;
     int newton; /* enum hs_newton */
+    int predictor; /* enum hs_predictor (fixed steps; adaptive steps always extrapolate) */
     /* error-controlled steps (step = HS_STEP_ADAPTIVE; hs_step_adaptive): the local error of
      * each class of unknowns against atol + rtol |value| in a weighted RMS norm */
     int step; /* enum hs_step_control */
@@ -264,7 +275,7 @@ typedef struct hs_model {
  * Engine code (kernels/) reads the model only through these three, so that one text serves
  * two builds:
  *   HS_N(m, f)     a size (nbody, nz, ncon, nvol, ...) or another structural integer
- *                  (newton)
+ *                  (newton, predictor)
  *   HS_I(m, f, i)  element i of an integer (topology) array: body_parent, con_type, ...
  *   HS_D(m, f)     a floating-point field, scalar or array: body_mass, cyl_fp, dt, ...
  * and engine functions take a `const hs_mview *`. In the ordinary build hs_mview is hs_model

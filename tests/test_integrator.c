@@ -505,6 +505,71 @@ static void test_modified_newton(void)
     hs_model_desc_free(&d);
 }
 
+/* integrator.predictor on the seed 003 cycle with full Newton: the extrapolated predictor
+ * against the seeds' step by step (crank angle within tol_position, pressures within 100 Pa)
+ * with fewer iterations (1.26 per step against 1.4343); and auto is the seeds' predictor with
+ * full Newton and the extrapolated one with modified Newton, to the bit. */
+static void test_predictor(void)
+{
+    static hs_model_desc d;
+    static hs_state s[4];
+    static hs_work w[4];
+    hs_error e;
+    hs_model mm[4];
+    long k, n;
+    double dz = 0.0, dp = 0.0;
+    int v, st = 0, same_full = 1, same_mod = 1, i;
+    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
+        CHECK(0, "seed 003 four-bar loads: %s", e.msg);
+        return;
+    }
+    CHECK(d.model.predictor == HS_PRED_AUTO, "integrator.predictor defaults to auto (%d)", d.model.predictor);
+    for (i = 0; i < 4; ++i) mm[i] = d.model;
+    mm[0].newton = HS_NEWTON_FULL; /* 0: full, seeds'; 1: full, extrapolated */
+    mm[0].predictor = HS_PRED_SEEDS;
+    mm[1].newton = HS_NEWTON_FULL;
+    mm[1].predictor = HS_PRED_EXTRAPOLATED;
+    mm[2].newton = HS_NEWTON_FULL; /* 2: full, auto (= 0) */
+    mm[2].predictor = HS_PRED_AUTO;
+    mm[3].newton = HS_NEWTON_MODIFIED; /* 3: modified, auto, against modified, extrapolated below */
+    mm[3].predictor = HS_PRED_AUTO;
+    n = (long)floor(mm[0].t_end / mm[0].dt + 0.5);
+    for (i = 0; i < 4; ++i) CHECK(hs_init(&mm[i], &s[i], &w[i]) == 0, "seed 003: init %d", i);
+    for (k = 0; k < n && !st; ++k) {
+        for (i = 0; i < 4; ++i) st |= hs_step(&mm[i], &s[i], &w[i]);
+        if (fabs(s[0].z[0] - s[1].z[0]) > dz) dz = fabs(s[0].z[0] - s[1].z[0]);
+        for (v = 0; v < mm[0].nvol; ++v)
+            if (fabs(s[0].p[v] - s[1].p[v]) > dp) dp = fabs(s[0].p[v] - s[1].p[v]);
+        if (memcmp(s[0].z, s[2].z, sizeof s[0].z) || memcmp(s[0].p, s[2].p, sizeof s[0].p)) same_full = 0;
+    }
+    CHECK(st == 0 && k == n, "seed 003: %ld of %ld steps with each predictor (status %d)", k, n, st);
+    CHECK(dz <= mm[0].tol_z, "extrapolated vs seeds' predictor: max |dz1| %.2e rad (tol_position %.0e)", dz,
+          mm[0].tol_z);
+    CHECK(dp <= 100.0, "extrapolated vs seeds' predictor: max |dp| %.2f Pa (bound 100 Pa)", dp);
+    CHECK(fabs((double)s[0].iters_total / s[0].step - 1.4343) < 5e-4, "seeds' predictor: %.4f iterations per step "
+          "(1.4343)", (double)s[0].iters_total / s[0].step);
+    CHECK((double)s[1].iters_total / s[1].step < 1.30, "extrapolated predictor: %.4f iterations per step (< 1.30)",
+          (double)s[1].iters_total / s[1].step);
+    CHECK(same_full, "predictor auto with full Newton is the seeds' predictor, to the bit");
+    {   /* modified Newton: auto against extrapolated, whole cycle */
+        static hs_state sx;
+        static hs_work wx;
+        hs_model mx = mm[3];
+        mx.predictor = HS_PRED_EXTRAPOLATED;
+        CHECK(hs_init(&mx, &sx, &wx) == 0, "seed 003: init modified");
+        for (k = 0; k < n; ++k)
+            if (hs_step(&mx, &sx, &wx)) break;
+        if (memcmp(sx.z, s[3].z, sizeof sx.z) || memcmp(sx.p, s[3].p, sizeof sx.p) ||
+            sx.iters_total != s[3].iters_total)
+            same_mod = 0;
+        CHECK(same_mod, "predictor auto with modified Newton is the extrapolated predictor, to the bit");
+    }
+    printf("  seed 003 cycle, full Newton: seeds' predictor %.4f, extrapolated %.4f iterations per step; "
+           "max |dz1| %.2e rad, max |dp| %.2f Pa\n",
+           (double)s[0].iters_total / s[0].step, (double)s[1].iters_total / s[1].step, dz, dp);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -521,6 +586,7 @@ int main(void)
     test_residual_hyd();
     test_tangent_models();
     test_modified_newton();
+    test_predictor();
     free(W);
     return tu_report("test_integrator");
 }
