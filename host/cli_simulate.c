@@ -22,7 +22,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: hydrosweep simulate MODEL [--set NAME=VALUE ...] [--t-end T] [--dt H]\n"
             "                           [--every K] [-o out.csv]\n"
-            "       hydrosweep simulate --from RESULTS.h5 --instance I [same options]\n"
+            "       hydrosweep simulate --from RESULTS.h5 --instance I|--nominal [same options]\n"
             "\n"
             "Integrates one instance of MODEL (a YAML model file) from its initial state.\n"
             "  --from R --instance I  re-run instance I of a sweep's results file R alone: the\n"
@@ -30,6 +30,8 @@ static void usage(FILE *f)
             "                    function of seed, instance and parameter) are recomputed, checked\n"
             "                    against those stored in R and applied, as are the sweep's simulation\n"
             "                    settings (t_end, dt, newton, step, rtol)\n"
+            "  --from R --nominal  the sweep's model with its own values (nothing sampled) and the\n"
+            "                    sweep's simulation settings: the nominal instance\n"
             "  --set NAME=VALUE  override a named parameter (see `hydrosweep info MODEL`);\n"
             "                    VALUE may carry a unit, e.g. --set joint.crank_angle.z0=-25deg\n"
             "                    (a joint of models/fourbar_rahikainen2018.yaml)\n"
@@ -60,7 +62,8 @@ static double now_s(void)
 
 /* The model of instance i of a results file: its sweep reloaded from the stored text, the
  * sweep's simulation overrides and instance i's sampled values applied (and checked against
- * the values the run stored). */
+ * the values the run stored). i < 0: the nominal instance, the model's own values with the
+ * sweep's simulation overrides (the reference line of a fan chart, `hydrosweep plot`). */
 static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *err)
 {
     char *stext = NULL, *spath = NULL, names[HS_MAX_SWEEP][112];
@@ -68,7 +71,7 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     double stored[HS_MAX_SWEEP];
     int np = 0, j, rc;
     hs_sweep sw;
-    if ((rc = hs_results_read_instance(res, i, HS_MAX_SWEEP, names, stored, &np, NULL, 0, err)))
+    if (i >= 0 && (rc = hs_results_read_instance(res, i, HS_MAX_SWEEP, names, stored, &np, NULL, 0, err)))
         return rc;
     if ((rc = hs_results_read_sweep(res, &stext, &spath, &ntot, err))) return rc;
     rc = hs_sweep_load_text(stext, spath, &sw, d, err);
@@ -76,7 +79,8 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     free(spath);
     if (rc) return rc;
     sw.n = ntot; /* the run's instance count (run -n) defines the Latin-hypercube strata */
-    if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
+    if (i < 0) np = 0; /* nominal: no sampled values */
+    else if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
     if (!rc) rc = hs_sweep_apply_simulation(&sw, d, err); /* t_end, dt, newton, step, rtol */
     for (j = 0; j < np && !rc; ++j) {
         double v = hs_sweep_sample(&sw, i, j);
@@ -88,7 +92,8 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
         else
             rc = hs_param_set(d, sw.param[j].name, v, err);
     }
-    if (!rc) fprintf(stderr, "simulate: instance %ld of %s (%d parameters set)\n", i, res, np);
+    if (!rc && i >= 0) fprintf(stderr, "simulate: instance %ld of %s (%d parameters set)\n", i, res, np);
+    if (!rc && i < 0) fprintf(stderr, "simulate: the nominal instance of %s (the model's own values)\n", res);
     hs_sweep_free(&sw);
     if (rc) hs_model_desc_free(d);
     return rc;
@@ -111,6 +116,7 @@ int hs_cli_simulate(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *from = NULL;
     long every = 1, inst = -1;
+    int nominal = 0;
     double t_end = NAN, dt = NAN;
     int i, rc;
     hs_model_desc d;
@@ -146,6 +152,8 @@ int hs_cli_simulate(int argc, char **argv)
                 return 1;
             }
             ++i;
+        } else if (!strcmp(a, "--nominal")) {
+            nominal = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hydrosweep simulate: unknown option '%s' (see --help)\n", a);
             return 1;
@@ -157,12 +165,16 @@ int hs_cli_simulate(int argc, char **argv)
             model_path = a;
         }
     }
+    if (nominal && !from) {
+        fprintf(stderr, "hydrosweep simulate: --nominal goes with --from RESULTS.h5\n");
+        return 1;
+    }
     if (from) {
-        if (model_path || inst < 0) {
-            fprintf(stderr, "hydrosweep simulate: --from takes --instance I and no MODEL\n");
+        if (model_path || (inst < 0) == !nominal) {
+            fprintf(stderr, "hydrosweep simulate: --from takes either --instance I or --nominal, and no MODEL\n");
             return 1;
         }
-        if ((rc = load_instance(from, inst, &d, &err))) {
+        if ((rc = load_instance(from, nominal ? -1 : inst, &d, &err))) {
             hs_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "%s\n", buf);
             return 2;

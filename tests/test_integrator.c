@@ -423,7 +423,7 @@ static void test_tangent_models(void)
         "models/fourbar_jaiswal2021.yaml",         "models/fourbar_jaiswal2021_friction.yaml",
         "models/fourbar_rahikainen2018.yaml",      "models/fourbar_rahikainen2018_mech.yaml",
         "models/fourbar_rahikainen2018_smallvalve.yaml", "models/quickreturn_jaiswal2021.yaml",
-        "models/fourbar_jaiswal2021_friction.yaml"};
+        "models/fourbar3d_agundez2023.yaml",       "models/fourbar_jaiswal2021_friction.yaml"};
     static hs_model_desc d;
     static hs_state s;
     static hs_work w2;
@@ -570,6 +570,87 @@ static void test_predictor(void)
     hs_model_desc_free(&d);
 }
 
+/* The 3D four-bar of seed 001 (models/fourbar3d_agundez2023.yaml): its static equilibrium
+ * (eqs. 77-83) against an independent one, the principle of virtual work on the planar loop
+ * written out here (closure in the Y1Z1 plane by Newton, dV/dphi2 and ds/dphi2 by central
+ * differences): F_cyl ds = dV, p2 = (F + p3 A3) / A2 with p3 = 3.5 MPa, p1 = p2; and the
+ * seed's printed p1 = p2 ~ 2.82 MPa. Then the torque of eq. (92) turns the input link away
+ * (phi2 grows) and, once removed, the link returns to its equilibrium; the five equations of
+ * the full revolute cut (three hold identically) stay at rounding level. */
+static void f3d_close(double p2, double *a, double *b) /* absolute angles of coupler, output */
+{
+    const double L1 = 10.0, L2 = 2.0, L3 = 8.0, L4 = 5.0;
+    int k;
+    for (k = 0; k < 60; ++k) {
+        double fy = L2 * cos(p2) + L3 * cos(*a) + L4 * cos(*b) - L1, fz = L2 * sin(p2) + L3 * sin(*a) + L4 * sin(*b);
+        double j00 = -L3 * sin(*a), j01 = -L4 * sin(*b), j10 = L3 * cos(*a), j11 = L4 * cos(*b);
+        double det = j00 * j11 - j01 * j10;
+        *a += (-fy * j11 + fz * j01) / det;
+        *b += (-fz * j00 + fy * j10) / det;
+    }
+}
+
+static void f3d_energy(double p2, double a, double b, double *V, double *s)
+{
+    const double g = 9.81, m2 = 2.0, m3 = 8.0, m4 = 5.0, L2 = 2.0, L3 = 8.0, L4 = 5.0, d1 = 1.0;
+    f3d_close(p2, &a, &b);
+    *V = g * (m2 * 0.5 * L2 * sin(p2) + m3 * (L2 * sin(p2) + 0.5 * L3 * sin(a)) +
+              m4 * (L2 * sin(p2) + L3 * sin(a) + 0.5 * L4 * sin(b)));
+    *s = hypot(0.5 * L2 * cos(p2) + d1, 0.5 * L2 * sin(p2));
+}
+
+static void test_fourbar3d_equilibrium(void)
+{
+    static hs_model_desc d;
+    static hs_state s;
+    hs_error e;
+    hs_obs o;
+    const hs_model *m;
+    double p20 = HS_PI / 3.0, a, b, Vp, Vm, sp, sm, h = 1e-6, F, Ap, Ar, p2ref, dmax = 0.0, phimax = 0.0;
+    long k, n;
+    int st = 0;
+    if (hs_model_load("models/fourbar3d_agundez2023.yaml", &d, &e)) {
+        CHECK(0, "seed 001 3D four-bar loads: %s", e.msg);
+        return;
+    }
+    m = &d.model;
+    CHECK(m->ncon == 5 && !strcmp(d.vol_name[0], "valve") && !strcmp(d.vol_name[1], "piston") &&
+              !strcmp(d.vol_name[2], "rod"),
+          "3D four-bar: a 5-equation revolute cut, volumes valve, piston, rod");
+    CHECK(hs_init(m, &s, W) == 0, "3D four-bar: init (status %d)", s.status);
+    a = p20 - 0.6616; /* the closure of eq. (78), solved here independently */
+    b = a - 1.6333;
+    f3d_close(p20, &a, &b);
+    CHECK(fabs(s.z[0] - p20) == 0.0 && fabs(s.z[1] - (a - p20)) < 1e-12 && fabs(s.z[2] - (b - a)) < 1e-12,
+          "3D four-bar: phi2 held at 60 deg, phi32 %.15f (%.15f), phi43 %.15f (%.15f)", s.z[1], a - p20, s.z[2],
+          b - a);
+    f3d_energy(p20 + h, a, b, &Vp, &sp);
+    f3d_energy(p20 - h, a, b, &Vm, &sm);
+    F = (Vp - Vm) / (sp - sm); /* the cylinder force that holds the loop: F ds = dV */
+    Ap = 0.25 * HS_PI * 0.08 * 0.08;
+    Ar = Ap - 0.25 * HS_PI * 0.035 * 0.035;
+    p2ref = (F + 3.5e6 * Ar) / Ap;
+    CHECK(fabs(s.p[1] - p2ref) <= 1e-8 * p2ref, "3D four-bar: p2 %.6f Pa, virtual work %.6f Pa", s.p[1], p2ref);
+    CHECK(s.p[0] == s.p[1] && s.p[2] == 3.5e6, "3D four-bar: p1 = p2, p3 = 3.5 MPa as given");
+    CHECK(fabs(s.p[1] - 2.82e6) <= 5e3, "3D four-bar: p1 = p2 = %.4f MPa (seed 001: ~2.82 MPa)", s.p[1] * 1e-6);
+    n = (long)floor(m->t_end / m->dt + 0.5);
+    for (k = 0; k < n && !st; ++k) {
+        st = hs_step(m, &s, W);
+        hs_observe(m, &s, W, &o);
+        if (s.z[0] - p20 > dmax) dmax = s.z[0] - p20;
+        if (o.phi_norm > phimax) phimax = o.phi_norm;
+    }
+    CHECK(st == 0 && k == n, "3D four-bar: %ld of %ld steps (status %d)", k, n, st);
+    CHECK(dmax > 1e-5 && dmax < 1e-3, "3D four-bar: the torque turns the input link by %.3e rad", dmax);
+    CHECK(fabs(s.z[0] - p20) < 1e-10 && fabs(s.p[1] - p2ref) < 1.0 && fabs(s.p[2] - 3.5e6) < 1.0,
+          "3D four-bar: back at the equilibrium after the torque (phi2 %.2e rad, p2 %.3f Pa, p3 %.3f Pa off)",
+          s.z[0] - p20, s.p[1] - p2ref, s.p[2] - 3.5e6);
+    CHECK(phimax < 1e-12, "3D four-bar: |Phi| of the five cut equations at most %.2e", phimax);
+    printf("  3D four-bar (seed 001): p1 = p2 = %.6f MPa (virtual work %.6f), largest turn %.3e rad\n",
+           s.p[1] * 1e-6, p2ref * 1e-6, dmax);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -587,6 +668,7 @@ int main(void)
     test_tangent_models();
     test_modified_newton();
     test_predictor();
+    test_fourbar3d_equilibrium();
     free(W);
     return tu_report("test_integrator");
 }

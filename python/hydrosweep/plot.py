@@ -1,0 +1,346 @@
+"""hydrosweep.plot -- pictures of a results file (and of a `hydrosweep simulate` CSV).
+
+    python3 -m hydrosweep.plot RESULTS.h5 --kind fan --signal p_piston -o fan.png
+    (the same as `hydrosweep plot RESULTS.h5 --kind fan --signal p_piston -o fan.png`)
+
+Kinds (each also a function taking a results path or an open h5py.File and returning the
+matplotlib Figure):
+  fan      fan(res, signal, nominal=None): the 5-95 %, 25-75 % bands and the median of a
+           trajectory signal (/traj/<signal>) over time, across the finished instances, and the
+           nominal instance (a CSV of `hydrosweep simulate --from RESULTS.h5 --nominal`)
+  hist     hist(res, signal, stat="max"): histogram and ECDF of one statistic of a signal over
+           the finished instances, with the stored 5/50/95 % quantiles marked
+  scatter  scatter(res, signal, param, stat="max"): that statistic against a swept parameter,
+           failed instances marked where they were sampled
+  status   status(res): instances per failure and warning bit (docs/results-format.md)
+  simulate simulate(csv): a `hydrosweep simulate` CSV: joint angles, pressures, the cylinder
+           force, and the energy balance
+Values are SI as stored; pressures are drawn in MPa and angles in degrees, and every axis says
+its unit. Names are the model's and the sweep's (docs/sweep-format.md, Signal names).
+Needs numpy, h5py and matplotlib (Debian 12: python3-numpy python3-h5py python3-matplotlib).
+"""
+import argparse
+import csv
+import os
+import re
+import sys
+
+import numpy as np
+
+from .results import STATUS_BITS, WARNING_BITS, ResultsError, open_results, text, texts
+
+# the figure size every kind draws at, inches, and the resolution of the PNG
+FIGSIZE = (8.0, 5.0)
+DPI = 100
+
+
+def _pyplot():
+    """matplotlib's pyplot on a non-interactive backend when no display is set (a headless
+    run, CI): the figures are only saved."""
+    import matplotlib
+    if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _open(res):
+    """(h5py.File, whether we opened it) for a path or an open file."""
+    if isinstance(res, (str, os.PathLike)):
+        return open_results(os.fspath(res)), True
+    return res, False
+
+
+def joint_kinds(model_text):
+    """{joint name: 'revolute' | 'prismatic'} from a model file's text: each `type: revolute`
+    or `type: prismatic` with the nearest `name:` before it in the same list entry (joints and
+    cuts; cut names are never signals, so taking them too does no harm)."""
+    kinds = {}
+    for m in re.finditer(r"\btype:\s*(revolute|prismatic)\b", model_text):
+        start = max(model_text.rfind("\n-", 0, m.start()), model_text.rfind("- {", 0, m.start()),
+                    model_text.rfind("{", 0, m.start()), model_text.rfind("\n  -", 0, m.start()))
+        names = re.findall(r"\bname:\s*([A-Za-z_][\w.-]*)", model_text[max(start, 0):m.start()])
+        if names:
+            kinds.setdefault(names[-1], m.group(1))
+    return kinds
+
+
+def signal_scale(name, kinds=None):
+    """(factor, unit) to draw a signal stored in SI: pressures in MPa, revolute joint angles in
+    degrees (docs/sweep-format.md, Signal names)."""
+    kinds = kinds or {}
+    base = name[:-4] if name.endswith("_dot") else name
+    rate = name.endswith("_dot")
+    if name.startswith("p_"):
+        return 1e-6, "MPa"
+    if name.startswith("U_"):
+        return 1.0, "V"
+    if name.startswith("sdot_"):
+        return 1.0, "m/s"
+    if name.startswith("s_"):
+        return 1.0, "m"
+    if name.startswith("F_") or name.startswith("Ffric_"):
+        return 1.0, "N"
+    if name.startswith("W_") or name.startswith("E_"):
+        return 1.0, "J"
+    if name in ("phi_norm", "newton_iters"):
+        return 1.0, "-"
+    if kinds.get(base) == "prismatic":
+        return 1.0, "m/s" if rate else "m"
+    if kinds.get(base) == "revolute":
+        return 180.0 / np.pi, "deg/s" if rate else "deg"
+    return 1.0, "SI"
+
+
+def _finished(f):
+    status = f["status"][()]
+    return status, (status >= 0) & ((status & ~WARNING_BITS) == 0)
+
+
+def _title(f, what):
+    model = re.search(r"^name:\s*(\S+)", text(f["model_text"][()]), re.M)
+    return "%s — %s (%s, %d instances)" % (what, model.group(1) if model else "model",
+                                           text(f.attrs["method"]), int(f.attrs["n_total"]))
+
+
+def fan(res, signal, nominal=None):
+    """Fan chart of trajectory signal `signal`: the 5-95 % and 25-75 % bands and the median
+    across the finished instances at each time of /traj/time, and the nominal instance (the
+    path of a `hydrosweep simulate --from RESULTS --nominal` CSV) when given."""
+    plt = _pyplot()
+    f, mine = _open(res)
+    try:
+        names = texts(f.attrs["traj_signals"])
+        if signal not in names:
+            raise ResultsError("%s: no trajectory of '%s' (trajectories: %s; a sweep records them "
+                               "with outputs.trajectories)" % (f.filename, signal, ", ".join(names) or "none"))
+        k, unit = signal_scale(signal, joint_kinds(text(f["model_text"][()])))
+        t = f["traj/time"][()]
+        _, ok = _finished(f)
+        y = f["traj/" + signal][()][ok] * k
+        if y.shape[0] == 0:
+            raise ResultsError("%s: no finished instance to draw" % f.filename)
+        q = np.nanquantile(y, [0.05, 0.25, 0.5, 0.75, 0.95], axis=0)
+        fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        ax.fill_between(t, q[0], q[4], color="tab:blue", alpha=0.2, lw=0, label="5–95 %")
+        ax.fill_between(t, q[1], q[3], color="tab:blue", alpha=0.4, lw=0, label="25–75 %")
+        ax.plot(t, q[2], color="tab:blue", lw=1.5, label="median")
+        if nominal:
+            tn, yn = _csv_column(nominal, signal)
+            ax.plot(tn, yn * k, color="k", lw=1.0, ls="--", label="nominal")
+        ax.set_xlabel("t (s)")
+        ax.set_ylabel("%s (%s)" % (signal, unit))
+        ax.set_title(_title(f, "%s, %d finished" % (signal, y.shape[0])), fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=9)
+        fig.tight_layout()
+        return fig
+    finally:
+        if mine:
+            f.close()
+
+
+def _stat(f, signal, stat):
+    sigs = texts(f.attrs["signals"])
+    cols = texts(f.attrs["columns"])
+    if signal not in sigs:
+        raise ResultsError("%s: signal '%s' was not recorded (signals: %s)" % (f.filename, signal, ", ".join(sigs)))
+    if stat not in cols:
+        raise ResultsError("%s: statistic '%s' was not stored (statistics: %s)" % (f.filename, stat, ", ".join(cols)))
+    return f["stats/" + signal][()][:, cols.index(stat)], cols.index(stat)
+
+
+def hist(res, signal, stat="max"):
+    """Histogram (left) and empirical CDF (right) of statistic `stat` of `signal` over the
+    finished instances, with the stored 5/50/95 % ensemble quantiles marked."""
+    plt = _pyplot()
+    f, mine = _open(res)
+    try:
+        v, c = _stat(f, signal, stat)
+        _, ok = _finished(f)
+        kinds = joint_kinds(text(f["model_text"][()]))
+        k, unit = signal_scale(signal, kinds) if stat != "t_max" else (1.0, "s")
+        x = v[ok] * k
+        x = x[np.isfinite(x)]
+        if x.size == 0:
+            raise ResultsError("%s: no finished instance with a value of %s %s" % (f.filename, stat, signal))
+        qs = f["ensemble/" + signal][()][c] * k
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=FIGSIZE, dpi=DPI)
+        a1.hist(x, bins=max(5, min(50, int(np.sqrt(x.size)) + 1)), color="tab:blue", alpha=0.8)
+        xs = np.sort(x)
+        a2.step(xs, np.arange(1, xs.size + 1) / xs.size, where="post", color="tab:blue")
+        for a in (a1, a2):
+            for qv, lab in zip(qs, ("5 %", "50 %", "95 %")):
+                a.axvline(qv, color="k", ls=":", lw=1)
+            a.set_xlabel("%s of %s (%s)" % (stat, signal, unit))
+            a.grid(alpha=0.3)
+        a1.set_ylabel("instances")
+        a2.set_ylabel("fraction of finished instances")
+        fig.suptitle(_title(f, "%s %s, %d finished (dotted: 5/50/95 %%)" % (stat, signal, x.size)), fontsize=10)
+        fig.tight_layout()
+        return fig
+    finally:
+        if mine:
+            f.close()
+
+
+def scatter(res, signal, param, stat="max"):
+    """Statistic `stat` of `signal` against the swept parameter `param` (its sampled values,
+    /params), the finished instances as dots and the failed ones as crosses on the axis."""
+    plt = _pyplot()
+    f, mine = _open(res)
+    try:
+        names = texts(f["params"].attrs["names"])
+        units = texts(f["params"].attrs["units"])
+        if param not in names:
+            raise ResultsError("%s: '%s' was not swept (parameters: %s)" % (f.filename, param, ", ".join(names) or "none"))
+        j = names.index(param)
+        pv = f["params"][()][:, j]
+        v, _ = _stat(f, signal, stat)
+        status, ok = _finished(f)
+        k, unit = signal_scale(signal, joint_kinds(text(f["model_text"][()]))) if stat != "t_max" else (1.0, "s")
+        fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        ax.plot(pv[ok], v[ok] * k, ".", color="tab:blue", ms=4, label="finished (%d)" % int(ok.sum()))
+        bad = (~ok) & (status >= 0)
+        if bad.any():
+            y0 = np.nanmin(v[ok] * k) if ok.any() else 0.0
+            ax.plot(pv[bad], np.full(int(bad.sum()), y0), "x", color="tab:red", ms=6,
+                    label="failed (%d)" % int(bad.sum()))
+        ax.set_xlabel("%s (%s)" % (param, units[j] or "-"))
+        ax.set_ylabel("%s of %s (%s)" % (stat, signal, unit))
+        ax.set_title(_title(f, "%s %s against %s" % (stat, signal, param)), fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=9)
+        fig.tight_layout()
+        return fig
+    finally:
+        if mine:
+            f.close()
+
+
+def status(res):
+    """Instances per status bit (failures red, warnings orange) and the finished count."""
+    plt = _pyplot()
+    f, mine = _open(res)
+    try:
+        st, ok = _finished(f)
+        st = st[st >= 0]
+        labels = ["finished"] + [name for _, name, _ in STATUS_BITS]
+        counts = [int(ok.sum())] + [int(np.count_nonzero(st & bit)) for bit, _, _ in STATUS_BITS]
+        colors = ["tab:green"] + ["tab:orange" if bit & WARNING_BITS else "tab:red" for bit, _, _ in STATUS_BITS]
+        fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        bars = ax.barh(range(len(labels)), counts, color=colors)
+        for b, c in zip(bars, counts):
+            ax.text(b.get_width(), b.get_y() + b.get_height() / 2, " %d" % c, va="center", fontsize=8)
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("instances (one instance may carry several bits)")
+        ax.set_title(_title(f, "status"), fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        fig.tight_layout()
+        return fig
+    finally:
+        if mine:
+            f.close()
+
+
+def _read_csv(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    if len(rows) < 2 or rows[0][0] != "t":
+        raise ResultsError("%s: not a `hydrosweep simulate` CSV (a header starting with t and rows)" % path)
+    head = rows[0]
+    data = np.array([[float(x) for x in r] for r in rows[1:] if r], dtype=float)
+    return head, data
+
+
+def _csv_column(path, name):
+    head, data = _read_csv(path)
+    if name not in head:
+        raise ResultsError("%s: no column '%s'" % (path, name))
+    return data[:, 0], data[:, head.index(name)]
+
+
+def simulate(csv_path, model_text=None):
+    """A `hydrosweep simulate` CSV in three panels: the joint coordinates, the pressures, and
+    the energy balance with the cylinders' work. model_text (the model file's text) tells
+    revolute joints (drawn in degrees) from prismatic ones."""
+    plt = _pyplot()
+    head, d = _read_csv(csv_path)
+    kinds = joint_kinds(model_text or "")
+    t = d[:, 0]
+    first_p = next((i for i, h in enumerate(head) if h.startswith("p_")), len(head))
+    joints = [h for h in head[1:first_p] if not h.endswith("_dot")]
+    press = [h for h in head if h.startswith("p_")]
+    fig, axs = plt.subplots(3, 1, figsize=FIGSIZE, dpi=DPI, sharex=True)
+    for h in joints:
+        k, unit = signal_scale(h, kinds)
+        if unit == "SI":  # no model text: angles as stored
+            k, unit = 1.0, "rad or m"
+        axs[0].plot(t, d[:, head.index(h)] * k, lw=1, label="%s (%s)" % (h, unit))
+    axs[0].set_ylabel("joints")
+    for h in press:
+        axs[1].plot(t, d[:, head.index(h)] * 1e-6, lw=1, label=h)
+    axs[1].set_ylabel("pressure (MPa)")
+    for h in [h for h in head if h.startswith("W_") or h in ("E_balance", "E_kin", "E_pot")]:
+        axs[2].plot(t, d[:, head.index(h)], lw=1, label=h)
+    axs[2].set_ylabel("energy (J)")
+    axs[2].set_xlabel("t (s)")
+    for a in axs:
+        a.grid(alpha=0.3)
+        if a.get_lines():
+            a.legend(loc="best", fontsize=7)
+    fig.suptitle("hydrosweep simulate: %s" % os.path.basename(csv_path), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+KINDS = ("fan", "hist", "scatter", "status", "simulate")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="hydrosweep plot", description=__doc__.split("\n\n")[0])
+    p.add_argument("input", help="results file (RESULTS.h5), or a `hydrosweep simulate` CSV for --kind simulate")
+    p.add_argument("--kind", choices=KINDS, default=None,
+                   help="fan (default for a results file with trajectories), hist, scatter, status, simulate "
+                        "(default for a .csv)")
+    p.add_argument("--signal", help="signal to draw (default: the first recorded or with a trajectory)")
+    p.add_argument("--stat", default="max", help="statistic for hist and scatter (default max)")
+    p.add_argument("--param", help="swept parameter for scatter (default: the first)")
+    p.add_argument("--nominal", help="CSV of the nominal instance for fan (hydrosweep simulate --from R --nominal)")
+    p.add_argument("--model", help="model file whose joint types label a simulate CSV (revolute in degrees)")
+    p.add_argument("-o", "--output", required=True, help="PNG file to write")
+    a = p.parse_args(argv)
+    try:
+        kind = a.kind or ("simulate" if a.input.endswith(".csv") else None)
+        if kind == "simulate":
+            mt = open(a.model).read() if a.model else None
+            fig = simulate(a.input, mt)
+        else:
+            f = open_results(a.input)
+            with f:
+                trajs = texts(f.attrs["traj_signals"])
+                sigs = texts(f.attrs["signals"])
+                kind = kind or ("fan" if trajs else "hist")
+                if kind == "fan":
+                    fig = fan(f, a.signal or (trajs[0] if trajs else ""), a.nominal)
+                elif kind == "hist":
+                    fig = hist(f, a.signal or sigs[0], a.stat)
+                elif kind == "scatter":
+                    names = texts(f["params"].attrs["names"])
+                    if not names and not a.param:
+                        raise ResultsError("%s: the sweep varies no parameter: nothing to scatter against" % a.input)
+                    fig = scatter(f, a.signal or sigs[0], a.param or names[0], a.stat)
+                else:
+                    fig = status(f)
+        fig.savefig(a.output, dpi=DPI)
+    except (ResultsError, OSError, ValueError) as e:
+        sys.stderr.write("hydrosweep plot: error: %s\n" % e)
+        return 2
+    print("plot: wrote %s (%s)" % (a.output, kind))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
