@@ -17,6 +17,7 @@ static void usage(FILE *f)
             "  validate SWEEP   compare a sample of instances with the reference backend\n"
             "  merge OUT PIECES join the results of --shard runs into one file\n"
             "  kernel FILE      GPU kernel resources (registers, stack, spills) of a model, no GPU needed\n"
+            "  plot RESULTS     fan chart, histogram, scatter or status counts of a results file (PNG)\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");
@@ -56,6 +57,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "validate")) return hs_cli_validate(argc - 1, argv + 1);
     if (!strcmp(argv[1], "merge")) return hs_cli_merge(argc - 1, argv + 1);
     if (!strcmp(argv[1], "kernel")) return hs_cli_kernel(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "plot")) return hs_cli_plot(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

@@ -23,7 +23,9 @@ import argparse
 import csv
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -299,6 +301,18 @@ def simulate(csv_path, model_text=None):
 KINDS = ("fan", "hist", "scatter", "status", "simulate")
 
 
+def nominal_csv(exe, results, out):
+    """Simulates the nominal instance of a results file (the sweep's model with its own values
+    and the sweep's simulation settings) with the hydrosweep program exe into the CSV out;
+    returns out, or None (with a warning) when that fails."""
+    r = subprocess.run([exe, "simulate", "--from", results, "--nominal", "-o", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.stderr.write("hydrosweep plot: warning: no nominal line: %s" % (r.stderr or "simulate failed\n"))
+        return None
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="hydrosweep plot", description=__doc__.split("\n\n")[0])
     p.add_argument("input", help="results file (RESULTS.h5), or a `hydrosweep simulate` CSV for --kind simulate")
@@ -309,6 +323,9 @@ def main(argv=None):
     p.add_argument("--stat", default="max", help="statistic for hist and scatter (default max)")
     p.add_argument("--param", help="swept parameter for scatter (default: the first)")
     p.add_argument("--nominal", help="CSV of the nominal instance for fan (hydrosweep simulate --from R --nominal)")
+    p.add_argument("--no-nominal", action="store_true", help="fan without the nominal instance")
+    p.add_argument("--hydrosweep", help="the hydrosweep program, which simulates the nominal instance of a fan "
+                                        "chart when no --nominal is given (`hydrosweep plot` passes itself)")
     p.add_argument("--model", help="model file whose joint types label a simulate CSV (revolute in degrees)")
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     a = p.parse_args(argv)
@@ -324,7 +341,11 @@ def main(argv=None):
                 sigs = texts(f.attrs["signals"])
                 kind = kind or ("fan" if trajs else "hist")
                 if kind == "fan":
-                    fig = fan(f, a.signal or (trajs[0] if trajs else ""), a.nominal)
+                    with tempfile.TemporaryDirectory() as tmp:
+                        nominal = a.nominal
+                        if not nominal and not a.no_nominal and a.hydrosweep:
+                            nominal = nominal_csv(a.hydrosweep, a.input, os.path.join(tmp, "nominal.csv"))
+                        fig = fan(f, a.signal or (trajs[0] if trajs else ""), nominal)
                 elif kind == "hist":
                     fig = hist(f, a.signal or sigs[0], a.stat)
                 elif kind == "scatter":
