@@ -98,6 +98,11 @@ expect 2 "no trajectory of 'W_lift'" "$HS" plot r.h5 --kind fan --signal W_lift 
 cp r.h5 r2.h5.part
 expect 2 "interrupted run" "$HS" plot r2.h5.part -o e.png
 expect 1 "usage: hydrosweep plot" "$HS" plot r.h5
+cp r.h5 keep.h5
+"$HS" plot keep.h5 -o keep.h5 >e.out 2>&1
+[ $? -eq 2 ] && grep -q "would be overwritten" e.out && cmp -s keep.h5 r.h5 && ok || bad "-o the results file itself: refused, file kept: $(tail -1 e.out)"
+"$HS" plot r.h5 -o nodir/x.png >e.out 2>&1
+[ $? -eq 2 ] && grep -q "nodir/x.png" e.out && ok || bad "-o into a missing directory: exit 2 naming it: $(tail -1 e.out)"
 expect 4 "no python3 with numpy, h5py and matplotlib" env HS_PYTHON=/bin/false "$HS" plot r.h5 -o e.png
 
 # the same functions from Python: hs.plot.fan returns a Figure of the same size

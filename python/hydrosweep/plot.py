@@ -330,6 +330,9 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     a = p.parse_args(argv)
     try:
+        if os.path.exists(a.output) and os.path.realpath(a.output) in (
+                os.path.realpath(a.input), os.path.realpath(a.nominal or a.input), os.path.realpath(a.model or a.input)):
+            raise ResultsError("-o %s is an input of the plot: it would be overwritten" % a.output)
         kind = a.kind or ("simulate" if a.input.endswith(".csv") else None)
         if kind == "simulate":
             mt = open(a.model).read() if a.model else None
