@@ -136,3 +136,155 @@ def open_results(path):
         f.close()
         raise ResultsError(_incomplete(path, path))
     return f
+
+
+# ------------------------------------------------------------------------------------------
+# the results object: pandas and xarray views of a file
+
+
+def signal_unit(name, kinds=None):
+    """The SI unit of a recorded signal (docs/sweep-format.md, Signal names); kinds maps joint
+    names to 'revolute' or 'prismatic' (hydrosweep.plot.joint_kinds of the model text)."""
+    kinds = kinds or {}
+    rate = name.endswith("_dot")
+    base = name[:-4] if rate else name
+    for prefix, unit in (("p_", "Pa"), ("U_", "V"), ("sdot_", "m/s"), ("s_", "m"), ("Ffric_", "N"), ("F_", "N"),
+                         ("W_", "J"), ("E_", "J")):
+        if name.startswith(prefix):
+            return unit
+    if name in ("phi_norm", "newton_iters"):
+        return "-"
+    if kinds.get(base) == "prismatic":
+        return "m/s" if rate else "m"
+    if kinds.get(base) == "revolute":
+        return "rad/s" if rate else "rad"
+    return "rad/s or m/s" if rate else "rad or m"
+
+
+class Results:
+    """A results file as pandas and xarray objects (what hydrosweep.open_results returns).
+
+    params      pandas.DataFrame (instance x swept parameter), units in .attrs["units"]
+    status      pandas.DataFrame (instance): status, finished, bits (names of the bits set),
+                steps, newton_mean, newton_max, rejected_steps
+    stats       xarray.Dataset: one variable per recorded signal, dims (instance, statistic),
+                its SI unit in .attrs["units"]; .stats.to_array("signal") is instance x signal
+                x statistic
+    traj(s)     xarray.DataArray (instance, time) of a trajectory signal
+    ensemble    xarray.DataArray (signal, statistic, quantile): the stored 5/50/95 % quantiles
+    finished    numpy bool mask of the instances that ran to t_end (warnings allowed)
+    The rows of a .part file's chunks not yet written (opened with partial=True) have status
+    -1, finished False and NaN values; complete is then False.
+    """
+
+    def __init__(self, path, partial=False):
+        import pandas as pd
+        import xarray as xr
+        self._pd, self._xr = pd, xr
+        path = os.fspath(path)
+        if partial and (path.endswith(".part") or (not os.path.exists(path) and os.path.exists(path + ".part"))):
+            p = path if path.endswith(".part") else path + ".part"
+            if not os.path.exists(p):
+                raise ResultsError("%s: no such file" % p)
+            f = h5py.File(p, "r")
+            if int(f.attrs.get("format_version", -1)) != FORMAT_VERSION:
+                f.close()
+                raise ResultsError("%s: not a results file of format_version %d" % (p, FORMAT_VERSION))
+            path = p
+        else:
+            f = open_results(path)
+        self.path = path
+        self._f = f
+        self.attrs = {}
+        for k, v in f.attrs.items():
+            if isinstance(v, h5py.Empty) or (isinstance(v, np.ndarray) and v.dtype.kind == "S"):
+                self.attrs[k] = texts(v)
+            elif isinstance(v, (bytes, np.bytes_)):
+                self.attrs[k] = text(v)
+            else:
+                self.attrs[k] = v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v
+        self.complete = int(f.attrs.get("complete", 0)) == 1
+        self.signals = texts(f.attrs["signals"])
+        self.columns = texts(f.attrs["columns"])
+        self.traj_signals = texts(f.attrs["traj_signals"])
+        self.model_text = text(f["model_text"][()])
+        self.sweep_text = text(f["sweep_text"][()])
+        self.instance = f["instance"][()]
+        chunk = int(f.attrs["chunk"])
+        done = f["done"][()].astype(bool)
+        self.written = np.repeat(done, chunk)[: self.instance.size]
+        st = f["status"][()].astype(np.int64)
+        st[~self.written] = -1
+        self._status = st
+        self.finished = (st >= 0) & ((st & ~WARNING_BITS) == 0)
+        from .plot import joint_kinds
+        self._kinds = joint_kinds(self.model_text)
+
+    def close(self):
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return "<hydrosweep Results %s: %d instances, %d finished, signals %s%s>" % (
+            self.path, self.instance.size, int(self.finished.sum()), ", ".join(self.signals),
+            "" if self.complete else " (INCOMPLETE: .part)")
+
+    def _rows(self, a):
+        a = np.array(a, dtype=float)
+        a[~self.written] = np.nan
+        return a
+
+    @property
+    def params(self):
+        names = texts(self._f["params"].attrs["names"])
+        df = self._pd.DataFrame(self._rows(self._f["params"][()]).reshape(self.instance.size, len(names)),
+                                index=self._pd.Index(self.instance, name="instance"), columns=names)
+        df.attrs["units"] = dict(zip(names, texts(self._f["params"].attrs["units"])))
+        return df
+
+    @property
+    def status(self):
+        f = self._f
+        df = self._pd.DataFrame({
+            "status": self._status,
+            "finished": self.finished,
+            "bits": [" ".join(decode_status(s)) for s in self._status],
+            "steps": f["steps"][()],
+            "newton_mean": f["newton_mean"][()],
+            "newton_max": f["newton_max"][()],
+            "rejected_steps": f["rejected_steps"][()],
+        }, index=self._pd.Index(self.instance, name="instance"))
+        return df
+
+    @property
+    def stats(self):
+        xr = self._xr
+        data = {}
+        for s in self.signals:
+            data[s] = xr.DataArray(self._rows(self._f["stats/" + s][()]), dims=("instance", "statistic"),
+                                   attrs={"units": signal_unit(s, self._kinds)})
+        ds = xr.Dataset(data, coords={"instance": self.instance, "statistic": self.columns})
+        ds["statistic"].attrs["note"] = "t_max in s; the others in the signal's unit"
+        ds["finished"] = ("instance", self.finished)
+        return ds
+
+    def traj(self, signal):
+        if signal not in self.traj_signals:
+            raise ResultsError("%s: no trajectory of '%s' (trajectories: %s)"
+                               % (self.path, signal, ", ".join(self.traj_signals) or "none"))
+        return self._xr.DataArray(self._rows(self._f["traj/" + signal][()]), dims=("instance", "time"),
+                                  coords={"instance": self.instance, "time": self._f["traj/time"][()]},
+                                  name=signal, attrs={"units": signal_unit(signal, self._kinds)})
+
+    @property
+    def ensemble(self):
+        vals = np.stack([self._f["ensemble/" + s][()] for s in self.signals]) if self.signals else \
+            np.zeros((0, len(self.columns), 3))
+        return self._xr.DataArray(vals, dims=("signal", "statistic", "quantile"),
+                                  coords={"signal": self.signals, "statistic": self.columns,
+                                          "quantile": [0.05, 0.5, 0.95]}, name="ensemble")
