@@ -96,7 +96,7 @@ static const char *find_python(void)
 int hs_cli_plot(int argc, char **argv)
 {
     const char *py, *pdir = getenv("HS_PYTHONPATH"), *old = getenv("PYTHONPATH");
-    char exe[PATH_MAX], *pypath, **args;
+    char exe[PATH_MAX], inst[PATH_MAX + 64], *pypath, **args;
     ssize_t n;
     int i, k = 0, have_out = 0, have_input = 0;
     struct stat sb;
@@ -111,6 +111,16 @@ int hs_cli_plot(int argc, char **argv)
     if (argc < 2 || !have_out || !have_input) {
         usage(stderr);
         return 1;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) exe[n] = '\0';
+    else exe[0] = '\0';
+    if (!pdir || !*pdir) { /* an installed program's share/hydrosweep/python, else the source tree's */
+        char *slash = strrchr(exe, '/');
+        if (slash && (size_t)(slash - exe) + 40 < sizeof inst) {
+            snprintf(inst, sizeof inst, "%.*s/../share/hydrosweep/python", (int)(slash - exe), exe);
+            if (stat(inst, &sb) == 0 && S_ISDIR(sb.st_mode)) pdir = inst;
+        }
     }
     if (!pdir || !*pdir) pdir = HS_PYTHON_DIR;
     if (stat(pdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
@@ -141,9 +151,7 @@ int hs_cli_plot(int argc, char **argv)
     args[k++] = (char *)"-m";
     args[k++] = (char *)"hydrosweep.plot";
     for (i = 1; i < argc; ++i) args[k++] = argv[i];
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) { /* this program, for the nominal instance of a fan chart */
-        exe[n] = '\0';
+    if (exe[0]) { /* this program, for the nominal instance of a fan chart */
         args[k++] = (char *)"--hydrosweep";
         args[k++] = exe;
     }
