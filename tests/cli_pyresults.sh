@@ -103,6 +103,17 @@ check(e.dims == ("signal", "statistic", "quantile") and list(e["quantile"].value
       "ensemble dims")
 for sig in ("crank_angle", "p_piston", "W_lift"):
     check(same(e.sel(signal=sig).values, f["ensemble/" + sig][()]), "ensemble %s" % sig)
+# the plots take the Results object too
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import hydrosweep.plot as hp
+    fig = hp.fan(r, "p_piston")
+    check(len(fig.axes[0].get_lines()) == 1, "plot.fan(Results): the median line")
+    fig = hp.hist(r, "p_piston", "max")
+    check(len(fig.axes) == 2, "plot.hist(Results): histogram and ECDF")
+except ImportError:
+    print("  (no matplotlib: the plots of a Results object not checked)")
 r.close()
 
 # an interrupted run

@@ -3,8 +3,8 @@
     python3 -m hydrosweep.plot RESULTS.h5 --kind fan --signal p_piston -o fan.png
     (the same as `hydrosweep plot RESULTS.h5 --kind fan --signal p_piston -o fan.png`)
 
-Kinds (each also a function taking a results path or an open h5py.File and returning the
-matplotlib Figure):
+Kinds (each also a function taking a results path, an open h5py.File or the Results of
+hydrosweep.open_results, and returning the matplotlib Figure):
   fan      fan(res, signal, nominal=None): the 5-95 %, 25-75 % bands and the median of a
            trajectory signal (/traj/<signal>) over time, across the finished instances, and the
            nominal instance (a CSV of `hydrosweep simulate --from RESULTS.h5 --nominal`)
@@ -47,9 +47,12 @@ def _pyplot():
 
 
 def _open(res):
-    """(h5py.File, whether we opened it) for a path or an open file."""
+    """(h5py.File, whether we opened it) for a path, an open h5py.File or the Results of
+    hydrosweep.open_results."""
     if isinstance(res, (str, os.PathLike)):
         return open_results(os.fspath(res)), True
+    if hasattr(res, "_f") and hasattr(res, "traj_signals"):  # a hydrosweep.results.Results
+        return res._f, False
     return res, False
 
 
