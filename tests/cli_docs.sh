@@ -23,7 +23,7 @@ PY=python3
 W=$tmp/w
 mkdir -p "$W/build" "$tmp/bin"
 ln -s "$HS" "$W/build/hydrosweep"
-for d in models sweeps examples scripts docs; do ln -s "$ROOT/$d" "$W/$d"; done
+for d in models sweeps examples scripts docs python; do ln -s "$ROOT/$d" "$W/$d"; done
 # no GPU for the quick start here (a GPU would run all 100000 instances): nvidia-smi fails
 printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/nvidia-smi"
 chmod +x "$tmp/bin/nvidia-smi"

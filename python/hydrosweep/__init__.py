@@ -11,6 +11,8 @@ not written yet.
 """
 __version__ = "0.1.0"
 
+from . import plot  # noqa: E402,F401  (hs.plot.fan, ...; matplotlib is imported when a plot is drawn)
+
 
 def open_results(path, partial=False):
     """A results file of `hydrosweep run` as a Results object (hydrosweep.results.Results):
