@@ -84,6 +84,11 @@ int hs_gpu_ready(int *sms, hs_error *err)
     if (n <= 0)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "backend", "gpu: no CUDA device present");
     e = cudaGetDevice(&dev);
+    {   /* under mpirun each rank takes the GPU of its rank on the node, round-robin over the
+         * visible devices (HS_GPU_DEVICE_INDEX, set by host/cli_run.c's MPI path) */
+        const char *ix = getenv("HS_GPU_DEVICE_INDEX");
+        if (e == cudaSuccess && ix && *ix) dev = atoi(ix) % n;
+    }
     if (e == cudaSuccess) e = cudaSetDevice(dev); /* creates the context now: errors show here */
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
     if (e != cudaSuccess) return hs_gpu_fail(err, e, "cannot use the CUDA device");

@@ -49,6 +49,17 @@ static int dispatch(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version")) {
         printf("hydrosweep %s (commit %s)\n", HS_VERSION, HS_GIT_COMMIT);
+        /* what this build can do: the GPU backends, and mpirun (`hydrosweep run` over MPI ranks) */
+#ifdef HS_HAVE_CUDA
+        printf("cuda: yes\n");
+#else
+        printf("cuda: no\n");
+#endif
+#ifdef HS_HAVE_MPI
+        printf("mpi: yes\n");
+#else
+        printf("mpi: no\n");
+#endif
         return 0;
     }
     if (!strcmp(argv[1], "simulate")) return hs_cli_simulate(argc - 1, argv + 1);

@@ -15,6 +15,10 @@
 #include "progress.h"
 #include "simulate.h"
 
+#ifdef HS_HAVE_MPI
+#include <mpi.h>
+#endif
+
 static void usage_run(FILE *f)
 {
     fprintf(f,
@@ -40,6 +44,10 @@ static void usage_run(FILE *f)
             "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
             "  --progress     progress as a line updated in place even when stderr is not a terminal\n"
             "  --no-progress  no progress at all\n"
+            "Under mpirun (mpirun -n R hydrosweep run SWEEP ...; a build with MPI, see --version) rank\n"
+            "K runs shard K/R into out.h5.rank<K>-of-<R>.h5 on the GPU of its rank on the node, and\n"
+            "rank 0 merges the pieces into out.h5 and removes them; a stopped run keeps the pieces\n"
+            "and the same mpirun command with --resume finishes it.\n"
             "Progress (stderr), counted per finished instance: on a terminal one line updated in\n"
             "place at least once a second (instances done, rate, elapsed time, ETA); otherwise a\n"
             "line whenever another 10 %% of the instances have finished or a minute has passed.\n"
@@ -171,15 +179,139 @@ static void default_out(const char *sweep, char *buf, size_t n)
     snprintf(buf + l, n - l, ".h5");
 }
 
+/* Started by an MPI launcher (mpirun, mpiexec, srun with PMI)? Then `run` splits the sweep
+ * over the ranks. The launchers' environment says so before MPI_Init, which this program calls
+ * only then (a plain run never touches MPI). */
+static int mpi_launched(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS", NULL};
+    int i;
+    for (i = 0; vars[i]; ++i)
+        if (getenv(vars[i])) return 1;
+    return 0;
+}
+
+/* The rank's index among the ranks of its node, for its GPU (round-robin over the devices
+ * the backend sees: HS_GPU_DEVICE_INDEX, host/backend_gpu.cu); -1 if the launcher does not say. */
+static int mpi_local_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
+                                       "PMI_LOCAL_RANK", NULL};
+    int i;
+    for (i = 0; vars[i]; ++i)
+        if (getenv(vars[i])) return atoi(getenv(vars[i]));
+    return -1;
+}
+
+static int run_single(const char *sweep, hs_run_opts *o);
+
+/* `mpirun -n R hydrosweep run SWEEP -o OUT.h5 ...`: rank K runs shard K/R into the piece
+ * OUT.h5.rank<K>-of-<R>.h5 (with --resume, each continues its own), then rank 0 merges the
+ * pieces into OUT.h5, the file one run would have written, and removes them; the summary is
+ * rank 0's. A rank that fails leaves every piece in place and the exit status non-zero. */
+static int run_mpi(const char *sweep, hs_run_opts *o)
+{
+#ifdef HS_HAVE_MPI
+    int rank = 0, size = 1, rc, worst = 0, lr = mpi_local_rank();
+    char piece[600], lrbuf[32];
+    FILE *quiet = NULL;
+    const char *out = o->out;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size == 1) {
+        MPI_Finalize();
+        return run_single(sweep, o);
+    }
+    if (o->shard_n > 0) {
+        if (rank == 0)
+            fprintf(stderr, "hydrosweep run: --shard and mpirun do not mix: under mpirun the %d ranks are the "
+                            "shards\n", size);
+        MPI_Finalize();
+        return 1;
+    }
+    o->shard_k = rank;
+    o->shard_n = size;
+    snprintf(piece, sizeof piece, "%s.rank%d-of-%d.h5", out, rank, size);
+    o->out = piece;
+    if (lr >= 0) {
+        snprintf(lrbuf, sizeof lrbuf, "%d", lr);
+        setenv("HS_GPU_DEVICE_INDEX", lrbuf, 0);
+    }
+    if (rank > 0) { /* one summary: rank 0's, and the merged file's */
+        quiet = fopen("/dev/null", "w");
+        if (quiet) o->report = quiet;
+        o->progress = 0;
+    }
+    rc = run_single(sweep, o);
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    {   /* every piece finished (renamed from .part), or some stopped on purpose (--stop-after) */
+        int mine = access(piece, F_OK) == 0, all = 0;
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (worst == 0 && !all) {
+            if (rank == 0)
+                printf("run: stopped before the end (--stop-after): the pieces %s.rank<K>-of-%d.h5.part are "
+                       "kept; the same mpirun command with --resume continues them and merges\n", out, size);
+            if (quiet) fclose(quiet);
+            MPI_Finalize();
+            return 0;
+        }
+    }
+    if (rank == 0) {
+        if (worst == 0) {
+            char **args = (char **)calloc((size_t)size + 3, sizeof *args), (*names)[600] = NULL;
+            int k;
+            names = (char(*)[600])calloc((size_t)size, sizeof *names);
+            if (!args || !names) {
+                fprintf(stderr, "hydrosweep run: out of memory\n");
+                rc = 2;
+            } else {
+                args[0] = (char *)"merge";
+                args[1] = (char *)out;
+                for (k = 0; k < size; ++k) {
+                    snprintf(names[k], sizeof names[k], "%s.rank%d-of-%d.h5", out, k, size);
+                    args[2 + k] = names[k];
+                }
+                rc = hs_cli_merge(size + 2, args);
+                if (rc == 0) {
+                    for (k = 0; k < size; ++k) {
+                        char csv[620];
+                        snprintf(csv, sizeof csv, "%.*s.csv", (int)strlen(names[k]) - 3, names[k]);
+                        unlink(names[k]);
+                        unlink(csv);
+                    }
+                    printf("run: %d MPI ranks, their pieces merged into %s\n", size, out);
+                }
+            }
+            free(args);
+            free(names);
+        } else {
+            fprintf(stderr, "hydrosweep run: a rank failed (exit status %d); the pieces %s.rank<K>-of-%d.h5 "
+                            "are kept: run the same mpirun command with --resume to continue\n", worst, out, size);
+            if (rc == 0) rc = worst;
+        }
+    }
+    if (quiet) fclose(quiet);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+#else
+    (void)mpi_local_rank;
+    fprintf(stderr, "hydrosweep run: started by an MPI launcher, but this hydrosweep was built without MPI "
+                    "(Debian: apt-get install libopenmpi-dev and rebuild; scripts/install-deps.sh installs it): "
+                    "every rank would run the whole sweep into one file; use --shard K/N and merge instead\n");
+    (void)sweep;
+    (void)o;
+    return 1;
+#endif
+}
+
 int hs_cli_run(int argc, char **argv)
 {
     hs_run_opts o;
     const char *sweep = NULL;
     char outbuf[512];
-    hs_sweep sw;
-    hs_model_desc md;
-    hs_error err;
-    int i, rc;
+    int i;
     memset(&o, 0, sizeof o);
     o.backend = HS_BACKEND_CPU;
     o.progress = 1;
@@ -244,6 +376,18 @@ int hs_cli_run(int argc, char **argv)
         default_out(sweep, outbuf, sizeof outbuf);
         o.out = outbuf;
     }
+    if (mpi_launched()) return run_mpi(sweep, &o);
+    return run_single(sweep, &o);
+}
+
+/* The run of SWEEP with the options o (hs_cli_run's after parsing; exit status as there). */
+static int run_single(const char *sweep, hs_run_opts *op)
+{
+    hs_run_opts o = *op;
+    hs_sweep sw;
+    hs_model_desc md;
+    hs_error err;
+    int rc;
     if (hs_sweep_load(sweep, &sw, &md, &err)) {
         print_err(&err);
         return 2;
