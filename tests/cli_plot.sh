@@ -112,6 +112,10 @@ fig = hp.fan("r.h5", "p_piston", nominal="nom.csv")
 w, h = fig.get_size_inches() * fig.dpi
 assert (round(w), round(h)) == (800, 500), (w, h)
 assert len(fig.axes[0].get_lines()) == 2  # median and nominal
+import h5py, numpy as np
+t = h5py.File("r.h5", "r")["traj/time"][()]
+xn = fig.axes[0].get_lines()[1].get_xdata()
+assert np.allclose(xn, t, rtol=0, atol=1e-12), (xn, t)  # the dense nominal, at the sample times
 print("ok")
 EOF
 

@@ -11,7 +11,14 @@ not written yet.
 """
 __version__ = "0.1.0"
 
-from . import plot  # noqa: E402,F401  (hs.plot.fan, ...; matplotlib is imported when a plot is drawn)
+
+
+def __getattr__(name):
+    """hs.plot, imported on first use (so that `python3 -m hydrosweep.plot` runs it once)."""
+    if name == "plot":
+        import importlib
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError("module 'hydrosweep' has no attribute %r" % name)
 
 
 def open_results(path, partial=False):

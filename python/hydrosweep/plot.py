@@ -7,7 +7,8 @@ Kinds (each also a function taking a results path, an open h5py.File or the Resu
 hydrosweep.open_results, and returning the matplotlib Figure):
   fan      fan(res, signal, nominal=None): the 5-95 %, 25-75 % bands and the median of a
            trajectory signal (/traj/<signal>) over time, across the finished instances, and the
-           nominal instance (a CSV of `hydrosweep simulate --from RESULTS.h5 --nominal`)
+           nominal instance (a CSV of `hydrosweep simulate --from RESULTS.h5 --nominal`, drawn
+           at the trajectories' sample times when it has them)
   hist     hist(res, signal, stat="max"): histogram and ECDF of one statistic of a signal over
            the finished instances, with the stored 5/50/95 % quantiles marked
   scatter  scatter(res, signal, param, stat="max"): that statistic against a swept parameter,
@@ -132,6 +133,12 @@ def fan(res, signal, nominal=None):
         ax.plot(t, q[2], color="tab:blue", lw=1.5, label="median")
         if nominal:
             tn, yn = _csv_column(nominal, signal)
+            # at the trajectories' times when the nominal run has them all (a denser CSV would
+            # show what the bands, sampled there, cannot: e.g. the ringing between samples)
+            j = np.clip(np.searchsorted(tn, t), 1, tn.size - 1)
+            j = np.where(np.abs(tn[j - 1] - t) <= np.abs(tn[j] - t), j - 1, j)  # the nearest row
+            if tn.size > t.size and np.all(np.abs(tn[j] - t) <= 1e-9 * max(1.0, float(np.abs(t).max()))):
+                tn, yn = tn[j], yn[j]
             ax.plot(tn, yn * k, color="k", lw=1.0, ls="--", label="nominal")
         ax.set_xlabel("t (s)")
         ax.set_ylabel("%s (%s)" % (signal, unit))
