@@ -9,12 +9,8 @@
 set -u
 BUILD=$(cd "$(dirname "$1")" && pwd)
 ROOT=$(pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+T=$tmp
 
 P=$T/prefix
 if cmake --install "$BUILD" --prefix "$P" >"$T/install.log" 2>&1; then ok; else bad "cmake --install: $(tail -5 "$T/install.log")"; fi
@@ -88,5 +84,4 @@ if /usr/bin/python3 -c 'import numpy, h5py, matplotlib' >/dev/null 2>&1; then
   "$P/bin/hydrosweep" plot "$T/s.csv" -o "$T/s.png" >"$T/plot.log" 2>&1 && [ -s "$T/s.png" ] &&
     grep -q "plot (installed): wrote" "$T/plot.log" && ok || bad "installed plot, installed package: $(tail -2 "$T/plot.log")"
 fi
-echo "cli_install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_install

@@ -14,13 +14,8 @@ if ! command -v mpirun >/dev/null 2>&1 || ! "$HS" --version | grep -q "^mpi: yes
   echo "cli_mpi: SKIPPED: no mpirun, or hydrosweep built without MPI ($("$HS" --version | grep mpi))"
   exit 77
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+cd "$tmp" || exit 1
 # OpenMPI in a container, as CI runs it: as root, more ranks than cores, no process binding
 # (each rank sees the machine's cores, as one run does: the file's device attribute counts
 # them), no cross-memory attach between the ranks; its own allocations are no leaks of ours
@@ -53,5 +48,4 @@ timeout 300 "${MPI[@]}" "$HS" run "$SW" -b cpu --threads 1 -o x.h5 --no-progress
 rc=$?
 [ $rc -ne 0 ] && grep -q "shard and mpirun do not mix" x.log && [ ! -e x.h5 ] && ok || bad "--shard under mpirun: rc $rc: $(tail -2 x.log)"
 
-echo "cli_mpi: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_mpi

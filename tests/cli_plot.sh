@@ -12,24 +12,13 @@
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
-PY=
-for cand in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
-  if [ -n "$cand" ] && [ -x "$cand" ] && "$cand" -c 'import numpy, h5py, matplotlib' >/dev/null 2>&1; then
-    PY=$cand
-    break
-  fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+PY=$(python_with numpy h5py matplotlib)
 if [ -z "$PY" ]; then
   echo "cli_plot: SKIPPED: no python3 can import numpy, h5py and matplotlib" \
        "(apt-get install python3-matplotlib python3-h5py)"
   exit 77
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # PNG check: opens, is W x H, and shows data, not only axes and text: more than 0.05 % of its
 # pixels are coloured (max - min of R, G, B above 0.2; axes, text and a blank canvas are grey)
@@ -46,7 +35,7 @@ sys.exit(0 if (w, h) == (800, 500) and col > 0.0005 else 1)
 EOF
 }
 
-cd "$T" || exit 1
+cd "$tmp" || exit 1
 "$HS" run "$ROOT/tests/data/sweep_python.yaml" -b cpu -o r.h5 --no-progress >run.log 2>&1 || { cat run.log; exit 1; }
 "$HS" simulate "$ROOT/models/fourbar_rahikainen2018.yaml" --t-end 0.8 --every 10 -o sim.csv >/dev/null 2>&1
 
@@ -119,5 +108,4 @@ assert np.allclose(xn, t, rtol=0, atol=1e-12), (xn, t)  # the dense nominal, at 
 print("ok")
 EOF
 
-echo "cli_plot: $pass passed, $fail failed ($PY)"
-[ "$fail" -eq 0 ]
+finish cli_plot "$PY"

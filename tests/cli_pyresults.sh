@@ -11,21 +11,14 @@
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
-PY=
-for cand in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
-  if [ -n "$cand" ] && [ -x "$cand" ] && "$cand" -c 'import numpy, h5py, pandas, xarray' >/dev/null 2>&1; then
-    PY=$cand
-    break
-  fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+PY=$(python_with numpy h5py pandas xarray)
 if [ -z "$PY" ]; then
   echo "cli_pyresults: SKIPPED: no python3 can import numpy, h5py, pandas and xarray" \
        "(apt-get install python3-pandas python3-xarray)"
   exit 77
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
+cd "$tmp" || exit 1
 "$HS" run "$ROOT/tests/data/sweep_python.yaml" -b cpu -o r.h5 --no-progress >run.log 2>&1 || { cat run.log; exit 1; }
 "$HS" run "$ROOT/tests/data/sweep_python.yaml" -b cpu -o p.h5 --no-progress --stop-after 1 >part.log 2>&1 ||
   { cat part.log; exit 1; }

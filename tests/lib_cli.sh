@@ -11,3 +11,16 @@ finish() {
   echo "$1: $pass passed, $fail failed${2:+ ($2)}"
   [ "$fail" -eq 0 ]
 }
+# python_with MODULE...: the first python3 (Debian's /usr/bin/python3, then the one on PATH,
+# which may be a venv's without them) that imports every MODULE; empty when none does
+python_with() {
+  local cand mods
+  mods=$(IFS=,; echo "$*")
+  for cand in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
+    if [ -n "$cand" ] && [ -x "$cand" ] && "$cand" -c "import $mods" >/dev/null 2>&1; then
+      echo "$cand"
+      return 0
+    fi
+  done
+  return 1
+}

@@ -21,6 +21,7 @@ its unit. Names are the model's and the sweep's (docs/sweep-format.md, Signal na
 Needs numpy, h5py and matplotlib (Debian 12: python3-numpy python3-h5py python3-matplotlib).
 """
 import argparse
+import contextlib
 import csv
 import os
 import re
@@ -47,14 +48,20 @@ def _pyplot():
     return plt
 
 
-def _open(res):
-    """(h5py.File, whether we opened it) for a path, an open h5py.File or the Results of
-    hydrosweep.open_results."""
+@contextlib.contextmanager
+def _file(res):
+    """The h5py.File of a path (opened here and closed after), an open h5py.File, or the
+    Results of hydrosweep.open_results."""
     if isinstance(res, (str, os.PathLike)):
-        return open_results(os.fspath(res)), True
-    if hasattr(res, "_f") and hasattr(res, "traj_signals"):  # a hydrosweep.results.Results
-        return res._f, False
-    return res, False
+        f = open_results(os.fspath(res))
+        try:
+            yield f
+        finally:
+            f.close()
+    elif hasattr(res, "_f") and hasattr(res, "traj_signals"):  # a hydrosweep.results.Results
+        yield res._f
+    else:
+        yield res
 
 
 def joint_kinds(model_text):
@@ -114,8 +121,7 @@ def fan(res, signal, nominal=None):
     across the finished instances at each time of /traj/time, and the nominal instance (the
     path of a `hydrosweep simulate --from RESULTS --nominal` CSV) when given."""
     plt = _pyplot()
-    f, mine = _open(res)
-    try:
+    with _file(res) as f:
         names = texts(f.attrs["traj_signals"])
         if signal not in names:
             raise ResultsError("%s: no trajectory of '%s' (trajectories: %s; a sweep records them "
@@ -147,9 +153,6 @@ def fan(res, signal, nominal=None):
         ax.legend(loc="best", fontsize=9)
         fig.tight_layout()
         return fig
-    finally:
-        if mine:
-            f.close()
 
 
 def _stat(f, signal, stat):
@@ -166,8 +169,7 @@ def hist(res, signal, stat="max"):
     """Histogram (left) and empirical CDF (right) of statistic `stat` of `signal` over the
     finished instances, with the stored 5/50/95 % ensemble quantiles marked."""
     plt = _pyplot()
-    f, mine = _open(res)
-    try:
+    with _file(res) as f:
         v, c = _stat(f, signal, stat)
         _, ok = _finished(f)
         kinds = joint_kinds(text(f["model_text"][()]))
@@ -191,17 +193,13 @@ def hist(res, signal, stat="max"):
         fig.suptitle(_title(f, "%s %s, %d finished (dotted: 5/50/95 %%)" % (stat, signal, x.size)), fontsize=10)
         fig.tight_layout()
         return fig
-    finally:
-        if mine:
-            f.close()
 
 
 def scatter(res, signal, param, stat="max"):
     """Statistic `stat` of `signal` against the swept parameter `param` (its sampled values,
     /params), the finished instances as dots and the failed ones as crosses on the axis."""
     plt = _pyplot()
-    f, mine = _open(res)
-    try:
+    with _file(res) as f:
         names = texts(f["params"].attrs["names"])
         units = texts(f["params"].attrs["units"])
         if param not in names:
@@ -225,16 +223,12 @@ def scatter(res, signal, param, stat="max"):
         ax.legend(loc="best", fontsize=9)
         fig.tight_layout()
         return fig
-    finally:
-        if mine:
-            f.close()
 
 
 def status(res):
     """Instances per status bit (failures red, warnings orange) and the finished count."""
     plt = _pyplot()
-    f, mine = _open(res)
-    try:
+    with _file(res) as f:
         st, ok = _finished(f)
         st = st[st >= 0]
         labels = ["finished"] + [name for _, name, _ in STATUS_BITS]
@@ -252,9 +246,6 @@ def status(res):
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
         return fig
-    finally:
-        if mine:
-            f.close()
 
 
 def _read_csv(path):
