@@ -18,6 +18,7 @@ static void usage(FILE *f)
             "  merge OUT PIECES join the results of --shard runs into one file\n"
             "  kernel FILE      GPU kernel resources (registers, stack, spills) of a model, no GPU needed\n"
             "  plot RESULTS     fan chart, histogram, scatter or status counts of a results file (PNG)\n"
+            "  linearize MODEL  Jacobian and eigenvalues about the static equilibrium or a state (seed 001)\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");
@@ -69,6 +70,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "merge")) return hs_cli_merge(argc - 1, argv + 1);
     if (!strcmp(argv[1], "kernel")) return hs_cli_kernel(argc - 1, argv + 1);
     if (!strcmp(argv[1], "plot")) return hs_cli_plot(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "linearize")) return hs_cli_linearize(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

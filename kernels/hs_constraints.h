@@ -20,19 +20,19 @@ HS_HD static inline int hs_on_path(const hs_mview *m, int j, int k)
 }
 
 /* Phi (ncon). Needs hs_kin_positions. */
-HS_HD static inline void hs_constraints_phi(const hs_mview *m, const hs_kin *k, double *phi)
+HS_HD static inline void hs_constraints_phi(const hs_mview *m, const hs_kin *k, hs_real *phi)
 {
     int e;
     for (e = 0; e < HS_N(m, ncon); ++e) {
         int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
-        double v[3];
+        hs_real v[3];
         hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         if (HS_I(m, con_type, e) == HS_CON_DD) {
-            double u[3];
+            hs_real u[3];
             hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
             phi[e] = hs_v3_dot(u, v);
         } else {
-            double ra[3], rb[3], d[3];
+            hs_real ra[3], rb[3], d[3];
             hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
             hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
             hs_v3_sub(d, ra, rb);
@@ -42,13 +42,13 @@ HS_HD static inline void hs_constraints_phi(const hs_mview *m, const hs_kin *k, 
 }
 
 /* Jacobian Phi_z (ncon x nz, row-major, leading dimension ldj). Needs hs_kin_positions. */
-HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, double *J, int ldj)
+HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, hs_real *J, int ldj)
 {
     int e, q;
     for (e = 0; e < HS_N(m, ncon); ++e) {
         int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
         /* zeroed: each is set and used in one branch only, which gcc 13 cannot follow */
-        double v[3], u[3] = {0.0, 0.0, 0.0}, ra[3] = {0.0, 0.0, 0.0}, rb[3] = {0.0, 0.0, 0.0},
+        hs_real v[3], u[3] = {0.0, 0.0, 0.0}, ra[3] = {0.0, 0.0, 0.0}, rb[3] = {0.0, 0.0, 0.0},
                d[3] = {0.0, 0.0, 0.0};
         hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         if (HS_I(m, con_type, e) == HS_CON_DD) {
@@ -59,9 +59,9 @@ HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, 
             hs_v3_sub(d, ra, rb);
         }
         for (q = 0; q < HS_N(m, nz); ++q) {
-            const double *bs = k->b[q], *wk = k->b[q] + 3;
+            const hs_real *bs = k->b[q], *wk = k->b[q] + 3;
             int ina = hs_on_path(m, a, q), inb = hs_on_path(m, b, q);
-            double s = 0.0, t[3], dr[3];
+            hs_real s = 0.0, t[3], dr[3];
             if (HS_I(m, con_type, e) == HS_CON_DD) {
                 if (ina) {
                     hs_v3_cross(t, wk, u);
@@ -96,12 +96,12 @@ HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, 
 
 /* Velocity product c = Phidot_z zdot (ncon): phi's second derivative with zddot = 0.
  * Needs hs_kin_positions and hs_kin_velocities at the same state. */
-HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k, double *c)
+HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k, hs_real *c)
 {
     int e;
     for (e = 0; e < HS_N(m, ncon); ++e) {
         int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
-        double v[3], vd[3], vdd[3], wb[3], ab[3], t[3];
+        hs_real v[3], vd[3], vdd[3], wb[3], ab[3], t[3];
         int q;
         hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         /* vdot = w_b x v, vddot = alpha0_b x v + w_b x (w_b x v) */
@@ -117,7 +117,7 @@ HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k
         hs_v3_cross2(t, wb, v);
         for (q = 0; q < 3; ++q) vdd[q] += t[q];
         if (HS_I(m, con_type, e) == HS_CON_DD) {
-            double u[3], ud[3], udd[3], wa[3], aa[3];
+            hs_real u[3], ud[3], udd[3], wa[3], aa[3];
             hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
             if (a >= 0) {
                 hs_v3_copy(wa, k->Z[a] + 3);
@@ -132,7 +132,7 @@ HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k
             for (q = 0; q < 3; ++q) udd[q] += t[q];
             c[e] = hs_v3_dot(udd, v) + 2.0 * hs_v3_dot(ud, vd) + hs_v3_dot(u, vdd);
         } else {
-            double ra[3], rb[3], d[3], va[3], vb[3], dd[3], aa0[3], ab0[3], ddd[3];
+            hs_real ra[3], rb[3], d[3], va[3], vb[3], dd[3], aa0[3], ab0[3], ddd[3];
             hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
             hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
             hs_v3_sub(d, ra, rb);

@@ -19,7 +19,7 @@
 /* Body j's inertia about its centre of mass in global axes. The standard shapes' inertias are
  * diagonal in the body frame (hs_model_derive: their products of inertia are zero), which a
  * structural test (body_shape) lets the cheaper product use. */
-HS_HD static inline void hs_body_inertia_global(const hs_mview *m, const hs_kin *k, int j, double J[9])
+HS_HD static inline void hs_body_inertia_global(const hs_mview *m, const hs_kin *k, int j, hs_real J[9])
 {
     if (HS_I(m, body_shape, j) != HS_SHAPE_CUSTOM) hs_m3_inertia_global_diag(J, k->A[j], HS_D(m, body_inertia)[j]);
     else hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
@@ -32,16 +32,16 @@ HS_HD static inline void hs_body_inertia_global(const hs_mview *m, const hs_kin 
  * backward accumulation) has the same form, so adding costs 10 flops instead of 36 and a
  * product Mbar v about 30 instead of 66. */
 typedef struct hs_inertia6 {
-    double m; /* kg */
-    double c[3]; /* m g, kg m */
-    double I[6]; /* Io: xx yy zz xy xz yz, kg m^2 */
+    hs_real m; /* kg */
+    hs_real c[3]; /* m g, kg m */
+    hs_real I[6]; /* Io: xx yy zz xy xz yz, kg m^2 */
 } hs_inertia6;
 
 /* r = Mbar v for v = [s; w] (6): [m s - c x w; c x s + Io w]. */
-HS_HD static inline void hs_inertia6_apply(const hs_inertia6 *B, const double *v, double *r)
+HS_HD static inline void hs_inertia6_apply(const hs_inertia6 *B, const hs_real *v, hs_real *r)
 {
-    const double *s = v, *w = v + 3, *I = B->I;
-    double t[3];
+    const hs_real *s = v, *w = v + 3, *I = B->I;
+    hs_real t[3];
     hs_v3_cross(t, B->c, w);
     r[0] = B->m * s[0] - t[0];
     r[1] = B->m * s[1] - t[1];
@@ -63,22 +63,22 @@ HS_HD static inline void hs_inertia6_add(hs_inertia6 *A, const hs_inertia6 *B)
 
 typedef struct hs_dyn_work {
     hs_inertia6 Ic[HS_CAP_BODIES]; /* body mass matrices, accumulated over the subtrees (nbody) */
-    double Qc[HS_CAP_BODIES][6]; /* accumulated Qbar - Mbar Zd0 (nbody x 6) */
+    hs_real Qc[HS_CAP_BODIES][6]; /* accumulated Qbar - Mbar Zd0 (nbody x 6) */
 } hs_dyn_work;
 
 /* Applied force on body j: gravity at its centre of mass and the external loads on it at
  * time t (their signals' left limit if side < 0, right limit otherwise: hs_signal.h).
  * F (global) and N, the moment about the global origin (eq. 10's tau + g~ f). A load on
  * ground does no work and moves nothing. */
-HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int j, const double g[3], double t,
-                                         int side, double F[3], double N[3])
+HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int j, const hs_real g[3], double t,
+                                         int side, hs_real F[3], hs_real N[3])
 {
     int l, q;
     for (q = 0; q < 3; ++q) F[q] = HS_D(m, body_mass)[j] * HS_D(m, gravity)[q];
     hs_v3_cross(N, g, F);
     HS_UNROLL
     for (l = 0; l < HS_N(m, nload); ++l) {
-        double sf, st, f[3], tq[3], r[3], w[3];
+        hs_real sf, st, f[3], tq[3], r[3], w[3];
         if (HS_I(m, load_body, l) != j) continue;
         sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
         st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
@@ -104,13 +104,13 @@ HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int
 
 /* Power of the external loads (gravity excluded: it is in E_pot) at time t (signal limit as
  * in hs_applied_forces_side). */
-HS_HD static inline double hs_external_power(const hs_mview *m, const hs_kin *k, double t, int side)
+HS_HD static inline hs_real hs_external_power(const hs_mview *m, const hs_kin *k, double t, int side)
 {
-    double P = 0.0;
+    hs_real P = 0.0;
     int l;
     for (l = 0; l < HS_N(m, nload); ++l) {
         int j = HS_I(m, load_body, l);
-        double sf, st, f[3], tq[3], r[3], v[3];
+        hs_real sf, st, f[3], tq[3], r[3], v[3];
         if (j < 0) continue;
         sf = hs_signal_eval_side(m, HS_I(m, load_force_sig, l), t, side);
         st = hs_signal_eval_side(m, HS_I(m, load_torque_sig, l), t, side);
@@ -129,10 +129,10 @@ HS_HD static inline double hs_external_power(const hs_mview *m, const hs_kin *k,
 }
 
 /* Body j's Mbar (eq. 9), given its centre of mass g and its inertia about it in global axes J. */
-HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const double g[3], const double J[9],
+HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const hs_real g[3], const hs_real J[9],
                                           hs_inertia6 *B)
 {
-    double mj = HS_D(m, body_mass)[j], gg = hs_v3_dot(g, g);
+    hs_real mj = HS_D(m, body_mass)[j], gg = hs_v3_dot(g, g);
     B->m = mj;
     B->c[0] = mj * g[0];
     B->c[1] = mj * g[1];
@@ -147,11 +147,11 @@ HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const double
 
 /* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin, g its
  * centre of mass, J its inertia about it in global axes. */
-HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const double g[3],
-                                        const double J[9], const double F[3], const double N[3], double Qb[6])
+HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const hs_real g[3],
+                                        const hs_real J[9], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
 {
-    double Jw[3], wJw[3], c[3], mg[3], gc[3];
-    const double *w = k->Z[j] + 3;
+    hs_real Jw[3], wJw[3], c[3], mg[3], gc[3];
+    const hs_real *w = k->Z[j] + 3;
     int q;
     for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * g[q];
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
@@ -170,13 +170,13 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
  * accumulation over the tree (children come after their parents) and projection on the joint
  * vectors: M_jl = b_l^T Mc_j b_j for l on the path root..j, Q_j = b_j^T Qc_j. Requires
  * hs_kin_positions and hs_kin_velocities. */
-HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, double t, int side, double *M,
-                                            int ldm, double *Q, hs_dyn_work *w)
+HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, double t, int side, hs_real *M,
+                                            int ldm, hs_real *Q, hs_dyn_work *w)
 {
     int j, r;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double J[9], Qb[6], a[6], F[3], N[3], g[3];
+        hs_real J[9], Qb[6], a[6], F[3], N[3], g[3];
         hs_kin_com(m, k, j, g);
         hs_body_applied(m, k, j, g, t, side, F, N);
         hs_body_inertia_global(m, k, j, J);
@@ -194,13 +194,13 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
     }
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double h[6];
+        hs_real h[6];
         int l;
         Q[j] = hs_v3_dot(k->b[j], w->Qc[j]) + hs_v3_dot(k->b[j] + 3, w->Qc[j] + 3);
         hs_inertia6_apply(&w->Ic[j], k->b[j], h);
         HS_UNROLL
         for (l = 0; l < HS_N(m, nbody); ++l) {
-            double s;
+            hs_real s;
             if (!((HS_I(m, body_anc, j) >> l) & 1u)) continue; /* l not on the path root..j */
             s = hs_v3_dot(k->b[l], h) + hs_v3_dot(k->b[l] + 3, h + 3);
             M[j * ldm + l] = s;
@@ -214,20 +214,20 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
 }
 
 /* M and Q with gravity and the external loads at time t as the applied forces. */
-HS_HD static inline void hs_mass_force(const hs_mview *m, const hs_kin *k, double t, double *M,
-                                       int ldm, double *Q, hs_dyn_work *w)
+HS_HD static inline void hs_mass_force(const hs_mview *m, const hs_kin *k, double t, hs_real *M,
+                                       int ldm, hs_real *Q, hs_dyn_work *w)
 {
     hs_mass_force_side(m, k, t, 1, M, ldm, Q, w);
 }
 
 /* Kinetic and potential energy at the state in k (E_pot relative to the global origin). */
-HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double *Ekin, double *Epot)
+HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, hs_real *Ekin, hs_real *Epot)
 {
-    double T = 0.0, V = 0.0;
+    hs_real T = 0.0, V = 0.0;
     int j;
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        double v[3], J[9], Jw[3], g[3];
-        const double *w = k->Z[j] + 3;
+        hs_real v[3], J[9], Jw[3], g[3];
+        const hs_real *w = k->Z[j] + 3;
         hs_kin_com(m, k, j, g);
         hs_kin_point_vel(k, j, g, v);
         hs_body_inertia_global(m, k, j, J);

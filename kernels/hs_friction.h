@@ -9,7 +9,7 @@
 
 #include "hs_model.h"
 
-HS_HD static inline double hs_sgn(double v)
+HS_HD static inline hs_real hs_sgn(hs_real v)
 {
     return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0);
 }
@@ -17,21 +17,21 @@ HS_HD static inline double hs_sgn(double v)
 /* Brown-McPhee (seed 003 eq. 24, with the tanh(4) viscous factor; model-data.md):
  * F = Fc tanh(4 v/vs) + (Fs - Fc) (v/vs) / (1/4 (v/vs)^2 + 3/4)^2 + sigma2 v tanh(4).
  * sgn(v) tanh(4|v|/vs) = tanh(4 v/vs) and sgn(v) |v| = v make it smooth through v = 0. */
-HS_HD static inline double hs_fric_brown_mcphee(double Fc, double Fs, double vs, double s2, double v)
+HS_HD static inline hs_real hs_fric_brown_mcphee(hs_real Fc, hs_real Fs, hs_real vs, hs_real s2, hs_real v)
 {
-    double r = v / vs, d = 0.25 * r * r + 0.75;
+    hs_real r = v / vs, d = 0.25 * r * r + 0.75;
     return Fc * tanh(4.0 * r) + (Fs - Fc) * r / (d * d) + s2 * v * tanh(4.0);
 }
 
 /* Bengisu-Akay with viscous term (seed 003 eqs. 22-23), as printed: a parabola up to Fs at
  * |v| = vs, then Coulomb + Stribeck decay + sigma2 v. (The viscous term starts at |v| = vs,
  * so the curve steps by sigma2 vs there, as in the paper.) */
-HS_HD static inline double hs_fric_bengisu_akay(double Fc, double Fs, double vs, double xi,
-                                                double s2, double v)
+HS_HD static inline hs_real hs_fric_bengisu_akay(hs_real Fc, hs_real Fs, hs_real vs, hs_real xi,
+                                                hs_real s2, hs_real v)
 {
-    double a = fabs(v);
+    hs_real a = fabs(v);
     if (a < vs) {
-        double d = a - vs;
+        hs_real d = a - vs;
         return (-Fs / (vs * vs) * d * d + Fs) * hs_sgn(v);
     }
     return (Fc + (Fs - Fc) * exp(-xi * (a - vs))) * hs_sgn(v) + s2 * v;
@@ -39,23 +39,23 @@ HS_HD static inline double hs_fric_bengisu_akay(double Fc, double Fs, double vs,
 
 /* LuGre Stribeck curve g(v) (seed 003 eq. 26), with the film factor of eq. (29) for the
  * modified model (h = 0 gives eq. 26). */
-HS_HD static inline double hs_fric_g(double Fc, double Fs, double vs, double n, double h, double v)
+HS_HD static inline hs_real hs_fric_g(hs_real Fc, hs_real Fs, hs_real vs, hs_real n, hs_real h, hs_real v)
 {
     return Fc + ((1.0 - fabs(h)) * Fs - Fc) * exp(-pow(fabs(v) / vs, n));
 }
 
 /* Steady-state film thickness |h_ss| (seed 003 eqs. 32-33). */
-HS_HD static inline double hs_fric_hss(double Fc, double Fs, double vb, double v)
+HS_HD static inline hs_real hs_fric_hss(hs_real Fc, hs_real Fs, hs_real vb, hs_real v)
 {
-    double Kf = (1.0 - Fc / Fs) * pow(vb, -2.0 / 3.0);
-    double a = fabs(v);
+    hs_real Kf = (1.0 - Fc / Fs) * pow(vb, -2.0 / 3.0);
+    hs_real a = fabs(v);
     return Kf * pow(a < vb ? a : vb, 2.0 / 3.0);
 }
 
 /* Friction force of cylinder c at rod velocity v with its states fs (cyl_nfs[c] of them) and
  * pressure force Fp = p_p A_p - p_r A_r (efficiency laws); writes the state derivatives. */
-HS_HD static inline double hs_friction_force(const hs_mview *m, int c, double v, const double *fs,
-                                             double Fp, double *fsd)
+HS_HD static inline hs_real hs_friction_force(const hs_mview *m, int c, hs_real v, const hs_real *fs,
+                                             hs_real Fp, hs_real *fsd)
 {
     const double *P = HS_D(m, cyl_fp)[c];
     double Fc = P[HS_FP_FC], Fs = P[HS_FP_FS], vs = P[HS_FP_VS], s2 = P[HS_FP_SIGMA2];
@@ -65,21 +65,21 @@ HS_HD static inline double hs_friction_force(const hs_mview *m, int c, double v,
     case HS_FRIC_BROWN_MCPHEE:
         return hs_fric_brown_mcphee(Fc, Fs, vs, s2, v);
     case HS_FRIC_BENGISU_AKAY: {
-        double xi = P[HS_FP_XI] > 0.0 ? P[HS_FP_XI] : 1.0 / vs; /* default xi = 1/vs */
+        hs_real xi = P[HS_FP_XI] > 0.0 ? P[HS_FP_XI] : 1.0 / vs; /* default xi = 1/vs */
         return hs_fric_bengisu_akay(Fc, Fs, vs, xi, s2, v);
     }
     case HS_FRIC_LUGRE: { /* eqs. (25)-(27) */
-        double q = fs[0], g = hs_fric_g(Fc, Fs, vs, P[HS_FP_N], 0.0, v);
-        double qd = v - P[HS_FP_SIGMA0] * fabs(v) / g * q;
+        hs_real q = fs[0], g = hs_fric_g(Fc, Fs, vs, P[HS_FP_N], 0.0, v);
+        hs_real qd = v - P[HS_FP_SIGMA0] * fabs(v) / g * q;
         fsd[0] = qd;
         return P[HS_FP_SIGMA0] * q + P[HS_FP_SIGMA1] * qd + s2 * v;
     }
     case HS_FRIC_LUGRE_MOD: { /* eqs. (28)-(34): bristles q and lubricant film h */
-        double q = fs[0], h = fs[1];
-        double vb = P[HS_FP_VB] > 0.0 ? P[HS_FP_VB] : 3.0 * vs; /* default vb = 3 vs */
-        double g = hs_fric_g(Fc, Fs, vs, P[HS_FP_N], h, v);
-        double qd = v - P[HS_FP_SIGMA0] * fabs(v) / g * q;
-        double hss = hs_fric_hss(Fc, Fs, vb, v), tau;
+        hs_real q = fs[0], h = fs[1];
+        hs_real vb = P[HS_FP_VB] > 0.0 ? P[HS_FP_VB] : 3.0 * vs; /* default vb = 3 vs */
+        hs_real g = hs_fric_g(Fc, Fs, vs, P[HS_FP_N], h, v);
+        hs_real qd = v - P[HS_FP_SIGMA0] * fabs(v) / g * q;
+        hs_real hss = hs_fric_hss(Fc, Fs, vb, v), tau;
         /* eq. (31): dwell when at rest (|v| below 1e-9 m/s counts as zero in floating point),
          * else acceleration while the film is thinner than its steady state */
         if (fabs(v) < 1e-9) tau = P[HS_FP_TAU_H0];
@@ -99,9 +99,9 @@ HS_HD static inline double hs_friction_force(const hs_mview *m, int c, double v,
 
 /* End-damper force (seed 004 Pub. III eq. 31) from the chamber lengths l_p (piston side) and
  * l_r (rod side): a spring-damper that pushes the piston off either end. */
-HS_HD static inline double hs_end_damper(const hs_mview *m, int c, double l_p, double l_r, double v)
+HS_HD static inline hs_real hs_end_damper(const hs_mview *m, int c, hs_real l_p, hs_real l_r, hs_real v)
 {
-    double ld = HS_D(m, cyl_ld)[c];
+    hs_real ld = HS_D(m, cyl_ld)[c];
     if (ld <= 0.0) return 0.0;
     if (l_p <= ld) return HS_D(m, cyl_kd)[c] * (ld - l_p) - HS_D(m, cyl_cd)[c] * v;
     if (l_r <= ld) return -HS_D(m, cyl_kd)[c] * (ld - l_r) - HS_D(m, cyl_cd)[c] * v;

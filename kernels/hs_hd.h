@@ -88,6 +88,16 @@
 #define HS_NOINLINE
 #endif
 
+/* The type of every quantity the physics computes from the state (positions, velocities,
+ * forces, pressures, rates). The model's values and the integrator's own bookkeeping stay
+ * double. A translation unit may define HS_REAL before including the engine to run the same
+ * physics in another arithmetic: host/linearize.cpp defines a forward-mode dual number, which
+ * gives the exact derivatives of the linearization (seed 001 Sect. 3) from this one code. */
+#ifndef HS_REAL
+#define HS_REAL double
+#endif
+typedef HS_REAL hs_real;
+
 #define HS_PI 3.14159265358979323846
 
 /* fluid.p_vapour when the model gives none, Pa (absolute; docs/model-format.md) */

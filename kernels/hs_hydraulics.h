@@ -7,31 +7,32 @@
 
 #include "hs_friction.h"
 #include "hs_kinematics.h"
+#include "hs_signal.h"
 
 typedef struct hs_hyd {
-    double s[HS_CAP_CYLS]; /* cylinder length |r_b - r_a|, m (ncyl) */
-    double sd[HS_CAP_CYLS]; /* its rate, m/s (ncyl) */
-    double e[HS_CAP_CYLS][3]; /* unit vector a -> b (ncyl x 3) */
-    double ra[HS_CAP_CYLS][3], rb[HS_CAP_CYLS][3]; /* attachment points, global (ncyl x 3) */
-    double lp[HS_CAP_CYLS], lr[HS_CAP_CYLS]; /* chamber lengths, m (ncyl) */
-    double F[HS_CAP_CYLS]; /* net force pushing the ends apart, N (ncyl) */
-    double Ffric[HS_CAP_CYLS]; /* seal friction, N (ncyl) */
-    double h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s (nvol) */
-    double fsd[HS_CAP_FS]; /* friction-state derivatives (nfs) */
+    hs_real s[HS_CAP_CYLS]; /* cylinder length |r_b - r_a|, m (ncyl) */
+    hs_real sd[HS_CAP_CYLS]; /* its rate, m/s (ncyl) */
+    hs_real e[HS_CAP_CYLS][3]; /* unit vector a -> b (ncyl x 3) */
+    hs_real ra[HS_CAP_CYLS][3], rb[HS_CAP_CYLS][3]; /* attachment points, global (ncyl x 3) */
+    hs_real lp[HS_CAP_CYLS], lr[HS_CAP_CYLS]; /* chamber lengths, m (ncyl) */
+    hs_real F[HS_CAP_CYLS]; /* net force pushing the ends apart, N (ncyl) */
+    hs_real Ffric[HS_CAP_CYLS]; /* seal friction, N (ncyl) */
+    hs_real h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s (nvol) */
+    hs_real fsd[HS_CAP_FS]; /* friction-state derivatives (nfs) */
     int stroke_out; /* a chamber length left [0, stroke]: the instance is invalid */
 } hs_hyd;
 
 /* Flow through an orifice with coefficient C (for a valve: C = Cv U) at pressure drop dp
  * (seed 000 eqs. 24, 26): turbulent C sgn(dp) sqrt|dp|, and laminar C dp / sqrt(dp_lim)
  * below dp_lim, continuous at dp_lim (seed 001 eq. 6). */
-HS_HD static inline double hs_orifice_flow(double C, double dp, double dplim)
+HS_HD static inline hs_real hs_orifice_flow(hs_real C, hs_real dp, hs_real dplim)
 {
-    double a = fabs(dp);
+    hs_real a = fabs(dp);
     if (a < dplim) return C * dp / sqrt(dplim);
     return dp > 0.0 ? C * sqrt(a) : -C * sqrt(a);
 }
 
-HS_HD static inline double hs_node_p(const hs_mview *m, const double *p, int node)
+HS_HD static inline hs_real hs_node_p(const hs_mview *m, const hs_real *p, int node)
 {
     return node < HS_N(m, nvol) ? p[node] : HS_D(m, src_p)[node - HS_N(m, nvol)];
 }
@@ -39,17 +40,25 @@ HS_HD static inline double hs_node_p(const hs_mview *m, const double *p, int nod
 /* Spool position after one trapezoidal step of U' = (U_ref - U)/tau (seed 000 eq. 27),
  * solved in closed form (the equation is linear and driven only by U_ref):
  * U1 = (U0 (1 - dt/(2 tau)) + dt/(2 tau) (Uref0 + Uref1)) / (1 + dt/(2 tau)). */
-HS_HD static inline double hs_spool_step(double U0, double Uref0, double Uref1, double dt, double tau)
+HS_HD static inline hs_real hs_spool_step(hs_real U0, hs_real Uref0, hs_real Uref1, hs_real dt, hs_real tau)
 {
-    double a = 0.5 * dt / tau;
+    hs_real a = 0.5 * dt / tau;
     return (U0 * (1.0 - a) + a * (Uref0 + Uref1)) / (1.0 + a);
+}
+
+/* The spool rate (U_ref - U) / tau of valve i at time t (U_ref's left limit if side < 0):
+ * seed 001 eq. (4). */
+HS_HD static inline hs_real hs_spool_rate(const hs_mview *m, int i, hs_real U, double t, int side)
+{
+    double r = HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t, side) : 0.0;
+    return (r - U) / HS_D(m, dcv_tau)[i];
 }
 
 /* Cylinder geometry: length, rate and direction from the body kinematics (seed 004 Pub. I
  * eqs. 47-48). Needs hs_kin_positions (and hs_kin_velocities for the rate). */
 HS_HD static inline void hs_cylinder_geometry(const hs_mview *m, const hs_kin *k, int c, hs_hyd *o)
 {
-    double d[3], va[3], vb[3], s;
+    hs_real d[3], va[3], vb[3], s;
     int q;
     hs_kin_point(k, HS_I(m, cyl_body_a, c), HS_D(m, cyl_at_a)[c], o->ra[c]);
     hs_kin_point(k, HS_I(m, cyl_body_b, c), HS_D(m, cyl_at_b)[c], o->rb[c]);
@@ -67,7 +76,7 @@ HS_HD static inline void hs_cylinder_geometry(const hs_mview *m, const hs_kin *k
  * lengths with the consistent sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md);
  * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0.
  * Needs hs_kin_positions and hs_kin_velocities. */
-HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const double *s0, hs_hyd *o)
+HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const hs_real *s0, hs_hyd *o)
 {
     int c;
     o->stroke_out = 0;
@@ -88,16 +97,16 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
  * evaluated as (inflows - dV_k/dt) / (V_k/B_oil + V_hose/B_hose + A l/B_wall), the same
  * value with four divisions instead of six. A change of p, fs or U alone (the tangent's
  * hydraulic columns) needs only this, not the kinematics. */
-HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const double *p, const double *fs,
-                                            const double *U, hs_hyd *o)
+HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const hs_real *p, const hs_real *fs,
+                                            const hs_real *U, hs_hyd *o)
 {
-    double qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
+    hs_real qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
     int c, v, i;
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
     HS_UNROLL
     for (c = 0; c < HS_N(m, ncyl); ++c) {
-        double Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
+        hs_real Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
         int vp = HS_I(m, cyl_vol_p, c), vr = HS_I(m, cyl_vol_r, c);
         Vch[vp] = Ap * o->lp[c];
         Vch[vr] = Ar * o->lr[c];
@@ -111,7 +120,7 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
     HS_UNROLL
     for (i = 0; i < HS_N(m, nthr); ++i) {
         int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
-        double Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
+        hs_real Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
                                    HS_D(m, thr_dplim)[i]);
         if (a < HS_N(m, nvol)) qin[a] -= Q;
         if (b < HS_N(m, nvol)) qin[b] += Q;
@@ -119,10 +128,10 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) {
         /* U > 0: P -> A and B -> T; U < 0: P -> B and A -> T (model-data.md) */
-        double u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
-        double pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
-        double pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
-        double qA, qB;
+        hs_real u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
+        hs_real pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
+        hs_real pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
+        hs_real qA, qB;
         if (u >= 0.0) {
             qA = hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
             qB = -hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][1] * u, pB - pT, lim);
@@ -135,16 +144,16 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
     }
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) {
-        double V = HS_D(m, vol_V)[v] + Vch[v];
-        double c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
+        hs_real V = HS_D(m, vol_V)[v] + Vch[v];
+        hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
         if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
         o->h[v] = (qin[v] - dVch[v]) / c;
     }
 }
 
 /* Everything hydraulic at one state: hs_cylinders, then hs_hydraulic_rates. */
-HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const double *p,
-                                       const double *fs, const double *U, const double *s0,
+HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const hs_real *p,
+                                       const hs_real *fs, const hs_real *U, const hs_real *s0,
                                        hs_hyd *o)
 {
     hs_cylinders(m, k, s0, o);
@@ -154,12 +163,12 @@ HS_HD static inline void hs_hydraulics(const hs_mview *m, const hs_kin *k, const
 /* ds_c/dz (nz): the cylinder's generalised-force direction, e . (dr_b/dz_k - dr_a/dz_k) with
  * dr/dz_k = b_k^s + w_k x r for joints on the body's path. Needs hs_cylinder_geometry. */
 HS_HD static inline void hs_cylinder_jac(const hs_mview *m, const hs_kin *k, const hs_hyd *o, int c,
-                                         double *js)
+                                         hs_real *js)
 {
     int q;
     HS_UNROLL
     for (q = 0; q < HS_N(m, nz); ++q) {
-        double d[3] = {0.0, 0.0, 0.0}, t[3];
+        hs_real d[3] = {0.0, 0.0, 0.0}, t[3];
         int a = HS_I(m, cyl_body_a, c), b = HS_I(m, cyl_body_b, c);
         if (b >= 0 && ((HS_I(m, body_anc, b) >> q) & 1u)) {
             hs_v3_cross(t, k->b[q] + 3, o->rb[c]);

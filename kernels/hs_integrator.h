@@ -989,13 +989,6 @@ HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 
 /* ---- error-controlled steps ---- */
 
-/* The spool rate (U_ref - U) / tau of valve i at time t (U_ref's left limit if side < 0). */
-HS_HD static inline double hs_spool_rate(const hs_mview *m, int i, double U, double t, int side)
-{
-    double r = HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t, side) : 0.0;
-    return (r - U) / HS_D(m, dcv_tau)[i];
-}
-
 /* One component's estimated local error of the trapezoidal rule over a step of h from a
  * value with rate f0 to one with rate f1, fm the rate at the start of the previous step of
  * hp: -(h^3/12) y3, the rule's leading error term, with the third derivative y3 = f'' taken

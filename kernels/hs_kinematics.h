@@ -15,26 +15,26 @@
 #include "hs_model.h"
 
 typedef struct hs_kin {
-    double A[HS_CAP_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
-    double p[HS_CAP_BODIES][3]; /* body-frame origin, global (nbody x 3) */
+    hs_real A[HS_CAP_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
+    hs_real p[HS_CAP_BODIES][3]; /* body-frame origin, global (nbody x 3) */
     /* the centre of mass and the joint point are computed where they are used (hs_kin_com,
      * hs_kin_joint_point): 48 B less per body in a GPU thread's local memory */
-    double b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
-    double Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
-    double Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
+    hs_real b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
+    hs_real Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
+    hs_real Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
 } hs_kin;
 
 /* The point of revolute joint j, global: at_parent in its parent's frame (whose positions k
  * holds). hs_kin_positions computes it the same way, so the two agree to the bit. */
-HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, int j, double o[3])
+HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, int j, hs_real o[3])
 {
     int par = HS_I(m, body_parent, j);
-    double c[3];
+    hs_real c[3];
     if (par >= 0) {
         hs_m3_mulv(c, k->A[par], HS_D(m, joint_at_parent)[j]);
         hs_v3_axpy(o, k->p[par], 1.0, c);
     } else {
-        double I[9], z0[3];
+        hs_real I[9], z0[3];
         hs_m3_identity(I);
         hs_v3_set(z0, 0.0, 0.0, 0.0);
         hs_m3_mulv(c, I, HS_D(m, joint_at_parent)[j]);
@@ -43,9 +43,9 @@ HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, 
 }
 
 /* The centre of mass of body j, global. */
-HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, double g[3])
+HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, hs_real g[3])
 {
-    double c[3];
+    hs_real c[3];
     hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
     hs_v3_axpy(g, k->p[j], 1.0, c);
 }
@@ -54,13 +54,13 @@ HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, d
  * whose bit is set in mask (bit j: body j); the others keep what k holds. A body's values
  * depend on its own coordinate and its ancestors' only, so after a change of z_i the bodies
  * of joint i's subtree (hs_subtree) are all that must be recomputed. */
-HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const double *z, hs_kin *k, unsigned int mask)
+HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *z, hs_kin *k, unsigned int mask)
 {
     int j;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
-        double Ap[9], pp[3], R[9], T[9], loc[3], c[3], o[3];
+        hs_real Ap[9], pp[3], R[9], T[9], loc[3], c[3], o[3];
         if (!((mask >> j) & 1u)) continue;
         if (par >= 0) {
             int q;
@@ -112,24 +112,24 @@ HS_HD static inline unsigned int hs_subtree(const hs_mview *m, int i)
 }
 
 /* All bodies. */
-HS_HD static inline void hs_kin_positions(const hs_mview *m, const double *z, hs_kin *k)
+HS_HD static inline void hs_kin_positions(const hs_mview *m, const hs_real *z, hs_kin *k)
 {
     hs_kin_positions_sub(m, z, k, ~0u);
 }
 
 /* Velocities Z_j (eq. 2) and the zero-zddot accelerations Zd0_j (eq. 3, the d_j terms) of the
  * bodies in mask (as hs_kin_positions_sub). Requires hs_kin_positions at the same z. */
-HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const double *zd, hs_kin *k, unsigned int mask)
+HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const hs_real *zd, hs_kin *k, unsigned int mask)
 {
     int j, q;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
-        double wp[3], t1[3], t2[3], t3[3], o[3];
-        double *Z = k->Z[j], *D = k->Zd0[j];
-        const double *b = k->b[j];
+        hs_real wp[3], t1[3], t2[3], t3[3], o[3];
+        hs_real *Z = k->Z[j], *D = k->Zd0[j];
+        const hs_real *b = k->b[j];
         /* the joint axis, global: b = [o x u; u] for a revolute joint, [u; 0] for a prismatic */
-        const double *u = HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE ? b + 3 : b;
+        const hs_real *u = HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE ? b + 3 : b;
         if (!((mask >> j) & 1u)) continue;
         if (par >= 0) {
             for (q = 0; q < 6; ++q) {
@@ -164,49 +164,49 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const double *
 }
 
 /* All bodies. */
-HS_HD static inline void hs_kin_velocities(const hs_mview *m, const double *zd, hs_kin *k)
+HS_HD static inline void hs_kin_velocities(const hs_mview *m, const hs_real *zd, hs_kin *k)
 {
     hs_kin_velocities_sub(m, zd, k, ~0u);
 }
 
 /* Global position of the body-frame point c of body j (-1: ground). */
-HS_HD static inline void hs_kin_point(const hs_kin *k, int j, const double c[3], double r[3])
+HS_HD static inline void hs_kin_point(const hs_kin *k, int j, const double c[3], hs_real r[3])
 {
     if (j < 0) {
         hs_v3_copy(r, c);
     } else {
-        double t[3];
+        hs_real t[3];
         hs_m3_mulv(t, k->A[j], c);
         hs_v3_axpy(r, k->p[j], 1.0, t);
     }
 }
 
 /* Global direction of the body-frame vector c of body j. */
-HS_HD static inline void hs_kin_dir(const hs_kin *k, int j, const double c[3], double r[3])
+HS_HD static inline void hs_kin_dir(const hs_kin *k, int j, const double c[3], hs_real r[3])
 {
     if (j < 0) hs_v3_copy(r, c);
     else hs_m3_mulv(r, k->A[j], c);
 }
 
 /* Velocity of the body-j material point at global position r: sdot + w x r. */
-HS_HD static inline void hs_kin_point_vel(const hs_kin *k, int j, const double r[3], double v[3])
+HS_HD static inline void hs_kin_point_vel(const hs_kin *k, int j, const hs_real r[3], hs_real v[3])
 {
     if (j < 0) {
         hs_v3_set(v, 0.0, 0.0, 0.0);
     } else {
-        double t[3];
+        hs_real t[3];
         hs_v3_cross(t, k->Z[j] + 3, r);
         hs_v3_axpy(v, k->Z[j], 1.0, t);
     }
 }
 
 /* Acceleration at zddot = 0 of the body-j material point at r: sdd0 + wd0 x r + w x (w x r). */
-HS_HD static inline void hs_kin_point_acc0(const hs_kin *k, int j, const double r[3], double a[3])
+HS_HD static inline void hs_kin_point_acc0(const hs_kin *k, int j, const hs_real r[3], hs_real a[3])
 {
     if (j < 0) {
         hs_v3_set(a, 0.0, 0.0, 0.0);
     } else {
-        double t[3], s[3];
+        hs_real t[3], s[3];
         hs_v3_cross(t, k->Zd0[j] + 3, r);
         hs_v3_cross2(s, k->Z[j] + 3, r);
         a[0] = k->Zd0[j][0] + t[0] + s[0];

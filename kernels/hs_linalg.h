@@ -7,74 +7,74 @@
 #include "hs_hd.h"
 
 /* ---- 3-vectors ---- */
-HS_HD static inline void hs_v3_set(double r[3], double x, double y, double z)
+HS_HD static inline void hs_v3_set(hs_real r[3], hs_real x, hs_real y, hs_real z)
 {
     r[0] = x;
     r[1] = y;
     r[2] = z;
 }
-HS_HD static inline void hs_v3_copy(double r[3], const double a[3])
+HS_HD static inline void hs_v3_copy(hs_real r[3], const hs_real a[3])
 {
     r[0] = a[0];
     r[1] = a[1];
     r[2] = a[2];
 }
-HS_HD static inline double hs_v3_dot(const double a[3], const double b[3])
+HS_HD static inline hs_real hs_v3_dot(const hs_real a[3], const hs_real b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 /* r = a x b (r may alias neither a nor b) */
-HS_HD static inline void hs_v3_cross(double r[3], const double a[3], const double b[3])
+HS_HD static inline void hs_v3_cross(hs_real r[3], const hs_real a[3], const hs_real b[3])
 {
     r[0] = a[1] * b[2] - a[2] * b[1];
     r[1] = a[2] * b[0] - a[0] * b[2];
     r[2] = a[0] * b[1] - a[1] * b[0];
 }
 /* r = a + s b (r may alias a) */
-HS_HD static inline void hs_v3_axpy(double r[3], const double a[3], double s, const double b[3])
+HS_HD static inline void hs_v3_axpy(hs_real r[3], const hs_real a[3], hs_real s, const hs_real b[3])
 {
     r[0] = a[0] + s * b[0];
     r[1] = a[1] + s * b[1];
     r[2] = a[2] + s * b[2];
 }
-HS_HD static inline void hs_v3_sub(double r[3], const double a[3], const double b[3])
+HS_HD static inline void hs_v3_sub(hs_real r[3], const hs_real a[3], const hs_real b[3])
 {
     r[0] = a[0] - b[0];
     r[1] = a[1] - b[1];
     r[2] = a[2] - b[2];
 }
-HS_HD static inline double hs_v3_norm(const double a[3])
+HS_HD static inline hs_real hs_v3_norm(const hs_real a[3])
 {
     return sqrt(hs_v3_dot(a, a));
 }
 /* r = w x (w x a) */
-HS_HD static inline void hs_v3_cross2(double r[3], const double w[3], const double a[3])
+HS_HD static inline void hs_v3_cross2(hs_real r[3], const hs_real w[3], const hs_real a[3])
 {
-    double t[3];
+    hs_real t[3];
     hs_v3_cross(t, w, a);
     hs_v3_cross(r, w, t);
 }
 
 /* ---- 3x3 matrices (row-major) ---- */
-HS_HD static inline void hs_m3_identity(double A[9])
+HS_HD static inline void hs_m3_identity(hs_real A[9])
 {
     int k;
     for (k = 0; k < 9; ++k) A[k] = (k % 4 == 0) ? 1.0 : 0.0;
 }
-HS_HD static inline void hs_m3_copy(double R[9], const double A[9])
+HS_HD static inline void hs_m3_copy(hs_real R[9], const hs_real A[9])
 {
     int k;
     for (k = 0; k < 9; ++k) R[k] = A[k];
 }
 /* r = A a */
-HS_HD static inline void hs_m3_mulv(double r[3], const double A[9], const double a[3])
+HS_HD static inline void hs_m3_mulv(hs_real r[3], const hs_real A[9], const hs_real a[3])
 {
     r[0] = A[0] * a[0] + A[1] * a[1] + A[2] * a[2];
     r[1] = A[3] * a[0] + A[4] * a[1] + A[5] * a[2];
     r[2] = A[6] * a[0] + A[7] * a[1] + A[8] * a[2];
 }
 /* C = A B (C aliases neither) */
-HS_HD static inline void hs_m3_mul(double C[9], const double A[9], const double B[9])
+HS_HD static inline void hs_m3_mul(hs_real C[9], const hs_real A[9], const hs_real B[9])
 {
     int i, j;
     for (i = 0; i < 3; ++i)
@@ -82,9 +82,9 @@ HS_HD static inline void hs_m3_mul(double C[9], const double A[9], const double 
             C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 /* Rotation by angle q about the unit axis u (Rodrigues). */
-HS_HD static inline void hs_m3_rot(double R[9], const double u[3], double q)
+HS_HD static inline void hs_m3_rot(hs_real R[9], const hs_real u[3], hs_real q)
 {
-    double c = cos(q), s = sin(q), v = 1.0 - c;
+    hs_real c = cos(q), s = sin(q), v = 1.0 - c;
     R[0] = c + u[0] * u[0] * v;
     R[1] = u[0] * u[1] * v - u[2] * s;
     R[2] = u[0] * u[2] * v + u[1] * s;
@@ -99,10 +99,10 @@ HS_HD static inline void hs_m3_rot(double R[9], const double u[3], double q)
  * or -e_k (kind < 0): with (a, b) the next two axes in cyclic order, Rot e_a = c e_a + s e_b,
  * Rot e_b = -s e_a + c e_b, Rot e_k = e_k, so two columns of A mix and one is copied (18
  * flops instead of Rodrigues' matrix and a 3x3 product). T may not alias A. */
-HS_HD static inline void hs_m3_mul_axisrot(double T[9], const double A[9], int kind, double q)
+HS_HD static inline void hs_m3_mul_axisrot(hs_real T[9], const hs_real A[9], int kind, hs_real q)
 {
     int k = (kind > 0 ? kind : -kind) - 1, a = (k + 1) % 3, b = (k + 2) % 3, i;
-    double c = cos(q), s = kind > 0 ? sin(q) : -sin(q);
+    hs_real c = cos(q), s = kind > 0 ? sin(q) : -sin(q);
     for (i = 0; i < 3; ++i) {
         T[3 * i + a] = A[3 * i + a] * c + A[3 * i + b] * s;
         T[3 * i + b] = A[3 * i + b] * c - A[3 * i + a] * s;
@@ -112,9 +112,9 @@ HS_HD static inline void hs_m3_mul_axisrot(double T[9], const double A[9], int k
 
 /* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T, its six
  * distinct entries computed once (G is exactly symmetric). */
-HS_HD static inline void hs_m3_inertia_global(double G[9], const double A[9], const double J[6])
+HS_HD static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const hs_real J[6])
 {
-    double Jf[9], T[9];
+    hs_real Jf[9], T[9];
     int i, j;
     Jf[0] = J[0];
     Jf[4] = J[1];
@@ -125,19 +125,19 @@ HS_HD static inline void hs_m3_inertia_global(double G[9], const double A[9], co
     hs_m3_mul(T, A, Jf);
     for (i = 0; i < 3; ++i)
         for (j = i; j < 3; ++j) {
-            double s = T[3 * i] * A[3 * j] + T[3 * i + 1] * A[3 * j + 1] + T[3 * i + 2] * A[3 * j + 2];
+            hs_real s = T[3 * i] * A[3 * j] + T[3 * i + 1] * A[3 * j + 1] + T[3 * i + 2] * A[3 * j + 2];
             G[3 * i + j] = G[3 * j + i] = s;
         }
 }
 
 /* The same for a diagonal J (xx yy zz; the standard shapes' inertias about their principal
  * axes): G_ij = sum_k A_ik J_k A_jk, 18 products instead of 45. */
-HS_HD static inline void hs_m3_inertia_global_diag(double G[9], const double A[9], const double J[6])
+HS_HD static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A[9], const hs_real J[6])
 {
     int i, j;
     for (i = 0; i < 3; ++i)
         for (j = i; j < 3; ++j) {
-            double s = A[3 * i] * J[0] * A[3 * j] + A[3 * i + 1] * J[1] * A[3 * j + 1] +
+            hs_real s = A[3 * i] * J[0] * A[3 * j] + A[3 * i + 1] * J[1] * A[3 * j + 1] +
                        A[3 * i + 2] * J[2] * A[3 * j + 2];
             G[3 * i + j] = G[3 * j + i] = s;
         }
@@ -151,14 +151,14 @@ HS_HD static inline void hs_m3_inertia_global_diag(double G[9], const double A[9
  * piv[k] is the row swapped with row k at step k (0-based, LAPACK's ipiv minus one).
  * Returns 0, or k+1 when column k has no non-zero pivot (A singular; its diagonal entry is
  * left as it was); never divides by 0. */
-HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
+HS_HD static inline int hs_lu_factor(hs_real *A, int n, int lda, int *piv)
 {
     int i, j, k, info = 0;
     for (k = 0; k < n; ++k) {
         int p = k;
-        double amax = fabs(A[k * lda + k]);
+        hs_real amax = fabs(A[k * lda + k]);
         for (i = k + 1; i < n; ++i) {
-            double a = fabs(A[i * lda + k]);
+            hs_real a = fabs(A[i * lda + k]);
             if (a > amax) {
                 amax = a;
                 p = i;
@@ -171,15 +171,15 @@ HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
         }
         if (p != k)
             for (j = 0; j < n; ++j) {
-                double t = A[k * lda + j];
+                hs_real t = A[k * lda + j];
                 A[k * lda + j] = A[p * lda + j];
                 A[p * lda + j] = t;
             }
         {
-            double inv = 1.0 / A[k * lda + k];
+            hs_real inv = 1.0 / A[k * lda + k];
             A[k * lda + k] = inv;
             for (i = k + 1; i < n; ++i) {
-                double l = A[i * lda + k] * inv;
+                hs_real l = A[i * lda + k] * inv;
                 A[i * lda + k] = l;
                 if (l != 0.0)
                     for (j = k + 1; j < n; ++j) A[i * lda + j] -= l * A[k * lda + j];
@@ -190,24 +190,24 @@ HS_HD static inline int hs_lu_factor(double *A, int n, int lda, int *piv)
 }
 
 /* Solves A x = b with the factors of hs_lu_factor; b is overwritten by x. */
-HS_HD static inline void hs_lu_solve(const double *LU, int n, int lda, const int *piv, double *b)
+HS_HD static inline void hs_lu_solve(const hs_real *LU, int n, int lda, const int *piv, hs_real *b)
 {
     int i, j;
     for (i = 0; i < n; ++i) {
         int p = piv[i];
         if (p != i) {
-            double t = b[i];
+            hs_real t = b[i];
             b[i] = b[p];
             b[p] = t;
         }
     }
     for (i = 1; i < n; ++i) {
-        double s = b[i];
+        hs_real s = b[i];
         for (j = 0; j < i; ++j) s -= LU[i * lda + j] * b[j];
         b[i] = s;
     }
     for (i = n - 1; i >= 0; --i) {
-        double s = b[i];
+        hs_real s = b[i];
         for (j = i + 1; j < n; ++j) s -= LU[i * lda + j] * b[j];
         b[i] = s * LU[i * lda + i]; /* the diagonal holds 1/u_ii */
     }
@@ -218,13 +218,13 @@ HS_HD static inline void hs_lu_solve(const double *LU, int n, int lda, const int
  * solved against many times, as modified Newton's tangent is: a product with the inverse has no
  * dependency chain through the unknowns, which a back substitution has (per row a multiply and
  * a subtract wait on the previous row). work (n). */
-HS_HD static inline void hs_lu_invert(double *A, int n, int lda, const int *piv, double *work)
+HS_HD static inline void hs_lu_invert(hs_real *A, int n, int lda, const int *piv, hs_real *work)
 {
     int i, j, k;
     for (j = 0; j < n; ++j) { /* column j of inv(U); the diagonal already holds 1/u_jj */
-        double ajj = -A[j * lda + j];
+        hs_real ajj = -A[j * lda + j];
         for (i = 0; i < j; ++i) {
-            double s = 0.0;
+            hs_real s = 0.0;
             for (k = i; k < j; ++k) s += A[i * lda + k] * A[k * lda + j];
             work[i] = s;
         }
@@ -236,7 +236,7 @@ HS_HD static inline void hs_lu_invert(double *A, int n, int lda, const int *piv,
             A[i * lda + j] = 0.0;
         }
         for (k = 0; k < n; ++k) {
-            double s = A[k * lda + j];
+            hs_real s = A[k * lda + j];
             for (i = j + 1; i < n; ++i) s -= A[k * lda + i] * work[i];
             A[k * lda + j] = s;
         }
@@ -245,7 +245,7 @@ HS_HD static inline void hs_lu_invert(double *A, int n, int lda, const int *piv,
         int p = piv[j];
         if (p != j)
             for (k = 0; k < n; ++k) {
-                double t = A[k * lda + j];
+                hs_real t = A[k * lda + j];
                 A[k * lda + j] = A[k * lda + p];
                 A[k * lda + p] = t;
             }
@@ -253,12 +253,12 @@ HS_HD static inline void hs_lu_invert(double *A, int n, int lda, const int *piv,
 }
 
 /* b = Ainv b (n x n, leading dimension lda); work (n). */
-HS_HD static inline void hs_inverse_apply(const double *Ainv, int n, int lda, double *b, double *work)
+HS_HD static inline void hs_inverse_apply(const hs_real *Ainv, int n, int lda, hs_real *b, hs_real *work)
 {
     int i, j;
     for (i = 0; i < n; ++i) work[i] = b[i];
     for (i = 0; i < n; ++i) {
-        double s = 0.0;
+        hs_real s = 0.0;
         for (j = 0; j < n; ++j) s += Ainv[i * lda + j] * work[j];
         b[i] = s;
     }
@@ -266,8 +266,8 @@ HS_HD static inline void hs_inverse_apply(const double *Ainv, int n, int lda, do
 
 /* Solves the symmetric positive semi-definite system (A + delta*I) x = b by LU, used for the
  * regularised least-squares corrections of the initial loop closure. A is overwritten. */
-HS_HD static inline int hs_solve_regularised(double *A, int n, int lda, int *piv, double *b,
-                                             double delta)
+HS_HD static inline int hs_solve_regularised(hs_real *A, int n, int lda, int *piv, hs_real *b,
+                                             hs_real delta)
 {
     int i;
     for (i = 0; i < n; ++i) A[i * lda + i] += delta;

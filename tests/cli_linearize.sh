@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# cli_linearize.sh -- `hydrosweep linearize` (host/cli_linearize.c): the seed 001 four-bar's
+# sizes, independent coordinate and eigenvalues as text (17 significant digits, two zeros,
+# -1/tau) and as JSON (size, jacobian rows, eigenvalues as [re, im], the same values as the
+# text), --compare and --fd-sweep, --at t=T, --set; bad arguments exit 1 and bad models or
+# parameters 2 with the reason, a point that cannot be reached 3.
+# Usage: cli_linearize.sh PATH/TO/hydrosweep   (from the repository root)
+set -u
+HS=$1
+M=models/fourbar3d_agundez2023.yaml
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+
+out=$("$HS" linearize "$M" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "linearize rc $rc: $out"
+grep -q "n = 3 coordinates, m = 2 independent constraints (of 5 equations), l = 0, r = 3 pressures, 0 friction states, u = 1 spools" <<<"$out" && ok || bad "sizes line: $out"
+grep -q "Jacobian: 6 x 6" <<<"$out" && ok || bad "Jacobian size"
+grep -q "independent coordinates: phi2" <<<"$out" && ok || bad "independent coordinate"
+[ "$(grep -cE '^ +[0-9]+  0 +0 ' <<<"$out")" -eq 2 ] && ok || bad "two exact zeros: $out"
+grep -qE '^ +[0-9]+  -222\.2222222222222 +0 ' <<<"$out" && ok || bad "-1/tau = -222.2222222222222 with 16+ digits"
+grep -q "p_valve              2820478.97" <<<"$out" && ok || bad "equilibrium pressure"
+
+# JSON: parses, size 6, 6 x 6 rows, eigenvalues equal to the text's to the last digit
+PY=$(python_with json)
+if [ -n "$PY" ]; then
+  "$HS" linearize "$M" --json >"$tmp/l.json" 2>&1 && ok || bad "json rc"
+  "$PY" - "$tmp/l.json" <<<"$out" <<'PYEOF' && ok || bad "json content"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["size"] == 6 and j["sizes"]["m"] == 2 and j["independent"] == ["phi2"], j["sizes"]
+assert len(j["jacobian"]) == 6 and all(len(r) == 6 for r in j["jacobian"])
+ev = j["eigenvalues"]
+assert len(ev) == 6 and all(len(e) == 2 for e in ev)
+assert sum(1 for e in ev if e == [0, 0]) == 2, ev
+assert any(abs(e[0] + 1 / 0.0045) < 1e-9 and e[1] == 0 for e in ev), ev
+assert j["mode"].count("spool") == 1 and j["method"] == "exact"
+PYEOF
+else
+  echo "cli_linearize: no python3: the JSON checks skipped"
+fi
+
+# the counterparts agree; the step sweep converges
+out=$("$HS" linearize "$M" --compare --fd-sweep 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "compare rc $rc"
+grep -qE "compare: conventional \(10 x 10, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative; its 4 extra eigenvalues" <<<"$out" && ok || bad "conventional: $out"
+grep -qE "^  1e-06 +[0-9.]+e-1[2-9] " <<<"$out" && ok || bad "fd sweep at 1e-6: $out"
+
+# friction scaled by 1/100 (seed 001's third scenario): an oscillating pair
+out=$("$HS" linearize "$M" --set cylinder.lift.friction.Fc=2.1 --set cylinder.lift.friction.Fs=8.3 \
+      --set cylinder.lift.friction.sigma2=3.3 2>&1)
+grep -qE "0\.01[0-9]+ +86\.[0-9]+ " <<<"$out" && ok || bad "low friction: damping 0.016, 87 Hz: $out"
+
+# a moving state of a simulation
+out=$("$HS" linearize models/fourbar_rahikainen2018.yaml --at t=2 --method fd 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "the simulated state at t = 2 s" <<<"$out" && ok || bad "--at t=2: $out"
+
+# bad input: usage 1, model or parameter 2, unreachable point 3, each with its reason
+chk() { # want_rc pattern args...
+  local want=$1 pat=$2
+  shift 2
+  local o r
+  o=$("$HS" linearize "$@" 2>&1); r=$?
+  if [ $r -eq "$want" ] && grep -q -- "$pat" <<<"$o"; then ok; else bad "linearize $* -> rc $r (want $want, '$pat'): $o"; fi
+}
+chk 1 "--at takes 'equilibrium' or 't=T'" "$M" --at rest
+chk 1 "--at t=T needs a time T >= 0" "$M" --at t=-1
+chk 1 "--method takes exact, fd or conventional" "$M" --method ad
+chk 1 "--fd-step needs a number in (0, 1)" "$M" --fd-step 2
+chk 1 "unknown option '--bogus'" "$M" --bogus
+chk 1 "usage: hydrosweep linearize" 
+chk 2 "nonexistent.yaml" nonexistent.yaml
+chk 2 "cylinder.lift.friction.Fq" "$M" --set cylinder.lift.friction.Fq=1
+chk 3 "outside the simulated span" "$M" --at t=100
+finish cli_linearize
