@@ -122,18 +122,42 @@ static void print_eigs(FILE *f, const hs_linearization *L)
     }
 }
 
+/* The largest |zddot| (which = 0) or |pdot| (1) of the rates at the point. */
+static double max_rate(const hs_linearization *L, int which)
+{
+    int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m, k;
+    double r = 0.0;
+    if (which == 0)
+        for (k = nq; k < 2 * nq; ++k) r = fmax(r, fabs(L->rates[k]));
+    else
+        for (k = 0; k < L->r; ++k) r = fmax(r, fabs(L->rates[2 * nq + k]));
+    return r;
+}
+
+/* Is the point at rest: accelerations below 1e-6 (rad or m)/s^2 and pressure rates below
+ * 1e-6 of the largest pressure per second? (hs_init's statics leave about 1e-11.) */
+static int at_rest(const hs_linearization *L, const hs_lin_point *x)
+{
+    double ps = 1.0;
+    int k;
+    for (k = 0; k < L->r; ++k) ps = fmax(ps, fabs(x->p[k]));
+    return max_rate(L, 0) <= 1e-6 && max_rate(L, 1) <= 1e-6 * ps;
+}
+
 static void json_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.17g", v);
     else fprintf(f, "null");
 }
 
-static void print_json(FILE *f, const hs_model_desc *d, const char *at, const hs_linearization *L)
+static void print_json(FILE *f, const hs_model_desc *d, const char *at, const hs_lin_point *x,
+                       const hs_linearization *L)
 {
     int i, j;
     char nm[128];
-    fprintf(f, "{\"model\": \"%s\", \"at\": \"%s\", \"method\": \"%s\", \"fd_step\": ", d->path, at,
-            method_name(L->method));
+    fprintf(f, "{\"model\": \"%s\", \"at\": \"%s\", \"t\": %.17g, \"at_rest\": %s, \"method\": \"%s\", "
+               "\"fd_step\": ",
+            d->path, at, x->t, at_rest(L, x) ? "true" : "false", method_name(L->method));
     json_num(f, L->fd_step);
     fprintf(f, ",\n \"size\": %d, \"sizes\": {\"n\": %d, \"m\": %d, \"ncon\": %d, \"l\": %d, \"r\": %d, \"nfs\": %d, "
                "\"u\": %d},\n \"independent\": [",
@@ -311,28 +335,19 @@ int hs_cli_linearize(int argc, char **argv)
         goto done;
     }
     if (json) {
-        print_json(stdout, &d, at, L);
+        print_json(stdout, &d, at, &x, L);
         goto done;
     }
     printf("model: %s\n", d.path);
     if (T >= 0.0) printf("point: the simulated state at t = %.9g s\n", x.t);
-    else printf("point: static equilibrium at the input coordinates (t = 0)\n");
+    else if (at_rest(L, &x)) printf("point: static equilibrium at the input coordinates (t = 0)\n");
+    else
+        printf("point: the model's initial state with zero velocities (t = 0), which is NOT a static equilibrium "
+               "(the rates below are not zero): the Jacobian is the linearization about this state\n");
     for (k = 0; k < d.model.nz; ++k) printf("  %-20s %.17g\n", d.joint_name[k], x.z[k]);
     for (k = 0; k < d.model.nvol; ++k) printf("  p_%-18s %.17g Pa\n", d.vol_name[k], x.p[k]);
     for (k = 0; k < d.model.ndcv; ++k) printf("  U_%-18s %.17g V\n", d.dcv_name[k], x.U[k]);
-    {
-        int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m;
-        double racc = 0.0, rp = 0.0, pscale = 0.0;
-        for (k = nq; k < 2 * nq; ++k) racc = fmax(racc, fabs(L->rates[k]));
-        for (k = 0; k < L->r; ++k) {
-            rp = fmax(rp, fabs(L->rates[2 * nq + k]));
-            pscale = fmax(pscale, fabs(x.p[k]));
-        }
-        printf("  rates at the point: max |zddot| = %.3g, max |pdot| = %.3g Pa/s%s\n", racc, rp,
-               T < 0.0 && (racc > 1e-6 || rp > 1e-6 * (1.0 + pscale))
-                   ? "  (NOT at rest: the Jacobian is the linearization about this state)"
-                   : "");
-    }
+    printf("  rates at the point: max |zddot| = %.3g, max |pdot| = %.3g Pa/s\n", max_rate(L, 0), max_rate(L, 1));
     printf("sizes: n = %d coordinates, m = %d independent constraints (of %d equations), l = %d, r = %d "
            "pressures, %d friction states, u = %d spools\n",
            L->n, L->m, L->ncon, L->l, L->r, L->nfs, L->u);

@@ -32,7 +32,7 @@ ev = j["eigenvalues"]
 assert len(ev) == 6 and all(len(e) == 2 for e in ev)
 assert sum(1 for e in ev if e == [0, 0]) == 2, ev
 assert any(abs(e[0] + 1 / 0.0045) < 1e-9 and e[1] == 0 for e in ev), ev
-assert j["mode"].count("spool") == 1 and j["method"] == "exact"
+assert j["mode"].count("spool") == 1 and j["method"] == "exact" and j["at_rest"] is True
 PYEOF
 else
   echo "cli_linearize: no python3: the JSON checks skipped"
@@ -52,6 +52,10 @@ grep -qE "0\.01[0-9]+ +86\.[0-9]+ " <<<"$out" && ok || bad "low friction: dampin
 # a moving state of a simulation
 out=$("$HS" linearize models/fourbar_rahikainen2018.yaml --at t=2 --method fd 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q "the simulated state at t = 2 s" <<<"$out" && ok || bad "--at t=2: $out"
+
+# a mechanism that gravity moves has no static equilibrium there: said, not hidden
+out=$("$HS" linearize models/double_pendulum.yaml 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "which is NOT a static equilibrium" <<<"$out" && ok || bad "not at rest: $out"
 
 # bad input: usage 1, model or parameter 2, unreachable point 3, each with its reason
 chk() { # want_rc pattern args...
