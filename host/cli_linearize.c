@@ -134,16 +134,6 @@ static double max_rate(const hs_linearization *L, int which)
     return r;
 }
 
-/* Is the point at rest: accelerations below 1e-6 (rad or m)/s^2 and pressure rates below
- * 1e-6 of the largest pressure per second? (hs_init's statics leave about 1e-11.) */
-static int at_rest(const hs_linearization *L, const hs_lin_point *x)
-{
-    double ps = 1.0;
-    int k;
-    for (k = 0; k < L->r; ++k) ps = fmax(ps, fabs(x->p[k]));
-    return max_rate(L, 0) <= 1e-6 && max_rate(L, 1) <= 1e-6 * ps;
-}
-
 static void json_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.17g", v);
@@ -157,7 +147,7 @@ static void print_json(FILE *f, const hs_model_desc *d, const char *at, const hs
     char nm[128];
     fprintf(f, "{\"model\": \"%s\", \"at\": \"%s\", \"t\": %.17g, \"at_rest\": %s, \"method\": \"%s\", "
                "\"fd_step\": ",
-            d->path, at, x->t, at_rest(L, x) ? "true" : "false", method_name(L->method));
+            d->path, at, x->t, hs_lin_at_rest(L, x) ? "true" : "false", method_name(L->method));
     json_num(f, L->fd_step);
     fprintf(f, ",\n \"size\": %d, \"sizes\": {\"n\": %d, \"m\": %d, \"ncon\": %d, \"l\": %d, \"r\": %d, \"nfs\": %d, "
                "\"u\": %d},\n \"independent\": [",
@@ -340,7 +330,7 @@ int hs_cli_linearize(int argc, char **argv)
     }
     printf("model: %s\n", d.path);
     if (T >= 0.0) printf("point: the simulated state at t = %.9g s\n", x.t);
-    else if (at_rest(L, &x)) printf("point: static equilibrium at the input coordinates (t = 0)\n");
+    else if (hs_lin_at_rest(L, &x)) printf("point: static equilibrium at the input coordinates (t = 0)\n");
     else
         printf("point: the model's initial state with zero velocities (t = 0), which is NOT a static equilibrium "
                "(the rates below are not zero): the Jacobian is the linearization about this state\n");

@@ -27,8 +27,9 @@ extern char **environ;
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: hydrosweep plot RESULTS.h5 [--kind fan|hist|scatter|status] [--signal S]\n"
-            "                       [--stat STAT] [--param P] [--nominal CSV | --no-nominal] -o out.png\n"
+            "usage: hydrosweep plot RESULTS.h5 [--kind fan|hist|scatter|status|stability] [--signal S]\n"
+            "                       [--stat STAT] [--param P] [--nominal CSV | --no-nominal]\n"
+            "                       [--what min_damping|max_real] -o out.png\n"
             "       hydrosweep plot SIMULATE.csv [--model MODEL] -o out.png\n"
             "\n"
             "Draws a results file of `hydrosweep run` (or a CSV of `hydrosweep simulate`) as a PNG\n"
@@ -42,6 +43,10 @@ static void usage(FILE *f)
             "            without trajectories\n"
             "  scatter   that statistic against a swept parameter (--param, default the first)\n"
             "  status    instances per failure and warning bit\n"
+            "  stability the stability map of a sweep with outputs.eigenvalues: the smallest\n"
+            "            damping ratio (--what max_real: the largest real part) of each instance's\n"
+            "            nonzero eigenvalues over two swept parameters (--param X --param Y, default\n"
+            "            the first two), with the line where the least damped mode turns oscillatory\n"
             "  simulate  a `hydrosweep simulate` CSV: joints, pressures, energies (the default for\n"
             "            a .csv; --model names the model file, whose revolute joints are drawn in deg)\n"
             "  --signal S  a signal as named in the sweep (default: the first with a trajectory, or\n"

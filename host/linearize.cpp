@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 /* The linear-algebra helpers of hs_linalg.h are called with a model constant (double) as one
@@ -503,10 +504,14 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
 extern "C" int hs_lin_eigen(hs_linearization *lin, hs_error *err)
 {
     int n = lin->size, info = 0, lwork = -1;
-    static double A[HS_LIN_MAX * HS_LIN_MAX], VL[HS_LIN_MAX * HS_LIN_MAX], VR[HS_LIN_MAX * HS_LIN_MAX];
+    /* on the heap: callers run instances in parallel threads (host/run.c) */
+    double *A = (double *)std::malloc(3 * sizeof(double) * HS_LIN_MAX * HS_LIN_MAX), *VL, *VR;
     double wr[HS_LIN_MAX], wi[HS_LIN_MAX], wq = 0.0, work[64 * HS_LIN_MAX];
     int order[HS_LIN_MAX];
     double part[HS_LIN_MAX][HS_LIN_NCLASS];
+    if (!A) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory");
+    VL = A + HS_LIN_MAX * HS_LIN_MAX;
+    VR = VL + HS_LIN_MAX * HS_LIN_MAX;
     /* column-major copy */
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) A[j * n + i] = lin->J[i * n + j];
@@ -515,8 +520,10 @@ extern "C" int hs_lin_eigen(hs_linearization *lin, hs_error *err)
     if (lwork > 64 * HS_LIN_MAX) lwork = 64 * HS_LIN_MAX;
     if (lwork < 4 * n) lwork = 4 * n;
     dgeev_("V", "V", &n, A, &n, wr, wi, VL, &n, VR, &n, work, &lwork, &info);
-    if (info != 0)
+    if (info != 0) {
+        std::free(A);
         return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "LAPACK dgeev did not converge (info %d)", info);
+    }
     /* participation of state k in mode j: |vl_kj| |vr_kj| (complex pairs: columns j, j + 1
      * hold the real and imaginary parts), normalised per mode */
     for (int j = 0; j < n; ++j) {
@@ -569,6 +576,7 @@ extern "C" int hs_lin_eigen(hs_linearization *lin, hs_error *err)
         }
         lin->label[j] = best;
     }
+    std::free(A);
     return 0;
 }
 

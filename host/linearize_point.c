@@ -1,5 +1,6 @@
 /* linearize_point.c -- the states that `hydrosweep linearize` linearizes about: the static
  * equilibrium (seed 001 eqs. 77-83, through hs_init) and a simulation's state at a time. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,4 +90,45 @@ int hs_lin_point_at(const hs_model *m0, double T, hs_lin_point *x, hs_error *err
                           sum.t_final, T, hs_status_string(sum.status));
     free(m);
     return rc;
+}
+
+int hs_lin_at_rest(const hs_linearization *L, const hs_lin_point *x)
+{
+    int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m, k;
+    double ps = 1.0, acc = 0.0, pd = 0.0;
+    for (k = nq; k < 2 * nq; ++k) acc = fmax(acc, fabs(L->rates[k]));
+    for (k = 0; k < L->r; ++k) {
+        pd = fmax(pd, fabs(L->rates[2 * nq + k]));
+        ps = fmax(ps, fabs(x->p[k]));
+    }
+    return acc <= 1e-6 && pd <= 1e-6 * ps;
+}
+
+int hs_lin_instance(const hs_model *m, int neig, double *re, double *im, double *max_real, double *min_damping)
+{
+    hs_lin_point x;
+    hs_linearization *L = (hs_linearization *)malloc(sizeof *L);
+    hs_error err;
+    int k, st = HS_LIN_OK;
+    for (k = 0; k < neig; ++k) re[k] = im[k] = NAN;
+    *max_real = *min_damping = NAN;
+    if (!L) return HS_LIN_FAILED;
+    if (hs_lin_point_equilibrium(m, &x, &err)) st = HS_LIN_NO_EQUILIBRIUM;
+    else if (hs_linearize(m, &x, HS_LIN_EXACT, 0.0, L, &err) || hs_lin_eigen(L, &err)) st = HS_LIN_FAILED;
+    else if (!hs_lin_at_rest(L, &x)) st = HS_LIN_NO_EQUILIBRIUM;
+    else if (L->size != neig) st = HS_LIN_SIZE;
+    if (st == HS_LIN_OK) {
+        double mr = -INFINITY, md = INFINITY;
+        for (k = 0; k < neig; ++k) {
+            re[k] = L->eig_re[k];
+            im[k] = L->eig_im[k];
+            if (re[k] == 0.0 && im[k] == 0.0) continue;
+            if (re[k] > mr) mr = re[k];
+            if (hs_lin_damping(re[k], im[k]) < md) md = hs_lin_damping(re[k], im[k]);
+        }
+        *max_real = isfinite(mr) ? mr : NAN;
+        *min_damping = isfinite(md) ? md : NAN;
+    }
+    free(L);
+    return st;
 }

@@ -152,7 +152,11 @@ static void missing_list(const unsigned char *done, long nchunk, char *buf, size
 /* ------------------------------------------------------------------------------------------ */
 /* the results object                                                                         */
 
-enum { K_INSTANCE = 0, K_PARAMS, K_STATUS, K_STEPS, K_NMEAN, K_NMAX, K_REJECTED, K_STATS, K_TRAJ };
+enum {
+    K_INSTANCE = 0, K_PARAMS, K_STATUS, K_STEPS, K_NMEAN, K_NMAX, K_REJECTED, K_STATS, K_TRAJ,
+    K_EIG_RE, K_EIG_IM, K_EIG_MAXRE, K_EIG_MINZ, K_EIG_STATUS /* /eig (outputs.eigenvalues), after /traj */
+};
+#define K_NEIG 5 /* the /eig datasets */
 #define K_NFIXED 7 /* the row datasets before the statistics: K_INSTANCE .. K_REJECTED */
 
 typedef struct rds {
@@ -292,7 +296,8 @@ static int res_table(hs_results *r)
 {
     static const char *const fixed[K_NFIXED] = {"instance",   "params",     "status",        "steps",
                                                 "newton_mean", "newton_max", "rejected_steps"};
-    int k, n = K_NFIXED + r->I.nsig + r->I.ntraj;
+    static const char *const eign[K_NEIG] = {"re", "im", "max_real", "min_damping", "status"};
+    int k, n = K_NFIXED + r->I.nsig + r->I.ntraj + (r->I.neig > 0 ? K_NEIG : 0);
     r->nrun = r->I.i_end - r->I.i_begin;
     r->nchunk = (r->nrun + r->I.chunk - 1) / r->I.chunk;
     r->ds = (rds *)calloc((size_t)n, sizeof *r->ds);
@@ -318,12 +323,24 @@ static int res_table(hs_results *r)
             d->rank = 2;
             d->ncols = r->I.ncol;
             snprintf(d->name, sizeof d->name, "/stats/%s", r->I.sname[d->sig]);
-        } else {
+        } else if (k < K_NFIXED + r->I.nsig + r->I.ntraj) {
             d->kind = K_TRAJ;
             d->sig = k - K_NFIXED - r->I.nsig;
             d->rank = 2;
             d->ncols = r->I.ntime;
             snprintf(d->name, sizeof d->name, "/traj/%s", r->I.tname[d->sig]);
+        } else {
+            int e = k - (K_NFIXED + r->I.nsig + r->I.ntraj);
+            d->kind = K_EIG_RE + e;
+            snprintf(d->name, sizeof d->name, "/eig/%s", eign[e]);
+            if (d->kind == K_EIG_RE || d->kind == K_EIG_IM) {
+                d->rank = 2;
+                d->ncols = r->I.neig;
+            } else if (d->kind == K_EIG_STATUS) {
+                d->ftype = H5T_STD_I32LE;
+                d->mtype = H5T_NATIVE_INT;
+                d->msize = sizeof(int);
+            }
         }
         if (d->kind == K_PARAMS) {
             d->rank = 2;
@@ -459,7 +476,7 @@ static int res_create(hs_results *r, hs_error *err)
         dims[1] = (hsize_t)D->ncols;
         /* /status reads -1 (not run) in the rows of chunks not yet written (.part files) */
         if ((D->id = hsr_make_ds(r->file, D->name, D->ftype, D->rank, dims, rows,
-                                 D->kind == K_STATUS ? &not_run : NULL)) < 0)
+                                 (D->kind == K_STATUS || D->kind == K_EIG_STATUS) ? &not_run : NULL)) < 0)
             return hsr_fail(err, r->part, "cannot create dataset %s", D->name);
         if (D->kind == K_PARAMS &&
             (hsr_attr_put_strs(D->id, "names", I->nparam, (const char *const *)I->pname) < 0 ||
@@ -689,8 +706,55 @@ static void transpose_rows(const hs_results *r, const rds *D, const hs_batch_out
         }
 }
 
+int hs_eig_out_alloc(hs_eig_out *o, long n, int neig)
+{
+    size_t rows = (size_t)(n > 0 ? n : 1), w = (size_t)(neig > 0 ? neig : 1);
+    memset(o, 0, sizeof *o);
+    o->n = n;
+    o->neig = neig;
+    o->re = (double *)calloc(rows * w, sizeof(double));
+    o->im = (double *)calloc(rows * w, sizeof(double));
+    o->max_real = (double *)calloc(rows, sizeof(double));
+    o->min_damping = (double *)calloc(rows, sizeof(double));
+    o->status = (int *)calloc(rows, sizeof(int));
+    if (!o->re || !o->im || !o->max_real || !o->min_damping || !o->status) {
+        hs_eig_out_free(o);
+        return HS_ERR_IO;
+    }
+    return HS_OK;
+}
+
+void hs_eig_out_free(hs_eig_out *o)
+{
+    free(o->re);
+    free(o->im);
+    free(o->max_real);
+    free(o->min_damping);
+    free(o->status);
+    memset(o, 0, sizeof *o);
+}
+
+hs_eig_out hs_eig_out_view(const hs_eig_out *e, long off, long m)
+{
+    hs_eig_out v;
+    v.n = m;
+    v.neig = e->neig;
+    v.re = e->re + off * e->neig;
+    v.im = e->im + off * e->neig;
+    v.max_real = e->max_real + off;
+    v.min_damping = e->min_damping + off;
+    v.status = e->status + off;
+    return v;
+}
+
 int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs_batch_out *bo,
                            hs_error *err)
+{
+    return hs_results_write_chunk_eig(r, c, params, bo, NULL, err);
+}
+
+int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, const hs_batch_out *bo,
+                               const hs_eig_out *eig, hs_error *err)
 {
     long row0, cnt, k;
     int rc;
@@ -709,7 +773,8 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
                             "chunk %ld has %ld instances, the batch %ld", c, cnt, bo ? bo->n : -1L);
     if ((r->I.nparam > 0 && !params) || !bo->status || !bo->steps || !bo->iters_mean ||
         !bo->iters_max || (r->I.nsig > 0 && r->I.ncol > 0 && !bo->stats) ||
-        (r->I.ntraj > 0 && r->I.ntime > 0 && (!bo->traj || bo->ntime != r->I.ntime)))
+        (r->I.ntraj > 0 && r->I.ntime > 0 && (!bo->traj || bo->ntime != r->I.ntime)) ||
+        (r->I.neig > 0 && (!eig || !eig->status || eig->neig != r->I.neig || eig->n != cnt)))
         return hs_error_set(err, HS_ERR_ARG, r->part, 0, 0, "",
                             "chunk %ld: batch arrays missing or trajectory length %ld != %ld", c,
                             bo->ntime, r->I.ntime);
@@ -723,6 +788,11 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
         case K_STEPS: src = bo->steps; break;
         case K_NMEAN: src = bo->iters_mean; break;
         case K_NMAX: src = bo->iters_max; break;
+        case K_EIG_RE: src = eig->re; break; /* (n x neig) row-major: the rows as stored */
+        case K_EIG_IM: src = eig->im; break;
+        case K_EIG_MAXRE: src = eig->max_real; break;
+        case K_EIG_MINZ: src = eig->min_damping; break;
+        case K_EIG_STATUS: src = eig->status; break;
         case K_REJECTED:
             /* a backend that does not keep them ran fixed steps: none rejected */
             if (!(src = bo->rejected)) {

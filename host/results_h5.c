@@ -411,6 +411,7 @@ int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, cons
     I->i_end = L->i_end;
     I->chunk = L->chunk;
     I->ntime = L->ntime;
+    I->neig = L->neig > 0 ? L->neig : 0;
     for (q = 0; q < HS_NSTAT; ++q)
         if (L->stats & (1u << q)) I->col[I->ncol++] = q;
     I->seed = M->seed;
@@ -479,6 +480,7 @@ void hsr_info_diff(const hsr_info *a, const hsr_info *b, int shard_ok, char *buf
     if (a->ntime != b->ntime ||
         (a->ntime > 0 && memcmp(a->ttime, b->ttime, (size_t)a->ntime * sizeof *a->ttime)))
         diff_add(buf, n, "the trajectory times differ");
+    if (a->neig != b->neig) diff_add(buf, n, "the eigenvalue outputs differ");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -589,6 +591,7 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
         hsr_attr_put_i64(f, "n_total", I->n_total) < 0 ||
         hsr_attr_put_i64(f, "i_begin", I->i_begin) < 0 ||
         hsr_attr_put_i64(f, "i_end", I->i_end) < 0 || hsr_attr_put_i64(f, "chunk", I->chunk) < 0 ||
+        hsr_attr_put_i64(f, "eig_size", I->neig) < 0 ||
         hsr_attr_put(f, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &zero) < 0)
         return hsr_fail(err, path, "cannot write the numeric root attributes");
     if (hsr_attr_put_strs(f, "signals", I->nsig, (const char *const *)I->sname) < 0 ||
@@ -604,6 +607,10 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
         for (k = 0; k < 3; ++k) {
             if ((g = hsr_make_group(f, gn[k])) < 0)
                 return hsr_fail(err, path, "cannot create group /%s", gn[k]);
+            H5Gclose(g);
+        }
+        if (I->neig > 0) {
+            if ((g = hsr_make_group(f, "eig")) < 0) return hsr_fail(err, path, "cannot create group /eig");
             H5Gclose(g);
         }
     }
@@ -667,6 +674,14 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
         attr_get(f, "seed", H5T_NATIVE_ULLONG, &I->seed) < 0)
         return hsr_fail(err, path,
                         "cannot read the root attributes n_total, i_begin, i_end, chunk, seed");
+    { /* eig_size: absent in files made before eigenvalue outputs existed, then none */
+        long ne = 0;
+        if (H5Aexists(f, "eig_size") > 0 && attr_get(f, "eig_size", H5T_NATIVE_LONG, &ne) < 0)
+            return hsr_fail(err, path, "cannot read the root attribute eig_size");
+        if (ne < 0 || ne > 100000)
+            return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "results file is damaged: eig_size %ld", ne);
+        I->neig = (int)ne;
+    }
     if (I->i_begin < 0 || I->i_begin > I->i_end || I->i_end > I->n_total || I->chunk < 1)
         return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
                             "results file is damaged: instances [%ld, %ld) of %ld, chunk %ld",

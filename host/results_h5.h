@@ -18,6 +18,7 @@ extern const char *const hsr_stat_name[HS_NSTAT]; /* min, max, final, mean, rms,
 typedef struct hsr_info {
     long n_total, i_begin, i_end, chunk, ntime;
     int nparam, nsig, ntraj, ncol;
+    int neig; /* eigenvalues per instance (/eig), 0: none (root attribute eig_size) */
     int col[HS_NSTAT]; /* stored statistics, in order */
     char **pname, **punit, **sname, **tname;
     double *ttime;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "hs/linearize.h"
 #include "params.h"
 #include "progress.h"
 #include "hs/results.h"
@@ -93,6 +94,63 @@ int hs_run(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, hs_error
     return hs_run_cli(sw, md, o, NULL, err);
 }
 
+/* outputs.eigenvalues: the Jacobian size of the run, from the model's own values (each
+ * instance's must match: hs_lin_instance). */
+static int eig_size(const hs_sweep *sw, const hs_model_desc *md, int *neig, hs_error *err)
+{
+    hs_lin_point x;
+    hs_linearization *L;
+    hs_error e;
+    int rc = 0;
+    *neig = 0;
+    if (!sw->eig) return HS_OK;
+    if (!(L = (hs_linearization *)malloc(sizeof *L))) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory");
+    if (hs_lin_point_equilibrium(&md->model, &x, &e) || hs_linearize(&md->model, &x, HS_LIN_EXACT, 0.0, L, &e))
+        rc = hs_error_set(err, HS_ERR_VALUE, sw->path, sw->eig_line, sw->eig_col, "outputs.eigenvalues",
+                          "the model %s with its own values cannot be linearized at a static equilibrium "
+                          "(%s): eigenvalues need one",
+                          md->path, e.msg);
+    else if (!hs_lin_at_rest(L, &x))
+        rc = hs_error_set(err, HS_ERR_VALUE, sw->path, sw->eig_line, sw->eig_col, "outputs.eigenvalues",
+                          "the model %s with its own values is not at rest at its input coordinates (no "
+                          "static equilibrium: `hydrosweep linearize` shows its rates): eigenvalues need one",
+                          md->path);
+    else
+        *neig = L->size;
+    free(L);
+    return rc;
+}
+
+/* The eigenvalues of instances [0, cnt) of a batch (values: cnt x nparam), each at its own
+ * static equilibrium, in parallel over the instances. */
+static int eig_batch(const hs_model *base, const hs_override_spec *ov, const double *values, long cnt, int nparam,
+                     hs_eig_out *bo)
+{
+    long i;
+    int fail = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 4) reduction(| : fail)
+#endif
+    for (i = 0; i < cnt; ++i) {
+        hs_model *m = (hs_model *)malloc(sizeof *m);
+        double *re = bo->re + i * bo->neig, *im = bo->im + i * bo->neig;
+        int k;
+        if (!m) {
+            fail = 1;
+            continue;
+        }
+        if (!hs_instance_model(base, ov, values + i * nparam, m)) {
+            for (k = 0; k < bo->neig; ++k) re[k] = im[k] = NAN;
+            bo->max_real[i] = bo->min_damping[i] = NAN;
+            bo->status[i] = HS_LIN_INVALID;
+        } else {
+            bo->status[i] = hs_lin_instance(m, bo->neig, re, im, &bo->max_real[i], &bo->min_damping[i]);
+        }
+        free(m);
+    }
+    return fail ? HS_ERR_IO : HS_OK;
+}
+
 int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, const char *argv0, hs_error *err)
 {
     /* with -n the samples are drawn for that many instances (Latin-hypercube strata) */
@@ -107,7 +165,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     char (*namebuf)[112] = NULL;
     double *ttime = NULL;
     long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0;
-    int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0;
+    int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0, neig = 0;
     double t0 = now_s();
     hs_progress pr;
 
@@ -154,6 +212,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
         hs_cpu_name(device, sizeof device);
     }
     hs_sweep_overrides(sw, md, &ov);
+    if ((rc = eig_size(sw, md, &neig, err))) return rc;
     nsteps = hs_nsteps(&md->model);
     ntime = hs_traj_count(nsteps, sw->out.traj_every);
 
@@ -199,6 +258,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     L.traj_names = tnames;
     L.ntime = ntime;
     L.traj_time = ttime;
+    L.neig = neig;
     snprintf(ver, sizeof ver, "%s", HS_VERSION);
     memset(&meta, 0, sizeof meta);
     meta.model_text = md->text;
@@ -234,6 +294,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
         while (c < nchunk && !rc) {
             long c0, c1, i0, cnt, k;
             hs_batch_out bo;
+            hs_eig_out eo;
             hs_batch_job job;
             double *v;
             if (hs_results_chunk_done(res, c)) {
@@ -284,24 +345,31 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
                 interrupted = 1;
                 break;
             }
+            memset(&eo, 0, sizeof eo);
+            if (!rc && neig > 0) {
+                if (hs_eig_out_alloc(&eo, cnt, neig) || eig_batch(&md->model, &ov, v, cnt, sw->nparam, &eo))
+                    rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the eigenvalues");
+            }
             for (k = c0; k < c1 && !rc; ++k) {
                 long off = (k - c0) * L.chunk;
                 long m = (cnt - off) < L.chunk ? (cnt - off) : L.chunk;
+                hs_eig_out ev = hs_eig_out_view(&eo, off, m);
                 if (c1 - c0 == 1) {
-                    rc = hs_results_write_chunk(res, k, v, &bo, err);
+                    rc = hs_results_write_chunk_eig(res, k, v, &bo, neig > 0 ? &ev : NULL, err);
                 } else {
                     hs_batch_out part;
                     if ((rc = hs_batch_out_slice(&bo, off, m, &sw->out, &part))) {
                         hs_error_set(err, rc, "", 0, 0, "", "out of memory for a chunk");
                         break;
                     }
-                    rc = hs_results_write_chunk(res, k, v + off * sw->nparam, &part, err);
+                    rc = hs_results_write_chunk_eig(res, k, v + off * sw->nparam, &part, neig > 0 ? &ev : NULL, err);
                     hs_batch_out_free(&part);
                 }
                 ++written;
             }
             free(v);
             hs_batch_out_free(&bo);
+            hs_eig_out_free(&eo);
             if (!rc) {
                 done += cnt;
                 hs_progress_advance(&pr, cnt);

@@ -661,7 +661,7 @@ static int default_signals(sctx *c, const yt_node *at)
 
 static int parse_outputs(sctx *c)
 {
-    static const char *const keys[] = {"signals", "statistics", "trajectories", NULL};
+    static const char *const keys[] = {"signals", "statistics", "trajectories", "eigenvalues", NULL};
     static const char *const tkeys[] = {"every", "signals", NULL};
     hs_output_spec *o = &c->sw->out;
     const yt_node *m = yt_map_get(c->root, "outputs"), *v;
@@ -700,6 +700,12 @@ static int parse_outputs(sctx *c)
                 return yt_fail(&c->y, HS_ERR_VALUE, s, ip, "'%s' is listed twice", s->text);
             o->stats |= 1u << q;
         }
+    }
+    c->sw->eig = c->sw->eig_line = c->sw->eig_col = 0;
+    if (m && (rc = yt_get_bool(&c->y, m, "outputs", "eigenvalues", &c->sw->eig))) return rc;
+    if (m && (v = yt_map_get(m, "eigenvalues"))) {
+        c->sw->eig_line = v->line;
+        c->sw->eig_col = v->col;
     }
     v = m ? yt_map_get(m, "trajectories") : NULL;
     if (v) {

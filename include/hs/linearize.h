@@ -100,6 +100,31 @@ int hs_lin_point_equilibrium(const hs_model *m, hs_lin_point *x, hs_error *err);
  * (x->t says which). Returns 0, or HS_ERR_NUMERIC when the integration fails before. */
 int hs_lin_point_at(const hs_model *m, double T, hs_lin_point *x, hs_error *err);
 
+/* Is the point at rest: the rates F(X0) of lin show no acceleration above 1e-6 (rad or m)/s^2
+ * and no pressure rate above 1e-6 of the largest pressure per second (hs_init's statics leave
+ * about 1e-11)? A linearization about a point that is not at rest is about a moment of a
+ * motion, not an equilibrium. */
+int hs_lin_at_rest(const hs_linearization *lin, const hs_lin_point *x);
+
+/* What hs_lin_instance found for one instance (/eig/status of a results file). */
+enum hs_lin_status {
+    HS_LIN_OK = 0,
+    HS_LIN_NO_EQUILIBRIUM = 1, /* no static equilibrium (loop closure or statics failed, or the
+                                  state found is not at rest: hs_lin_at_rest) */
+    HS_LIN_FAILED = 2, /* a singular matrix, a non-finite value, dgeev did not converge */
+    HS_LIN_SIZE = 3, /* the instance's Jacobian has another size than the run's (a swept
+                        friction model with other states) */
+    HS_LIN_INVALID = 4 /* the instance's parameter values broke a rule (not linearized) */
+};
+
+/* One instance of a stability map: m linearized at its static equilibrium (exact Jacobian),
+ * its neig eigenvalues by decreasing real part into re, im (neig), the largest real part and
+ * the smallest damping ratio of its nonzero eigenvalues (the exact zeros are conserved
+ * combinations of states, seed 001 Sect. 4.4, which no parameter moves: they would hide the
+ * mode that decides stability) into *max_real and *min_damping. On failure everything is NaN.
+ * Returns enum hs_lin_status. */
+int hs_lin_instance(const hs_model *m, int neig, double *re, double *im, double *max_real, double *min_damping);
+
 /* Damping ratio -Re/|lambda| (NaN for lambda = 0) and damped frequency |Im|/(2 pi), Hz. */
 double hs_lin_damping(double re, double im);
 double hs_lin_frequency(double im);

@@ -50,6 +50,7 @@ typedef struct hs_results_layout {
     const char *const *traj_names; /* (ntraj) */
     long ntime; /* trajectory samples */
     const double *traj_time; /* (ntime) */
+    int neig; /* eigenvalues per instance (outputs.eigenvalues; /eig), 0: none */
 } hs_results_layout;
 
 typedef struct hs_results_meta {
@@ -80,6 +81,26 @@ int hs_results_chunk_done(const hs_results *r, long c);
  * nparam); bo holds cnt instances (bo->n == cnt). Flushes the file. */
 int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs_batch_out *bo,
                            hs_error *err);
+
+/* The eigenvalues of a batch's instances (outputs.eigenvalues; the layout's neig > 0), filled
+ * on the host (host/run.c, hs_lin_instance). Row-major, so instances [off, off + m) are the
+ * same arrays from row off on (hs_eig_out_view). Kept apart from hs_batch_out, which the GPU
+ * kernels hold per thread. */
+typedef struct hs_eig_out {
+    long n; /* instances */
+    int neig; /* eigenvalues per instance */
+    double *re, *im; /* (n x neig) */
+    double *max_real, *min_damping; /* (n) */
+    int *status; /* (n) enum hs_lin_status */
+} hs_eig_out;
+int hs_eig_out_alloc(hs_eig_out *o, long n, int neig);
+void hs_eig_out_free(hs_eig_out *o);
+/* Instances [off, off + m) of e, sharing its arrays (not to be freed). */
+hs_eig_out hs_eig_out_view(const hs_eig_out *e, long off, long m);
+/* hs_results_write_chunk with the chunk's eigenvalues (eig->n == cnt; NULL when the layout
+ * has none). */
+int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, const hs_batch_out *bo,
+                               const hs_eig_out *eig, hs_error *err);
 /* All chunks written: computes and stores the ensemble statistics (quantiles on the GPU when
  * the backend of the meta given to create/resume is "gpu" and a device works, else on the
  * host), writes PATH's CSV summary (PATH with .csv), renames PATH.part to PATH, prints the

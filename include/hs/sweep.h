@@ -51,6 +51,9 @@ typedef struct hs_sweep {
     int step; /* override of integrator.step (enum hs_step_control); -1 when not given */
     double rtol; /* override of integrator.rtol; NAN when not given */
     hs_output_spec out; /* signals, statistics and trajectories per instance (hs_batch.h) */
+    int eig; /* outputs.eigenvalues: each instance linearized at its static equilibrium, its
+                eigenvalues stored (hs/linearize.h; /eig of the results) */
+    int eig_line, eig_col; /* where outputs.eigenvalues is given (messages), 0 if not */
     long chunk; /* instances per written chunk (default 1024) */
     int n_line, n_col; /* where the instance count is given (messages), 0 if unknown */
     char n_key[16];    /* its key: instances, or parameters (a grid's product) */

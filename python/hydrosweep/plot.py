@@ -14,6 +14,12 @@ hydrosweep.open_results, and returning the matplotlib Figure):
   scatter  scatter(res, signal, param, stat="max"): that statistic against a swept parameter,
            failed instances marked where they were sampled
   status   status(res): instances per failure and warning bit (docs/results-format.md)
+  stability stability(res, param_x=None, param_y=None, what="min_damping"): the stability map of
+           a sweep with outputs.eigenvalues: the smallest damping ratio (or the largest real
+           part, what="max_real") of each instance's nonzero eigenvalues over two swept
+           parameters (a grid: cells; other designs: dots), with the line where the least
+           damped mode turns oscillatory (damping 1) or unstable (real part 0); against one
+           parameter when the sweep varies only one
   simulate simulate(csv): a `hydrosweep simulate` CSV: joint angles, pressures, the cylinder
            force, and the energy balance
 Values are SI as stored; pressures are drawn in MPa and angles in degrees, and every axis says
@@ -299,7 +305,73 @@ def simulate(csv_path, model_text=None):
     return fig
 
 
-KINDS = ("fan", "hist", "scatter", "status", "simulate")
+def stability(res, param_x=None, param_y=None, what="min_damping"):
+    """The stability map: `what` (min_damping or max_real of /eig) over two swept parameters,
+    or against one."""
+    plt = _pyplot()
+    if what not in ("min_damping", "max_real"):
+        raise ResultsError("stability: what must be min_damping or max_real, not '%s'" % what)
+    with _file(res) as f:
+        if int(f.attrs.get("eig_size", 0)) <= 0 or "eig" not in f:
+            raise ResultsError("%s: no eigenvalues (the sweep needs outputs: {eigenvalues: true})" % f.filename)
+        names = texts(f["params"].attrs["names"])
+        units = texts(f["params"].attrs["units"])
+        if not names:
+            raise ResultsError("%s: the sweep varies no parameter: no map" % f.filename)
+        for p in (param_x, param_y):
+            if p is not None and p not in names:
+                raise ResultsError("%s: '%s' was not swept (parameters: %s)" % (f.filename, p, ", ".join(names)))
+        px = param_x or names[0]
+        py = param_y or next((n for n in names if n != px), None)
+        P = f["params"][()]
+        chunk = int(f.attrs["chunk"])
+        written = np.repeat(f["done"][()].astype(bool), chunk)[: P.shape[0]]
+        v = np.array(f["eig/" + what][()], dtype=float)
+        st = np.array(f["eig/status"][()])
+        ok = written & (st == 0) & np.isfinite(v)
+        def axis(name):  # Pa drawn in MPa, as everywhere in these plots
+            u = units[names.index(name)] or "-"
+            return (1e-6, "MPa") if u == "Pa" else (1.0, u)
+        (kx, ux) = axis(px)
+        x = P[:, names.index(px)] * kx
+        label = "smallest damping ratio of the nonzero eigenvalues" if what == "min_damping" else \
+            "largest real part of the nonzero eigenvalues (1/s)"
+        level = 1.0 if what == "min_damping" else 0.0
+        fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+        if py is None:
+            o = np.argsort(x[ok])
+            ax.plot(x[ok][o], v[ok][o], ".-", color="tab:blue", ms=5)
+            ax.axhline(level, color="k", lw=0.8, ls="--")
+            ax.set_xlabel("%s (%s)" % (px, ux))
+            ax.set_ylabel(label)
+        else:
+            (ky, uy) = axis(py)
+            y = P[:, names.index(py)] * ky
+            xs, ys = np.unique(x[written]), np.unique(y[written])
+            cmap = "viridis" if what == "min_damping" else "coolwarm"
+            if xs.size * ys.size == int(written.sum()) and xs.size > 1 and ys.size > 1:
+                Z = np.full((ys.size, xs.size), np.nan)
+                Z[np.searchsorted(ys, y[ok]), np.searchsorted(xs, x[ok])] = v[ok]
+                m = ax.pcolormesh(xs, ys, Z, shading="nearest", cmap=cmap)
+                if np.nanmin(Z) < level < np.nanmax(Z) or (what == "min_damping" and np.nanmin(Z) < level):
+                    ax.contour(xs, ys, Z, levels=[level - 1e-9 if what == "min_damping" else level],
+                               colors="k", linewidths=1.0)
+            else:
+                m = ax.scatter(x[ok], y[ok], c=v[ok], cmap=cmap, s=16)
+            bad = written & ~ok
+            if bad.any():
+                ax.plot(x[bad], y[bad], "x", color="tab:red", ms=6, label="not linearized (%d)" % int(bad.sum()))
+                ax.legend(loc="best", fontsize=9)
+            fig.colorbar(m, ax=ax, label=label)
+            ax.set_xlabel("%s (%s)" % (px, ux))
+            ax.set_ylabel("%s (%s)" % (py, uy))
+        ax.set_title(_title(f, "stability map (line: %s)" % ("damping 1" if what == "min_damping" else
+                                                              "real part 0")), fontsize=10)
+        fig.tight_layout()
+        return fig
+
+
+KINDS = ("fan", "hist", "scatter", "status", "stability", "simulate")
 
 
 def nominal_csv(exe, results, out):
@@ -318,11 +390,15 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="hydrosweep plot", description=__doc__.split("\n\n")[0])
     p.add_argument("input", help="results file (RESULTS.h5), or a `hydrosweep simulate` CSV for --kind simulate")
     p.add_argument("--kind", choices=KINDS, default=None,
-                   help="fan (default for a results file with trajectories), hist, scatter, status, simulate "
+                   help="fan (default for a results file with trajectories), hist, scatter, status, stability, simulate "
                         "(default for a .csv)")
     p.add_argument("--signal", help="signal to draw (default: the first recorded or with a trajectory)")
     p.add_argument("--stat", default="max", help="statistic for hist and scatter (default max)")
-    p.add_argument("--param", help="swept parameter for scatter (default: the first)")
+    p.add_argument("--param", action="append",
+                   help="swept parameter for scatter (default: the first); for stability up to two, "
+                        "the map's x and y (default: the first two)")
+    p.add_argument("--what", default="min_damping", choices=("min_damping", "max_real"),
+                   help="what a stability map shows (default min_damping)")
     p.add_argument("--nominal", help="CSV of the nominal instance for fan (hydrosweep simulate --from R --nominal)")
     p.add_argument("--no-nominal", action="store_true", help="fan without the nominal instance")
     p.add_argument("--hydrosweep", help="the hydrosweep program, which simulates the nominal instance of a fan "
@@ -354,9 +430,13 @@ def main(argv=None):
                     fig = hist(f, a.signal or sigs[0], a.stat)
                 elif kind == "scatter":
                     names = texts(f["params"].attrs["names"])
-                    if not names and not a.param:
+                    if not names and not a.param:  # --param is a list (append)
                         raise ResultsError("%s: the sweep varies no parameter: nothing to scatter against" % a.input)
-                    fig = scatter(f, a.signal or sigs[0], a.param or names[0], a.stat)
+                    fig = scatter(f, a.signal or sigs[0], a.param[0] if a.param else names[0], a.stat)
+                elif kind == "stability":
+                    px = a.param[0] if a.param else None
+                    py = a.param[1] if a.param and len(a.param) > 1 else None
+                    fig = stability(f, px, py, a.what)
                 else:
                     fig = status(f)
         fig.savefig(a.output, dpi=DPI)

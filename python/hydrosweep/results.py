@@ -172,6 +172,10 @@ class Results:
                 x statistic
     traj(s)     xarray.DataArray (instance, time) of a trajectory signal
     ensemble    xarray.DataArray (signal, statistic, quantile): the stored 5/50/95 % quantiles
+    eig         xarray.Dataset of the eigenvalues (sweeps with outputs.eigenvalues; None
+                otherwise): re, im (instance, mode; by decreasing real part), max_real and
+                min_damping of the nonzero ones, status (0 ok, 1 no equilibrium, 2 failed,
+                3 another Jacobian size, 4 invalid values, -1 not written)
     finished    numpy bool mask of the instances that ran to t_end (warnings allowed)
     The rows of a .part file's chunks not yet written (opened with partial=True) have status
     -1, finished False and NaN values; complete is then False.
@@ -280,6 +284,24 @@ class Results:
         return self._xr.DataArray(self._rows(self._f["traj/" + signal][()]), dims=("instance", "time"),
                                   coords={"instance": self.instance, "time": self._f["traj/time"][()]},
                                   name=signal, attrs={"units": signal_unit(signal, self._kinds)})
+
+    @property
+    def eig(self):
+        f = self._f
+        if int(f.attrs.get("eig_size", 0)) <= 0 or "eig" not in f:
+            return None
+        xr = self._xr
+        st = f["eig/status"][()].astype(np.int64)
+        st[~self.written] = -1
+        n = int(f.attrs["eig_size"])
+        ds = xr.Dataset({
+            "re": (("instance", "mode"), self._rows(f["eig/re"][()]), {"units": "1/s"}),
+            "im": (("instance", "mode"), self._rows(f["eig/im"][()]), {"units": "rad/s"}),
+            "max_real": ("instance", self._rows(f["eig/max_real"][()]), {"units": "1/s"}),
+            "min_damping": ("instance", self._rows(f["eig/min_damping"][()]), {"units": "-"}),
+            "status": ("instance", st),
+        }, coords={"instance": self.instance, "mode": np.arange(1, n + 1)})
+        return ds
 
     @property
     def ensemble(self):

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# cli_stability.sh -- stability maps (outputs.eigenvalues; sweeps/stability_grid.yaml): every
+# instance linearized at its own static equilibrium, /eig written (re, im, max_real,
+# min_damping, status); the same values on the cpu and reference backends and from shards
+# merged; one instance equal to `hydrosweep linearize` with its values; the map's character
+# (overdamped at soft oil, oscillatory at low static friction and stiff oil); the Python
+# reader (Results.eig) and `hydrosweep plot --kind stability`.
+# Usage: cli_stability.sh PATH/TO/hydrosweep   (from the repository root)
+# Exit 77 (skipped) when no python3 has numpy and h5py.
+set -u
+HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ROOT=$(pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+PY=$(python_with numpy h5py)
+if [ -z "$PY" ]; then
+  echo "cli_stability: SKIPPED: no python3 can import numpy and h5py"
+  exit 77
+fi
+S=$ROOT/sweeps/stability_grid.yaml
+cd "$tmp" || exit 1
+for b in cpu reference; do
+  "$HS" run "$S" -b $b -o $b.h5 --no-progress >$b.log 2>&1 && ok || { bad "run -b $b: $(tail -3 $b.log)"; }
+done
+"$HS" run "$S" -b cpu -o s0.h5 --shard 0/2 --no-progress >/dev/null 2>&1 &&
+  "$HS" run "$S" -b cpu -o s1.h5 --shard 1/2 --no-progress >/dev/null 2>&1 &&
+  "$HS" merge m.h5 s0.h5 s1.h5 >/dev/null 2>&1 && ok || bad "shards and merge"
+# instance 13: F_s = the grid's second value, B_oil its second (F_s varies fastest)
+"$HS" linearize "$ROOT/models/fourbar3d_agundez2023.yaml" --set cylinder.lift.friction.Fs=285.22727272727275 \
+  --set fluid.B_oil=1000000000 --json >one.json 2>&1 && ok || bad "linearize one: $(cat one.json)"
+
+"$PY" - <<'PYEOF' && ok || bad "the /eig datasets"
+import json, sys
+import h5py, numpy as np
+c, r, m = h5py.File("cpu.h5"), h5py.File("reference.h5"), h5py.File("m.h5")
+assert c.attrs["eig_size"] == 6, c.attrs["eig_size"]
+for k in ("re", "im", "max_real", "min_damping", "status"):
+    a = c["eig/" + k][()]
+    for o, name in ((r, "reference"), (m, "merged shards")):
+        b = o["eig/" + k][()]
+        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), (k, name)
+st = c["eig/status"][()]
+assert (st == 0).all(), st
+re, im = c["eig/re"][()], c["eig/im"][()]
+assert re.shape == (72, 6)
+# sorted by decreasing real part, two exact zeros, -1/tau in every instance
+assert (np.diff(re, axis=1) <= 0).all()
+assert ((re == 0) & (im == 0)).sum(axis=1).tolist() == [2] * 72
+assert (np.abs(re + 1 / 0.0045) < 1e-9).any(axis=1).all()
+P = c["params"][()]
+md, mr = c["eig/min_damping"][()], c["eig/max_real"][()]
+# soft oil (500 MPa): overdamped everywhere; stiff oil and low static friction: oscillatory
+assert np.all(md[P[:, 1] == 5e8] == 1.0), md[P[:, 1] == 5e8]
+low = (P[:, 1] == 3e9) & (P[:, 0] == 210.0)
+assert md[low][0] < 0.6, md[low]
+assert (mr < 0).all(), mr.max()
+# instance 13 equals hydrosweep linearize with its values
+j = json.load(open("one.json"))
+assert abs(P[13, 0] - 285.22727272727275) < 1e-9 and P[13, 1] == 1e9, P[13]
+ev = np.array(j["eigenvalues"])
+assert np.allclose(ev[:, 0], re[13], rtol=1e-12, atol=0) and np.allclose(ev[:, 1], im[13], rtol=1e-12, atol=0), (ev, re[13], im[13])
+print("eig ok: min damping %.4f .. %.4f" % (md.min(), md.max()))
+PYEOF
+
+# Results.eig and the stability plot
+PYP=$(python_with numpy h5py pandas xarray)
+if [ -n "$PYP" ]; then
+  PYTHONPATH=$ROOT/python "$PYP" -c "
+import hydrosweep as hs
+r = hs.open_results('cpu.h5')
+e = r.eig
+assert e['re'].shape == (72, 6) and e['min_damping'].shape == (72,) and int(e['status'].max()) == 0
+assert e['re'].attrs['units'] == '1/s'
+" && ok || bad "Results.eig"
+fi
+PYM=$(python_with numpy h5py matplotlib)
+if [ -n "$PYM" ]; then
+  "$HS" plot cpu.h5 --kind stability -o map.png >plot.log 2>&1 && [ -s map.png ] && ok || bad "plot stability: $(cat plot.log)"
+  MPLBACKEND=Agg "$PYM" -c "
+import matplotlib.image as mi
+a = mi.imread('map.png'); h, w = a.shape[:2]
+rgb = a[..., :3]; col = float(((rgb.max(axis=2) - rgb.min(axis=2)) > 0.2).mean())
+assert (w, h) == (800, 500) and col > 0.05, (w, h, col)
+" && ok || bad "map.png size or blank"
+  "$HS" plot cpu.h5 --kind stability --param fluid.B_oil --param cylinder.lift.friction.Fs --what max_real -o map2.png \
+    >/dev/null 2>&1 && ok || bad "plot stability max_real"
+  "$HS" plot cpu.h5 --kind stability --param nope -o bad.png >plot.log 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "'nope' was not swept" plot.log && ok || bad "plot stability bad param rc $rc: $(cat plot.log)"
+  "$HS" run "$ROOT/tests/data/sweep_small.yaml" -b cpu -o noeig.h5 --no-progress >/dev/null 2>&1
+  "$HS" plot noeig.h5 --kind stability -o bad.png >plot.log 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "no eigenvalues" plot.log && ok || bad "plot stability without /eig rc $rc: $(cat plot.log)"
+fi
+finish cli_stability
