@@ -24,6 +24,12 @@ done
 "$HS" run "$S" -b cpu -o s0.h5 --shard 0/2 --no-progress >/dev/null 2>&1 &&
   "$HS" run "$S" -b cpu -o s1.h5 --shard 1/2 --no-progress >/dev/null 2>&1 &&
   "$HS" merge m.h5 s0.h5 s1.h5 >/dev/null 2>&1 && ok || bad "shards and merge"
+# an interrupted run resumed: chunks of 16, two written, then the rest
+sed 's/^seed: 1$/seed: 1\nchunk: 16/' "$S" >chunked.yaml
+sed -i "s#^model: ../models/#model: $ROOT/models/#" chunked.yaml
+"$HS" run chunked.yaml -b cpu -o r.h5 --stop-after 2 --no-progress >/dev/null 2>&1 &&
+  [ -f r.h5.part ] && "$HS" run chunked.yaml -b cpu -o r.h5 --resume --no-progress >/dev/null 2>&1 && ok ||
+  bad "stop-after and resume"
 # instance 13: F_s = the grid's second value, B_oil its second (F_s varies fastest)
 "$HS" linearize "$ROOT/models/fourbar3d_agundez2023.yaml" --set cylinder.lift.friction.Fs=285.22727272727275 \
   --set fluid.B_oil=1000000000 --json >one.json 2>&1 && ok || bad "linearize one: $(cat one.json)"
@@ -31,11 +37,11 @@ done
 "$PY" - <<'PYEOF' && ok || bad "the /eig datasets"
 import json, sys
 import h5py, numpy as np
-c, r, m = h5py.File("cpu.h5"), h5py.File("reference.h5"), h5py.File("m.h5")
+c, r, m, rs = h5py.File("cpu.h5"), h5py.File("reference.h5"), h5py.File("m.h5"), h5py.File("r.h5")
 assert c.attrs["eig_size"] == 6, c.attrs["eig_size"]
 for k in ("re", "im", "max_real", "min_damping", "status"):
     a = c["eig/" + k][()]
-    for o, name in ((r, "reference"), (m, "merged shards")):
+    for o, name in ((r, "reference"), (m, "merged shards"), (rs, "resumed")):
         b = o["eig/" + k][()]
         assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), (k, name)
 st = c["eig/status"][()]
