@@ -1,16 +1,36 @@
-"""hydrosweep from Python.
+"""hydrosweep from Python: the C library through a thin binding, and its results as pandas and
+xarray objects.
 
-What exists so far reads what the C program writes:
-  - hydrosweep.open_results(path, partial=False): a results file as pandas and xarray objects
-    (.params, .status, .stats, .traj(signal), .ensemble; a .part file with partial=True);
-  - hydrosweep.results: the file-level reader (format checks, status bits);
-  - hydrosweep.plot: fan charts, histograms, parameter scatters, failure counts and
-    `hydrosweep simulate` trajectories with matplotlib (also `hydrosweep plot`).
-The binding to the C library (loading models, simulating and running sweeps from Python) is
-not written yet.
+    import hydrosweep as hs
+    m = hs.load_model("models/fourbar_rahikainen2018.yaml")
+    m.params["fluid.B_oil"]                  # 1.5e9 (SI; m.units["fluid.B_oil"] == "Pa")
+    df = hs.simulate(m, set={"fluid.B_oil": "1200 MPa"}, t_end=1.0, every=10)
+    r = hs.run("sweeps/friction_bulk_mc.yaml", backend="cpu", n=64, out="out/mc.h5")
+    r.stats["p_piston"].sel(statistic="max")
+    hs.plot.fan(r, "p_piston")
+
+  load_model(path)          a Model: .name, .path, .params (a read-only mapping name -> value
+                            in SI, as `hydrosweep info` lists them), .units, .set(name, value)
+  simulate(model, set=, t_end=, dt=, every=)
+                            one instance on the CPU reference path: a pandas DataFrame with the
+                            columns of `hydrosweep simulate` (units in df.attrs["units"])
+  run(sweep, backend=, n=, out=, threads=, progress=)
+                            `hydrosweep run`: the Results object of the file it wrote
+  open_results(path, partial=False)
+                            a results file: .params, .status, .stats, .traj(signal), .ensemble,
+                            .eig (hydrosweep.results.Results)
+  plot                      fan charts, histograms, scatters, status counts, stability maps
+Errors of the C library raise HydrosweepError with its message (file:line:col, key, rule).
+Nothing is computed twice: the binding (hydrosweep._capi, ctypes) calls the library that the
+`hydrosweep` program is built from.
 """
-__version__ = "0.1.0"
+import os
+import tempfile
 
+from ._capi import HydrosweepError
+
+__version__ = "0.1.0"
+__all__ = ["HydrosweepError", "Model", "load_model", "simulate", "run", "open_results", "plot"]
 
 
 def __getattr__(name):
@@ -24,7 +44,195 @@ def __getattr__(name):
 def open_results(path, partial=False):
     """A results file of `hydrosweep run` as a Results object (hydrosweep.results.Results):
     params (DataFrame), status (DataFrame, decoded), stats (xarray Dataset), traj(signal)
-    (xarray DataArray), ensemble. partial=True also opens an interrupted run's .part file
+    (xarray DataArray), ensemble, eig. partial=True also opens an interrupted run's .part file
     (its unwritten rows NaN, status -1). Needs pandas and xarray."""
     from .results import Results
     return Results(path, partial=partial)
+
+
+def _value_text(v):
+    """A parameter value as the C parser takes it: numbers exactly (repr), strings as given
+    ("1200 MPa", "lugre")."""
+    if isinstance(v, bool):
+        raise HydrosweepError("a parameter value cannot be a bool (%r)" % v)
+    if isinstance(v, (int, float)):
+        return repr(float(v))
+    return str(v)
+
+
+class _Params:
+    """A read-only mapping name -> value (SI; an enumeration's integer) of a Model."""
+
+    def __init__(self, model):
+        self._m = model
+
+    def __getitem__(self, name):
+        i = self._m._index(name)
+        return self._m._c.hs_capi_param_value(self._m._h, i)
+
+    def __iter__(self):
+        return iter(self._m._names())
+
+    def __len__(self):
+        return self._m._c.hs_capi_param_count(self._m._h)
+
+    def __contains__(self, name):
+        return name in self._m._names()
+
+    def keys(self):
+        return self._m._names()
+
+    def items(self):
+        return [(k, self[k]) for k in self._m._names()]
+
+    def values(self):
+        return [self[k] for k in self._m._names()]
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def __repr__(self):
+        return "{%s}" % ", ".join("%r: %r" % kv for kv in self.items())
+
+
+class Model:
+    """A model file loaded and validated by the C library, with its named parameters.
+    set() changes a parameter (re-derived and re-validated in C; an unknown name or a broken
+    rule raises HydrosweepError with the library's message). simulate() and run() use the
+    model's current values."""
+
+    def __init__(self, path):
+        from . import _capi
+        self._c = _capi.lib()
+        self.path = os.fspath(path)
+        self._sets = []
+        buf = _capi.msgbuf()
+        h = self._c.hs_capi_model_load(_capi.enc(self.path), buf, len(buf))
+        if not h:
+            raise HydrosweepError(_capi.dec(buf.value))
+        self._h = h
+        self.name = _capi.dec(self._c.hs_capi_model_name(h))
+        self.params = _Params(self)
+
+    def _names(self):
+        from . import _capi
+        return [_capi.dec(self._c.hs_capi_param_name(self._h, i)) for i in range(self._c.hs_capi_param_count(self._h))]
+
+    def _index(self, name):
+        names = self._names()
+        if name not in names:
+            import difflib
+            near = difflib.get_close_matches(name, names, n=3)
+            raise KeyError("%s: no parameter '%s'%s" % (self.path, name,
+                                                        " (did you mean %s?)" % ", ".join(near) if near else ""))
+        return names.index(name)
+
+    @property
+    def units(self):
+        from . import _capi
+        return {n: _capi.dec(self._c.hs_capi_param_unit(self._h, i)) for i, n in enumerate(self._names())}
+
+    def value_name(self, name):
+        """An enumeration's current value by name (e.g. "brown_mcphee"), None for numbers."""
+        from . import _capi
+        return _capi.dec(self._c.hs_capi_param_value_name(self._h, self._index(name)))
+
+    def set(self, name, value):
+        """Sets parameter `name` to `value`: a number in SI, or a string with a unit
+        ("1200 MPa", "30 deg") or an enumeration's value name ("lugre")."""
+        from . import _capi
+        a = "%s=%s" % (name, _value_text(value))
+        buf = _capi.msgbuf()
+        if self._c.hs_capi_param_set(self._h, _capi.enc(a), buf, len(buf)):
+            raise HydrosweepError(_capi.dec(buf.value))
+        self._sets.append(a)
+        return self
+
+    def copy(self):
+        """A new Model from the same file with the same parameter changes."""
+        m = Model(self.path)
+        for a in self._sets:
+            n, v = a.split("=", 1)
+            m.set(n, v)
+        return m
+
+    def close(self):
+        if getattr(self, "_h", None):
+            self._c.hs_capi_model_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return "<hydrosweep Model %s (%s), %d parameters%s>" % (
+            self.name, self.path, len(self.params), (", set: " + ", ".join(self._sets)) if self._sets else "")
+
+
+def load_model(path):
+    """Loads and validates a model file (YAML, docs/model-format.md): a Model."""
+    return Model(path)
+
+
+def simulate(model, set=None, t_end=None, dt=None, every=1):
+    """One instance of `model` (a Model or a model file path) on the CPU reference path, with
+    the parameter changes `set` ({name: value}) and the end time and step (s) if given: a
+    pandas DataFrame with the columns of `hydrosweep simulate` (t, joints, pressures, spools,
+    cylinders, energies, ...), every `every`-th step and the last; df.attrs["units"] maps each
+    column to its SI unit. A failed integration raises HydrosweepError (the message says when
+    and why)."""
+    import pandas as pd
+    from . import _capi
+    from .results import signal_unit
+    m = model.copy() if isinstance(model, Model) else Model(model)
+    try:
+        for k, v in (set or {}).items():
+            m.set(k, v)
+        if t_end is not None:
+            m.set("integrator.t_end", t_end)
+        if dt is not None:
+            m.set("integrator.dt", dt)
+        if int(every) < 1:
+            raise HydrosweepError("simulate: every must be >= 1, got %r" % every)
+        with tempfile.TemporaryDirectory() as tmp:
+            csv = os.path.join(tmp, "sim.csv")
+            buf = _capi.msgbuf()
+            rc = m._c.hs_capi_simulate_csv(m._h, _capi.enc(csv), int(every), buf, len(buf))
+            if rc:
+                raise HydrosweepError(_capi.dec(buf.value))
+            df = pd.read_csv(csv, float_precision="round_trip")
+        from .plot import joint_kinds
+        kinds = joint_kinds(open(m.path).read())
+        df.attrs["units"] = {c: ("s" if c == "t" else signal_unit(c, kinds)) for c in df.columns}
+        df.attrs["model"] = m.path
+        return df
+    finally:
+        m.close()
+
+
+def run(sweep, backend="cpu", n=None, out=None, threads=0, progress=True):
+    """`hydrosweep run SWEEP`: runs every instance of a sweep file (docs/sweep-format.md) on a
+    backend ("cpu", "gpu", "reference", "auto"), n instances if given (else the sweep's), into
+    the results file `out` (default out/<sweep name>.h5; its directory is made if missing),
+    with a progress line on stderr if
+    progress; returns its Results (open_results). Bad input raises HydrosweepError with the
+    library's message; so does a failed run."""
+    from . import _capi
+    L = _capi.lib()
+    sweep = os.fspath(sweep)
+    if out is None:
+        base = os.path.splitext(os.path.basename(sweep))[0]
+        os.makedirs("out", exist_ok=True)
+        out = os.path.join("out", base + ".h5")
+    out = os.fspath(out)
+    if os.path.dirname(out):  # the results' directory, as `hydrosweep run` makes out/
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+    buf = _capi.msgbuf()
+    rc = L.hs_capi_run(_capi.enc(sweep), _capi.enc(backend), int(n or 0), _capi.enc(out), int(threads),
+                       2 if progress is True else (0 if not progress else int(progress)), buf, len(buf))
+    if rc:
+        raise HydrosweepError(_capi.dec(buf.value))
+    return open_results(out)

@@ -1,0 +1,123 @@
+"""pytest suite of the Python package (python/hydrosweep): the binding to the C library
+(load_model, Model.set, simulate, run), the results reader and the plots, against what the C
+program `hydrosweep` writes for the same inputs. Run by tests/cli_pytest.sh on the package
+installed with `pip install .` into a virtual environment; HS_EXE names the program and
+HS_ROOT the source tree."""
+import os
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import hydrosweep as hs
+
+ROOT = os.environ.get("HS_ROOT", os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+EXE = os.environ.get("HS_EXE")
+FOURBAR3D = os.path.join(ROOT, "models", "fourbar3d_agundez2023.yaml")
+PUB1 = os.path.join(ROOT, "models", "fourbar_rahikainen2018.yaml")
+
+
+def test_installed_library_is_used():
+    from hydrosweep import _capi
+    lib = _capi.lib()
+    if not os.environ.get("HS_CAPI_LIB"):
+        assert os.path.dirname(lib._name).endswith(os.path.join("hydrosweep", "_lib")), lib._name
+    assert _capi.dec(lib.hs_capi_version()).startswith(hs.__version__)
+
+
+def test_params_as_info_lists_them():
+    m = hs.load_model(FOURBAR3D)
+    assert m.name == "fourbar3d_agundez2023"
+    assert m.params["fluid.B_oil"] == 1.5e9 and m.units["fluid.B_oil"] == "Pa"
+    assert m.params["cylinder.lift.friction.Fs"] == 830.0 and m.units["cylinder.lift.friction.Fs"] == "N"
+    assert m.value_name("cylinder.lift.friction.model") == "brown_mcphee"
+    assert "joint.phi2.z0" in m.params and len(m.params) == len(list(m.params))
+    if EXE:
+        out = subprocess.run([EXE, "info", FOURBAR3D], capture_output=True, text=True, check=True).stdout
+        rows = {}
+        for line in out.splitlines():
+            parts = line.split(None, 2)  # NAME VALUE UNIT (a unit may hold a space: N m)
+            if len(parts) == 3 and parts[0] in m.params:
+                rows[parts[0]] = parts
+        assert set(rows) == set(m.params.keys())
+        for name, parts in rows.items():
+            assert (m.units[name] or "-") == parts[2].strip(), (name, m.units[name], parts[2])
+
+
+def test_set_with_units_and_enum_names():
+    m = hs.load_model(PUB1)
+    m.set("fluid.B_oil", "1200 MPa").set("joint.crank_angle.z0", "-25 deg")
+    assert m.params["fluid.B_oil"] == 1.2e9
+    assert m.params["joint.crank_angle.z0"] == pytest.approx(np.deg2rad(-25), rel=1e-15)
+    m.set("cylinder.lift.friction.model", "lugre")
+    assert m.value_name("cylinder.lift.friction.model") == "lugre"
+    assert m.copy().params["fluid.B_oil"] == 1.2e9
+
+
+def test_errors_carry_the_c_message(tmp_path):
+    m = hs.load_model(PUB1)
+    with pytest.raises(hs.HydrosweepError, match=r"key 'fluid.B_oli'.*did you mean fluid.B_oil"):
+        m.set("fluid.B_oli", 1.0)
+    with pytest.raises(hs.HydrosweepError, match=r"key 'fluid.B_oil'.*must be > 0"):
+        m.set("fluid.B_oil", -1.0)
+    with pytest.raises(KeyError, match="did you mean fluid.B_oil"):
+        m.params["fluid.B_oli"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(open(PUB1).read().replace("B_oil:", "B_oyl:", 1))
+    with pytest.raises(hs.HydrosweepError, match=r"bad\.yaml:\d+:\d+: error: key 'fluid\.B_oyl'"):
+        hs.load_model(bad)
+    with pytest.raises(hs.HydrosweepError, match="cannot open the model file"):
+        hs.load_model(tmp_path / "missing.yaml")
+
+
+def test_simulate_equals_the_program(tmp_path):
+    df = hs.simulate(PUB1, set={"fluid.B_oil": "1200 MPa"}, t_end=0.8, every=10)
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns[:3]) == ["t", "crank_angle", "crank_angle_dot"]
+    assert df["t"].iloc[-1] == pytest.approx(0.8, abs=1e-12) and len(df) == 81
+    assert df.attrs["units"]["p_piston"] == "Pa" and df.attrs["units"]["t"] == "s"
+    assert df.attrs["units"]["crank_angle"] == "rad"
+    if EXE:
+        csv = tmp_path / "c.csv"
+        subprocess.run([EXE, "simulate", PUB1, "--set", "fluid.B_oil=1200MPa", "--t-end", "0.8", "--every", "10",
+                        "-o", str(csv)], check=True, capture_output=True)
+        ref = pd.read_csv(csv, float_precision="round_trip")
+        pd.testing.assert_frame_equal(df, ref, check_exact=True)
+
+
+def test_simulate_failure_raises():
+    with pytest.raises(hs.HydrosweepError, match=r"integration failed in the step after t = 0\.5 s: Newton iteration limit"):
+        hs.simulate(PUB1, set={"integrator.max_iter": 1}, t_end=1.0)
+
+
+def test_run_returns_results(tmp_path):
+    sweep = os.path.join(ROOT, "tests", "data", "sweep_small.yaml")
+    r = hs.run(sweep, backend="cpu", n=8, out=tmp_path / "r.h5", progress=False)
+    assert r.complete and r.params.shape[0] == 8
+    assert r.status["finished"].all()
+    st = r.stats
+    assert st["p_piston"].dims == ("instance", "statistic")
+    assert float(st["p_piston"].sel(statistic="max").min()) > 3e6
+    assert r.ensemble.dims == ("signal", "statistic", "quantile")
+    with pytest.raises(hs.HydrosweepError, match="unknown backend"):
+        hs.run(sweep, backend="fpga", out=tmp_path / "x.h5")
+    bad = tmp_path / "bad_sweep.yaml"
+    bad.write_text(open(sweep).read().replace("seed:", "sed:", 1).replace("model: ", "model: " +
+                   os.path.join(ROOT, "tests", "data") + "/", 1))
+    with pytest.raises(hs.HydrosweepError, match=r"bad_sweep\.yaml:\d+:\d+: error"):
+        hs.run(bad, out=tmp_path / "y.h5", progress=False)
+
+
+def test_stability_map(tmp_path):
+    r = hs.run(os.path.join(ROOT, "sweeps", "stability_grid.yaml"), out=tmp_path / "s.h5", progress=False)
+    e = r.eig
+    assert e["re"].shape == (72, 6) and int(e["status"].max()) == 0
+    # instance 0 (F_s = F_c = 210 N, B_oil = 500 MPa) equals the linearization of that model
+    m = hs.load_model(FOURBAR3D)
+    assert float(e["min_damping"][0]) == 1.0 and float(e["max_real"][0]) < 0
+    assert np.all(np.diff(e["re"].values, axis=1) <= 0)
+    pytest.importorskip("matplotlib")
+    fig = hs.plot.stability(r)
+    assert fig.axes and fig.get_size_inches().tolist() == [8.0, 5.0]
+    del m
