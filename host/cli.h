@@ -11,6 +11,7 @@ int hs_cli_merge(int argc, char **argv);
 int hs_cli_kernel(int argc, char **argv);
 int hs_cli_plot(int argc, char **argv);
 int hs_cli_linearize(int argc, char **argv);
+int hs_cli_analyze(int argc, char **argv);
 
 #include "hs_batch.h"
 

@@ -19,6 +19,7 @@ static void usage(FILE *f)
             "  kernel FILE      GPU kernel resources (registers, stack, spills) of a model, no GPU needed\n"
             "  plot RESULTS     fan chart, histogram, scatter or status counts of a results file (PNG)\n"
             "  linearize MODEL  Jacobian and eigenvalues about the static equilibrium or a state (seed 001)\n"
+            "  analyze sobol R  Sobol' sensitivity indices (SALib) of a saltelli sweep's results\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");
@@ -71,6 +72,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "kernel")) return hs_cli_kernel(argc - 1, argv + 1);
     if (!strcmp(argv[1], "plot")) return hs_cli_plot(argc - 1, argv + 1);
     if (!strcmp(argv[1], "linearize")) return hs_cli_linearize(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "analyze")) return hs_cli_analyze(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

@@ -1,4 +1,6 @@
-/* cli_plot.c -- `hydrosweep plot INPUT [options] -o out.png`: pictures with matplotlib.
+/* cli_plot.c -- `hydrosweep plot INPUT [options] -o out.png`: pictures with matplotlib; and
+ * `hydrosweep analyze sobol RESULTS.h5 ...`: Sobol' indices by SALib (python/hydrosweep/analyze.py),
+ * run the same way.
  *
  * The drawing is Python's (python/hydrosweep/plot.py, the package's hydrosweep.plot, which a
  * notebook imports too): this command finds a python3 that has numpy, h5py and matplotlib,
@@ -77,15 +79,15 @@ static int run_quiet(char *const *argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The first interpreter that imports numpy, h5py and matplotlib. */
-static const char *find_python(void)
+/* The first interpreter that runs `imports` (e.g. "import numpy, h5py, matplotlib"). */
+static const char *find_python(const char *imports)
 {
     static const char *const cands[] = {"/usr/bin/python3", "python3", NULL};
     const char *e = getenv("HS_PYTHON");
     int i;
     char *argv[4];
     argv[1] = (char *)"-c";
-    argv[2] = (char *)"import numpy, h5py, matplotlib";
+    argv[2] = (char *)imports;
     argv[3] = NULL;
     if (e && *e) {
         argv[0] = (char *)e;
@@ -98,25 +100,19 @@ static const char *find_python(void)
     return NULL;
 }
 
-int hs_cli_plot(int argc, char **argv)
+/* Runs `python3 -m module argv[1..]` (replacing this process) with the package directory
+ * on PYTHONPATH and the first interpreter that runs `imports`; cmd names the command in
+ * messages, need and hint say what is missing and how to get it; with pass_exe this
+ * program's path goes along as --hydrosweep PATH. Returns only on failure: 4 (no package
+ * directory or interpreter), 2 (no memory). */
+static int run_python_module(const char *cmd, const char *module, const char *imports, const char *need,
+                             const char *hint, int argc, char **argv, int pass_exe)
 {
     const char *py, *pdir = getenv("HS_PYTHONPATH"), *old = getenv("PYTHONPATH");
     char exe[PATH_MAX], inst[PATH_MAX + 64], *pypath, **args;
     ssize_t n;
-    int i, k = 0, have_out = 0, have_input = 0;
+    int i, k = 0;
     struct stat sb;
-    for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) have_out = 1;
-        else if (argv[i][0] != '-') have_input = 1;
-    }
-    if (argc < 2 || !have_out || !have_input) {
-        usage(stderr);
-        return 1;
-    }
     n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) exe[n] = '\0';
     else exe[0] = '\0';
@@ -129,15 +125,15 @@ int hs_cli_plot(int argc, char **argv)
     }
     if (!pdir || !*pdir) pdir = HS_PYTHON_DIR;
     if (stat(pdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "hydrosweep plot: error: the Python package directory %s is missing (set "
-                        "HS_PYTHONPATH to the python/ directory of the hydrosweep sources)\n", pdir);
+        fprintf(stderr, "hydrosweep %s: error: the Python package directory %s is missing (set "
+                        "HS_PYTHONPATH to the python/ directory of the hydrosweep sources)\n", cmd, pdir);
         return 4;
     }
-    if (!(py = find_python())) {
-        fprintf(stderr, "hydrosweep plot: error: no python3 with numpy, h5py and matplotlib (tried %s): "
-                        "apt-get install python3-numpy python3-h5py python3-matplotlib (Debian 12; "
-                        "scripts/install-deps.sh does), or set HS_PYTHON to an interpreter that has them\n",
-                getenv("HS_PYTHON") && *getenv("HS_PYTHON") ? getenv("HS_PYTHON") : "/usr/bin/python3, python3");
+    if (!(py = find_python(imports))) {
+        fprintf(stderr, "hydrosweep %s: error: no python3 with %s (tried %s): %s, or set HS_PYTHON to an "
+                        "interpreter that has them\n",
+                cmd, need, getenv("HS_PYTHON") && *getenv("HS_PYTHON") ? getenv("HS_PYTHON") : "/usr/bin/python3, python3",
+                hint);
         return 4;
     }
     pypath = (char *)malloc(strlen(pdir) + (old ? strlen(old) : 0) + 2);
@@ -145,7 +141,7 @@ int hs_cli_plot(int argc, char **argv)
     if (!pypath || !args) {
         free(pypath);
         free(args);
-        fprintf(stderr, "hydrosweep plot: error: out of memory\n");
+        fprintf(stderr, "hydrosweep %s: error: out of memory\n", cmd);
         return 2;
     }
     sprintf(pypath, "%s%s%s", pdir, old && *old ? ":" : "", old && *old ? old : "");
@@ -154,17 +150,78 @@ int hs_cli_plot(int argc, char **argv)
     if (!getenv("DISPLAY") && !getenv("MPLBACKEND")) setenv("MPLBACKEND", "Agg", 1);
     args[k++] = (char *)py;
     args[k++] = (char *)"-m";
-    args[k++] = (char *)"hydrosweep.plot";
+    args[k++] = (char *)module;
     for (i = 1; i < argc; ++i) args[k++] = argv[i];
-    if (exe[0]) { /* this program, for the nominal instance of a fan chart */
+    if (pass_exe && exe[0]) {
         args[k++] = (char *)"--hydrosweep";
         args[k++] = exe;
     }
     args[k] = NULL;
     fflush(stdout);
     execvp(py, args);
-    fprintf(stderr, "hydrosweep plot: error: cannot run %s: %s\n", py, strerror(errno));
+    fprintf(stderr, "hydrosweep %s: error: cannot run %s: %s\n", cmd, py, strerror(errno));
     free(pypath);
     free(args);
     return 4;
+}
+
+int hs_cli_plot(int argc, char **argv)
+{
+    int i, have_out = 0, have_input = 0;
+    for (i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) have_out = 1;
+        else if (argv[i][0] != '-') have_input = 1;
+    }
+    if (argc < 2 || !have_out || !have_input) {
+        usage(stderr);
+        return 1;
+    }
+    /* this program goes along, for the nominal instance of a fan chart */
+    return run_python_module("plot", "hydrosweep.plot", "import numpy, h5py, matplotlib", "numpy, h5py and matplotlib",
+                             "apt-get install python3-numpy python3-h5py python3-matplotlib (Debian 12; "
+                             "scripts/install-deps.sh does)",
+                             argc, argv, 1);
+}
+
+static void usage_analyze(FILE *f)
+{
+    fprintf(f,
+            "usage: hydrosweep analyze sobol RESULTS.h5 --signal S [--stat STAT] [--resamples K]\n"
+            "                          [--conf C] [--seed N] [--no-store]\n"
+            "\n"
+            "First-order and total Sobol' indices, with bootstrap confidence intervals, of one\n"
+            "statistic (--stat, default max) of a recorded signal over the swept parameters,\n"
+            "computed by SALib (SALib.analyze.sobol) from the results of a sweep with\n"
+            "method: saltelli (SALib's Saltelli design; docs/sweep-format.md). Prints the\n"
+            "parameters ranked by their total index and stores the indices (and the second-order\n"
+            "ones) in the results file under /sobol/<signal>/<stat> (docs/results-format.md).\n"
+            "  --resamples K  bootstrap resamples (default 1000)   --conf C  confidence (0.95)\n"
+            "  --seed N       the bootstrap's seed (default 1)       --no-store  print only\n"
+            "It runs python3 -m hydrosweep.analyze with the first python3 that has numpy, h5py,\n"
+            "pandas and SALib: $HS_PYTHON, /usr/bin/python3, python3 on PATH. SALib is not a\n"
+            "Debian package: pip install SALib (into a virtual environment made with\n"
+            "--system-site-packages, and HS_PYTHON set to its python).\n"
+            "Exit status: 0 done, 1 usage, 2 bad input (not a saltelli sweep, failed instances,\n"
+            "an unknown signal or statistic), 4 no python3 with those packages.\n");
+}
+
+int hs_cli_analyze(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage_analyze(stdout);
+            return 0;
+        }
+    if (argc < 3 || strcmp(argv[1], "sobol") != 0) {
+        usage_analyze(stderr);
+        return 1;
+    }
+    return run_python_module("analyze", "hydrosweep.analyze", "import numpy, h5py, pandas, SALib",
+                             "numpy, h5py, pandas and SALib",
+                             "pip install SALib (not packaged by Debian 12)", argc, argv, 0);
 }

@@ -15,7 +15,7 @@
 #include "hs/run.h"
 #include "simulate.h"
 
-static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid"};
+static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli"};
 
 static double now_s(void)
 {

@@ -20,7 +20,7 @@
 #include "simulate.h"
 #include "yaml_tree.h"
 
-static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", NULL};
+static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli", NULL};
 static const char *const k_stats[] = {"min", "max", "final", "mean", "rms", "t_max", NULL};
 static const char *const k_dists[] = {
     "uniform", "normal", "truncated_normal", "lognormal", "values", "range", NULL};
@@ -174,6 +174,11 @@ double hs_sweep_sample(const hs_sweep *sw, long i, int j)
     case HS_SAMPLE_SOBOL:
         if (j >= HS_SOBOL_MAX_DIM) return NAN;
         u = hs_sobol_u(seed, ii, (uint32_t)j);
+        break;
+    case HS_SAMPLE_SALTELLI:
+        if (2 * sw->nparam > HS_SOBOL_MAX_DIM) return NAN;
+        u = hs_saltelli_u(ii, (uint32_t)j, (uint32_t)sw->nparam,
+                          hs_saltelli_skip((uint64_t)(sw->n > 0 ? sw->n : 1) / (uint64_t)(2 * sw->nparam + 2)));
         break;
     default: return NAN;
     }
@@ -904,13 +909,17 @@ int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_tota
     nl = sw->n_line;
     nc = sw->n_col;
     /* the method's own limit (the loader checks the file's instances; run -n comes here) */
-    nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+    nmax = sw->method == HS_SAMPLE_SOBOL || sw->method == HS_SAMPLE_SALTELLI ? SOBOL_MAX_INSTANCES
            : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
                                          : MAX_INSTANCES;
     if (n_total < 1 || (double)n_total > nmax)
         return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
                             "%ld instances: method %s takes 1 to %.0f", n_total,
                             k_methods[sw->method], nmax);
+    if (sw->method == HS_SAMPLE_SALTELLI && n_total % (2L * sw->nparam + 2) != 0)
+        return hs_error_set(err, HS_ERR_VALUE, sw->path, nl, nc, nkey,
+                            "%ld instances: method saltelli needs a multiple of 2 D + 2 = %ld (D = %d parameters)",
+                            n_total, 2L * sw->nparam + 2, sw->nparam);
     size_of(sw, md, n_run > 0 ? n_run : n_total, &z);
     if (mem <= 0.0) return HS_OK; /* unknown: nothing to compare with */
     if (z.chunk_mem > mem) {
@@ -1030,7 +1039,7 @@ static int load_root(sctx *c, const char *text, const char *path)
         (rc = get_int(c, c->root, "", "chunk", 1, 2147483647.0, 1024, &sw->chunk)))
         return rc;
     if (!rel[0]) return yt_missing(&c->y, c->root, "", "model");
-    nmax = sw->method == HS_SAMPLE_SOBOL ? SOBOL_MAX_INSTANCES
+    nmax = sw->method == HS_SAMPLE_SOBOL || sw->method == HS_SAMPLE_SALTELLI ? SOBOL_MAX_INSTANCES
            : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
                                          : MAX_INSTANCES;
     in = yt_map_get(c->root, "instances");
@@ -1064,6 +1073,20 @@ static int load_root(sctx *c, const char *text, const char *path)
                            "instances, not %ld (leave instances out)",
                            prod, n);
         n = (long)prod;
+    }
+    if (sw->method == HS_SAMPLE_SALTELLI) {
+        long blk = 2L * sw->nparam + 2;
+        if (sw->nparam < 1 || 2 * sw->nparam > HS_SOBOL_MAX_DIM)
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_key(c->root, "parameters"), "parameters",
+                           "method saltelli takes 1 to %d parameters (its Sobol' points have 2 per "
+                           "parameter, of %d dimensions), not %d",
+                           HS_SOBOL_MAX_DIM / 2, HS_SOBOL_MAX_DIM, sw->nparam);
+        if (n % blk != 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, in, "instances",
+                           "method saltelli needs a multiple of 2 D + 2 = %ld instances (D = %d "
+                           "parameters: N base points, each A, B and the %d cross rows each way), not %ld; "
+                           "e.g. %ld for N = 64",
+                           blk, sw->nparam, sw->nparam, n, 64 * blk);
     }
     sw->n = n;
     if ((rc = check_swept_steps(c)) || (rc = check_size(c, n))) return rc;

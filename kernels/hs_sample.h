@@ -347,6 +347,36 @@ HS_HD static inline double hs_sobol_u(uint64_t seed, uint64_t i, uint32_t j)
     return ((double)x + 0.5) * (1.0 / 4294967296.0);
 }
 
+/* Saltelli's design for Sobol' sensitivity indices (Saltelli 2002; Saltelli et al. 2010), as
+ * SALib makes it (SALib.sample.sobol.sample(problem, N, calc_second_order=True,
+ * scramble=False, skip_values=skip)): the Sobol' points skip, skip + 1, ... of 2D dimensions
+ * (unscrambled, x / 2^32: the same values as scipy.stats.qmc.Sobol's), the first D columns
+ * the matrix A and the last D the matrix B; each base point b gives 2D + 2 instances in
+ * SALib's order: A_b, then AB_b^k (A with column k from B) for k = 0 .. D-1, then BA_b^k (B
+ * with column k from A), then B_b. The uniform of instance i, parameter j: a pure function
+ * of (i, j), no seed. */
+HS_HD static inline double hs_saltelli_u(uint64_t i, uint32_t j, uint32_t D, uint64_t skip)
+{
+    uint64_t rows = 2u * (uint64_t)D + 2u, b = i / rows, r = i % rows;
+    uint32_t col; /* j: from A, j + D: from B */
+    if (r == 0) col = j;
+    else if (r <= D) col = (r - 1 == j) ? j + D : j;
+    else if (r <= 2u * (uint64_t)D) col = (r - 1 - D == j) ? j : j + D;
+    else col = j + D;
+    return (double)hs_sobol_int((uint32_t)(skip + b), (int)col) * (1.0 / 4294967296.0);
+}
+
+/* The points skipped before Saltelli's design of N base points: N rounded up to a power of 2
+ * (at least 1), which leaves out the origin (a 0 in every column: an infinite quantile of an
+ * unbounded distribution) and starts the design on an aligned block of the sequence, where
+ * its points are a (t, m, s)-net (SALib recommends a power of 2). */
+HS_HD static inline uint64_t hs_saltelli_skip(uint64_t N)
+{
+    uint64_t s = 1;
+    while (s < N) s <<= 1;
+    return s;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* grid                                                                                     */
 /* ---------------------------------------------------------------------------------------- */

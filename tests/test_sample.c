@@ -352,6 +352,33 @@ static void test_sobol(void)
     CHECK(hs_sobol_int(5, -1) == 0 && hs_sobol_int(5, HS_SOBOL_MAX_DIM) == 0, "dim out of range");
 }
 
+/* Saltelli's design (hs_saltelli_u): D = 2, N = 4 base points, so skip = 4 and the base
+ * points are scipy's unscrambled Sobol' points 4..7 of 4 dimensions (qmc.Sobol(d=4,
+ * scramble=False), fast_forward(4), random(4): A = columns 0-1, B = columns 2-3), in SALib's
+ * row order A, AB^0, AB^1, BA^0, BA^1, B per base point. */
+static void test_saltelli(void)
+{
+    static const double pts[4][4] = {{0.375, 0.375, 0.625, 0.875},
+                                     {0.875, 0.875, 0.125, 0.375},
+                                     {0.625, 0.125, 0.875, 0.625},
+                                     {0.125, 0.625, 0.375, 0.125}};
+    /* for row r of a block: the column of pts each parameter takes (j: A, j + 2: B) */
+    static const int src[6][2] = {{0, 1}, {2, 1}, {0, 3}, {0, 3}, {2, 1}, {2, 3}};
+    uint64_t b, r;
+    int j, bad = 0;
+    CHECK(hs_saltelli_skip(4) == 4 && hs_saltelli_skip(5) == 8 && hs_saltelli_skip(1) == 1 && hs_saltelli_skip(0) == 1,
+          "saltelli skip: N rounded up to a power of 2");
+    for (b = 0; b < 4; ++b)
+        for (r = 0; r < 6; ++r)
+            for (j = 0; j < 2; ++j) {
+                double u = hs_saltelli_u(b * 6 + r, (uint32_t)j, 2, 4), want = pts[b][src[r][j]];
+                if (u != want) {
+                    if (bad++ < 5) printf("saltelli: block %d row %d param %d: %.17g, want %.17g\n", (int)b, (int)r, j, u, want);
+                }
+            }
+    CHECK(bad == 0, "saltelli design equals SALib's layout of scipy's Sobol' points (%d differences)", bad);
+}
+
 static void test_grid(void)
 {
     static const int counts[3] = {3, 5, 2};
@@ -400,6 +427,7 @@ int main(void)
     test_uniform_quantile();
     test_lhs();
     test_sobol();
+    test_saltelli();
     test_grid();
     test_fixed_values();
     return tu_report("test_sample");

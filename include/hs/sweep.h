@@ -16,7 +16,9 @@ enum hs_sample_method {
     HS_SAMPLE_MONTE_CARLO = 0, /* independent draws (Philox4x32-10) */
     HS_SAMPLE_LHS = 1, /* Latin hypercube: one draw per stratum, strata permuted per parameter */
     HS_SAMPLE_SOBOL = 2, /* Sobol' points (Joe-Kuo directions), random digital shift by seed */
-    HS_SAMPLE_GRID = 3 /* full factorial over per-parameter value lists */
+    HS_SAMPLE_GRID = 3, /* full factorial over per-parameter value lists */
+    HS_SAMPLE_SALTELLI = 4 /* Saltelli's design for Sobol' indices, as SALib's sobol.sample with
+                              scramble=False (hs_saltelli_u): blocks of 2D + 2 instances */
 };
 
 enum hs_dist {

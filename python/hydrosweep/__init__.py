@@ -20,6 +20,8 @@ xarray objects.
                             a results file: .params, .status, .stats, .traj(signal), .ensemble,
                             .eig (hydrosweep.results.Results)
   plot                      fan charts, histograms, scatters, status counts, stability maps
+  analyze.sobol(results, signal, stat="max")
+                            Sobol' indices by SALib of a saltelli sweep (hydrosweep.analyze)
 Errors of the C library raise HydrosweepError with its message (file:line:col, key, rule).
 Nothing is computed twice: the binding (hydrosweep._capi, ctypes) calls the library that the
 `hydrosweep` program is built from.
@@ -30,14 +32,15 @@ import tempfile
 from ._capi import HydrosweepError
 
 __version__ = "0.1.0"
-__all__ = ["HydrosweepError", "Model", "load_model", "simulate", "run", "open_results", "plot"]
+__all__ = ["HydrosweepError", "Model", "load_model", "simulate", "run", "open_results", "plot", "analyze"]
 
 
 def __getattr__(name):
-    """hs.plot, imported on first use (so that `python3 -m hydrosweep.plot` runs it once)."""
-    if name == "plot":
+    """hs.plot and hs.analyze, imported on first use (so that `python3 -m hydrosweep.plot`
+    runs it once)."""
+    if name in ("plot", "analyze"):
         import importlib
-        return importlib.import_module(".plot", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError("module 'hydrosweep' has no attribute %r" % name)
 
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# cli_analyze.sh -- Sobol' sensitivity indices: a sweep with method: saltelli samples exactly
+# SALib's Saltelli design (SALib.sample.sobol.sample with scramble=False and the documented
+# skip: bit-identical values), and `hydrosweep analyze sobol` gives, and stores in /sobol, the
+# indices SALib.analyze.sobol computes from the same statistic with the same seed; bad input
+# (not a saltelli sweep, an unknown signal, failed instances) exits 2 with the reason, no
+# SALib exits 4.
+# Usage: cli_analyze.sh PATH/TO/hydrosweep   (from the repository root)
+# SALib is not a Debian package: it is installed into a virtual environment here (pip, from
+# PyPI, without its dependencies, which Debian's numpy, scipy, pandas and matplotlib provide);
+# exit 77 (skipped) when that cannot be done (no network, no venv, no scipy).
+set -u
+HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ROOT=$(pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+PY=$(python_with numpy h5py pandas scipy venv)
+if [ -z "$PY" ] || ! "$PY" -c "import ensurepip" >/dev/null 2>&1; then
+  echo "cli_analyze: SKIPPED: no python3 with numpy, h5py, pandas, scipy and venv (scripts/install-deps.sh)"
+  exit 77
+fi
+if ! "$PY" -m venv --system-site-packages "$tmp/venv" >"$tmp/venv.log" 2>&1 ||
+   ! timeout 120 "$tmp/venv/bin/pip" install -q --no-deps SALib multiprocess dill >"$tmp/pip.log" 2>&1; then
+  echo "cli_analyze: SKIPPED: SALib could not be installed from PyPI: $(tail -2 "$tmp/pip.log" 2>/dev/null)"
+  exit 77
+fi
+VPY=$tmp/venv/bin/python
+cd "$tmp" || exit 1
+"$HS" run "$ROOT/tests/data/sweep_saltelli.yaml" -b cpu -o s.h5 --no-progress >run.log 2>&1 && ok || bad "run: $(tail -3 run.log)"
+# the design is SALib's, bit for bit
+"$VPY" - <<'PYEOF' && ok || bad "design differs from SALib's"
+import sys, warnings
+warnings.simplefilter("ignore")
+import h5py, numpy as np
+from SALib.sample import sobol
+f = h5py.File("s.h5")
+P = f["params"][()]
+assert f.attrs["method"] in (b"saltelli", "saltelli"), f.attrs["method"]
+prob = {"num_vars": 3, "names": ["B", "eta", "Cv"], "bounds": [[1e9, 2e9], [0.8, 0.95], [1.5e-8, 3e-8]]}
+X = sobol.sample(prob, 16, calc_second_order=True, scramble=False, skip_values=16)
+if not np.array_equal(X, P):
+    print("max difference", np.abs(X - P).max()); sys.exit(1)
+PYEOF
+out=$(HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal p_piston --stat max --seed 5 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "rank  parameter" <<<"$out" && grep -q "stored: s.h5:/sobol/p_piston/max" <<<"$out" && ok ||
+  bad "analyze rc $rc: $out"
+# the stored indices equal SALib's own analysis of the same column with the same seed
+"$VPY" - <<'PYEOF' && ok || bad "stored indices differ from SALib's"
+import sys, warnings
+warnings.simplefilter("ignore")
+import h5py, numpy as np
+from SALib.analyze import sobol
+f = h5py.File("s.h5")
+cols = [c.decode() for c in f.attrs["columns"]]
+Y = f["stats/p_piston"][()][:, cols.index("max")]
+names = [n.decode() for n in f["params"].attrs["names"]]
+Si = sobol.analyze({"num_vars": 3, "names": names, "bounds": [[0, 1]] * 3}, Y, calc_second_order=True,
+                   num_resamples=1000, conf_level=0.95, seed=5)
+g = f["sobol/p_piston/max"]
+for k in ("S1", "S1_conf", "ST", "ST_conf", "S2"):
+    a, b = g[k][()], np.asarray(Si[k])
+    if not np.array_equal(a, b, equal_nan=True):
+        print(k, a, b); sys.exit(1)
+assert [n.decode() for n in g.attrs["names"]] == names and g.attrs["N"] == 16 and g.attrs["seed"] == 5
+# the valve's flow coefficient drives the peak piston pressure of the valve opening most
+assert names[int(np.argmax(g["ST"][()]))] == "valve.dcv.Cv", g["ST"][()]
+PYEOF
+# bad input
+HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal nope >e.log 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "no signal 'nope'" e.log && ok || bad "unknown signal rc $rc: $(cat e.log)"
+"$HS" run "$ROOT/tests/data/sweep_small.yaml" -b cpu -o mc.h5 --no-progress >/dev/null 2>&1
+HS_PYTHON=$VPY "$HS" analyze sobol mc.h5 --signal p_piston >e.log 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "need a sweep with method: saltelli" e.log && ok || bad "not saltelli rc $rc: $(cat e.log)"
+HS_PYTHON=/nonexistent/python "$HS" analyze sobol s.h5 --signal p_piston >e.log 2>&1; rc=$?
+[ $rc -eq 4 ] && grep -q "pip install SALib" e.log && ok || bad "no SALib rc $rc: $(cat e.log)"
+"$HS" analyze >e.log 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "usage: hydrosweep analyze sobol" e.log && ok || bad "usage rc $rc"
+finish cli_analyze
