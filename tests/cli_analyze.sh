@@ -4,7 +4,8 @@
 # skip: bit-identical values), and `hydrosweep analyze sobol` gives, and stores in /sobol, the
 # indices SALib.analyze.sobol computes from the same statistic with the same seed; bad input
 # (not a saltelli sweep, an unknown signal, failed instances) exits 2 with the reason, no
-# SALib exits 4.
+# SALib exits 4; and the whole chain (the C design, the analysis) gives Ishigami's known
+# indices within their confidence intervals.
 # Usage: cli_analyze.sh PATH/TO/hydrosweep   (from the repository root)
 # SALib is not a Debian package: it is installed into a virtual environment here (pip, from
 # PyPI, without its dependencies, which Debian's numpy, scipy, pandas and matplotlib provide);
@@ -64,6 +65,38 @@ assert [n.decode() for n in g.attrs["names"]] == names and g.attrs["N"] == 16 an
 # the valve's flow coefficient drives the peak piston pressure of the valve opening most
 assert names[int(np.argmax(g["ST"][()]))] == "valve.dcv.Cv", g["ST"][()]
 PYEOF
+# an analytic function of the design: Ishigami's (a = 7, b = 0.1) on x = gravity in
+# [-pi, pi]^3 (a model that one step suffices for), whose indices are known: S1 = 0.3139,
+# 0.4424, 0 and ST = 0.5576, 0.4424, 0.2437 (Saltelli et al. 2008, Sect. 4.9)
+cat >ishigami.yaml <<YEOF
+model: $ROOT/models/double_pendulum.yaml
+method: saltelli
+instances: 8192
+seed: 1
+simulation: {t_end: 1 ms, dt: 1 ms}
+parameters:
+  gravity.x: {uniform: [-3.141592653589793, 3.141592653589793]}
+  gravity.y: {uniform: [-3.141592653589793, 3.141592653589793]}
+  gravity.z: {uniform: [-3.141592653589793, 3.141592653589793]}
+outputs:
+  signals: [j1]
+YEOF
+"$HS" run ishigami.yaml -b cpu -o ish.h5 --no-progress >ish.log 2>&1 && ok || bad "ishigami run: $(tail -3 ish.log)"
+PYTHONPATH=$ROOT/python "$VPY" - <<'PYEOF' && ok || bad "Ishigami indices"
+import warnings
+warnings.simplefilter("ignore")
+import h5py, numpy as np
+from hydrosweep import analyze
+X = h5py.File("ish.h5")["params"][()]
+y = np.sin(X[:, 0]) + 7 * np.sin(X[:, 1]) ** 2 + 0.1 * X[:, 2] ** 4 * np.sin(X[:, 0])
+df = analyze.sobol("ish.h5", "j1", "max", y=y, seed=2).loc[["gravity.x", "gravity.y", "gravity.z"]]
+S1, ST = [0.3139, 0.4424, 0.0], [0.5576, 0.4424, 0.2437]
+for k, (name, r) in enumerate(df.iterrows()):
+    print("  %s: S1 %.4f +- %.4f (known %.4f), ST %.4f +- %.4f (known %.4f)"
+          % (name, r.S1, r.S1_conf, S1[k], r.ST, r.ST_conf, ST[k]))
+    assert abs(r.S1 - S1[k]) <= r.S1_conf and abs(r.ST - ST[k]) <= r.ST_conf, name
+PYEOF
+
 # bad input
 HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal nope >e.log 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "no signal 'nope'" e.log && ok || bad "unknown signal rc $rc: $(cat e.log)"

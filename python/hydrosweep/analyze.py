@@ -50,9 +50,11 @@ def _problem_and_y(f, signal, stat):
     return problem, y
 
 
-def sobol(res, signal, stat="max", num_resamples=1000, conf_level=0.95, seed=1, store=True):
+def sobol(res, signal, stat="max", num_resamples=1000, conf_level=0.95, seed=1, store=True, y=None):
     """First-order, total and second-order Sobol' indices of `stat` of `signal` (see the module
-    docstring); a DataFrame by decreasing total index."""
+    docstring); a DataFrame by decreasing total index. y: another output of the design's
+    instances (an array, one value per instance, in instance order) instead of the stored
+    statistic, e.g. a function of /params (then nothing is stored)."""
     import pandas as pd
     try:
         from SALib.analyze import sobol as salib_sobol
@@ -62,7 +64,14 @@ def sobol(res, signal, stat="max", num_resamples=1000, conf_level=0.95, seed=1, 
     import h5py
     path = res if isinstance(res, str) else getattr(res, "path", None) or res.filename
     with open_results(path) as f:
-        problem, y = _problem_and_y(f, signal, stat)
+        if y is None:
+            problem, y = _problem_and_y(f, signal, stat)
+        else:
+            problem, _ = _problem_and_y(f, signal, stat)
+            y = np.asarray(y, dtype=float)
+            if y.shape != (f["params"].shape[0],) or not np.isfinite(y).all():
+                raise ResultsError("y must hold one finite value per instance (%d)" % f["params"].shape[0])
+            store = False
     Si = salib_sobol.analyze(problem, y, calc_second_order=True, num_resamples=int(num_resamples),
                              conf_level=float(conf_level), print_to_console=False, seed=int(seed))
     names = problem["names"]

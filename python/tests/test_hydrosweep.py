@@ -121,3 +121,48 @@ def test_stability_map(tmp_path):
     fig = hs.plot.stability(r)
     assert fig.axes and fig.get_size_inches().tolist() == [8.0, 5.0]
     del m
+
+
+def test_run_equals_the_program_to_the_bit(tmp_path, monkeypatch):
+    """The issue's check: hs.run('sweeps/friction_bulk_mc.yaml', n=64) from a fresh directory
+    (default output out/friction_bulk_mc.h5), its statistics equal to the CLI run's file."""
+    if not EXE:
+        pytest.skip("HS_EXE not set")
+    import h5py
+    monkeypatch.chdir(tmp_path)
+    sweep = os.path.join(ROOT, "sweeps", "friction_bulk_mc.yaml")
+    r = hs.run(sweep, n=64, progress=False)
+    assert r.path == os.path.join("out", "friction_bulk_mc.h5")
+    print(r.stats)
+    subprocess.run([EXE, "run", sweep, "-n", "64", "-b", "cpu", "-o", "cli.h5", "--no-progress"], check=True,
+                   capture_output=True)
+    with h5py.File(r.path) as a, h5py.File("cli.h5") as b:
+        for k in ["params", "status", "steps", "newton_mean"] + ["stats/" + s for s in a["stats"]] + \
+                 ["traj/" + s for s in a["traj"]]:
+            assert np.array_equal(a[k][()], b[k][()], equal_nan=True), k
+
+
+def test_plots(tmp_path):
+    """Every plot kind renders headless to a non-blank 800 x 500 PNG."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.image as mi
+    sweep = os.path.join(ROOT, "tests", "data", "sweep_python.yaml")
+    r = hs.run(sweep, out=tmp_path / "p.h5", progress=False)
+    csv = tmp_path / "sim.csv"
+    hs.simulate(PUB1, t_end=0.5, every=10).to_csv(csv, index=False)
+    s = hs.run(os.path.join(ROOT, "sweeps", "stability_grid.yaml"), out=tmp_path / "s.h5", progress=False)
+    figs = {
+        "fan": hs.plot.fan(r, r.traj_signals[0]),
+        "hist": hs.plot.hist(r, "p_piston", "max"),
+        "scatter": hs.plot.scatter(r, "p_piston", r.params.columns[0], "max"),
+        "status": hs.plot.status(r),
+        "stability": hs.plot.stability(s),
+        "simulate": hs.plot.simulate(str(csv), open(PUB1).read()),
+    }
+    for kind, fig in figs.items():
+        out = tmp_path / (kind + ".png")
+        fig.savefig(out, dpi=100)
+        a = mi.imread(out)
+        rgb = a[..., :3]
+        coloured = float(((rgb.max(axis=2) - rgb.min(axis=2)) > 0.2).mean())
+        assert a.shape[:2] == (500, 800) and coloured > 0.0005, (kind, a.shape, coloured)
