@@ -441,11 +441,13 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
     }
     if (method == HS_LIN_EXACT) {
         /* the value pass gives F(X0) and T0 (dz/dz_a); then one dual pass per column */
-        hs_dual zz[HS_MAX_Z], qd[HS_MAX_Z], p[HS_MAX_VOLS], fs[HS_MAX_FS], U[HS_MAX_DCV], F[HS_LIN_MAX];
+        hs_dual zz[HS_MAX_Z], qa[HS_MAX_Z], qd[HS_MAX_Z], p[HS_MAX_VOLS], fs[HS_MAX_FS], U[HS_MAX_DCV],
+            F[HS_LIN_MAX];
         double T0[HS_MAX_Z][HS_MAX_Z];
         int n = m->nz, na = L.nq;
+        /* the positions go in as the full z (zz, with dz/dz_a = T0 below); qa is unused */
         for (int i = 0; i < n; ++i) zz[i] = x->z[i];
-        unpack(L, lin->X0, nullptr, qd /* unused: positions */, qd, p, fs, U);
+        unpack(L, lin->X0, nullptr, qa, qd, p, fs, U);
         if (reduced_rates(c, zz, qd, p, fs, U, F))
             return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "singular loop-closure or reduced mass matrix at the point");
         for (int i = 0; i < L.size; ++i) lin->rates[i] = F[i].v;
@@ -472,7 +474,7 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
         for (int j = 0; j < L.size; ++j) {
             double dX[HS_LIN_MAX] = {0.0};
             dX[j] = 1.0;
-            unpack(L, lin->X0, dX, qd, qd, p, fs, U);
+            unpack(L, lin->X0, dX, qa, qd, p, fs, U);
             for (int i = 0; i < n; ++i) zz[i] = hs_dual(x->z[i], j < na ? T0[i][j] : 0.0);
             if (reduced_rates(c, zz, qd, p, fs, U, F))
                 return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "singular matrix in the dual pass of column %d", j);

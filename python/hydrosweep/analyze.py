@@ -126,4 +126,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the table piped into head and the like
+        sys.stderr.close()
+        sys.exit(0)
