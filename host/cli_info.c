@@ -109,7 +109,11 @@ int hs_cli_info(int argc, char **argv)
     printf("file:             %s\n", d->path);
     printf("bodies:           %d\n", m->nbody);
     printf("joints:           %d (coordinates: %d)\n", m->nbody, m->nz);
-    printf("cuts:             %d (constraint equations: %d)\n", m->ncut, m->ncon);
+    if (m->nnh > 0)
+        printf("cuts:             %d (constraint equations: %d, of which nonholonomic: %d)\n", m->ncut, m->ncon,
+               m->nnh);
+    else
+        printf("cuts:             %d (constraint equations: %d)\n", m->ncut, m->ncon);
     printf("points:           %d\n", m->npoint);
     printf("loads:            %d\n", m->nload);
     printf("signals:          %d (knots: %d)\n", m->nsignal, m->nknot);

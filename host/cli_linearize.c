@@ -23,8 +23,10 @@ static void usage(FILE *f)
             "(seed 001). The states are the independent coordinates z_a and their rates, the\n"
             "pressures, the friction states and the spools; the dependent coordinates follow\n"
             "from the loop closure (the maximal reduction: a Jacobian of size\n"
-            "2(n - m) - l + r + u, no spurious zero eigenvalues). The independent coordinates\n"
-            "come from full-pivot elimination of the constraint Jacobian, held joints first.\n"
+            "2(n - m) - l + r + u, no spurious zero eigenvalues but the l of nonholonomic\n"
+            "constraints, whose l coordinates z_ad are states without their rates). The\n"
+            "independent coordinates come from full-pivot elimination of the constraint\n"
+            "Jacobian, held joints first.\n"
             "  --at equilibrium  the static equilibrium at the model's input coordinates\n"
             "                    (default): velocities zero, the pressures from the statics with\n"
             "                    each cylinder's given rod-side pressure (seed 001 eqs. 77-83)\n"
@@ -33,13 +35,14 @@ static void usage(FILE *f)
             "                    engine's own equations (default)\n"
             "  --method fd       the same reduced Jacobian by central differences\n"
             "  --method conventional  central differences of the index-1 ODE in all coordinates\n"
-            "                    (seed 001 eqs. 95-100): size 2n + r + u, 2m extra zeros\n"
+            "                    (seed 001 eqs. 95-100): size 2n + r + u, 2(m + l) extra zeros\n"
             "  --fd-step H       the differences' step: X_j +- H max(1, |X_j|) (default 1e-6)\n"
             "  --compare         also the fd and conventional eigenvalues, matched to the exact\n"
             "                    ones, with their relative differences\n"
             "  --fd-sweep        the error of the fd Jacobian against the exact one for steps\n"
             "                    1e-1 ... 1e-12 (seed 001 Sect. 4.5)\n"
-            "  --json            one JSON object: size, sizes, method, independent, states,\n"
+            "  --json            one JSON object: size, sizes, method, independent,\n"
+            "                    rate_dependent (z_ad), states,\n"
             "                    state, rates, jacobian (rows), eigenvalues ([re, im]), damping,\n"
             "                    frequency_hz, mode, participation (by class), zero_tol\n"
             "Damping ratio -Re/|lambda|; frequency |Im|/(2 pi) in Hz; mode: the class of states\n"
@@ -54,12 +57,16 @@ static void usage(FILE *f)
 /* The name of state k of a linearization (conventional: every joint). */
 static void state_name(const hs_model_desc *d, const hs_linearization *L, int k, char *buf, size_t n)
 {
-    int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m;
-    if (k < nq) snprintf(buf, n, "%s", d->joint_name[L->method == HS_LIN_CONVENTIONAL ? k : L->indep[k]]);
-    else if (k < 2 * nq) snprintf(buf, n, "%s_dot", d->joint_name[L->method == HS_LIN_CONVENTIONAL ? k - nq : L->indep[k - nq]]);
-    else if (k < 2 * nq + L->r) snprintf(buf, n, "p_%s", d->vol_name[k - 2 * nq]);
-    else if (k < 2 * nq + L->r + L->nfs) snprintf(buf, n, "fs%d", k - 2 * nq - L->r);
-    else snprintf(buf, n, "U_%s", d->dcv_name[k - 2 * nq - L->r - L->nfs]);
+    /* X = (z_ai, zdot_ai, z_ad, p, fs, U): nv independent coordinates, nq - nv = l whose rates
+     * the nonholonomic constraints fix (conventional: all coordinates, l = 0 here) */
+    int conv = L->method == HS_LIN_CONVENTIONAL, nq = conv ? L->n : L->n - L->m, nv = conv ? nq : nq - L->l;
+    int o = nq + nv;
+    if (k < nv) snprintf(buf, n, "%s", d->joint_name[conv ? k : L->indep[k]]);
+    else if (k < 2 * nv) snprintf(buf, n, "%s_dot", d->joint_name[conv ? k - nv : L->indep[k - nv]]);
+    else if (k < o) snprintf(buf, n, "%s", d->joint_name[L->indep[k - nv]]);
+    else if (k < o + L->r) snprintf(buf, n, "p_%s", d->vol_name[k - o]);
+    else if (k < o + L->r + L->nfs) snprintf(buf, n, "fs%d", k - o - L->r);
+    else snprintf(buf, n, "U_%s", d->dcv_name[k - o - L->r - L->nfs]);
 }
 
 static const char *method_name(int m)
@@ -67,14 +74,25 @@ static const char *method_name(int m)
     return m == HS_LIN_EXACT ? "exact" : m == HS_LIN_FD ? "fd" : "conventional";
 }
 
-/* |a - b| / max(|b|, floor) for eigenvalues, floor = 1e-9 max |lambda| (zeros compare
- * absolutely). For each eigenvalue of b, the nearest unused one of a. */
+/* |a - b| / max(|b|, floor) for eigenvalues, floor = 1e-9 max |lambda|. For each eigenvalue
+ * of b, the nearest unused one of a. b's exact zeros (within its zero_tol) are matched first,
+ * each to a's smallest unused one, and measured absolutely with a's extra eigenvalues: a
+ * finite-difference Jacobian splits a multiple zero into +-sqrt(its error) (a Jordan block). */
 static double match_eigs(const hs_linearization *a, const hs_linearization *b, double *worst_zero)
 {
-    int used[HS_LIN_MAX] = {0}, i, j;
+    int used[HS_LIN_MAX] = {0}, zmatch[HS_LIN_MAX] = {0}, i, j;
     double big = 0.0, worst = 0.0;
     for (i = 0; i < b->size; ++i) big = fmax(big, hypot(b->eig_re[i], b->eig_im[i]));
     for (i = 0; i < b->size; ++i) {
+        int best = -1;
+        if (b->eig_re[i] != 0.0 || b->eig_im[i] != 0.0) continue;
+        for (j = 0; j < a->size; ++j)
+            if (!used[j] && (best < 0 || hypot(a->eig_re[j], a->eig_im[j]) < hypot(a->eig_re[best], a->eig_im[best])))
+                best = j;
+        if (best >= 0) used[best] = zmatch[best] = 1;
+    }
+    for (i = 0; i < b->size; ++i) {
+        if (b->eig_re[i] == 0.0 && b->eig_im[i] == 0.0) continue;
         int best = -1;
         double bd = INFINITY, mag = hypot(b->eig_re[i], b->eig_im[i]);
         for (j = 0; j < a->size; ++j) {
@@ -90,7 +108,7 @@ static double match_eigs(const hs_linearization *a, const hs_linearization *b, d
     }
     *worst_zero = 0.0; /* the largest |lambda| of a left unmatched: the extra (near-)zeros */
     for (j = 0; j < a->size; ++j)
-        if (!used[j]) *worst_zero = fmax(*worst_zero, hypot(a->eig_re[j], a->eig_im[j]));
+        if (!used[j] || zmatch[j]) *worst_zero = fmax(*worst_zero, hypot(a->eig_re[j], a->eig_im[j]));
     return worst;
 }
 
@@ -126,11 +144,12 @@ static void print_eigs(FILE *f, const hs_linearization *L)
 static double max_rate(const hs_linearization *L, int which)
 {
     int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m, k;
+    int nv = L->method == HS_LIN_CONVENTIONAL ? nq : nq - L->l; /* X = (z_ai, zdot_ai, z_ad, p, ...) */
     double r = 0.0;
     if (which == 0)
-        for (k = nq; k < 2 * nq; ++k) r = fmax(r, fabs(L->rates[k]));
+        for (k = nv; k < 2 * nv; ++k) r = fmax(r, fabs(L->rates[k]));
     else
-        for (k = 0; k < L->r; ++k) r = fmax(r, fabs(L->rates[2 * nq + k]));
+        for (k = 0; k < L->r; ++k) r = fmax(r, fabs(L->rates[nq + nv + k]));
     return r;
 }
 
@@ -152,7 +171,10 @@ static void print_json(FILE *f, const hs_model_desc *d, const char *at, const hs
     fprintf(f, ",\n \"size\": %d, \"sizes\": {\"n\": %d, \"m\": %d, \"ncon\": %d, \"l\": %d, \"r\": %d, \"nfs\": %d, "
                "\"u\": %d},\n \"independent\": [",
             L->size, L->n, L->m, L->ncon, L->l, L->r, L->nfs, L->u);
-    for (i = 0; i < L->n - L->m; ++i) fprintf(f, "%s\"%s\"", i ? ", " : "", d->joint_name[L->indep[i]]);
+    for (i = 0; i < L->n - L->m - L->l; ++i) fprintf(f, "%s\"%s\"", i ? ", " : "", d->joint_name[L->indep[i]]);
+    fprintf(f, "], \"rate_dependent\": [");
+    for (; i < L->n - L->m; ++i)
+        fprintf(f, "%s\"%s\"", i > L->n - L->m - L->l ? ", " : "", d->joint_name[L->indep[i]]);
     fprintf(f, "],\n \"states\": [");
     for (i = 0; i < L->size; ++i) {
         state_name(d, L, i, nm, sizeof nm);
@@ -338,9 +360,9 @@ int hs_cli_linearize(int argc, char **argv)
     for (k = 0; k < d.model.nvol; ++k) printf("  p_%-18s %.17g Pa\n", d.vol_name[k], x.p[k]);
     for (k = 0; k < d.model.ndcv; ++k) printf("  U_%-18s %.17g V\n", d.dcv_name[k], x.U[k]);
     printf("  rates at the point: max |zddot| = %.3g, max |pdot| = %.3g Pa/s\n", max_rate(L, 0), max_rate(L, 1));
-    printf("sizes: n = %d coordinates, m = %d independent constraints (of %d equations), l = %d, r = %d "
-           "pressures, %d friction states, u = %d spools\n",
-           L->n, L->m, L->ncon, L->l, L->r, L->nfs, L->u);
+    printf("sizes: n = %d coordinates, m = %d independent holonomic constraints (of %d equations), l = %d "
+           "nonholonomic, r = %d pressures, %d friction states, u = %d spools\n",
+           L->n, L->m, L->ncon - L->l, L->l, L->r, L->nfs, L->u);
     if (L->method == HS_LIN_CONVENTIONAL)
         printf("Jacobian: %d x %d = 2n + r + nfs + u, conventional (index-1 ODE, central differences, step %g)\n",
                L->size, L->size, L->fd_step);
@@ -349,7 +371,11 @@ int hs_cli_linearize(int argc, char **argv)
                L->method == HS_LIN_EXACT ? "exact (forward-mode automatic differentiation)" : "central differences");
     if (L->method == HS_LIN_FD) printf("  step %g\n", L->fd_step);
     printf("independent coordinates:");
-    for (k = 0; k < L->n - L->m; ++k) printf(" %s", d.joint_name[L->indep[k]]);
+    for (k = 0; k < L->n - L->m - L->l; ++k) printf(" %s", d.joint_name[L->indep[k]]);
+    if (L->l > 0) {
+        printf("; rates fixed by the nonholonomic constraints (z_ad, eq. 29):");
+        for (; k < L->n - L->m; ++k) printf(" %s", d.joint_name[L->indep[k]]);
+    }
     printf("\neigenvalues (LAPACK dgeev), by decreasing real part:\n");
     print_eigs(stdout, L);
     if (compare) {
@@ -364,7 +390,17 @@ int hs_cli_linearize(int argc, char **argv)
             rel = match_eigs(L2, L, &z);
             printf("compare: %s (%d x %d%s): eigenvalues differ from these by at most %.3g relative", method_name(mth),
                    L2->size, L2->size, mth == HS_LIN_EXACT ? "" : ", central differences", rel);
-            if (L2->size > L->size) printf("; its %d extra eigenvalues are at most %.3g in modulus", L2->size - L->size, z);
+            {
+                int nz0 = 0, e;
+                for (e = 0; e < L->size; ++e) nz0 += L->eig_re[e] == 0.0 && L->eig_im[e] == 0.0;
+                if (L2->size > L->size && nz0 > 0)
+                    printf("; its %d extra eigenvalues and its %d matched to these zeros are at most %.3g in modulus",
+                           L2->size - L->size, nz0, z);
+                else if (L2->size > L->size)
+                    printf("; its %d extra eigenvalues are at most %.3g in modulus", L2->size - L->size, z);
+                else if (nz0 > 0)
+                    printf("; its %d matched to these zeros are at most %.3g in modulus", nz0, z);
+            }
             printf("\n");
         }
     }

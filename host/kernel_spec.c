@@ -21,6 +21,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(nz, HS_FT_INT),
     HS_FSCALAR(ncut, HS_FT_INT),
     HS_FSCALAR(ncon, HS_FT_INT),
+    HS_FSCALAR(nnh, HS_FT_INT),
     HS_FSCALAR(npoint, HS_FT_INT),
     HS_FSCALAR(nload, HS_FT_INT),
     HS_FSCALAR(nsignal, HS_FT_INT),

@@ -14,7 +14,14 @@
  * (eq. 59), since T^T Phi_z^T = 0 identically; at an equilibrium (zdot = zddot = 0) the
  * remaining terms of eqs. (57)-(59) vanish. So dF/dX of F(X) = (zdot_a, zddot_a, pdot, fsdot,
  * Udot) at X0 is eq. (64)'s J, and it is exact when the derivatives are: dz/dz_a = T (the
- * implicit function theorem; no Newton on the loop closure is differentiated). */
+ * implicit function theorem; no Newton on the loop closure is differentiated).
+ *
+ * With l nonholonomic constraints B zdot = 0 (seed 001 eqs. 11, 14) the velocities are
+ * partitioned once more (eq. 29): of the n - m admissible coordinates z_a, l more (z_ad)
+ * have rates fixed by D zdot = 0, D = [Phi_z; B], and T = [I; -D_dd^-1 D_ai] maps the
+ * n - m - l independent rates zdot_ai (eq. 31). Positions stay n - m: F(X) = (zdot_ai,
+ * zddot_ai, zdot_ad, pdot, fsdot, Udot) over X = (z_ai, zdot_ai, z_ad, p, fs, U) is eqs.
+ * (53)-(56), whose Jacobian is eq. (61) of size 2(n - m) - l + r + u. */
 #include "hs_dual.hpp"
 
 #define HS_REAL hs_dual
@@ -79,10 +86,13 @@ extern "C" void dgeev_(const char *jobvl, const char *jobvr, const int *n, doubl
 
 namespace {
 
-/* The coordinate partition: dependent coordinates dep (m) with the independent equations
- * rows (m) that determine them, and the independent coordinates ind (n - m). */
+/* The coordinate partition (seed 001 eq. 29): dependent coordinates dep[0..m) with the
+ * independent holonomic equations rows[0..m) that determine them; the admissible
+ * coordinates ind (n - m), ordered as the independent ones z_ai (n - m - l) and then the
+ * admissible dependent ones z_ad (l), whose rates the nonholonomic equations rows[m..m+l)
+ * fix: dep[m..m+l) = ind[n-m-l..n-m). */
 struct partition {
-    int n, m, ncon;
+    int n, m, l, ncon;
     int dep[HS_MAX_Z], ind[HS_MAX_Z], rows[HS_MAX_CON];
 };
 
@@ -95,20 +105,26 @@ struct partition {
 int choose_partition(const hs_model *m, const double *Jz, partition *P)
 {
     double A[HS_MAX_CON][HS_MAX_Z];
-    int usedr[HS_MAX_CON] = {0}, usedc[HS_MAX_Z] = {0};
+    int usedr[HS_MAX_CON] = {0}, usedc[HS_MAX_Z] = {0}, nh[HS_MAX_CON];
     int n = m->nz, nc = m->ncon, pass, k;
-    double first = 0.0;
+    double first = 0.0, nh_scale = 0.0;
     P->n = n;
     P->ncon = nc;
     P->m = 0;
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < n; ++j) A[i][j] = Jz[i * HS_MAX_Z + j];
+    P->l = 0;
+    for (int i = 0; i < nc; ++i) {
+        nh[i] = m->con_type[i] == HS_CON_NH;
+        for (int j = 0; j < n; ++j) {
+            A[i][j] = Jz[i * HS_MAX_Z + j];
+            if (nh[i]) nh_scale = std::fmax(nh_scale, std::fabs(A[i][j]));
+        }
+    }
     for (k = 0; k < n && k < nc; ++k) {
         int bi = -1, bj = -1;
         double best = 0.0;
         for (pass = 0; pass < 2 && bi < 0; ++pass) {
             for (int i = 0; i < nc; ++i) {
-                if (usedr[i]) continue;
+                if (usedr[i] || nh[i]) continue; /* the holonomic rows first */
                 for (int j = 0; j < n; ++j) {
                     if (usedc[j] || (pass == 0 && m->joint_hold[j])) continue;
                     if (std::fabs(A[i][j]) > best) {
@@ -135,9 +151,42 @@ int choose_partition(const hs_model *m, const double *Jz, partition *P)
             for (int j = 0; j < n; ++j) A[i][j] -= f * A[bi][j];
         }
     }
+    /* the nonholonomic rows, eliminated against the holonomic pivots above (B T^h, eq. 50),
+     * choose the l coordinates z_ad among the admissible ones: full pivoting again */
+    int mh = P->m;
+    for (k = 0; k < m->nnh; ++k) {
+        int bi = -1, bj = -1;
+        double best = 0.0;
+        for (pass = 0; pass < 2 && bi < 0; ++pass) {
+            for (int i = 0; i < nc; ++i) {
+                if (!nh[i] || usedr[i]) continue;
+                for (int j = 0; j < n; ++j) {
+                    if (usedc[j] || (pass == 0 && m->joint_hold[j])) continue;
+                    if (std::fabs(A[i][j]) > best) {
+                        best = std::fabs(A[i][j]);
+                        bi = i;
+                        bj = j;
+                    }
+                }
+            }
+            if (bi >= 0 && best <= 1e-10 * nh_scale) bi = -1;
+        }
+        if (bi < 0) return 1; /* dependent nonholonomic rows: B T^h lost rank here */
+        usedr[bi] = 1;
+        usedc[bj] = 1;
+        P->rows[mh + P->l] = bi;
+        P->dep[mh + P->l] = bj;
+        P->l++;
+        for (int i = 0; i < nc; ++i) {
+            if (!nh[i] || usedr[i]) continue;
+            double f = A[i][bj] / A[bi][bj];
+            for (int j = 0; j < n; ++j) A[i][j] -= f * A[bi][j];
+        }
+    }
     int na = 0;
     for (int j = 0; j < n; ++j)
         if (!usedc[j]) P->ind[na++] = j;
+    for (int i = 0; i < P->l; ++i) P->ind[na++] = P->dep[mh + i];
     return 0;
 }
 
@@ -149,13 +198,14 @@ struct context {
     hs_dual s0[HS_MAX_CYLS];
 };
 
-/* Phi_z restricted: D = Phi_z[rows][dep] (m x m, ld HS_MAX_Z), factorised. */
-int factor_dep(const context &c, const hs_dual *Jz, hs_dual *D, int *piv)
+/* Phi_z restricted: D = Phi_z[rows][dep] (nd x nd, ld HS_MAX_Z), factorised: nd = m for the
+ * positions (the holonomic part), m + l for the velocities (D_dd of eq. 31). */
+int factor_dep(const context &c, const hs_dual *Jz, int nd, hs_dual *D, int *piv)
 {
     const partition &P = c.P;
-    for (int i = 0; i < P.m; ++i)
-        for (int j = 0; j < P.m; ++j) D[i * HS_MAX_Z + j] = Jz[P.rows[i] * HS_MAX_Z + P.dep[j]];
-    return hs_ad::hs_lu_factor(D, P.m, HS_MAX_Z, piv);
+    for (int i = 0; i < nd; ++i)
+        for (int j = 0; j < nd; ++j) D[i * HS_MAX_Z + j] = Jz[P.rows[i] * HS_MAX_Z + P.dep[j]];
+    return hs_ad::hs_lu_factor(D, nd, HS_MAX_Z, piv);
 }
 
 /* The mechanism's M and whole Q (cylinders included) and the hydraulic rates at the
@@ -186,15 +236,15 @@ void other_rates(const context &c, const hs_hyd *hyd, const hs_dual *U, hs_dual 
     for (int i = 0; i < m->ndcv; ++i) out[o++] = hs_ad::hs_spool_rate(m, i, U[i], c.t, 1);
 }
 
-/* The reduced rates F(X) = (zdot_a, zddot_a, pdot, fsdot, Udot) at the full coordinates z
- * (on the manifold), the independent rates zda and the first-order states p, fs, U. Returns
- * non-zero for a singular matrix. */
+/* The reduced rates F(X) = (zdot_ai, zddot_ai, zdot_ad, pdot, fsdot, Udot) at the full
+ * coordinates z (on the manifold), the independent rates zda (n - m - l) and the first-order
+ * states p, fs, U. Returns non-zero for a singular matrix. */
 int reduced_rates(const context &c, const hs_dual *z, const hs_dual *zda, const hs_dual *p, const hs_dual *fs,
                   const hs_dual *U, hs_dual *F)
 {
     const hs_model *m = c.m;
     const partition &P = c.P;
-    int n = m->nz, na = n - P.m;
+    int n = m->nz, nd = P.m + P.l, na = n - nd;
     hs_kin k;
     hs_hyd hyd;
     hs_dual Jz[HS_MAX_CON * HS_MAX_Z], D[HS_MAX_Z * HS_MAX_Z], T[HS_MAX_Z * HS_MAX_Z], zd[HS_MAX_Z];
@@ -203,18 +253,18 @@ int reduced_rates(const context &c, const hs_dual *z, const hs_dual *zda, const 
     int piv[HS_MAX_Z];
     std::memset(static_cast<void *>(&hyd), 0, sizeof hyd);
     hs_ad::hs_kin_positions(m, z, &k);
-    /* T (n x na, ld HS_MAX_Z): zdot = T zdot_a (eq. 31) */
+    /* T (n x na, ld HS_MAX_Z): zdot = T zdot_ai (eq. 31) */
     for (int i = 0; i < n; ++i)
         for (int a = 0; a < na; ++a) T[i * HS_MAX_Z + a] = 0.0;
     for (int a = 0; a < na; ++a) T[P.ind[a] * HS_MAX_Z + a] = 1.0;
-    if (P.m > 0) {
+    if (nd > 0) {
         hs_ad::hs_constraints_jac(m, &k, Jz, HS_MAX_Z);
-        if (factor_dep(c, Jz, D, piv)) return 1;
+        if (factor_dep(c, Jz, nd, D, piv)) return 1;
         for (int a = 0; a < na; ++a) {
             hs_dual col[HS_MAX_Z];
-            for (int i = 0; i < P.m; ++i) col[i] = -Jz[P.rows[i] * HS_MAX_Z + P.ind[a]];
-            hs_ad::hs_lu_solve(D, P.m, HS_MAX_Z, piv, col);
-            for (int i = 0; i < P.m; ++i) T[P.dep[i] * HS_MAX_Z + a] = col[i];
+            for (int i = 0; i < nd; ++i) col[i] = -Jz[P.rows[i] * HS_MAX_Z + P.ind[a]];
+            hs_ad::hs_lu_solve(D, nd, HS_MAX_Z, piv, col);
+            for (int i = 0; i < nd; ++i) T[P.dep[i] * HS_MAX_Z + a] = col[i];
         }
     }
     for (int i = 0; i < n; ++i) {
@@ -222,14 +272,14 @@ int reduced_rates(const context &c, const hs_dual *z, const hs_dual *zda, const 
         for (int a = 0; a < na; ++a) zd[i] += T[i * HS_MAX_Z + a] * zda[a];
     }
     hs_ad::hs_kin_velocities(m, zd, &k);
-    /* c: the acceleration with zddot_a = 0, Phi_d c_d = -Phidot_z zdot (eqs. 36-38) */
+    /* c: the acceleration with zddot_ai = 0, D_dd c_dd = -Ddot zdot (eqs. 36-38) */
     for (int i = 0; i < n; ++i) cc[i] = 0.0;
-    if (P.m > 0) {
+    if (nd > 0) {
         hs_dual cd[HS_MAX_Z];
         hs_ad::hs_constraints_vprod(m, &k, vp);
-        for (int i = 0; i < P.m; ++i) cd[i] = -vp[P.rows[i]];
-        hs_ad::hs_lu_solve(D, P.m, HS_MAX_Z, piv, cd);
-        for (int i = 0; i < P.m; ++i) cc[P.dep[i]] = cd[i];
+        for (int i = 0; i < nd; ++i) cd[i] = -vp[P.rows[i]];
+        hs_ad::hs_lu_solve(D, nd, HS_MAX_Z, piv, cd);
+        for (int i = 0; i < nd; ++i) cc[P.dep[i]] = cd[i];
     }
     mechanics(c, &k, p, fs, U, M, Q, &hyd);
     /* T^T M T zddot_a = T^T (Q - M c) (eq. 32) */
@@ -257,7 +307,8 @@ int reduced_rates(const context &c, const hs_dual *z, const hs_dual *zda, const 
         F[a] = zda[a];
         F[na + a] = rhs[a];
     }
-    other_rates(c, &hyd, U, F + 2 * na);
+    for (int i = 0; i < P.l; ++i) F[2 * na + i] = zd[P.dep[P.m + i]]; /* eq. 54 */
+    other_rates(c, &hyd, U, F + 2 * na + P.l);
     return 0;
 }
 
@@ -269,7 +320,7 @@ int conventional_rates(const context &c, const hs_dual *z, const hs_dual *zd, co
 {
     const hs_model *m = c.m;
     const partition &P = c.P;
-    int n = m->nz, nk = n + P.m;
+    int n = m->nz, nd = P.m + P.l, nk = n + nd;
     hs_kin k;
     hs_hyd hyd;
     hs_dual Jz[HS_MAX_CON * HS_MAX_Z], vp[HS_MAX_CON], M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
@@ -286,10 +337,10 @@ int conventional_rates(const context &c, const hs_dual *z, const hs_dual *zd, co
         for (int j = 0; j < n; ++j) K[i * LD + j] = M[i * HS_MAX_Z + j];
         b[i] = Q[i];
     }
-    if (P.m > 0) {
+    if (nd > 0) {
         hs_ad::hs_constraints_jac(m, &k, Jz, HS_MAX_Z);
         hs_ad::hs_constraints_vprod(m, &k, vp);
-        for (int e = 0; e < P.m; ++e) {
+        for (int e = 0; e < nd; ++e) {
             for (int j = 0; j < n; ++j) {
                 K[(n + e) * LD + j] = Jz[P.rows[e] * HS_MAX_Z + j];
                 K[j * LD + n + e] = Jz[P.rows[e] * HS_MAX_Z + j];
@@ -307,21 +358,26 @@ int conventional_rates(const context &c, const hs_dual *z, const hs_dual *zd, co
     return 0;
 }
 
-/* The state vector's layout: nq mechanical coordinates (and as many rates), then p, fs, U. */
+/* The state vector's layout: nv mechanical coordinates and their rates, then the nq - nv
+ * coordinates whose rates the nonholonomic constraints fix (z_ad), then p, fs, U. */
 struct layout {
-    int nq, r, nfs, u, size;
+    int nq, nv, r, nfs, u, size;
 };
 
-/* Unpacks X (doubles plus one direction dX, may be null) into duals. */
+/* Unpacks X (doubles plus one direction dX, may be null) into duals: q (nq: z_ai, z_ad), qd
+ * (nv). */
 void unpack(const layout &L, const double *X, const double *dX, hs_dual *q, hs_dual *qd, hs_dual *p, hs_dual *fs,
             hs_dual *U)
 {
     int o = 0;
-    hs_dual *dst[5] = {q, qd, p, fs, U};
-    int cnt[5] = {L.nq, L.nq, L.r, L.nfs, L.u};
-    for (int g = 0; g < 5; ++g)
+    hs_dual *dst[6] = {q, qd, q + L.nv, p, fs, U};
+    int cnt[6] = {L.nv, L.nv, L.nq - L.nv, L.r, L.nfs, L.u};
+    for (int g = 0; g < 6; ++g)
         for (int i = 0; i < cnt[g]; ++i, ++o) dst[g][i] = hs_dual(X[o], dX ? dX[o] : 0.0);
 }
+
+/* The index in X of admissible coordinate a (0 <= a < nq): z_ai first, z_ad after the rates. */
+int pos_index(const layout &L, int a) { return a < L.nv ? a : a + L.nv; }
 
 /* Newton on the m independent equations for the dependent coordinates, the independent ones
  * held (the reduced system's position level, for its finite differences). */
@@ -338,7 +394,7 @@ int close_loop(const context &c, double *z)
         hs_ad::hs_kin_positions(m, zz, &k);
         hs_ad::hs_constraints_phi(m, &k, phi);
         hs_ad::hs_constraints_jac(m, &k, Jz, HS_MAX_Z);
-        if (factor_dep(c, Jz, D, piv)) return 1;
+        if (factor_dep(c, Jz, P.m, D, piv)) return 1;
         for (int i = 0; i < P.m; ++i) r[i] = phi[P.rows[i]];
         hs_ad::hs_lu_solve(D, P.m, HS_MAX_Z, piv, r);
         for (int i = 0; i < P.m; ++i) {
@@ -362,7 +418,7 @@ int rates_at(const context &c, const layout &L, int method, const double *X, con
         double z[HS_MAX_Z];
         hs_dual zz[HS_MAX_Z];
         std::memcpy(z, zfull, sizeof z);
-        for (int a = 0; a < L.nq; ++a) z[c.P.ind[a]] = X[a];
+        for (int a = 0; a < L.nq; ++a) z[c.P.ind[a]] = X[pos_index(L, a)];
         if (c.P.m > 0 && close_loop(c, z)) return 1;
         for (int i = 0; i < c.m->nz; ++i) zz[i] = z[i];
         st = reduced_rates(c, zz, qd, p, fs, U, F);
@@ -397,35 +453,41 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
         if (m->ncon > 0) hs_ad::hs_constraints_jac(m, &k, Jz, HS_MAX_Z);
         for (int i = 0; i < m->ncon; ++i)
             for (int j = 0; j < m->nz; ++j) Jz0[i * HS_MAX_Z + j] = Jz[i * HS_MAX_Z + j].v;
-        choose_partition(m, Jz0, &c.P);
+        if (choose_partition(m, Jz0, &c.P))
+            return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "",
+                                "the nonholonomic constraints are dependent at the point (B T lost rank)");
     }
     lin->method = method;
     lin->fd_step = method == HS_LIN_EXACT ? 0.0 : fd_step;
     lin->n = m->nz;
     lin->m = c.P.m;
     lin->ncon = m->ncon;
-    lin->l = 0;
+    lin->l = c.P.l;
     lin->r = m->nvol;
     lin->nfs = m->nfs;
     lin->u = m->ndcv;
     for (int a = 0; a < m->nz - c.P.m; ++a) lin->indep[a] = c.P.ind[a];
     L.nq = method == HS_LIN_CONVENTIONAL ? m->nz : m->nz - c.P.m;
+    L.nv = method == HS_LIN_CONVENTIONAL ? m->nz : L.nq - c.P.l;
     L.r = m->nvol;
     L.nfs = m->nfs;
     L.u = m->ndcv;
-    L.size = 2 * L.nq + L.r + L.nfs + L.u;
+    L.size = L.nq + L.nv + L.r + L.nfs + L.u;
     lin->size = L.size;
     if (L.size == 0)
         return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, "", "the model has no degree of freedom and no states");
     /* X0 and the classes */
     {
-        int o = 0;
-        for (int a = 0; a < L.nq; ++a, ++o) {
-            lin->X0[o] = method == HS_LIN_CONVENTIONAL ? x->z[a] : x->z[c.P.ind[a]];
-            lin->X0[o + L.nq] = method == HS_LIN_CONVENTIONAL ? x->zd[a] : x->zd[c.P.ind[a]];
-            lin->state_class[o] = lin->state_class[o + L.nq] = HS_LIN_MECH;
+        int o = L.nq + L.nv;
+        for (int a = 0; a < L.nq; ++a) {
+            int q = method == HS_LIN_CONVENTIONAL ? a : c.P.ind[a];
+            lin->X0[pos_index(L, a)] = x->z[q];
+            lin->state_class[pos_index(L, a)] = HS_LIN_MECH;
+            if (a < L.nv) {
+                lin->X0[L.nv + a] = x->zd[q];
+                lin->state_class[L.nv + a] = HS_LIN_MECH;
+            }
         }
-        o += L.nq;
         for (int v = 0; v < L.r; ++v, ++o) {
             lin->X0[o] = x->p[v];
             lin->state_class[o] = HS_LIN_PRESSURE;
@@ -444,14 +506,16 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
         hs_dual zz[HS_MAX_Z], qa[HS_MAX_Z], qd[HS_MAX_Z], p[HS_MAX_VOLS], fs[HS_MAX_FS], U[HS_MAX_DCV],
             F[HS_LIN_MAX];
         double T0[HS_MAX_Z][HS_MAX_Z];
-        int n = m->nz, na = L.nq;
+        int n = m->nz, na = L.nq, apos[HS_LIN_MAX]; /* the admissible coordinate of state j, or -1 */
         /* the positions go in as the full z (zz, with dz/dz_a = T0 below); qa is unused */
         for (int i = 0; i < n; ++i) zz[i] = x->z[i];
         unpack(L, lin->X0, nullptr, qa, qd, p, fs, U);
         if (reduced_rates(c, zz, qd, p, fs, U, F))
             return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "singular loop-closure or reduced mass matrix at the point");
         for (int i = 0; i < L.size; ++i) lin->rates[i] = F[i].v;
-        /* T0 from the dependent columns of Phi_z (eq. 31), in doubles */
+        for (int j = 0; j < L.size; ++j) apos[j] = -1;
+        for (int a = 0; a < na; ++a) apos[pos_index(L, a)] = a;
+        /* T0 = dz/dz_a from the holonomic dependent columns of Phi_z (eqs. 31, 43), in doubles */
         {
             hs_dual D[HS_MAX_Z * HS_MAX_Z], Jz[HS_MAX_CON * HS_MAX_Z];
             int piv[HS_MAX_Z];
@@ -461,7 +525,7 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
                 for (int a = 0; a < na; ++a) T0[i][a] = 0.0;
             for (int a = 0; a < na; ++a) T0[c.P.ind[a]][a] = 1.0;
             if (c.P.m > 0) {
-                if (factor_dep(c, Jz, D, piv))
+                if (factor_dep(c, Jz, c.P.m, D, piv))
                     return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "singular loop-closure Jacobian at the point");
                 for (int a = 0; a < na; ++a) {
                     hs_dual col[HS_MAX_Z];
@@ -475,7 +539,7 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
             double dX[HS_LIN_MAX] = {0.0};
             dX[j] = 1.0;
             unpack(L, lin->X0, dX, qa, qd, p, fs, U);
-            for (int i = 0; i < n; ++i) zz[i] = hs_dual(x->z[i], j < na ? T0[i][j] : 0.0);
+            for (int i = 0; i < n; ++i) zz[i] = hs_dual(x->z[i], apos[j] >= 0 ? T0[i][apos[j]] : 0.0);
             if (reduced_rates(c, zz, qd, p, fs, U, F))
                 return hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "", "singular matrix in the dual pass of column %d", j);
             for (int i = 0; i < L.size; ++i) lin->J[i * L.size + j] = F[i].d;

@@ -95,10 +95,11 @@ int hs_lin_point_at(const hs_model *m0, double T, hs_lin_point *x, hs_error *err
 int hs_lin_at_rest(const hs_linearization *L, const hs_lin_point *x)
 {
     int nq = L->method == HS_LIN_CONVENTIONAL ? L->n : L->n - L->m, k;
+    int nv = L->method == HS_LIN_CONVENTIONAL ? nq : nq - L->l; /* X = (z_ai, zdot_ai, z_ad, p, ...) */
     double ps = 1.0, acc = 0.0, pd = 0.0;
-    for (k = nq; k < 2 * nq; ++k) acc = fmax(acc, fabs(L->rates[k]));
+    for (k = nv; k < 2 * nv; ++k) acc = fmax(acc, fabs(L->rates[k]));
     for (k = 0; k < L->r; ++k) {
-        pd = fmax(pd, fabs(L->rates[2 * nq + k]));
+        pd = fmax(pd, fabs(L->rates[nq + nv + k]));
         ps = fmax(ps, fabs(x->p[k]));
     }
     return acc <= 1e-6 && pd <= 1e-6 * ps;

@@ -374,8 +374,8 @@ static int parse_cuts(ctx *c)
     static const char *const keys[] = {"name", "type", "body_a", "at_a", "body_b", "at_b",
                                        "axis_a", "axis_b", "normal_a", "normal_b", NULL};
     static const char *const types[] = {"revolute", "revolute_planar", "prismatic",
-                                        "prismatic_planar", NULL};
-    static const int neq[4] = {5, 2, 5, 2}; /* equations per cut type (hs_cut_equations) */
+                                        "prismatic_planar", "nonholonomic", NULL};
+    static const int neq[5] = {5, 2, 5, 2, 1}; /* equations per cut type (hs_cut_equations) */
     static const double ez[3] = {0.0, 0.0, 1.0};
     hs_model *m = &c->d->model;
     const yt_node *l, *names[HS_MAX_CUTS];
@@ -396,6 +396,18 @@ static int parse_cuts(ctx *c)
             (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
             return rc;
         ty = m->cut_type[i];
+        if (ty == HS_CUT_NONHOLONOMIC) { /* a velocity of at_b along axis_b: nothing of a's */
+            static const char *const only_b[] = {"at_a", "axis_a", "normal_a", "normal_b", NULL};
+            int k;
+            for (k = 0; only_b[k]; ++k)
+                if ((rc = yt_forbid(&c->y, y, path, only_b[k],
+                                    "a nonholonomic cut takes body_a, body_b, at_b and axis_b only")))
+                    return rc;
+            if ((rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", 1, NULL, m->cut_axis_b[i])))
+                return rc;
+            m->cut_axis_a[i][0] = m->cut_axis_a[i][1] = m->cut_axis_a[i][2] = 0.0;
+            goto counted;
+        }
         /* revolute axes default to z (planar mechanisms); a slide direction has no default */
         if ((rc = yt_get_vec(&c->y, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
                              m->cut_axis_a[i])) ||
@@ -417,6 +429,7 @@ static int parse_cuts(ctx *c)
                                    "normal_b is used by prismatic cuts only"))) {
             return rc;
         }
+    counted:
         ncon += neq[ty];
         if (ncon > HS_MAX_CON)
             return yt_fail(&c->y, HS_ERR_LIMIT, y, path,

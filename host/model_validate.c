@@ -232,7 +232,7 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
     int c;
     for (c = 0; c < m->ncut; ++c) {
         int ty = m->cut_type[c];
-        if (ty < HS_CUT_REVOLUTE || ty > HS_CUT_PRISMATIC_PLANAR)
+        if (ty < HS_CUT_REVOLUTE || ty > HS_CUT_NONHOLONOMIC)
             return vfail(d, err, w, HS_WHERE_CUT, c, "type", -1, HS_ERR_VALUE,
                          "unknown cut type %d", ty);
         if (m->cut_body_a[c] < -1 || m->cut_body_a[c] >= m->nbody || m->cut_body_b[c] < -1 ||
@@ -242,7 +242,7 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (m->cut_body_a[c] == m->cut_body_b[c])
             return vfail(d, err, w, HS_WHERE_CUT, c, "body_b", -1, HS_ERR_VALUE,
                          "body_a and body_b must differ");
-        if (ty != HS_CUT_REVOLUTE_PLANAR && !(norm3(m->cut_axis_a[c]) > 0.0))
+        if (ty != HS_CUT_REVOLUTE_PLANAR && ty != HS_CUT_NONHOLONOMIC && !(norm3(m->cut_axis_a[c]) > 0.0))
             return vfail(d, err, w, HS_WHERE_CUT, c, "axis_a", -1, HS_ERR_VALUE,
                          "axis_a must be non-zero");
         if (!(norm3(m->cut_axis_b[c]) > 0.0))

@@ -387,10 +387,11 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     for (c = 0; c < m->ncut; ++c) {
         const char *n = d->cut_name[c];
         int ty = m->cut_type[c];
-        add_vec(&t, "m", OFF2(cut_at_a, c, 0, 3), "cut", n, "at_a");
+        if (ty != HS_CUT_NONHOLONOMIC) add_vec(&t, "m", OFF2(cut_at_a, c, 0, 3), "cut", n, "at_a");
         add_vec(&t, "m", OFF2(cut_at_b, c, 0, 3), "cut", n, "at_b");
-        /* "where used": the planar revolute cut only needs b's axis (its plane normal) */
-        if (ty != HS_CUT_REVOLUTE_PLANAR)
+        /* "where used": the planar revolute cut only needs b's axis (its plane normal), the
+         * nonholonomic one its direction axis_b */
+        if (ty != HS_CUT_REVOLUTE_PLANAR && ty != HS_CUT_NONHOLONOMIC)
             add_vec(&t, "", OFF2(cut_axis_a, c, 0, 3), "cut", n, "axis_a");
         add_vec(&t, "", OFF2(cut_axis_b, c, 0, 3), "cut", n, "axis_b");
         if (ty == HS_CUT_PRISMATIC)

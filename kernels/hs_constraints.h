@@ -7,7 +7,12 @@
  * A body-fixed vector x of body j changes with joint k (on the path root..j) as
  * dx/dz_k = w_k x x, and a body point as dr/dz_k = b_k^s + w_k x r, where [b_k^s; w_k] = b_k
  * (the velocity of the body for a unit joint rate, eq. 2). The velocity product is phi's
- * second time derivative at zddot = 0, from the Zd0 accelerations. */
+ * second time derivative at zddot = 0, from the Zd0 accelerations.
+ *
+ * A nonholonomic row (HS_CON_NH, seed 001 eqs. 11 and 14) is B zdot = v . (vel_b(r) - vel_a(r))
+ * at r = r_b(pb), v = A_b v_b: its Jacobian row is B, its velocity product d/dt (B zdot) at
+ * zddot = 0, and it has no position-level value (hs_constraints_phi gives 0: the integrator
+ * supplies its velocity-level value, hs_integrator.h). */
 #ifndef HS_CONSTRAINTS_H
 #define HS_CONSTRAINTS_H
 
@@ -26,6 +31,10 @@ HS_HD static inline void hs_constraints_phi(const hs_mview *m, const hs_kin *k, 
     for (e = 0; e < HS_N(m, ncon); ++e) {
         int a = HS_I(m, con_body_a, e), b = HS_I(m, con_body_b, e);
         hs_real v[3];
+        if (HS_I(m, con_type, e) == HS_CON_NH) { /* velocity level: no position value */
+            phi[e] = 0.0;
+            continue;
+        }
         hs_kin_dir(k, b, HS_D(m, con_v)[e], v);
         if (HS_I(m, con_type, e) == HS_CON_DD) {
             hs_real u[3];
@@ -54,9 +63,11 @@ HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, 
         if (HS_I(m, con_type, e) == HS_CON_DD) {
             hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
         } else {
-            hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
             hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
-            hs_v3_sub(d, ra, rb);
+            if (HS_I(m, con_type, e) == HS_CON_DP) {
+                hs_kin_point(k, a, HS_D(m, con_pa)[e], ra);
+                hs_v3_sub(d, ra, rb);
+            }
         }
         for (q = 0; q < HS_N(m, nz); ++q) {
             const hs_real *bs = k->b[q], *wk = k->b[q] + 3;
@@ -70,6 +81,14 @@ HS_HD static inline void hs_constraints_jac(const hs_mview *m, const hs_kin *k, 
                 if (inb) {
                     hs_v3_cross(t, wk, v);
                     s += hs_v3_dot(u, t);
+                }
+            } else if (HS_I(m, con_type, e) == HS_CON_NH) {
+                /* B's entry: the velocity of the material points of b and a at rb per unit
+                 * rate of joint q (a joint on both paths moves both alike: no entry) */
+                if (ina != inb) {
+                    hs_v3_cross(t, wk, rb);
+                    hs_v3_axpy(dr, bs, 1.0, t);
+                    s = (inb ? 1.0 : -1.0) * hs_v3_dot(v, dr);
                 }
             } else {
                 hs_v3_set(dr, 0.0, 0.0, 0.0);
@@ -116,7 +135,23 @@ HS_HD static inline void hs_constraints_vprod(const hs_mview *m, const hs_kin *k
         hs_v3_cross(vdd, ab, v);
         hs_v3_cross2(t, wb, v);
         for (q = 0; q < 3; ++q) vdd[q] += t[q];
-        if (HS_I(m, con_type, e) == HS_CON_DD) {
+        if (HS_I(m, con_type, e) == HS_CON_NH) {
+            /* d/dt [v . (vel_b(r) - vel_a(r))] at zddot = 0, r = r_b(pb) moving with b:
+             * vdot . dv + v . (acc0_b(r) - acc0_a(r) - w_a x dv), dv = vel_b(r) - vel_a(r)
+             * (the field of a at the moving point: d/dt vel_a(r) = acc0_a(r) + w_a x rdot') */
+            hs_real rb[3], va[3], vb[3], dv[3], aa0[3], ab0[3], wa[3], wdv[3];
+            hs_kin_point(k, b, HS_D(m, con_pb)[e], rb);
+            hs_kin_point_vel(k, a, rb, va);
+            hs_kin_point_vel(k, b, rb, vb);
+            hs_v3_sub(dv, vb, va);
+            hs_kin_point_acc0(k, a, rb, aa0);
+            hs_kin_point_acc0(k, b, rb, ab0);
+            if (a >= 0) hs_v3_copy(wa, k->Z[a] + 3);
+            else hs_v3_set(wa, 0.0, 0.0, 0.0);
+            hs_v3_cross(wdv, wa, dv);
+            for (q = 0; q < 3; ++q) ab0[q] -= aa0[q] + wdv[q];
+            c[e] = hs_v3_dot(vd, dv) + hs_v3_dot(v, ab0);
+        } else if (HS_I(m, con_type, e) == HS_CON_DD) {
             hs_real u[3], ud[3], udd[3], wa[3], aa[3];
             hs_kin_dir(k, a, HS_D(m, con_u)[e], u);
             if (a >= 0) {

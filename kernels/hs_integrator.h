@@ -297,6 +297,25 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const hs_state *s, 
     }
 }
 
+/* The nonholonomic rows' values (seed 001 eq. 11), B zdot with Phi_z's rows B in J (ld
+ * HS_CAP_Z), scaled by h/2 into phi: the trapezoidal rule's zdot = 2/h z + ... makes h/2 B zdot
+ * a position-like increment, which the penalty alpha and the multiplier update weigh as they
+ * weigh the holonomic rows (the index-3 augmented Lagrangian, seed 000 eqs. 32-35, with
+ * velocity constraints in its index-2 penalty form). */
+HS_HD static inline void hs_phi_nh(const hs_mview *m, const double *J, const double *zd, double h, double *phi)
+{
+    int e, i;
+    if (HS_N(m, nnh) == 0) return;
+    HS_UNROLL
+    for (e = 0; e < HS_N(m, ncon); ++e)
+        if (HS_I(m, con_type, e) == HS_CON_NH) {
+            double q = 0.0;
+            HS_UNROLL
+            for (i = 0; i < HS_N(m, nz); ++i) q += J[e * HS_CAP_Z + i] * zd[i];
+            phi[e] = 0.5 * h * q;
+        }
+}
+
 /* Scaled residual of the monolithic system (seed 004 Pub. I eq. 41; seed 000 eq. 39) at the
  * iterate x = [z, p, fs] with multipliers lam:
  *   z rows:  dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q(z, zd, p, fs))
@@ -323,6 +342,7 @@ HS_HD HS_NOINLINE static inline void hs_residual_sub(const hs_mview *m, const hs
     hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd, M, Q);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
+    hs_phi_nh(m, w->J, w->zd, h, w->phi);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         double r = -Q[i];
@@ -780,6 +800,13 @@ HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state 
     hs_kin_positions(m, w->x, &w->kin);
     w->kin_x = 1;
     hs_constraints_phi(m, &w->kin, w->phi);
+    if (HS_N(m, nnh) > 0) { /* B at the last residual's positions: equal at convergence. w->zd
+                               is rewritten by the next residual and by hs_step_finish */
+        double c1 = 2.0 / w->h;
+        HS_UNROLL
+        for (i = 0; i < n; ++i) w->zd[i] = c1 * w->x[i] + hs_hat_d(s, c1, i);
+        hs_phi_nh(m, w->J, w->zd, w->h, w->phi);
+    }
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] += w->alpha * w->phi[e];
     s->iters = it;

@@ -17,6 +17,9 @@
  *  - Cut joints are stored as scalar constraint equations of two kinds (seed 000 Sect. 2.2):
  *      HS_CON_DD: phi = (A_a u) . (A_b v)                   (direction vs direction)
  *      HS_CON_DP: phi = (A_b v) . (r_a(pa) - r_b(pb))        (direction vs point offset)
+ *    and a nonholonomic cut is one equation linear in the velocities (seed 001 eq. 11):
+ *      HS_CON_NH: B zdot = (A_b v) . (vel_b(r_b(pb)) - vel_a(r_b(pb))) = 0
+ *    (the point pb of body b does not slide along v relative to body a: a knife edge).
  *    Body index -1 is ground (identity frame). hs_model_derive maps every cut kind onto these.
  *  - All values are SI (m, kg, s, rad, N, Pa); the loader converts unit suffixes.
  */
@@ -42,13 +45,16 @@ enum hs_shape {
     HS_SHAPE_POINT = 4 /* point mass at com */
 };
 
-enum hs_con_type { HS_CON_DD = 0, HS_CON_DP = 1 };
+/* HS_CON_NH rows hold the velocity-level constraints: Phi_z's row is then B (seed 001 eq. 14)
+ * and the position-level code (loop closure, statics of positions) skips them. */
+enum hs_con_type { HS_CON_DD = 0, HS_CON_DP = 1, HS_CON_NH = 2 };
 
 enum hs_cut_type {
     HS_CUT_REVOLUTE = 0, /* 3 point + 2 axis equations */
     HS_CUT_REVOLUTE_PLANAR = 1, /* 2 in-plane point equations */
     HS_CUT_PRISMATIC = 2, /* 2 line + 2 axis + 1 roll equations */
-    HS_CUT_PRISMATIC_PLANAR = 3 /* 1 line + 1 direction equation */
+    HS_CUT_PRISMATIC_PLANAR = 3, /* 1 line + 1 direction equation */
+    HS_CUT_NONHOLONOMIC = 4 /* 1 velocity equation: no sliding of at_b along axis_b */
 };
 
 enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
@@ -124,7 +130,8 @@ typedef struct hs_model {
     int nbody; /* bodies = joints = relative coordinates */
     int nz; /* relative coordinates (== nbody) */
     int ncut; /* cut joints */
-    int ncon; /* scalar constraint equations */
+    int ncon; /* scalar constraint equations, nonholonomic ones included */
+    int nnh; /* of which nonholonomic (HS_CON_NH): seed 001's l; holonomic m = ncon - nnh */
     int npoint; /* named points */
     int nload; /* external loads */
     int nsignal; /* piecewise-linear signals */

@@ -106,6 +106,7 @@ HS_HD static inline void hs_cut_equations(hs_model *m)
 {
     int c;
     m->ncon = 0;
+    m->nnh = 0;
     for (c = 0; c < m->ncut; ++c) {
         double p1[3], p2[3], ex[3] = {1.0, 0.0, 0.0}, ey[3] = {0.0, 1.0, 0.0},
                              ez[3] = {0.0, 0.0, 1.0}, w[3], nb[3];
@@ -146,6 +147,10 @@ HS_HD static inline void hs_cut_equations(hs_model *m)
             hs_con_add(m, HS_CON_DD, c, aa, nbr);
             hs_con_add(m, HS_CON_DD, c, aa, w);
             hs_con_add(m, HS_CON_DD, c, na, w);
+            break;
+        case HS_CUT_NONHOLONOMIC: /* seed 001 eq. 11: the velocity of at_b along axis_b */
+            hs_con_add(m, HS_CON_NH, c, ab, ab);
+            m->nnh++;
             break;
         default: /* HS_CUT_PRISMATIC_PLANAR: normal_b is the plane normal */
             hs_normalize3(nbr);

@@ -12,7 +12,7 @@ M=models/fourbar3d_agundez2023.yaml
 
 out=$("$HS" linearize "$M" 2>&1); rc=$?
 [ $rc -eq 0 ] && ok || bad "linearize rc $rc: $out"
-grep -q "n = 3 coordinates, m = 2 independent constraints (of 5 equations), l = 0, r = 3 pressures, 0 friction states, u = 1 spools" <<<"$out" && ok || bad "sizes line: $out"
+grep -q "n = 3 coordinates, m = 2 independent holonomic constraints (of 5 equations), l = 0 nonholonomic, r = 3 pressures, 0 friction states, u = 1 spools" <<<"$out" && ok || bad "sizes line: $out"
 grep -q "Jacobian: 6 x 6" <<<"$out" && ok || bad "Jacobian size"
 grep -q "independent coordinates: phi2" <<<"$out" && ok || bad "independent coordinate"
 [ "$(grep -cE '^ +[0-9]+  0 +0 ' <<<"$out")" -eq 2 ] && ok || bad "two exact zeros: $out"
@@ -48,6 +48,28 @@ grep -qE "^  1e-06 +[0-9.]+e-1[2-9] " <<<"$out" && ok || bad "fd sweep at 1e-6: 
 out=$("$HS" linearize "$M" --set cylinder.lift.friction.Fc=2.1 --set cylinder.lift.friction.Fs=8.3 \
       --set cylinder.lift.friction.sigma2=3.3 2>&1)
 grep -qE "0\.01[0-9]+ +86\.[0-9]+ " <<<"$out" && ok || bad "low friction: damping 0.016, 87 Hz: $out"
+
+# a nonholonomic constraint (l = 1): the knife-edge pendulum hanging at rest, 5 x 5 with one
+# spurious zero; the conventional counterpart 6 x 6 with 2(m + l) = 2 near-zeros
+KE="models/knife_edge_pendulum.yaml --set joint.j1.z0=-90deg --set joint.j2.z0=0 --set joint.j3.z0=0 --set joint.j3.zdot0=0 --at t=0"
+out=$("$HS" linearize $KE --compare 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "knife edge rc $rc: $out"
+grep -q "m = 0 independent holonomic constraints (of 0 equations), l = 1 nonholonomic" <<<"$out" && ok || bad "knife edge sizes: $out"
+grep -q "Jacobian: 5 x 5" <<<"$out" && ok || bad "knife edge: 5 x 5"
+grep -q "independent coordinates: j2 j3; rates fixed by the nonholonomic constraints (z_ad, eq. 29): j1" <<<"$out" && ok || bad "knife edge partition: $out"
+[ "$(grep -cE '^ +[0-9]+  0 +0 ' <<<"$out")" -eq 1 ] && ok || bad "knife edge: one spurious zero: $out"
+grep -qE "^ +[0-9]+  [-0-9.e]+ +5\.42494239600755[0-9]* " <<<"$out" && grep -qE "^ +[0-9]+  [-0-9.e]+ +9\.87354419648788[0-9]* " <<<"$out" && ok || bad "knife edge: +-5.4249i, +-9.8735i: $out"
+grep -qE "compare: conventional \(6 x 6, central differences\): eigenvalues differ from these by at most [0-9.]+e-(09|1[0-9]) relative; its 1 extra eigenvalues and its 1 matched to these zeros are at most [0-9.]+e-0[5-9] in modulus" <<<"$out" && ok || bad "knife edge conventional: $out"
+if [ -n "$PY" ]; then
+  "$HS" linearize $KE --json >"$tmp/k.json" 2>&1 && ok || bad "knife edge json rc"
+  "$PY" - "$tmp/k.json" <<'PYEOF' && ok || bad "knife edge json content"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["size"] == 5 and j["sizes"]["l"] == 1 and j["independent"] == ["j2", "j3"] and j["rate_dependent"] == ["j1"], j
+assert sum(1 for e in j["eigenvalues"] if e == [0, 0]) == 1, j["eigenvalues"]
+assert len(j["jacobian"]) == 5 and j["states"] == ["j2", "j3", "j2_dot", "j3_dot", "j1"], j.get("states")
+PYEOF
+fi
 
 # a moving state of a simulation
 out=$("$HS" linearize models/fourbar_rahikainen2018.yaml --at t=2 --method fd 2>&1); rc=$?

@@ -95,4 +95,26 @@ assert (w, h) == (800, 500) and col > 0.05, (w, h, col)
   "$HS" plot noeig.h5 --kind stability -o bad.png >plot.log 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -q "no eigenvalues" plot.log && ok || bad "plot stability without /eig rc $rc: $(cat plot.log)"
 fi
+# a model with a nonholonomic constraint (l = 1): the knife-edge pendulum hanging at rest over
+# the skate's mass and link2's length; 5 eigenvalues each, one of them the spurious zero,
+# the same on both backends; the nominal instance's pair +-5.4249423960075i of
+# `hydrosweep linearize` (tests/cli_linearize.sh)
+sed -e 's/^\(    z0: \)-75 deg /\1-90 deg /; s/^\(    z0: \)15 deg /\10 deg /; s/^\(    z0: \)5 deg /\10 deg /' \
+  "$ROOT/models/knife_edge_pendulum.yaml" >ke.yaml
+printf 'model: ke.yaml\nmethod: grid\nsimulation: {t_end: 0.2 s}\nparameters:\n  body.skate.mass: {range: {from: 1 kg, to: 3 kg, n: 3}}\n  body.link2.length: {range: {from: 0.6 m, to: 1.0 m, n: 3}}\noutputs:\n  signals: [j1]\n  eigenvalues: true\n' >ke_map.yaml
+for b in cpu reference; do
+  "$HS" run ke_map.yaml -b $b -o ke_$b.h5 --no-progress >ke_$b.log 2>&1 && ok || bad "knife edge map -b $b: $(tail -3 ke_$b.log)"
+done
+"$PY" - <<'PYEOF' && ok || bad "knife edge map content"
+import h5py, numpy as np
+c, r = h5py.File("ke_cpu.h5"), h5py.File("ke_reference.h5")
+assert c.attrs["eig_size"] == 5, c.attrs["eig_size"]
+assert (c["eig/status"][:] == 0).all(), c["eig/status"][:]
+re, im = c["eig/re"][:], c["eig/im"][:]
+assert all(((re[i] == 0) & (im[i] == 0)).sum() == 1 for i in range(9)), (re, im)
+assert np.abs(re).max() < 1e-10 * np.abs(im).max()
+assert np.allclose(c["eig/im"][:], r["eig/im"][:], rtol=1e-9, atol=1e-9 * np.abs(im).max())
+nominal = np.abs(im[4])   # skate 2 kg, link2 0.8 m: the model's values
+assert np.isclose(nominal, 5.4249423960075, rtol=1e-12).sum() == 2, nominal
+PYEOF
 finish cli_stability

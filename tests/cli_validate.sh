@@ -41,6 +41,14 @@ for args in "--sample 0" "--rtol -1" "--rtol x" "--iter-rtol" "--iter-rtol nan" 
   "$HS" validate "$SW" $args >o.txt 2>&1; rc=$?
   [ $rc -eq 1 ] && ok || bad "validate $args: rc $rc (want 1): $(cat o.txt)"
 done
+# a nonholonomic model (models/knife_edge_pendulum.yaml): the specialised and generic cpu
+# engines against the reference backend, over the skate's mass and heading
+printf 'model: %s\ninstances: 8\nparameters:\n  body.skate.mass: {uniform: [1 kg, 3 kg]}\n  joint.j3.z0: {uniform: [-20 deg, 20 deg]}\n' \
+  "$ROOT/models/knife_edge_pendulum.yaml" >ke.yaml
+for eng in specialised generic; do
+  HS_CPU_ENGINE=$eng "$HS" validate ke.yaml -b cpu --sample 4 >"ke_$eng.txt" 2>&1; rc=$?
+  [ $rc -eq 0 ] && grep -q '^validate: passed' "ke_$eng.txt" && ok || bad "validate knife edge ($eng): rc $rc: $(cat "ke_$eng.txt")"
+done
 "$HS" validate --help | grep -q -- '--iter-rtol Q' && "$HS" validate --help | grep -q 'by at most 1' && ok ||
   bad "validate --help states the iteration bounds"
 

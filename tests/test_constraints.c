@@ -1,6 +1,8 @@
 /* test_constraints.c -- kernels/hs_constraints.h and the cut-joint equations of
  * kernels/hs_model_derive.h: Phi_z against central differences of Phi and the velocity
- * product against the second derivative of Phi along z + zd t, for every cut kind. */
+ * product against the second derivative of Phi along z + zd t, for every cut kind; the
+ * nonholonomic row B against the contact point's velocity from positions, and its velocity
+ * product against the derivative of B zd along z + zd t. */
 #include "hs_constraints.h"
 #include "test_util.h"
 
@@ -125,8 +127,94 @@ static void test_fourbar_closure(void)
     CHECK(fabs(phi[0]) + fabs(phi[1]) > 1e-3, "open when the crank alone moves");
 }
 
+/* A body-fixed point's global position: body j's point c (body frame). */
+static void point_at(const hs_model *m, const double *z, int j, const double c[3], double r[3])
+{
+    hs_kin k;
+    hs_kin_positions(m, z, &k);
+    hs_kin_point(&k, j, c, r);
+}
+
+/* The nonholonomic row (seed 001 eq. 11): B zd = v . (vel_b(P) - vel_a(P)) with P = r_b(pb),
+ * v = A_b v_b, checked against central differences of positions along z + zd t (P's material
+ * points on b and on a, each followed as a body-fixed point), and the velocity product
+ * against d/dt (B(z + zd t) zd); for a relative to ground and to another moving body. */
+static void test_nonholonomic(void)
+{
+    int trial, ra;
+    for (ra = 0; ra < 2; ++ra) {
+        hs_model m;
+        int a = ra ? 1 : -1, b = 3, e, i, n;
+        tu_tree3d(&m);
+        add_cut(&m, HS_CUT_REVOLUTE_PLANAR, 4, 2);
+        add_cut(&m, HS_CUT_NONHOLONOMIC, a, b);
+        hs_model_derive(&m);
+        e = m.ncon - 1;
+        CHECK(m.ncon == 3 && m.nnh == 1 && m.con_type[e] == HS_CON_NH, "nonholonomic: one equation, nnh %d", m.nnh);
+        n = m.nz;
+        for (trial = 0; trial < 10; ++trial) {
+            double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zp[HS_MAX_Z] = {0}, zm[HS_MAX_Z] = {0};
+            double J[HS_MAX_CON * HS_MAX_Z], Jp[HS_MAX_CON * HS_MAX_Z], Jm[HS_MAX_CON * HS_MAX_Z], phi[HS_MAX_CON],
+                c[HS_MAX_CON], h = 1e-5, P[3], ca[3] = {0.0, 0.0, 0.0}, v[3], pp[3], pm[3], qp[3], qm[3], bzd = 0.0,
+                fd, bp = 0.0, bm = 0.0;
+            hs_kin k;
+            for (i = 0; i < n; ++i) {
+                z[i] = tu_rand(-2, 2);
+                zd[i] = tu_rand(-2, 2);
+            }
+            hs_kin_positions(&m, z, &k);
+            hs_kin_velocities(&m, zd, &k);
+            hs_constraints_phi(&m, &k, phi);
+            hs_constraints_jac(&m, &k, J, HS_MAX_Z);
+            hs_constraints_vprod(&m, &k, c);
+            CHECK(phi[e] == 0.0, "no position-level value");
+            for (i = 0; i < n; ++i) bzd += J[e * HS_MAX_Z + i] * zd[i];
+            /* P on b, its body-a coordinates ca, the direction v */
+            hs_kin_point(&k, b, m.con_pb[e], P);
+            hs_kin_dir(&k, b, m.con_v[e], v);
+            if (a >= 0) { /* ca = A_a^T (P - p_a) */
+                double d[3];
+                hs_v3_sub(d, P, k.p[a]);
+                for (i = 0; i < 3; ++i) ca[i] = k.A[a][0 + i] * d[0] + k.A[a][3 + i] * d[1] + k.A[a][6 + i] * d[2];
+            }
+            for (i = 0; i < n; ++i) {
+                zp[i] = z[i] + h * zd[i];
+                zm[i] = z[i] - h * zd[i];
+            }
+            point_at(&m, zp, b, m.con_pb[e], pp);
+            point_at(&m, zm, b, m.con_pb[e], pm);
+            if (a >= 0) {
+                point_at(&m, zp, a, ca, qp);
+                point_at(&m, zm, a, ca, qm);
+            } else {
+                hs_v3_copy(qp, P);
+                hs_v3_copy(qm, P);
+            }
+            fd = 0.0;
+            for (i = 0; i < 3; ++i) fd += v[i] * ((pp[i] - pm[i]) - (qp[i] - qm[i])) / (2 * h);
+            CHECK_CLOSE(bzd, fd, 1e-8, a < 0 ? "B zd against the contact point velocity (ground)" : "B zd against the contact point velocity (body)");
+            /* vprod = d/dt (B(z + zd t) zd) at t = 0 */
+            h = 1e-5;
+            for (i = 0; i < n; ++i) {
+                zp[i] = z[i] + h * zd[i];
+                zm[i] = z[i] - h * zd[i];
+            }
+            hs_kin_positions(&m, zp, &k);
+            hs_constraints_jac(&m, &k, Jp, HS_MAX_Z);
+            hs_kin_positions(&m, zm, &k);
+            hs_constraints_jac(&m, &k, Jm, HS_MAX_Z);
+            for (i = 0; i < n; ++i) {
+                bp += Jp[e * HS_MAX_Z + i] * zd[i];
+                bm += Jm[e * HS_MAX_Z + i] * zd[i];
+            }
+            CHECK_CLOSE(c[e], (bp - bm) / (2 * h), 1e-7, a < 0 ? "d/dt (B zd) at zdd = 0 (ground)" : "d/dt (B zd) at zdd = 0 (body)");
+        }
+    }
+}
+
 int main(void)
 {
+    test_nonholonomic();
     test_counts();
     test_derivatives();
     test_fourbar_closure();

@@ -32,7 +32,7 @@ static const char *const models[] = {
     "models/crane_rahikainen2020_single.yaml", "models/double_pendulum.yaml", "models/fourbar_jaiswal2021.yaml",
     "models/fourbar_jaiswal2021_friction.yaml", "models/fourbar_rahikainen2018.yaml",
     "models/fourbar_rahikainen2018_mech.yaml", "models/fourbar_rahikainen2018_smallvalve.yaml",
-    "models/quickreturn_jaiswal2021.yaml", "models/fourbar3d_agundez2023.yaml", NULL};
+    "models/quickreturn_jaiswal2021.yaml", "models/fourbar3d_agundez2023.yaml", "models/knife_edge_pendulum.yaml", NULL};
 
 static void test_field_table(void)
 {

@@ -263,11 +263,12 @@ static void test_exact_vs_fd(void)
     hs_lin_point x;
     double e3, e4;
     /* the seed 001 four-bar; Pub. I's with its valve open; seed 003's with LuGre friction
-     * (a friction state) */
-    const char *models[3] = {"models/fourbar3d_agundez2023.yaml", "models/fourbar_rahikainen2018.yaml",
-                             "models/fourbar_jaiswal2021_friction.yaml"};
+     * (a friction state); the knife-edge pendulum (l = 1: the velocity-dependent terms of eqs.
+     * 34, 40 and 52 at a moving state) */
+    const char *models[4] = {"models/fourbar3d_agundez2023.yaml", "models/fourbar_rahikainen2018.yaml",
+                             "models/fourbar_jaiswal2021_friction.yaml", "models/knife_edge_pendulum.yaml"};
     int i;
-    for (i = 0; i < 3; ++i) {
+    for (i = 0; i < 4; ++i) {
         if (hs_model_load(models[i], &g_d, &err) ||
             (i == 2 && hs_param_set_string(&g_d, "cylinder.lift.friction.model=lugre", &err))) {
             CHECK(0, "load %s: %s", models[i], err.msg);
@@ -289,11 +290,109 @@ static void test_exact_vs_fd(void)
     }
 }
 
+/* Seed 001 with l > 0 (eqs. 29-61): the knife-edge pendulum (models/knife_edge_pendulum.yaml)
+ * hanging at rest, its skate's heading down. n = 3, m = 0, l = 1: the Jacobian is 5 x 5 =
+ * 2(n - m) - l, with l = 1 spurious zero eigenvalue and 2(n - m - l) = 4 real ones. Those
+ * are checked against a hand derivation: at rest the blade (B0 zd = 0, B0 = (L1 + L2, L2, 0)
+ * in the relative angles) confines the small motions to B0 q = 0 (for s != 0, B0 s q = 0),
+ * so the nonzero eigenvalues are +-i w with det(N^T K N - w^2 N^T M N) = 0, N spanning B0's
+ * null space, M and K the mass and gravity-stiffness matrices of the hanging chain (absolute
+ * angles a = S phi: every centre of mass moves across the vertical). The conventional
+ * counterpart (eq. 99) has 2(m + l) = 2 extra (near-)zero eigenvalues. */
+static void test_nonholonomic(void)
+{
+    hs_error err;
+    hs_lin_point x;
+    const double g = 9.81, m1 = 1.0, L1 = 1.0, m2 = 1.0, L2 = 0.8, m3 = 2.0, c = 0.3, I3 = 0.02;
+    double Ma[3][3] = {{0}}, Ka[3] = {g * (m1 * L1 / 2 + (m2 + m3) * L1), g * (m2 * L2 / 2 + m3 * L2), g * m3 * c};
+    double M[3][3], K[3][3], N[2][3] = {{L2, -(L1 + L2), 0.0}, {0.0, 0.0, 1.0}}, Mr[2][2], Kr[2][2], w[2];
+    /* the centres of mass' velocities across the vertical per absolute rate, and the rods' and
+     * the skate's own inertia about z */
+    const double v[3][3] = {{L1 / 2, 0, 0}, {L1, L2 / 2, 0}, {L1, L2, c}}, ms[3] = {m1, m2, m3},
+                 Iz[3] = {m1 * L1 * L1 / 12, m2 * L2 * L2 / 12, I3};
+    int i, j, k, a, b, nzero = 0, found[2] = {0, 0};
+    for (k = 0; k < 3; ++k)
+        for (i = 0; i < 3; ++i) {
+            for (j = 0; j < 3; ++j) Ma[i][j] += ms[k] * v[k][i] * v[k][j];
+            Ma[i][i] += i == k ? Iz[k] : 0.0;
+        }
+    /* phi -> a: a_i = sum_{j <= i} phi_j, so M = S^T Ma S: M_ij = sum_{a >= i, b >= j} Ma_ab */
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            M[i][j] = K[i][j] = 0.0;
+            for (a = i; a < 3; ++a)
+                for (b = j; b < 3; ++b) {
+                    M[i][j] += Ma[a][b];
+                    K[i][j] += a == b ? Ka[a] : 0.0;
+                }
+        }
+    for (a = 0; a < 2; ++a)
+        for (b = 0; b < 2; ++b) {
+            Mr[a][b] = Kr[a][b] = 0.0;
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j) {
+                    Mr[a][b] += N[a][i] * M[i][j] * N[b][j];
+                    Kr[a][b] += N[a][i] * K[i][j] * N[b][j];
+                }
+        }
+    {
+        double qa = Mr[0][0] * Mr[1][1] - Mr[0][1] * Mr[1][0];
+        double qb = Mr[0][0] * Kr[1][1] + Mr[1][1] * Kr[0][0] - Mr[0][1] * Kr[1][0] - Mr[1][0] * Kr[0][1];
+        double qc = Kr[0][0] * Kr[1][1] - Kr[0][1] * Kr[1][0], dq = sqrt(qb * qb - 4 * qa * qc);
+        w[0] = sqrt((qb - dq) / (2 * qa));
+        w[1] = sqrt((qb + dq) / (2 * qa));
+    }
+    if (hs_model_load("models/knife_edge_pendulum.yaml", &g_d, &err) ||
+        hs_param_set(&g_d, "joint.j1.z0", -HS_PI / 2, &err) || hs_param_set(&g_d, "joint.j2.z0", 0.0, &err) ||
+        hs_param_set(&g_d, "joint.j3.z0", 0.0, &err)) {
+        CHECK(0, "knife-edge pendulum: %s", err.msg);
+        return;
+    }
+    CHECK(hs_lin_point_equilibrium(&g_d.model, &x, &err) == 0, "hanging at rest: %s", err.msg);
+    CHECK(hs_linearize(&g_d.model, &x, HS_LIN_EXACT, 0.0, &g_L, &err) == 0, "linearize: %s", err.msg);
+    CHECK(hs_lin_eigen(&g_L, &err) == 0, "eigen: %s", err.msg);
+    CHECK(g_L.n == 3 && g_L.m == 0 && g_L.l == 1 && g_L.size == 5, "sizes n %d m %d l %d size %d (5)", g_L.n, g_L.m,
+          g_L.l, g_L.size);
+    /* the largest entry of B0 is j1's: z_ad = j1, the independent ones j2, j3 */
+    CHECK(g_L.indep[0] == 1 && g_L.indep[1] == 2 && g_L.indep[2] == 0, "partition: z_ai = j2 j3, z_ad = j1");
+    CHECK(hs_lin_at_rest(&g_L, &x), "at rest");
+    for (k = 0; k < g_L.size; ++k) {
+        double re = g_L.eig_re[k], im = fabs(g_L.eig_im[k]);
+        if (re == 0.0 && im == 0.0) {
+            ++nzero;
+            continue;
+        }
+        for (i = 0; i < 2; ++i)
+            if (fabs(im - w[i]) <= 1e-10 * w[i] && fabs(re) <= 1e-12 * w[i]) found[i]++;
+    }
+    printf("knife-edge pendulum: eigenvalues 0, +-%.15gi, +-%.15gi (by hand: %.15g, %.15g)\n", fabs(g_L.eig_im[0]),
+           fabs(g_L.eig_im[3]), w[0], w[1]);
+    CHECK(nzero == 1, "l = 1 spurious zero eigenvalue, got %d", nzero);
+    CHECK(found[0] == 2 && found[1] == 2, "+-i w1, +-i w2 against the hand derivation (%d, %d found)", found[0],
+          found[1]);
+    /* the conventional counterpart: 6 x 6, the same nonzero ones and 2(m + l) = 2 near zeros */
+    CHECK(hs_linearize(&g_d.model, &x, HS_LIN_CONVENTIONAL, 1e-6, &g_L2, &err) == 0 && hs_lin_eigen(&g_L2, &err) == 0,
+          "conventional: %s", err.msg);
+    CHECK(g_L2.size == 6, "conventional size %d (2n)", g_L2.size);
+    nzero = 0;
+    found[0] = found[1] = 0;
+    for (k = 0; k < g_L2.size; ++k) {
+        double im = fabs(g_L2.eig_im[k]);
+        if (hypot(g_L2.eig_re[k], im) <= 1e-4) ++nzero;
+        for (i = 0; i < 2; ++i)
+            if (fabs(im - w[i]) <= 1e-8 * w[i]) found[i]++;
+    }
+    CHECK(nzero == 2, "conventional: 2(m + l) = 2 extra (near-)zeros, got %d", nzero);
+    CHECK(found[0] == 2 && found[1] == 2, "conventional: the same nonzero eigenvalues");
+    hs_model_desc_free(&g_d);
+}
+
 int main(void)
 {
     test_pendulum();
     test_hydraulic_spring();
     test_fourbar3d();
+    test_nonholonomic();
     test_exact_vs_fd();
     return tu_report("test_linearize");
 }

@@ -1,18 +1,20 @@
 /* hs/linearize.h -- linearization of a hydraulically actuated multibody model about a state,
  * and its eigenvalues (seed 001 Sects. 3-4).
  *
- * The state X = (z_a, zdot_a, p, fs, U): the independent coordinates z_a and their rates
- * (n - m of each), the volumes' pressures (r), the friction states and the spools (u). The
- * m dependent coordinates follow from the loop closure Phi(z) = 0, their rates from
- * Phi_z zdot = 0: the maximal reduction of seed 001 (Jacobian of size 2(n - m) - l + r + u,
- * eq. 61, with the friction states as further first-order states; l = 0: the engine has no
- * nonholonomic constraints). Its Jacobian is exact: the engine's own equations run in
+ * The state X = (z_ai, zdot_ai, z_ad, p, fs, U) (seed 001 eqs. 29, 53-56): the independent
+ * coordinates z_ai and their rates (n - m - l of each), the l coordinates z_ad whose rates
+ * the nonholonomic constraints B zdot = 0 fix (none without such constraints: X = (z_a,
+ * zdot_a, p, fs, U)), the volumes' pressures (r), the friction states and the spools (u). The
+ * m dependent coordinates follow from the loop closure Phi(z) = 0, the m + l dependent rates
+ * from D zdot = 0, D = [Phi_z; B]: the maximal reduction of seed 001 (Jacobian of size
+ * 2(n - m) - l + r + u, eq. 61, with the friction states as further first-order states; l
+ * spurious zero eigenvalues). Its Jacobian is exact: the engine's own equations run in
  * forward-mode dual numbers (host/hs_dual.hpp), one pass per column.
  *
  * For comparison, the same Jacobian by central differences, and the conventional
  * counterpart of seed 001 Sect. 4.5 (eqs. 95-100): central differences of the index-1 ODE in
- * all coordinates, X = (z, zdot, p, fs, U), of size 2n + r + u, which has 2m extra eigenvalues
- * at (about) zero. */
+ * all coordinates, X = (z, zdot, p, fs, U), of size 2n + r + u, which has 2(m + l) extra
+ * eigenvalues at (about) zero. */
 #ifndef HS_LINEARIZE_H
 #define HS_LINEARIZE_H
 
@@ -56,12 +58,13 @@ typedef struct hs_linearization {
     int n; /* coordinates */
     int m; /* independent holonomic constraints: the rank of Phi_z */
     int ncon; /* constraint equations (ncon - m redundant ones) */
-    int l; /* nonholonomic constraints (0) */
+    int l; /* nonholonomic constraints */
     int r; /* pressures */
     int nfs; /* friction states */
     int u; /* spools */
     int size; /* Jacobian size */
-    int indep[HS_MAX_Z]; /* the independent coordinates, joint indices (n - m) */
+    int indep[HS_MAX_Z]; /* the admissible coordinates, joint indices (n - m): z_ai (n - m - l),
+                            then z_ad (l) */
     int state_class[HS_LIN_MAX]; /* enum hs_lin_class of each state (size) */
     double X0[HS_LIN_MAX]; /* the state (size) */
     double rates[HS_LIN_MAX]; /* its rates F(X0): zero at an equilibrium (size) */
