@@ -683,6 +683,134 @@ static void test_nonholonomic(void)
     hs_model_desc_free(&d);
 }
 
+/* The knife-edge pendulum's closed-form equations in absolute angles a (a1 = z1, a2 = z1 + z2,
+ * a3 = a2 + z3), written here from the textbook planar-chain Lagrangian and sharing nothing with
+ * the engine: M_ij = A_ij cos(a_i - a_j) + I_i delta_ij, A_ij = sum_k m_k d_ki d_kj (d_ki = L_i
+ * below body k, c_k at body k), velocity terms A_ij sin(a_i - a_j) adot_j^2, gravity
+ * g sum_k m_k d_ki cos(a_i); the blade B adot = L1 cos(a3 - a1) adot1 + L2 cos(a3 - a2) adot2 = 0
+ * with its multiplier (index-1: [M B^T; B 0] [add; lam] = [-h - dV; -Bdot adot]). */
+#define KE_G 9.81
+static void ke_rates(const double *y, double *f)
+{
+    static const double m[3] = {1.0, 1.0, 2.0}, L[3] = {1.0, 0.8, 0.0}, cc[3] = {0.5, 0.4, 0.3},
+                        I[3] = {1.0 / 12, 0.64 / 12, 0.02};
+    double A[3][3], K[4][5], B[3];
+    int i, j, k, piv;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            A[i][j] = 0.0;
+            for (k = 0; k < 3; ++k) {
+                double di = i < k ? L[i] : i == k ? cc[k] : 0.0, dj = j < k ? L[j] : j == k ? cc[k] : 0.0;
+                A[i][j] += m[k] * di * dj;
+            }
+        }
+    B[0] = L[0] * cos(y[2] - y[0]);
+    B[1] = L[1] * cos(y[2] - y[1]);
+    B[2] = 0.0;
+    for (i = 0; i < 3; ++i) {
+        double r = 0.0, gi = 0.0;
+        for (j = 0; j < 3; ++j) {
+            K[i][j] = A[i][j] * cos(y[i] - y[j]) + (i == j ? I[i] : 0.0);
+            r -= A[i][j] * sin(y[i] - y[j]) * y[3 + j] * y[3 + j];
+        }
+        for (k = i; k < 3; ++k) gi += m[k] * (i < k ? L[i] : cc[k]);
+        K[i][3] = B[i];
+        K[i][4] = r - KE_G * gi * cos(y[i]);
+        K[3][i] = B[i];
+    }
+    K[3][3] = 0.0;
+    K[3][4] = L[0] * sin(y[2] - y[0]) * (y[5] - y[3]) * y[3] + L[1] * sin(y[2] - y[1]) * (y[5] - y[4]) * y[4];
+    for (k = 0; k < 4; ++k) { /* Gaussian elimination with partial pivoting */
+        piv = k;
+        for (i = k + 1; i < 4; ++i)
+            if (fabs(K[i][k]) > fabs(K[piv][k])) piv = i;
+        for (j = 0; j < 5; ++j) {
+            double t = K[k][j];
+            K[k][j] = K[piv][j];
+            K[piv][j] = t;
+        }
+        for (i = k + 1; i < 4; ++i) {
+            double q = K[i][k] / K[k][k];
+            for (j = k; j < 5; ++j) K[i][j] -= q * K[k][j];
+        }
+    }
+    for (i = 3; i >= 0; --i) {
+        double r = K[i][4];
+        for (j = i + 1; j < 4; ++j) r -= K[i][j] * K[j][4];
+        K[i][4] = r / K[i][i];
+    }
+    for (i = 0; i < 3; ++i) {
+        f[i] = y[3 + i];
+        f[3 + i] = K[i][4];
+    }
+}
+
+/* Our integrator on models/knife_edge_pendulum.yaml against RK4 (h = 0.05 ms) of ke_rates from
+ * hs_init's consistent state, every 1 ms over [0, 2] s: the error at dt = 1 ms below 1e-4 rad
+ * and falling 4x per halving of dt (second order toward the independent solution). */
+static void test_nonholonomic_reference(void)
+{
+    static hs_model_desc d;
+    static double ref[2001][3];
+    hs_error e;
+    hs_state s;
+    double y[6], err[3] = {0, 0, 0}, dts[3] = {1e-3, 5e-4, 2.5e-4};
+    long k, i;
+    int r;
+    if (hs_model_load("models/knife_edge_pendulum.yaml", &d, &e)) {
+        CHECK(0, "knife-edge pendulum loads: %s", e.msg);
+        return;
+    }
+    CHECK(hs_init(&d.model, &s, W) == 0, "init");
+    y[0] = s.z[0];
+    y[1] = s.z[0] + s.z[1];
+    y[2] = y[1] + s.z[2];
+    y[3] = s.zd[0];
+    y[4] = s.zd[0] + s.zd[1];
+    y[5] = y[4] + s.zd[2];
+    for (k = 0; k <= 2000; ++k) {
+        for (r = 0; r < 3; ++r) ref[k][r] = y[r];
+        for (i = 0; i < 20; ++i) { /* RK4, 20 steps of 0.05 ms per 1 ms */
+            double k1[6], k2[6], k3[6], k4[6], t[6], h = 5e-5;
+            int q;
+            ke_rates(y, k1);
+            for (q = 0; q < 6; ++q) t[q] = y[q] + 0.5 * h * k1[q];
+            ke_rates(t, k2);
+            for (q = 0; q < 6; ++q) t[q] = y[q] + 0.5 * h * k2[q];
+            ke_rates(t, k3);
+            for (q = 0; q < 6; ++q) t[q] = y[q] + h * k3[q];
+            ke_rates(t, k4);
+            for (q = 0; q < 6; ++q) y[q] += h / 6.0 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+        }
+    }
+    for (r = 0; r < 3; ++r) {
+        long n, every;
+        d.model.dt = dts[r];
+        n = (long)floor(2.0 / dts[r] + 0.5);
+        every = (long)floor(1e-3 / dts[r] + 0.5);
+        CHECK(hs_init(&d.model, &s, W) == 0, "init");
+        for (k = 1; k <= n; ++k) {
+            if (hs_step(&d.model, &s, W)) {
+                CHECK(0, "knife edge at dt %g: step %ld failed (status %d)", dts[r], k, s.status);
+                break;
+            }
+            if (k % every == 0) {
+                long o = k / every;
+                double a1 = s.z[0], a2 = a1 + s.z[1], a3 = a2 + s.z[2];
+                double q = fmax(fabs(a1 - ref[o][0]), fmax(fabs(a2 - ref[o][1]), fabs(a3 - ref[o][2])));
+                if (q > err[r]) err[r] = q;
+            }
+        }
+    }
+    printf("  knife-edge pendulum vs RK4 of its closed-form equations, [0, 2] s: max |error| %.3e / %.3e / %.3e rad at "
+           "1 / 0.5 / 0.25 ms (ratios %.3f, %.3f)\n",
+           err[0], err[1], err[2], err[0] / err[1], err[1] / err[2]);
+    CHECK(err[0] < 1e-4, "knife edge vs reference at 1 ms: %.3e rad", err[0]);
+    CHECK(err[0] / err[1] > 3.4 && err[0] / err[1] < 4.6 && err[1] / err[2] > 3.4 && err[1] / err[2] < 4.6,
+          "knife edge: second order toward the reference (%.3f, %.3f)", err[0] / err[1], err[1] / err[2]);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -702,6 +830,7 @@ int main(void)
     test_predictor();
     test_fourbar3d_equilibrium();
     test_nonholonomic();
+    test_nonholonomic_reference();
     free(W);
     return tu_report("test_integrator");
 }
