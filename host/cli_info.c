@@ -123,7 +123,21 @@ int hs_cli_info(int argc, char **argv)
         printf("valves:           %d\n", m->ndcv);
         printf("cylinders:        %d (friction states: %d)\n", m->ncyl, m->nfs);
     }
-    printf("Newton unknowns:  %d\n", m->nx);
+    {
+        int v, nsp = 0;
+        for (v = 0; v < m->nvol; ++v) nsp += m->vol_model[v] == HS_VOL_SP;
+        if (nsp == 0) {
+            printf("Newton unknowns:  %d\n", m->nx);
+        } else {
+            /* the quasi-static pressures stay unknowns of the Newton system, each with an
+             * algebraic row (its closed form, Pub. II eq. 33): no integrated state */
+            printf("Newton unknowns:  %d (%d integrated, %d algebraic: the singular-perturbation pressure%s of", m->nx,
+                   m->nx - nsp, nsp, nsp > 1 ? "s" : "");
+            for (v = 0; v < m->nvol; ++v)
+                if (m->vol_model[v] == HS_VOL_SP) printf(" %s", d->vol_name[v]);
+            printf(")\n");
+        }
+    }
     printf("parameters:       %d\n\n", d->nparam);
     {
         char what[1024];

@@ -441,6 +441,12 @@ extern "C" int hs_linearize(const hs_model *m, const hs_lin_point *x, int method
     for (int i = 0; i < HS_MAX_CYLS; ++i) c.s0[i] = x->s0[i];
     if (method < HS_LIN_EXACT || method > HS_LIN_CONVENTIONAL)
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "method", "unknown linearization method %d", method);
+    for (int v = 0; v < m->nvol; ++v)
+        if (m->vol_model[v] == HS_VOL_SP)
+            return hs_error_set(err, HS_ERR_VALUE, "", 0, 0, "model",
+                                "volume %d is a singular-perturbation volume (an algebraic pressure): the "
+                                "linearization handles lumped volumes only (set its model to lumped)",
+                                v + 1);
     if (method != HS_LIN_EXACT && !(fd_step > 0.0 && fd_step < 1.0))
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "fd_step", "the finite-difference step must be in (0, 1), got %g",
                             fd_step);

@@ -707,7 +707,7 @@ static int check_nodes_unique(ctx *c, const yt_node *const *vnames, const yt_nod
 static int parse_sources_volumes(ctx *c, const yt_node *h)
 {
     static const char *const skeys[] = {"name", "p", NULL};
-    static const char *const vkeys[] = {"name", "V", "B", "p0", NULL};
+    static const char *const vkeys[] = {"name", "V", "B", "p0", "model", "gamma_plus", "gamma_minus", NULL};
     hs_model *m = &c->d->model;
     const yt_node *sl, *vl, *snames[HS_MAX_SRCS], *vnames[HS_MAX_VOLS];
     char path[64];
@@ -736,7 +736,10 @@ static int parse_sources_volumes(ctx *c, const yt_node *h)
                              &vnames[i])) ||
             (rc = yt_get_num(&c->y, y, path, "V", "m^3", 1, 0.0, &m->vol_V[i])) ||
             (rc = yt_get_num(&c->y, y, path, "B", "Pa", 1, 0.0, &m->vol_B[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])))
+            (rc = yt_get_num(&c->y, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])) ||
+            (rc = yt_get_enum(&c->y, y, path, "model", 0, hs_vol_model_names, HS_VOL_LUMPED, &m->vol_model[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "gamma_plus", "", 0, 1.0, &m->vol_gamma[i][0])) ||
+            (rc = yt_get_num(&c->y, y, path, "gamma_minus", "", 0, 1.0, &m->vol_gamma[i][1])))
             return rc;
         m->vol_cyl[i] = -1; /* set by the cylinder whose chamber it is */
         m->vol_side[i] = 0;

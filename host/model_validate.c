@@ -547,6 +547,27 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (!(m->vol_p0[i] >= 0.0))
             return vfail(d, err, w, HS_WHERE_VOLUME, i, "p0", -1, HS_ERR_VALUE,
                          "p0 must be >= 0 (absolute pressure)");
+        if (m->vol_model[i] != HS_VOL_LUMPED && m->vol_model[i] != HS_VOL_SP)
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "model", -1, HS_ERR_VALUE,
+                         "model must be lumped or singular_perturbation");
+        if (m->vol_model[i] == HS_VOL_SP) {
+            /* eq. 33's closed form: the volume between one valve port and one throttle */
+            int k, ports = 0, thr = 0;
+            for (k = 0; k < m->ndcv; ++k) ports += (m->dcv_A[k] == i) + (m->dcv_B[k] == i);
+            for (k = 0; k < m->nthr; ++k) thr += (m->thr_a[k] == i) + (m->thr_b[k] == i);
+            if (ports != 1 || thr != 1 || m->vol_cyl[i] >= 0)
+                return vfail(d, err, w, HS_WHERE_VOLUME, i, "model", -1, HS_ERR_VALUE,
+                             "singular_perturbation needs a volume between one valve port and one throttle, "
+                             "not a cylinder chamber (seed 004 Pub. II eqs. 33-34); this one has %d valve "
+                             "port(s), %d throttle end(s)%s",
+                             ports, thr, m->vol_cyl[i] >= 0 ? " and is a cylinder chamber" : "");
+        }
+        if (m->vol_model[i] == HS_VOL_SP && !(m->vol_gamma[i][0] > 0.0 && m->vol_gamma[i][0] < 1e3))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "gamma_plus", -1, HS_ERR_VALUE,
+                         "gamma_plus must be in (0, 1000): a factor on a flow (seed 004 Pub. II eq. 35)");
+        if (m->vol_model[i] == HS_VOL_SP && !(m->vol_gamma[i][1] > 0.0 && m->vol_gamma[i][1] < 1e3))
+            return vfail(d, err, w, HS_WHERE_VOLUME, i, "gamma_minus", -1, HS_ERR_VALUE,
+                         "gamma_minus must be in (0, 1000): a factor on a flow (seed 004 Pub. II eq. 35)");
     }
     for (i = 0; i < m->nthr; ++i) {
         int a = m->thr_a[i], b = m->thr_b[i];

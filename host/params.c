@@ -71,6 +71,7 @@ static const unit_def k_units[] = {
 const char *const hs_newton_names[3] = {"full", "modified", NULL};
 
 const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL};
+const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
 
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
 
@@ -296,6 +297,10 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
         add(t, "m^3", OFF1(vol_V, i), "volume.%s.V", n);
         add(t, "Pa", OFF1(vol_B, i), "volume.%s.B", n);
         add(t, "Pa", OFF1(vol_p0, i), "volume.%s.p0", n);
+        add(t, "", OFFI(vol_model, i), "volume.%s.model", n);
+        make_enum(t, hs_vol_model_names, 2);
+        add(t, "", OFF2(vol_gamma, i, 0, 2), "volume.%s.gamma_plus", n);
+        add(t, "", OFF2(vol_gamma, i, 1, 2), "volume.%s.gamma_minus", n);
     }
     for (i = 0; i < m->nthr; ++i) {
         const char *n = d->thr_name[i];

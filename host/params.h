@@ -21,6 +21,7 @@ extern const char *const hs_newton_names[3];
 
 /* Names of enum hs_predictor (integrator.predictor: seeds, extrapolated, auto), NULL-terminated. */
 extern const char *const hs_predictor_names[4];
+extern const char *const hs_vol_model_names[3]; /* enum hs_vol_model */
 
 /* Names of enum hs_step_control (integrator.step: fixed, adaptive), NULL-terminated. */
 extern const char *const hs_step_names[3];

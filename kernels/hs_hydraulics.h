@@ -17,7 +17,8 @@ typedef struct hs_hyd {
     hs_real lp[HS_CAP_CYLS], lr[HS_CAP_CYLS]; /* chamber lengths, m (ncyl) */
     hs_real F[HS_CAP_CYLS]; /* net force pushing the ends apart, N (ncyl) */
     hs_real Ffric[HS_CAP_CYLS]; /* seal friction, N (ncyl) */
-    hs_real h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s (nvol) */
+    hs_real h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s; of a singular-perturbation volume
+                               its quasi-static pressure, Pa (hs_sp_pressure) (nvol) */
     hs_real fsd[HS_CAP_FS]; /* friction-state derivatives (nfs) */
     int stroke_out; /* a chamber length left [0, stroke]: the instance is invalid */
 } hs_hyd;
@@ -72,6 +73,46 @@ HS_HD static inline void hs_cylinder_geometry(const hs_mview *m, const hs_kin *k
     o->sd[c] = hs_v3_dot(o->e[c], d);
 }
 
+/* The flow correction of seed 004 Pub. II eq. (35) that node k applies to the throttle flows
+ * it exchanges: gamma+ or gamma- of a singular-perturbation volume by the sign of its valve's
+ * spool, 1 otherwise (a lumped volume, a source, a closed or absent valve). */
+HS_HD static inline hs_real hs_sp_gamma(const hs_mview *m, int k, const hs_real *U)
+{
+    int d;
+    if (k >= HS_N(m, nvol) || HS_I(m, vol_model, k) != HS_VOL_SP) return 1.0;
+    d = HS_I(m, vol_dcv, k);
+    if (d < 0 || U[d] == 0.0) return 1.0;
+    return U[d] > 0.0 ? HS_D(m, vol_gamma)[k][0] : HS_D(m, vol_gamma)[k][1];
+}
+
+/* The quasi-static pressure of singular-perturbation volume v (seed 004 Pub. II eqs. 33-34):
+ * with turbulent flows through its valve path (coefficient Cv k |U|, from the source pressure
+ * p_s: pump or tank by the sign of U and the port) and its throttle (C_t, to the volume at
+ * p_o), 0 = inflows gives p = (p_o + a p_s) / (1 + a), a = (Cv k |U| / C_t)^2. A closed valve
+ * (U = 0) gives p = p_o, as the paper's formula does. The loader checks the topology: a port
+ * of one valve and an end of one throttle. */
+HS_HD static inline hs_real hs_sp_pressure(const hs_mview *m, int v, const hs_real *p, const hs_real *U)
+{
+    int d = HS_I(m, vol_dcv, v), k = HS_I(m, vol_thr, v), o, portA, src, path;
+    hs_real u, a, r;
+    if (d < 0 || k < 0) return p[v];
+    o = HS_I(m, thr_a, k) == v ? HS_I(m, thr_b, k) : HS_I(m, thr_a, k);
+    portA = HS_I(m, dcv_A, d) == v;
+    u = U[d];
+    /* U > 0: P -> A, B -> T; U < 0: P -> B, A -> T (kpath: P-A, B-T, P-B, A-T) */
+    if (u >= 0.0) {
+        src = portA ? HS_I(m, dcv_P, d) : HS_I(m, dcv_T, d);
+        path = portA ? 0 : 1;
+    } else {
+        src = portA ? HS_I(m, dcv_T, d) : HS_I(m, dcv_P, d);
+        path = portA ? 3 : 2;
+        u = -u;
+    }
+    r = HS_D(m, dcv_Cv)[d] * HS_D(m, dcv_kpath)[d][path] * u / HS_D(m, thr_Cv)[k];
+    a = r * r;
+    return (hs_node_p(m, p, o) + a * hs_node_p(m, p, src)) / (1.0 + a);
+}
+
 /* Geometry of every cylinder (length, rate, direction, attachment points) and its chamber
  * lengths with the consistent sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md);
  * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0.
@@ -122,8 +163,11 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
         int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
         hs_real Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
                                    HS_D(m, thr_dplim)[i]);
-        if (a < HS_N(m, nvol)) qin[a] -= Q;
-        if (b < HS_N(m, nvol)) qin[b] += Q;
+        /* a singular-perturbation volume balances the uncorrected flow; the lumped volume on
+         * the other side receives gamma+- times it (seed 004 Pub. II eq. 35) */
+        hs_real ga = hs_sp_gamma(m, a, U), gb = hs_sp_gamma(m, b, U);
+        if (a < HS_N(m, nvol)) qin[a] -= gb * Q;
+        if (b < HS_N(m, nvol)) qin[b] += ga * Q;
     }
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) {
@@ -147,7 +191,7 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
         hs_real V = HS_D(m, vol_V)[v] + Vch[v];
         hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
         if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
-        o->h[v] = (qin[v] - dVch[v]) / c;
+        o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U) : (qin[v] - dVch[v]) / c;
     }
 }
 

@@ -293,7 +293,11 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const hs_state *s, 
     for (i = n; i < nx; ++i) {
         int v = i - n;
         double rate = v < HS_N(m, nvol) ? w->hyd.h[v] : w->hyd.fsd[v - HS_N(m, nvol)];
-        f[i] = sc * (c1 * x[i] + hs_hat_x(m, s, c1, i) - rate);
+        if (v < HS_N(m, nvol) && HS_I(m, vol_model, v) == HS_VOL_SP)
+            f[i] = sc * c1 * (x[i] - rate); /* algebraic: p = the quasi-static pressure (Pub. II
+                                               eq. 33), scaled as the c1 p term of a lumped row */
+        else
+            f[i] = sc * (c1 * x[i] + hs_hat_x(m, s, c1, i) - rate);
     }
 }
 
@@ -541,7 +545,7 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     double a = w->alpha, M[HS_CAP_Z * HS_CAP_Z], Q0[HS_CAP_Z], vp[HS_CAP_CON]; /* vp: Phidot_z zdot */
     hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w, M, Q0);
     hs_q_total(m, w, Q0, w->r);
-    for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = w->hyd.h[i];
+    for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = HS_I(m, vol_model, i) == HS_VOL_SP ? 0.0 : w->hyd.h[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
@@ -880,6 +884,9 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
         int v = i - n;
         double rate = c1 * w->x[i] + hs_hat_x(m, s, c1, i);
         if (v < HS_N(m, nvol)) {
+            /* an algebraic pressure has no trapezoidal rate: its backward difference, for the
+             * predictor and the dense output (the secant recursion would oscillate) */
+            if (HS_I(m, vol_model, v) == HS_VOL_SP) rate = (w->x[i] - s->p[v]) / dt;
             s->p[v] = w->x[i];
             s->pd[v] = rate;
         } else {
@@ -1071,6 +1078,7 @@ HS_HD static inline double hs_local_error(const hs_mview *m, const hs_state *a, 
     HS_UNROLL
     for (i = 0; i < HS_N(m, nvol); ++i) {
         double pa = fabs(a->p[i]), pb = fabs(b->p[i]);
+        if (HS_I(m, vol_model, i) == HS_VOL_SP) continue; /* algebraic: no integration error */
         e = hs_lte(c->hist.pd[i], a->pd[i], b->pd[i], h, hp);
         wgt = hs_weight(HS_D(m, atol_p) + rt * (pa > pb ? pa : pb), HS_D(m, tol_p));
         sum += (e / wgt) * (e / wgt);

@@ -59,6 +59,14 @@ enum hs_cut_type {
 
 enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
 
+/* How a volume's pressure is computed (seed 004 Pub. II Sect. 3.2). */
+enum hs_vol_model {
+    HS_VOL_LUMPED = 0, /* p' = Be/V (inflows - dV/dt) (seed 000 eq. 22, Pub. II eqs. 27-29) */
+    HS_VOL_SP = 1 /* singular perturbation: the limit V/Be -> 0 of the same equation (Pub. II
+                     eq. 32), 0 = inflows, solved for p in the closed form of eqs. 33-34 (the
+                     volume between a valve port and a throttle, turbulent flows) */
+};
+
 /* Seal friction models of a cylinder (seed 003 Sect. 3; seed 004 Pubs. II-III). */
 enum hs_friction {
     HS_FRIC_NONE = 0,
@@ -219,6 +227,13 @@ typedef struct hs_model {
     double vol_p0[HS_MAX_VOLS]; /* initial pressure, Pa (nvol) */
     int vol_cyl[HS_MAX_VOLS]; /* cylinder whose chamber belongs to the volume, -1: none */
     int vol_side[HS_MAX_VOLS]; /* 0: piston side, 1: rod side */
+    int vol_model[HS_MAX_VOLS]; /* enum hs_vol_model (nvol) */
+    double vol_gamma[HS_MAX_VOLS][2]; /* singular perturbation: the flow corrections gamma+
+                                         (its valve's U > 0) and gamma- (U < 0) of the throttle
+                                         flows it exchanges with lumped volumes (seed 004 Pub.
+                                         II eq. 35) (nvol x 2) */
+    int vol_dcv[HS_MAX_VOLS]; /* derived: the valve whose port A or B is the volume, -1 */
+    int vol_thr[HS_MAX_VOLS]; /* derived: the throttle with an end at the volume (the last), -1 */
     double src_p[HS_MAX_SRCS]; /* source pressure, Pa (nsrc) */
     int thr_a[HS_MAX_THR], thr_b[HS_MAX_THR]; /* nodes; positive flow a -> b */
     double thr_Cd[HS_MAX_THR]; /* discharge coefficient */

@@ -205,6 +205,14 @@ HS_HD static inline void hs_model_derive(hs_model *m)
     for (j = 0; j < m->nthr; ++j)
         m->thr_Cv[j] = m->thr_Cv_given[j] > 0.0 ? m->thr_Cv_given[j]
                                                 : m->thr_Cd[j] * m->thr_A[j] * sqrt(2.0 / m->rho);
+    for (j = 0; j < m->nvol; ++j) { /* the valve feeding each volume: its U picks gamma+- */
+        int i;
+        m->vol_dcv[j] = m->vol_thr[j] = -1;
+        for (i = m->ndcv - 1; i >= 0; --i)
+            if (m->dcv_A[i] == j || m->dcv_B[i] == j) m->vol_dcv[j] = i;
+        for (i = 0; i < m->nthr; ++i)
+            if (m->thr_a[i] == j || m->thr_b[i] == j) m->vol_thr[j] = i;
+    }
     m->nx = m->nz + m->nvol + m->nfs;
 }
 

@@ -3,6 +3,7 @@
  * closed chamber compressed by a prescribed piston motion (p = p0 - Be ln(V/V0)), the static
  * start of seed 004 Pub. I (4.14 MPa, Table 2) and energy consistency of the coupled model. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hs_integrator.h"
 #include "test_util.h"
@@ -180,6 +181,64 @@ static void test_coupled_energy(void)
     CHECK(e[1] / e[2] > 3.4 && e[1] / e[2] < 4.6, "ratio %.2f ~ 4", e[1] / e[2]);
 }
 
+/* Singular perturbation (seed 004 Pub. II eqs. 33-35) on the Pub. I circuit's valve volume
+ * (between the valve's port A and the throttle to the piston side): the quasi-static pressure
+ * balances the turbulent valve flow against the turbulent throttle flow (P -> A for U > 0,
+ * A -> T for U < 0), equals the volume beyond the throttle when the valve is closed, is what
+ * hs_hydraulic_rates reports for the volume, and the piston side receives gamma+- times the
+ * throttle flow. */
+static void test_singular_perturbation(void)
+{
+    hs_model m;
+    hs_hyd o;
+    int trial;
+    double Ct, Cv;
+    tu_fourbar_pub1(&m);
+    m.vol_model[0] = HS_VOL_SP;
+    m.vol_gamma[0][0] = 1.16;
+    m.vol_gamma[0][1] = 1.05;
+    hs_model_derive(&m);
+    CHECK(m.vol_dcv[0] == 0 && m.vol_thr[0] == 0 && m.vol_dcv[1] < 0, "valve volume: valve 0, throttle 0");
+    Ct = m.thr_Cv[0];
+    Cv = m.dcv_Cv[0];
+    for (trial = 0; trial < 40; ++trial) {
+        double p[HS_MAX_VOLS] = {0}, U[HS_MAX_DCV] = {0}, ps, pP = m.src_p[0], pT = m.src_p[1], qv, qt, h1, h1g;
+        p[1] = tu_rand(0.3e6, 7e6);
+        p[2] = tu_rand(0.3e6, 7e6);
+        U[0] = trial == 0 ? 0.0 : (trial % 2 ? 1.0 : -1.0) * tu_rand(0.01, 10.0);
+        ps = hs_sp_pressure(&m, 0, p, U);
+        if (U[0] == 0.0) {
+            CHECK(ps == p[1], "closed valve: the pressure beyond the throttle");
+            continue;
+        }
+        if (U[0] > 0.0) { /* P -> A -> throttle -> piston */
+            qv = Cv * U[0] * sqrt(fabs(pP - ps));
+            CHECK(pP >= ps && ps >= p[1], "U > 0: p_P >= p >= p_piston");
+        } else { /* piston -> throttle -> A -> T */
+            qv = Cv * -U[0] * sqrt(fabs(ps - pT));
+            CHECK(p[1] >= ps && ps >= pT, "U < 0: p_piston >= p >= p_T");
+        }
+        qt = Ct * sqrt(fabs(ps - p[1]));
+        CHECK(fabs(qv - qt) <= 1e-10 * qt, "eq. 33 balances the turbulent flows: %.17g vs %.17g", qv, qt);
+        /* the rates: the volume's entry is its pressure; at rest the piston side gains only the
+         * throttle flow, gamma times the uncorrected one */
+        memset(&o, 0, sizeof o);
+        o.lp[0] = 0.3;
+        o.lr[0] = 0.4;
+        p[0] = ps;
+        hs_hydraulic_rates(&m, p, NULL, U, &o);
+        CHECK(o.h[0] == ps, "rates: the quasi-static pressure");
+        h1g = o.h[1];
+        m.vol_gamma[0][0] = m.vol_gamma[0][1] = 1.0;
+        hs_hydraulic_rates(&m, p, NULL, U, &o);
+        h1 = o.h[1];
+        m.vol_gamma[0][0] = 1.16;
+        m.vol_gamma[0][1] = 1.05;
+        CHECK(fabs(h1g - (U[0] > 0.0 ? 1.16 : 1.05) * h1) <= 1e-12 * fabs(h1), "gamma%c: %.17g vs %.17g",
+              U[0] > 0.0 ? '+' : '-', h1g, h1);
+    }
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -188,6 +247,7 @@ int main(void)
     test_closed_chamber();
     test_pub1_static();
     test_coupled_energy();
+    test_singular_perturbation();
     free(W);
     return tu_report("test_hydraulics");
 }
