@@ -15,7 +15,15 @@
  *   ||Phi||_2 < 1e-6 at every step (t = 0 included);
  *   peak |E_balance| < 0.2 % of the peak |W_lift| (the paper: 0.09 % and 0.06 %).
  * Reported: peak |W_lift| against the paper's maximum actuator work, the peak drift and its
- * time, mean and max Newton iterations, the wall time (clock_gettime). */
+ * time, mean and max Newton iterations, the wall time (clock_gettime).
+ *
+ * The variant of seed 000's work figures (issue 13): with the valve coefficient
+ * valve.dcv.Cv = 1.604e-8 instead of seed 001's 2.138e-8 the paper's maximum actuator work is
+ * reproduced; an independent calculation gives 982.8 J (four-bar) and 360.4 J (quick-return)
+ * with it. The paper's figure is the peak positive work; the peak |work| is reported apart
+ * (the four-bar's work goes negative on the descent, beyond the positive peak). Asserted: the
+ * peak positive work within 0.1 % of the independent 982.8 and 360.4 J; the paper's 982.95 and
+ * 357.47 J reported beside. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +38,7 @@
 
 typedef struct run_ctx {
     val_peaks pk;
+    double Wpos; /* the peak positive actuator work, J */
     double phimax, t_phimax, t_itmax;
     int itmax;
 } run_ctx;
@@ -39,6 +48,7 @@ static int on_step(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
     run_ctx *c = (run_ctx *)vctx;
     (void)m;
     val_peaks_update(&c->pk, s->W_cyl[0], Eb, s->t);
+    if (s->W_cyl[0] > c->Wpos) c->Wpos = s->W_cyl[0];
     if (c->phimax == c->phimax && !(o->phi_norm <= c->phimax)) { /* a NaN sticks */
         c->phimax = o->phi_norm;
         c->t_phimax = s->t;
@@ -129,6 +139,37 @@ int main(void)
                     fabs((double)sum[k].max_iters - paper_max[k]) / paper_max[k]);
     }
     printf("  (reported rows: diff is relative to the paper's value)\n");
+
+    /* the variant valve.dcv.Cv = 1.604e-8: seed 000's work figures */
+    printf("\nvariant valve.dcv.Cv = 1.604e-8 (seed 000's actuator work):\n");
+    for (k = 0; k < NMOD; ++k) {
+        static const double indep_W[NMOD] = {982.8, 360.4};
+        hs_model_desc d;
+        hs_error err;
+        hs_sim_summary sv;
+        run_ctx cv;
+        if (hs_model_load(models[k], &d, &err) != HS_OK || hs_param_set(&d, "integrator.dt", 1e-3, &err) ||
+            hs_param_set(&d, "valve.dcv.Cv", 1.604e-8, &err)) {
+            hs_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "val_seed000_mechanisms: %s\n", msg);
+            return 1;
+        }
+        memset(&cv, 0, sizeof cv);
+        hs_simulate(&d.model, on_step, &cv, &sv);
+        snprintf(q, sizeof q, "%s, Cv 1.604e-8: reaches t = 10 s (1 = yes)", tags[k]);
+        check_line(q, "completes", sv.status == 0 && sv.steps == sv.steps_planned, 0.0, "= 1",
+                   sv.status == 0 && sv.steps == sv.steps_planned);
+        snprintf(q, sizeof q, "%s, Cv 1.604e-8: peak positive W [J]", tags[k]);
+        snprintf(p, sizeof p, "%.1f (ind.)", indep_W[k]);
+        check_line(q, p, cv.Wpos, fabs(cv.Wpos - indep_W[k]) / indep_W[k], "rel <= 1e-3",
+                   fabs(cv.Wpos - indep_W[k]) <= 1e-3 * indep_W[k]);
+        snprintf(q, sizeof q, "%s, Cv 1.604e-8: peak positive W [J]", tags[k]);
+        snprintf(p, sizeof p, "%.2f", paper_W[k]);
+        report_line(q, p, cv.Wpos, fabs(cv.Wpos - paper_W[k]) / paper_W[k]);
+        snprintf(q, sizeof q, "%s, Cv 1.604e-8: peak |W| [J]", tags[k]);
+        report_line(q, "-", cv.pk.Wpeak, 0.0);
+        hs_model_desc_free(&d);
+    }
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }
