@@ -99,6 +99,16 @@ grep -qi 'auto.*gpu' auto.txt && ok || bad "auto says it picked the GPU: $(cat a
 
 "$HE" validate "$SW" --sample 4 >val.txt 2>&1 && ok || bad "validate on the emulated GPU: $(tail -5 val.txt)"
 grep -q 'gpu' val.txt && ok || bad "validate names the gpu backend: $(cat val.txt)"
+# the other formulations on the emulated GPU against the reference backend: the singular-
+# perturbation valve volume (sweeps/formulation_dt.yaml, instances 0, 3, 6, 9: lumped and
+# singular perturbation at 0.5 and 3 ms; the generic kernel) and a nonholonomic constraint
+# (the knife-edge pendulum, the specialised kernel)
+"$HE" validate "$(dirname "$SW")/../../sweeps/formulation_dt.yaml" --sample 4 >val_sp.txt 2>&1 &&
+  grep -q '^validate: passed' val_sp.txt && ok || bad "validate formulation_dt on the emulated GPU: $(tail -8 val_sp.txt)"
+printf 'model: %s\ninstances: 8\nparameters:\n  body.skate.mass: {uniform: [1 kg, 3 kg]}\n' \
+  "$(dirname "$SW")/../../models/knife_edge_pendulum.yaml" >ke.yaml
+"$HE" validate ke.yaml --sample 4 >val_ke.txt 2>&1 && grep -q '^validate: passed' val_ke.txt && ok ||
+  bad "validate the knife-edge pendulum on the emulated GPU: $(tail -8 val_ke.txt)"
 
 # progress counted on the device, per instance: with asynchronous emulated kernels
 # (HS_EMUL_ASYNC=1, as on a GPU: the launch returns, the host polls) the lines (stderr to a
