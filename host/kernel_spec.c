@@ -208,6 +208,18 @@ static int field_index(const char *name)
     return -1;
 }
 
+/* Integer members that select a branch only (no size, no layout follows from them): a sweep
+ * may vary them per instance like a double. A volume's formulation (lumped or singular
+ * perturbation) is one; a friction model is not (it sets the friction states, nfs). */
+static int branch_int(int fi)
+{
+    static const char *const names[] = {"vol_model", NULL};
+    int k;
+    for (k = 0; names[k]; ++k)
+        if (fi >= 0 && !strcmp(hs_model_fields[fi].name, names[k])) return 1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------------------------------
  * a growing text buffer */
 
@@ -266,7 +278,7 @@ static void emit_int_array(sbuf *b, const hs_field *f, const hs_model *m, int ge
 {
     int n = hs_field_count(f, m), k;
     const char *sfx = f->type == HS_FT_UINT ? "u" : "";
-    sb_printf(b, "#define HS_SPEC_I_%s(i) (", f->name);
+    sb_printf(b, "#define HS_SPEC_I_%s(m, i) (", f->name);
     if (n <= 0 || general) {
         sb_printf(b, "0%s)\n", sfx);
         return;
@@ -344,6 +356,10 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     /* what varies: the swept members, then what hs_model_derive makes of them */
     for (j = 0; ov && j < ov->n; ++j) {
         int fi = hs_field_at((size_t)ov->offset[j]);
+        if (branch_int(fi) && hs_model_fields[fi].is_array) {
+            var[fi] = 1;
+            continue;
+        }
         if (fi < 0 || hs_model_fields[fi].type != HS_FT_DOUBLE || ov->is_int[j]) {
             snprintf(sp->why, sizeof sp->why,
                      "the sweep varies %s, an integer that shapes the model (its structure "
@@ -362,7 +378,7 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     }
     /* an integer that follows swept values: its general value for every instance */
     for (i = 0; hs_model_fields[i].name; ++i)
-        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE) {
+        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE && !branch_int(i)) {
             var[i] = 0;
             if (sp->nintg < HS_SPEC_MAX_VAR) sp->intg[sp->nintg++] = i;
         }
@@ -403,7 +419,10 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     }
     sb_printf(&b, "\n/* topology */\n");
     for (i = 0; hs_model_fields[i].name; ++i)
-        if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) {
+        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE) /* a swept branch selector */
+            sb_printf(&b, "#define HS_SPEC_I_%s(m, i) ((int)(m)->%s[i])\n", hs_model_fields[i].name,
+                      hs_model_fields[i].name);
+        else if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) {
             int general = 0;
             for (k = 0; k < sp->nintg; ++k)
                 if (sp->intg[k] == i) general = 1;
@@ -418,7 +437,7 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
         sb_printf(&b, ";\n");
     }
     if (sp->nvarf == 0) sb_printf(&b, "    char hs_none;\n");
-    sb_printf(&b, "} hs_mview;\n\n#define HS_N(m, f) HS_SPEC_N_##f\n#define HS_I(m, f, i) HS_SPEC_I_##f(i)\n"
+    sb_printf(&b, "} hs_mview;\n\n#define HS_N(m, f) HS_SPEC_N_##f\n#define HS_I(m, f, i) HS_SPEC_I_##f(m, i)\n"
                   "#define HS_D(m, f) HS_SPEC_D_##f(m)\n\n"
                   "/* the shared values: constants, except non-finite ones (hs_spec_base) */\n"
                   "#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)\n#define HS_SPEC_CONST __constant__ const\n"
@@ -482,8 +501,19 @@ int hs_spec_values(const hs_spec *sp, const hs_model *base, const hs_override_sp
                 pre[i] = hs_model_override(m, ov, values + (size_t)i * (size_t)ov->n) ? hs_model_plausible(m)
                                                                                         : HS_ST_INVALID;
                 for (k = 0; k < sp->nvarf; ++k) {
-                    const double *src = (const double *)((const char *)m + hs_model_fields[sp->varf[k]].offset);
-                    for (q = 0; q < sp->varn[k]; ++q) var[(size_t)(off + q) * (size_t)cnt + (size_t)i] = src[q];
+                    const hs_field *fl = &hs_model_fields[sp->varf[k]];
+                    const char *src = (const char *)m + fl->offset;
+                    for (q = 0; q < sp->varn[k]; ++q) {
+                        double x;
+                        if (fl->type == HS_FT_DOUBLE) {
+                            memcpy(&x, src + (size_t)q * sizeof(double), sizeof x);
+                        } else { /* a branch selector, carried as a double (exact) */
+                            int iv;
+                            memcpy(&iv, src + (size_t)q * sizeof(int), sizeof iv);
+                            x = (double)iv;
+                        }
+                        var[(size_t)(off + q) * (size_t)cnt + (size_t)i] = x;
+                    }
                     off += sp->varn[k];
                 }
             }

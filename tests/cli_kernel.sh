@@ -41,13 +41,6 @@ EOF
 }
 
 for f in models/*.yaml sweeps/*.yaml; do
-  if [ "$f" = sweeps/formulation_dt.yaml ]; then
-    # it varies the valve volume's formulation, an integer: no specialised kernel, and why
-    "$HS" kernel "$f" --json >"$tmp/k.json" 2>"$tmp/k.err" &&
-      grep -q '"specialised": null' "$tmp/k.json" && grep -q '"why": "the sweep varies vol_model, an integer' "$tmp/k.json" &&
-      ok || bad "$f: the generic kernel and why: $(cat "$tmp/k.json" "$tmp/k.err")"
-    continue
-  fi
   if "$HS" kernel "$f" --json >"$tmp/k.json" 2>"$tmp/k.err"; then
     if r=$(check_json "$tmp/k.json" 2>"$tmp/py.err"); then
       ok

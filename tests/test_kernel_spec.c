@@ -141,18 +141,39 @@ static int same(const hs_batch_out *a, const hs_batch_out *b, const hs_output_sp
            (!a->traj || !memcmp(a->traj, b->traj, n * (size_t)sp->ntraj * (size_t)a->ntime * sizeof *a->traj));
 }
 
+static void run_compare(const char *what, const hs_model *m, const hs_override_spec *ov, long cnt, const double *v);
+
 /* cnt instances of model m, each overriding every parameter in ov with a random change of
  * +-rel (some instances invalid); the specialised and the generic CPU engine: equal bits. */
 static void compare_engines(const char *what, const hs_model *m, const hs_override_spec *ov, long cnt,
                             double rel)
 {
     static double v[HS_MAX_SWEEP * 64];
+    long i;
+    int j;
+    for (i = 0; i < cnt; ++i)
+        for (j = 0; j < ov->n; ++j) {
+            double x;
+            memcpy(&x, (const char *)m + ov->offset[j], sizeof x);
+            /* zeros move too (by 1e-3 absolute) when rel >= 1e-2: a planar model then tilts */
+            v[i * ov->n + j] = i == 0 ? x
+                                      : x * (1.0 + tu_rand(-rel, rel)) +
+                                            (x == 0.0 && rel >= 1e-2 ? tu_rand(-1e-3, 1e-3) : 0.0);
+            if (i == 5 && ov->offset[j] == offsetof(hs_model, B_oil)) v[i * ov->n + j] = -1.0; /* invalid */
+        }
+    run_compare(what, m, ov, cnt, v);
+}
+
+/* The instances of model m with the sampled values v (cnt x ov->n) on the specialised and the
+ * generic CPU engine: equal bits. */
+static void run_compare(const char *what, const hs_model *m, const hs_override_spec *ov, long cnt, const double *v)
+{
     hs_output_spec out;
     hs_batch_out og, os;
     hs_batch_job job;
     hs_error e;
     long i, nsteps = hs_instance_steps(m->t_end, m->dt), ninvalid = 0, nstep = 0;
-    int j, rc1, rc2;
+    int rc1, rc2;
     memset(&out, 0, sizeof out);
     out.nsig = 5;
     out.sig[0].kind = HS_SIG_Z;
@@ -164,16 +185,6 @@ static void compare_engines(const char *what, const hs_model *m, const hs_overri
     out.traj_every = 25;
     out.ntraj = 1;
     out.traj[0].kind = m->nvol > 0 ? HS_SIG_P : HS_SIG_Z;
-    for (i = 0; i < cnt; ++i)
-        for (j = 0; j < ov->n; ++j) {
-            double x;
-            memcpy(&x, (const char *)m + ov->offset[j], sizeof x);
-            /* zeros move too (by 1e-3 absolute) when rel >= 1e-2: a planar model then tilts */
-            v[i * ov->n + j] = i == 0 ? x
-                                      : x * (1.0 + tu_rand(-rel, rel)) +
-                                            (x == 0.0 && rel >= 1e-2 ? tu_rand(-1e-3, 1e-3) : 0.0);
-            if (i == 5 && ov->offset[j] == offsetof(hs_model, B_oil)) v[i * ov->n + j] = -1.0; /* invalid */
-        }
     memset(&job, 0, sizeof job);
     job.base = m;
     job.ov = ov;
@@ -350,6 +361,47 @@ static void test_native_fallback(const char *source0)
     free(src);
 }
 
+/* A swept branch selector (a volume's formulation: lumped or singular perturbation, seed 004
+ * Pub. II) stays specialised: carried per instance, the engines equal to the bit over a grid
+ * of it and dt (sweeps/formulation_dt.yaml's kind), and the friction model, which sets the
+ * friction states, is still refused. */
+static void test_branch_selector(void)
+{
+    static hs_model_desc d;
+    hs_override_spec ov;
+    hs_output_spec out;
+    hs_spec sp;
+    hs_error e;
+    double v[8 * 2];
+    int k;
+    if (hs_model_load("models/fourbar_rahikainen2018_smallvalve.yaml", &d, &e)) {
+        CHECK(0, "Pub. II model loads: %s", e.msg);
+        return;
+    }
+    d.model.t_end = 3.0; /* the valve opening and closing */
+    memset(&ov, 0, sizeof ov);
+    memset(&out, 0, sizeof out);
+    out.nsig = 1;
+    ov.n = 2;
+    ov.offset[0] = offsetof(hs_model, dt);
+    ov.offset[1] = offsetof(hs_model, vol_model); /* volume 0, the valve volume */
+    ov.is_int[1] = 1;
+    CHECK(hs_spec_build(&d.model, &ov, &out, &sp, &e) == 0 && sp.source, "a swept volume formulation: specialised (%s)",
+          sp.why);
+    CHECK(sp.source && strstr(sp.source, "#define HS_SPEC_I_vol_model(m, i) ((int)(m)->vol_model[i])"),
+          "the formulation is read per instance");
+    hs_spec_free(&sp);
+    for (k = 0; k < 8; ++k) {
+        v[2 * k] = (k % 4 + 1) * 1e-3;
+        v[2 * k + 1] = k / 4;
+    }
+    run_compare("Pub. II, dt x valve-volume formulation", &d.model, &ov, 8, v);
+    ov.offset[1] = offsetof(hs_model, cyl_fric);
+    CHECK(hs_spec_build(&d.model, &ov, &out, &sp, &e) == 0 && !sp.source && strstr(sp.why, "cyl_fric"),
+          "a swept friction model: still not specialised");
+    hs_model_desc_free(&d);
+}
+
 static void test_refusals_and_cache(void)
 {
     hs_model m;
@@ -416,6 +468,7 @@ int main(void)
     test_every_parameter("models/fourbar_jaiswal2021_friction.yaml", 1.2, HS_NEWTON_MODIFIED, HS_STEP_FIXED, 0.02,
                          NULL);
     test_every_model();
+    test_branch_selector();
     test_refusals_and_cache();
     return tu_report("test_kernel_spec");
 }

@@ -101,8 +101,8 @@ grep -qi 'auto.*gpu' auto.txt && ok || bad "auto says it picked the GPU: $(cat a
 grep -q 'gpu' val.txt && ok || bad "validate names the gpu backend: $(cat val.txt)"
 # the other formulations on the emulated GPU against the reference backend: the singular-
 # perturbation valve volume (sweeps/formulation_dt.yaml, instances 0, 3, 6, 9: lumped and
-# singular perturbation at 0.5 and 3 ms; the generic kernel) and a nonholonomic constraint
-# (the knife-edge pendulum, the specialised kernel)
+# singular perturbation at 0.5 and 3 ms: the formulation a per-instance value of the
+# specialised kernel) and a nonholonomic constraint (the knife-edge pendulum)
 "$HE" validate "$(dirname "$SW")/../../sweeps/formulation_dt.yaml" --sample 4 >val_sp.txt 2>&1 &&
   grep -q '^validate: passed' val_sp.txt && ok || bad "validate formulation_dt on the emulated GPU: $(tail -8 val_sp.txt)"
 printf 'model: %s\ninstances: 8\nparameters:\n  body.skate.mass: {uniform: [1 kg, 3 kg]}\n' \
