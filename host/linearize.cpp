@@ -96,18 +96,57 @@ struct partition {
     int dep[HS_MAX_Z], ind[HS_MAX_Z], rows[HS_MAX_CON];
 };
 
+/* The largest |A[i][j]| above tol over the unused rows of one kind (nonholonomic or not) and
+ * the unused columns, the columns of held joints only when no other column has one; *bi = -1
+ * when there is none. */
+double pick_pivot(const hs_model *m, double (*A)[HS_MAX_Z], int nc, const int *usedr, const int *usedc,
+                  const int *nh, int want_nh, double tol, int *bi, int *bj)
+{
+    for (int pass = 0; pass < 2; ++pass) {
+        double best = 0.0;
+        *bi = *bj = -1;
+        for (int i = 0; i < nc; ++i) {
+            if (usedr[i] || nh[i] != want_nh) continue;
+            for (int j = 0; j < m->nz; ++j) {
+                if (usedc[j] || (pass == 0 && m->joint_hold[j])) continue;
+                if (std::fabs(A[i][j]) > best) {
+                    best = std::fabs(A[i][j]);
+                    *bi = i;
+                    *bj = j;
+                }
+            }
+        }
+        if (*bi >= 0 && best > tol) return best;
+    }
+    *bi = *bj = -1;
+    return 0.0;
+}
+
+/* Pivot (bi, bj) taken: row bi and column bj are used, the other rows eliminated. */
+void take_pivot(double (*A)[HS_MAX_Z], int nc, int n, int *usedr, int *usedc, int bi, int bj)
+{
+    usedr[bi] = 1;
+    usedc[bj] = 1;
+    for (int i = 0; i < nc; ++i) {
+        if (usedr[i]) continue;
+        double f = A[i][bj] / A[bi][bj];
+        for (int j = 0; j < n; ++j) A[i][j] -= f * A[bi][j];
+    }
+}
+
 /* Full-pivot Gaussian elimination of Phi_z (ncon x n, ld HS_MAX_Z) at the point (seed 000
  * Sect. 3): each pivot's column becomes a dependent coordinate and its row an independent
  * equation, until the largest remaining entry is below 1e-10 of the first pivot (the rank,
  * with redundant equations such as a spatial revolute cut of a planar loop). Columns of
  * held joints are pivots only when no other column has an acceptable one left, so that a held
- * input joint stays independent. */
+ * input joint stays independent. The nonholonomic rows come after the holonomic ones, which
+ * are eliminated from them (B T^h, seed 001 eq. 50): their pivots choose the l coordinates
+ * z_ad among the admissible ones. Returns 1 when the nonholonomic rows are dependent there. */
 int choose_partition(const hs_model *m, const double *Jz, partition *P)
 {
-    double A[HS_MAX_CON][HS_MAX_Z];
+    double A[HS_MAX_CON][HS_MAX_Z], first = 0.0, nh_scale = 0.0;
     int usedr[HS_MAX_CON] = {0}, usedc[HS_MAX_Z] = {0}, nh[HS_MAX_CON];
-    int n = m->nz, nc = m->ncon, pass, k;
-    double first = 0.0, nh_scale = 0.0;
+    int n = m->nz, nc = m->ncon, bi, bj;
     P->n = n;
     P->ncon = nc;
     P->m = 0;
@@ -119,74 +158,25 @@ int choose_partition(const hs_model *m, const double *Jz, partition *P)
             if (nh[i]) nh_scale = std::fmax(nh_scale, std::fabs(A[i][j]));
         }
     }
-    for (k = 0; k < n && k < nc; ++k) {
-        int bi = -1, bj = -1;
-        double best = 0.0;
-        for (pass = 0; pass < 2 && bi < 0; ++pass) {
-            for (int i = 0; i < nc; ++i) {
-                if (usedr[i] || nh[i]) continue; /* the holonomic rows first */
-                for (int j = 0; j < n; ++j) {
-                    if (usedc[j] || (pass == 0 && m->joint_hold[j])) continue;
-                    if (std::fabs(A[i][j]) > best) {
-                        best = std::fabs(A[i][j]);
-                        bi = i;
-                        bj = j;
-                    }
-                }
-            }
-            if (bi >= 0 && k > 0 && best <= 1e-10 * first) bi = -1; /* rank reached here */
-            if (bi >= 0 && k == 0 && best == 0.0) bi = -1;
-            if (bi < 0) best = 0.0;
-        }
+    for (int k = 0; k < n && k < nc; ++k) { /* the rank: below 1e-10 of the first pivot */
+        double best = pick_pivot(m, A, nc, usedr, usedc, nh, 0, k > 0 ? 1e-10 * first : 0.0, &bi, &bj);
         if (bi < 0) break;
         if (k == 0) first = best;
-        usedr[bi] = 1;
-        usedc[bj] = 1;
         P->rows[P->m] = bi;
-        P->dep[P->m] = bj;
-        P->m++;
-        for (int i = 0; i < nc; ++i) {
-            if (usedr[i]) continue;
-            double f = A[i][bj] / A[bi][bj];
-            for (int j = 0; j < n; ++j) A[i][j] -= f * A[bi][j];
-        }
+        P->dep[P->m++] = bj;
+        take_pivot(A, nc, n, usedr, usedc, bi, bj);
     }
-    /* the nonholonomic rows, eliminated against the holonomic pivots above (B T^h, eq. 50),
-     * choose the l coordinates z_ad among the admissible ones: full pivoting again */
-    int mh = P->m;
-    for (k = 0; k < m->nnh; ++k) {
-        int bi = -1, bj = -1;
-        double best = 0.0;
-        for (pass = 0; pass < 2 && bi < 0; ++pass) {
-            for (int i = 0; i < nc; ++i) {
-                if (!nh[i] || usedr[i]) continue;
-                for (int j = 0; j < n; ++j) {
-                    if (usedc[j] || (pass == 0 && m->joint_hold[j])) continue;
-                    if (std::fabs(A[i][j]) > best) {
-                        best = std::fabs(A[i][j]);
-                        bi = i;
-                        bj = j;
-                    }
-                }
-            }
-            if (bi >= 0 && best <= 1e-10 * nh_scale) bi = -1;
-        }
-        if (bi < 0) return 1; /* dependent nonholonomic rows: B T^h lost rank here */
-        usedr[bi] = 1;
-        usedc[bj] = 1;
-        P->rows[mh + P->l] = bi;
-        P->dep[mh + P->l] = bj;
-        P->l++;
-        for (int i = 0; i < nc; ++i) {
-            if (!nh[i] || usedr[i]) continue;
-            double f = A[i][bj] / A[bi][bj];
-            for (int j = 0; j < n; ++j) A[i][j] -= f * A[bi][j];
-        }
+    for (int k = 0; k < m->nnh; ++k) {
+        pick_pivot(m, A, nc, usedr, usedc, nh, 1, 1e-10 * nh_scale, &bi, &bj);
+        if (bi < 0) return 1; /* B T^h lost rank here */
+        P->rows[P->m + P->l] = bi;
+        P->dep[P->m + P->l++] = bj;
+        take_pivot(A, nc, n, usedr, usedc, bi, bj);
     }
     int na = 0;
     for (int j = 0; j < n; ++j)
         if (!usedc[j]) P->ind[na++] = j;
-    for (int i = 0; i < P->l; ++i) P->ind[na++] = P->dep[mh + i];
+    for (int i = 0; i < P->l; ++i) P->ind[na++] = P->dep[P->m + i];
     return 0;
 }
 
