@@ -32,6 +32,60 @@ static void print_error(const hs_error *e)
     fprintf(stderr, "hydrosweep info: %s\n", buf);
 }
 
+
+static unsigned int info_dep; /* the double-step partition at t = 0 (print_formulation) */
+static int info_dep_ok;
+
+/* The number of dependent coordinates of the partition print_formulation found. */
+static int info_ndep(const hs_model *m)
+{
+    int i, k = 0;
+    for (i = 0; i < m->nz; ++i) k += info_dep_ok && ((info_dep >> i) & 1u);
+    return k;
+}
+
+/* The formulation line: for double_step, the partition at t = 0 (hs_init: the full-pivot
+ * elimination on Phi_z at the initial configuration; seed 000 Sect. 2.3). */
+static void print_formulation(const hs_model_desc *d)
+{
+    const hs_model *m = &d->model;
+    hs_state *s;
+    hs_work *w;
+    char a[256], b[256];
+    int i, k = 0;
+    info_dep_ok = 0;
+    if (m->formulation != HS_FORM_DOUBLE_STEP || m->ncon == 0) {
+        printf("formulation:      %s%s\n", hs_formulation_names[m->formulation == HS_FORM_DOUBLE_STEP],
+               m->ncon > 0 ? " (index-3 augmented Lagrangian with projections: every coordinate a Newton unknown)"
+                           : "");
+        return;
+    }
+    s = (hs_state *)calloc(1, sizeof *s);
+    w = (hs_work *)calloc(1, sizeof *w);
+    if (!s || !w || hs_init(m, s, w)) {
+        printf("formulation:      double_step (no partition: the initial state failed: %s)\n",
+               s && w ? hs_status_string(s->status) : "out of memory");
+        free(s);
+        free(w);
+        return;
+    }
+    info_dep = s->ds_dep;
+    info_dep_ok = 1;
+    hs_independent_names(d, s->ds_dep, a, sizeof a);
+    b[0] = '\0';
+    for (i = 0; i < m->nz; ++i)
+        if ((s->ds_dep >> i) & 1u) {
+            int n = snprintf(b + k, sizeof b - (size_t)k, "%s%s", k ? ", " : "", d->joint_name[i]);
+            if (n < 0 || (size_t)(k + n) >= sizeof b) break;
+            k += n;
+        }
+    printf("formulation:      double_step (independent coordinates at t = 0: %s; dependent, from the loop "
+           "closure: %s)\n",
+           a, b);
+    free(s);
+    free(w);
+}
+
 int hs_cli_info(int argc, char **argv)
 {
     const char *path = NULL;
@@ -123,10 +177,17 @@ int hs_cli_info(int argc, char **argv)
         printf("valves:           %d\n", m->ndcv);
         printf("cylinders:        %d (friction states: %d)\n", m->ncyl, m->nfs);
     }
+    print_formulation(d);
     {
         int v, nsp = 0;
         for (v = 0; v < m->nvol; ++v) nsp += m->vol_model[v] == HS_VOL_SP;
-        if (nsp == 0) {
+        if (m->formulation == HS_FORM_DOUBLE_STEP && m->ncon > 0) {
+            /* the dependent coordinates' rows of the Newton system are unit rows (the tangent
+             * keeps its size): the unknowns are the others */
+            printf("Newton unknowns:  %d of the system's %d (the dependent coordinates follow from the loop "
+                   "closure)\n",
+                   m->nx - info_ndep(m), m->nx);
+        } else if (nsp == 0) {
             printf("Newton unknowns:  %d\n", m->nx);
         } else {
             /* the quasi-static pressures stay unknowns of the Newton system, each with an

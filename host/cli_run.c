@@ -560,6 +560,16 @@ int hs_cli_validate(int argc, char **argv)
         rc = 3;
     } else {
         double escale = 1.0; /* energy scale for the E_balance residual */
+        /* and the length scale of phi_norm, a residual of positions (the double-step
+         * formulation keeps it at rounding level, where its own size is no scale): the
+         * mechanism's largest joint offset */
+        double lscale = 0.0;
+        for (k = 0; k < md.model.nbody; ++k) {
+            double la = hs_v3_norm(md.model.joint_at_parent[k]), lc = hs_v3_norm(md.model.joint_at_child[k]);
+            if (la > lscale) lscale = la;
+            if (lc > lscale) lscale = lc;
+        }
+        if (!(lscale > 0.0)) lscale = 1.0;
         for (q = 0; q < sw.out.nsig; ++q) {
             int kd = sw.out.sig[q].kind;
             if (kd == HS_SIG_W || kd == HS_SIG_EKIN || kd == HS_SIG_EPOT || kd == HS_SIG_WEXT)
@@ -582,6 +592,7 @@ int hs_cli_validate(int argc, char **argv)
                     if (st != HS_STAT_TMAX && v > scale && isfinite(v)) scale = v;
                 }
             if (sw.out.sig[q].kind == HS_SIG_EBAL) scale = escale;
+            if (sw.out.sig[q].kind == HS_SIG_PHI) scale = lscale;
             for (k = 0; k < K; ++k)
                 for (st = 0; st < HS_NSTAT; ++st) {
                     double x = a.stats[((long)q * HS_NSTAT + st) * K + k];

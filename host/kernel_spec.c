@@ -149,6 +149,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(fd_floor, HS_FT_DOUBLE),
     HS_FSCALAR(newton, HS_FT_INT),
     HS_FSCALAR(predictor, HS_FT_INT),
+    HS_FSCALAR(formulation, HS_FT_INT),
     HS_FSCALAR(step, HS_FT_INT),
     HS_FSCALAR(rtol, HS_FT_DOUBLE),
     HS_FSCALAR(atol_z, HS_FT_DOUBLE),
@@ -210,10 +211,11 @@ static int field_index(const char *name)
 
 /* Integer members that select a branch only (no size, no layout follows from them): a sweep
  * may vary them per instance like a double. A volume's formulation (lumped or singular
- * perturbation) is one; a friction model is not (it sets the friction states, nfs). */
+ * perturbation) and the integrator's (penalty or double-step; a scalar, read through HS_B) are
+ * such; a friction model is not (it sets the friction states, nfs). */
 static int branch_int(int fi)
 {
-    static const char *const names[] = {"vol_model", NULL};
+    static const char *const names[] = {"vol_model", "formulation", NULL};
     int k;
     for (k = 0; names[k]; ++k)
         if (fi >= 0 && !strcmp(hs_model_fields[fi].name, names[k])) return 1;
@@ -356,7 +358,7 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     /* what varies: the swept members, then what hs_model_derive makes of them */
     for (j = 0; ov && j < ov->n; ++j) {
         int fi = hs_field_at((size_t)ov->offset[j]);
-        if (branch_int(fi) && hs_model_fields[fi].is_array) {
+        if (branch_int(fi)) {
             var[fi] = 1;
             continue;
         }
@@ -416,10 +418,15 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
         if (f->type == HS_FT_DOUBLE || f->is_array) continue;
         memcpy(&v, (const char *)m + f->offset, sizeof v);
         sb_printf(&b, "#define HS_SPEC_N_%s %d\n", f->name, v);
+        if (branch_int(i)) { /* HS_B: per instance when swept */
+            if (var[i]) sb_printf(&b, "#define HS_SPEC_B_%s(m) ((int)(m)->%s)\n", f->name, f->name);
+            else sb_printf(&b, "#define HS_SPEC_B_%s(m) (%d)\n", f->name, v);
+        }
     }
     sb_printf(&b, "\n/* topology */\n");
     for (i = 0; hs_model_fields[i].name; ++i)
-        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE) /* a swept branch selector */
+        if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) /* a swept branch
+                                                                                              selector */
             sb_printf(&b, "#define HS_SPEC_I_%s(m, i) ((int)(m)->%s[i])\n", hs_model_fields[i].name,
                       hs_model_fields[i].name);
         else if (hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) {
@@ -438,6 +445,7 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     }
     if (sp->nvarf == 0) sb_printf(&b, "    char hs_none;\n");
     sb_printf(&b, "} hs_mview;\n\n#define HS_N(m, f) HS_SPEC_N_##f\n#define HS_I(m, f, i) HS_SPEC_I_##f(m, i)\n"
+                  "#define HS_B(m, f) HS_SPEC_B_##f(m)\n"
                   "#define HS_D(m, f) HS_SPEC_D_##f(m)\n\n"
                   "/* the shared values: constants, except non-finite ones (hs_spec_base) */\n"
                   "#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)\n#define HS_SPEC_CONST __constant__ const\n"

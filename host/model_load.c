@@ -566,7 +566,7 @@ static int parse_integrator(ctx *c)
 {
     static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                        "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                       "fd_floor", "newton", "predictor", "step", "rtol", "atol_position",
+                                       "fd_floor", "newton", "predictor", "formulation", "step", "rtol", "atol_position",
                                        "atol_velocity", "atol_pressure", "atol_friction",
                                        "atol_spool", "h_init", "h_min", "h_max", NULL};
     hs_model *m = &c->d->model;
@@ -586,6 +586,7 @@ static int parse_integrator(ctx *c)
     m->fd_floor = 1e-2;
     m->newton = HS_NEWTON_FULL;
     m->predictor = HS_PRED_AUTO;
+    m->formulation = HS_FORM_PENALTY;
     hs_step_defaults(m);
     if (!y) return HS_OK;
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
@@ -601,6 +602,8 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||
         (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_FULL, &m->newton)) ||
         (rc = yt_get_enum(&c->y, y, p, "predictor", 0, hs_predictor_names, HS_PRED_AUTO, &m->predictor)) ||
+        (rc = yt_get_enum(&c->y, y, p, "formulation", 0, hs_formulation_names, HS_FORM_PENALTY,
+                          &m->formulation)) ||
         (rc = yt_get_enum(&c->y, y, p, "step", 0, hs_step_names, HS_STEP_FIXED, &m->step)) ||
         (rc = yt_get_num(&c->y, y, p, "rtol", "", 0, m->rtol, &m->rtol)) ||
         (rc = yt_get_num(&c->y, y, p, "atol_position", "|rad|m", 0, m->atol_z, &m->atol_z)) ||

@@ -14,7 +14,7 @@ int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                     "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                    "fd_floor", "newton", "predictor", "step", "rtol", "atol_position",
+                                    "fd_floor", "newton", "predictor", "formulation", "step", "rtol", "atol_position",
                                     "atol_velocity", "atol_pressure", "atol_friction",
                                     "atol_spool", "h_init", "h_min", "h_max", NULL};
     int i;
@@ -334,6 +334,20 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (!(m->fd_floor > 0.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "fd_floor", -1, HS_ERR_VALUE,
                      "fd_floor must be > 0");
+    if (m->formulation != HS_FORM_PENALTY && m->formulation != HS_FORM_DOUBLE_STEP)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
+                     "formulation must be penalty or double_step");
+    if (m->formulation == HS_FORM_DOUBLE_STEP && m->nnh > 0) {
+        int c, cn = 0;
+        for (c = 0; c < m->ncut; ++c)
+            if (m->cut_type[c] == HS_CUT_NONHOLONOMIC) cn = c;
+        /* seed 000's coordinate partitioning solves Phi(z) = 0 for the dependent
+         * coordinates: a constraint on velocities only has no position equation to solve */
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
+                     "formulation double_step handles holonomic cuts only; cut '%s' is "
+                     "nonholonomic: use formulation penalty",
+                     d->cut_name[cn]);
+    }
     if (m->step != HS_STEP_FIXED && m->step != HS_STEP_ADAPTIVE)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "step", -1, HS_ERR_VALUE,
                      "step must be fixed or adaptive");

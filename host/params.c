@@ -74,6 +74,7 @@ const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL
 const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
 
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
+const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
 
 void hs_step_defaults(hs_model *m)
 {
@@ -441,6 +442,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     make_enum(&t, hs_newton_names, 2);
     add(&t, "", offsetof(hs_model, predictor), "integrator.predictor");
     make_enum(&t, hs_predictor_names, 3);
+    add(&t, "", offsetof(hs_model, formulation), "integrator.formulation");
+    make_enum(&t, hs_formulation_names, 2);
     add(&t, "", offsetof(hs_model, step), "integrator.step");
     make_enum(&t, hs_step_names, 2);
     add(&t, "", offsetof(hs_model, rtol), "integrator.rtol");

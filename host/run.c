@@ -40,6 +40,10 @@ int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *e
 {
     int rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
     if (!rc && sw->newton >= 0) md->model.newton = sw->newton;
+    if (!rc && sw->formulation >= 0) {
+        md->model.formulation = sw->formulation;
+        rc = hs_model_validate(md, err); /* double_step refuses nonholonomic cuts */
+    }
     if (!rc && sw->step >= 0) md->model.step = sw->step;
     if (!rc && !isnan(sw->rtol)) md->model.rtol = sw->rtol;
     return rc;

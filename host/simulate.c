@@ -113,6 +113,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     sum->p_min = HUGE_VAL;
     sum->p_min_vol = -1;
     st = hs_init(m, s, w);
+    sum->ds_dep0 = s->ds_dep;
     s->warn |= hs_model_plausible(m);
     if (!st) {
         note_pressures(m, s, sum);
@@ -160,6 +161,8 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
     sum->mean_iters = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
     sum->status = st;
     sum->warn = s->warn;
+    sum->ds_dep = s->ds_dep;
+    sum->ds_repart = s->ds_repart;
     free(s);
     free(w);
     return st;
@@ -229,6 +232,19 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
     return st;
 }
 
+void hs_independent_names(const hs_model_desc *d, unsigned int dep, char *buf, size_t n)
+{
+    size_t k = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < d->model.nz && k < n; ++i)
+        if (!((dep >> i) & 1u)) {
+            int w = snprintf(buf + k, n - k, "%s%s", k ? ", " : "", d->joint_name[i]);
+            if (w < 0) break;
+            k += (size_t)w;
+        }
+}
+
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *s)
 {
     fprintf(f, "model            %s\n", d->name);
@@ -241,6 +257,16 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
                 d->model.dt, s->t_final);
     }
     fprintf(f, "newton iters     mean %.3f, max %d\n", s->mean_iters, s->max_iters);
+    if (d->model.formulation == HS_FORM_DOUBLE_STEP && d->model.ncon > 0) {
+        char a[256], b[256];
+        hs_independent_names(d, s->ds_dep0, a, sizeof a);
+        hs_independent_names(d, s->ds_dep, b, sizeof b);
+        if (s->ds_repart == 0)
+            fprintf(f, "independent      %s (double-step: full-pivot elimination on Phi_z at t = 0, kept)\n", a);
+        else
+            fprintf(f, "independent      %s at t = 0, %s at the end (double-step: %d re-partitions)\n", a, b,
+                    s->ds_repart);
+    }
     fprintf(f, "max |E_balance|  %.3e J\n", s->max_abs_Ebal);
     if (d->model.ncyl > 0) fprintf(f, "max |W_cyl|      %.3e J\n", s->max_abs_Wcyl);
     fprintf(f, "max phi_norm     %.3e\n", s->max_phi);

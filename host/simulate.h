@@ -21,6 +21,10 @@ typedef struct hs_sim_summary {
     double max_phi; /* max ||Phi||_2 over all steps */
     double max_phid; /* max ||Phi_z zd||_2 */
     double t_final; /* time of the last accepted step */
+    unsigned int ds_dep0; /* double-step formulation: the dependent coordinates chosen at t = 0
+                             (bit i: joint i; hs_state.ds_dep) */
+    unsigned int ds_dep; /* ... at the end */
+    int ds_repart; /* ... partitions chosen again during the run */
     int status; /* enum hs_status_bits of the failure, 0 = completed */
     int warn; /* warning bits (HS_ST_WARNINGS) */
     double p_min; /* the lowest volume pressure of any step, Pa (models with volumes) */
@@ -50,6 +54,10 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
 int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summary *sum);
 
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *sum);
+
+/* The names of the joints whose coordinates are independent (bit i of dep clear: joint i is
+ * not dependent), comma-separated, into buf (double-step formulation). */
+void hs_independent_names(const hs_model_desc *d, unsigned int dep, char *buf, size_t n);
 
 /* The model's legal but implausible values (hs_model_plausible's rules), by parameter name,
  * into buf ("" when none); returns how many. */

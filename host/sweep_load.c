@@ -734,20 +734,22 @@ static int parse_outputs(sctx *c)
  * stays as its file says. */
 static int parse_simulation(sctx *c)
 {
-    static const char *const keys[] = {"t_end", "dt", "newton", "step", "rtol", NULL};
+    static const char *const keys[] = {"t_end", "dt", "newton", "formulation", "step", "rtol", NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
     hs_error e;
     double t0, d0;
     int rc;
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = -1;
+    sw->newton = sw->step = sw->formulation = -1;
     if (!m) return HS_OK;
     if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
         (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "t_end", "s", 0, NAN, &sw->t_end)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "dt", "s", 0, NAN, &sw->dt)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "newton", 0, hs_newton_names, -1, &sw->newton)) ||
+        (rc = yt_get_enum(&c->y, m, "simulation", "formulation", 0, hs_formulation_names, -1,
+                          &sw->formulation)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "step", 0, hs_step_names, -1, &sw->step)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)))
         return rc;
@@ -1109,7 +1111,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     memset(sw, 0, sizeof *sw);
     memset(model, 0, sizeof *model);
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = -1;
+    sw->newton = sw->step = sw->formulation = -1;
     if (!path) path = "<text>";
     snprintf(sw->path, sizeof sw->path, "%s", path);
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no sweep text");
@@ -1129,7 +1131,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
         memset(model, 0, sizeof *model);
         snprintf(sw->path, sizeof sw->path, "%s", path);
         sw->t_end = sw->dt = sw->rtol = NAN;
-        sw->newton = sw->step = -1;
+        sw->newton = sw->step = sw->formulation = -1;
     }
     return rc;
 }

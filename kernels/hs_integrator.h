@@ -80,7 +80,14 @@ typedef struct hs_state {
     int iters; /* Newton iterations of the last step (all its sub-steps) */
     int iters_max; /* largest per-step count so far */
     long iters_total; /* sum over all steps (and, with adaptive steps, their rejected attempts) */
+    /* the double-step formulation's partition (hs_double_step.h; 0 with the penalty one), in 8 B:
+     * the seed 003 four-bar's state then stays within the 256 B per thread that the specialised
+     * GPU kernel keeps in shared memory (hs_spec_entry.h) */
+    unsigned int ds_row; /* bit e set when constraint row e fixes the dependent coordinates */
+    unsigned short ds_dep; /* bit i set when z_i is a dependent coordinate (HS_MAX_Z <= 16) */
+    unsigned short ds_repart; /* partitions chosen again since t = 0 (saturates at 65535) */
 } hs_state;
+typedef char hs_check_ds_dep[HS_MAX_Z <= 16 ? 1 : -1];
 
 /* The rates at the start of the last accepted step and its size: the history that the
  * predictor one Taylor degree higher (hs_step_prologue) and the adaptive local error estimate
@@ -380,6 +387,14 @@ HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, c
     hs_residual_rows(m, s, x, w, f);
 }
 
+/* The point x0 + eps of a forward difference (eqs. 40-41): eps = fd_rel max(fd_floor, |x0|);
+ * the caller divides by the representable difference (x0 + eps) - x0. */
+HS_HD static inline double hs_fd_point(const hs_mview *m, double x0)
+{
+    double ax = fabs(x0);
+    return x0 + HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
+}
+
 /* Forward-difference tangent of the residual at x (eqs. 40-41), given f0 = f(x) just computed
  * by hs_residual (its kinematics still in w). Column i uses the increment
  * fd_rel * max(fd_floor, |x_i|), taken as the representable difference (x_i + eps) - x_i;
@@ -398,16 +413,13 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
     HS_NOUNROLL
     for (k = 0; k < n; ++k) {
         int hyd = k < nh;
-        double ax, eps, xi, x0, ie;
+        double xi, x0, ie;
         i = hyd ? HS_N(m, nz) + k : n - 1 - k; /* p, fs first, then z from the last */
         if (k == nh && nh > 0) /* f0's hydraulic rates again, for the columns that keep them */
             hs_hydraulic_rates(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd);
         x0 = x[i];
-        ax = fabs(x0);
-        eps = HS_D(m, fd_rel) * (ax > HS_D(m, fd_floor) ? ax : HS_D(m, fd_floor));
-        xi = x0 + eps;
-        eps = xi - x0;
-        ie = 1.0 / eps;
+        xi = hs_fd_point(m, x0);
+        ie = 1.0 / (xi - x0);
         x[i] = xi;
         if (hyd) {
             hs_residual_hyd(m, s, x, w, w->f1);
@@ -428,6 +440,14 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
         for (r = 0; r < n; ++r) w->lu.T[r * HS_CAP_X + i] = (w->f1[r] - f0[r]) * ie;
         x[i] = x0;
     }
+}
+
+#include "hs_double_step.h"
+
+/* Is the model integrated by the double-step formulation (integrator.formulation)? */
+HS_HD static inline int hs_double_step(const hs_mview *m)
+{
+    return HS_B(m, formulation) == HS_FORM_DOUBLE_STEP && HS_N(m, ncon) > 0;
 }
 
 /* Factorises L = P + dt^2/4 alpha J^T J (nz x nz, ld HS_CAP_Z) into w->L. */
@@ -724,7 +744,14 @@ HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *
 HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int nx = HS_N(m, nx), i;
-    hs_residual(m, s, w->t1, w->x, w->lam, w, w->f0);
+    if (hs_double_step(m)) {
+        if (hs_ds_residual(m, s, w->t1, w->x, w, w->f0)) { /* the loop closure failed */
+            s->status |= HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG;
+            return s->status;
+        }
+    } else {
+        hs_residual(m, s, w->t1, w->x, w->lam, w, w->f0);
+    }
     HS_UNROLL
     for (i = 0; i < nx; ++i) {
         if (!hs_isfinite(w->f0[i])) {
@@ -738,21 +765,29 @@ HS_HD static inline int hs_newton_residual(const hs_mview *m, hs_state *s, hs_wo
 
 /* Tangent at the iterate into w->lu.T (after hs_newton_residual, whose kinematics it starts
  * from), and the projection weight P of eq. (43): its z block less the penalty part
- * dt^2/4 alpha J^T J, with J at the same point. */
+ * dt^2/4 alpha J^T J, with J at the same point. The double-step formulation has no
+ * projections: its tangent only (hs_ds_tangent). */
 HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e;
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, j, e, ds = hs_double_step(m);
     double t1 = w->t1, sa = 0.25 * w->h * w->h * w->alpha;
-    HS_UNROLL
-    for (i = 0; i < n; ++i)
-        HS_UNROLL
-        for (j = 0; j < n; ++j) {
-            double q = 0.0;
-            HS_UNROLL
-            for (e = 0; e < HS_N(m, ncon); ++e) q += w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
-            w->P[i * HS_CAP_Z + j] = -(sa * q);
+    if (ds) {
+        if (hs_ds_tangent(m, s, t1, w->x, w->f0, w)) {
+            s->status |= HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG;
+            return s->status;
         }
-    hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
+    } else {
+        HS_UNROLL
+        for (i = 0; i < n; ++i)
+            HS_UNROLL
+            for (j = 0; j < n; ++j) {
+                double q = 0.0;
+                HS_UNROLL
+                for (e = 0; e < HS_N(m, ncon); ++e) q += w->J[e * HS_CAP_Z + i] * w->J[e * HS_CAP_Z + j];
+                w->P[i * HS_CAP_Z + j] = -(sa * q);
+            }
+        hs_tangent(m, s, t1, w->x, w->lam, w->f0, w);
+    }
     w->tan_h = w->h;
     /* a non-finite tangent is flagged here, not left to the factorisation: LU pivoting
      * treats NaN differently in kernels/hs_linalg.h, LAPACK and cuBLAS */
@@ -764,6 +799,7 @@ HS_HD static inline int hs_newton_tangent(const hs_mview *m, hs_state *s, hs_wor
                 s->status |= HS_ST_NONFINITE;
                 return s->status;
             }
+    if (ds) return 0; /* no projections */
     HS_UNROLL
     for (i = 0; i < n; ++i)
         HS_UNROLL
@@ -781,13 +817,18 @@ HS_HD static inline int hs_newton_assemble(const hs_mview *m, hs_state *s, hs_wo
 
 /* Second half, after the solve left dx in w->dx: update, per-class convergence test,
  * multiplier update with the new positions (eq. 19). *dn gets max_i |dx_i| / tol_i, the
- * update measured in its tolerances (modified Newton watches how fast it falls). */
+ * update measured in its tolerances (modified Newton watches how fast it falls). The
+ * double-step formulation updates the independent unknowns only (a dependent coordinate's
+ * update is 0 by the tangent's unit rows; set so whatever the solver's rounding). */
 HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state *s, hs_work *w, int it, int *conv,
                                         double *dn)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     double d = 0.0, itz = 1.0 / HS_D(m, tol_z), itp = 1.0 / HS_D(m, tol_p), itf = 1.0 / HS_D(m, tol_fs);
     *conv = 1;
+    if (hs_double_step(m))
+        for (i = 0; i < n; ++i)
+            if ((s->ds_dep >> i) & 1u) w->dx[i] = 0.0;
     HS_UNROLL
     for (i = 0; i < nx; ++i) {
         double tol = i < n ? HS_D(m, tol_z) : (i < n + HS_N(m, nvol) ? HS_D(m, tol_p) : HS_D(m, tol_fs));
@@ -801,6 +842,11 @@ HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state 
         if (a > d) d = a;
     }
     *dn = d;
+    if (hs_double_step(m)) { /* no multipliers: the next residual closes the loop at x */
+        w->kin_x = 0;
+        s->iters = it;
+        return 0;
+    }
     hs_kin_positions(m, w->x, &w->kin);
     w->kin_x = 1;
     hs_constraints_phi(m, &w->kin, w->phi);
@@ -825,16 +871,13 @@ HS_HD HS_NOINLINE static inline void hs_newton_fail(const hs_mview *m, hs_state 
     if (hs_loop_singular(m, w)) s->status |= HS_ST_SINGULAR_CONFIG;
 }
 
-/* Epilogue of a converged (sub-)step: projections (eqs. 20-21 / 27-28), checks, accept,
- * energies, the right-limit rates after a load jump. At the end of a step of dt (w->t1 ==
- * w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w describing the
- * new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns
- * s->status (0: accepted). */
-HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
+/* Velocities and accelerations of the converged penalty iterate w->x into w->zd, w->zdd:
+ * the trapezoidal rule's, then their mass-damping-stiffness-orthogonal projections (eqs.
+ * 20-21 / 27-28); the kinematics' velocities follow. Returns s->status. */
+HS_HD static inline int hs_projected_rates(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
-    double dt = w->h, c1 = 2.0 / dt, c2 = 4.0 / (dt * dt);
-    double t1 = w->t1;
+    int n = HS_N(m, nz), i;
+    double c1 = 2.0 / w->h, c2 = 4.0 / (w->h * w->h);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
@@ -853,6 +896,31 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
         hs_project(m, w, w->zdd, vp);
     } else {
         hs_kin_velocities(m, w->zd, &w->kin);
+    }
+    return 0;
+}
+
+/* Epilogue of a converged (sub-)step: projections (eqs. 20-21 / 27-28), checks, accept,
+ * energies, the right-limit rates after a load jump. At the end of a step of dt (w->t1 ==
+ * w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w describing the
+ * new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns
+ * s->status (0: accepted). */
+HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
+{
+    int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
+    double dt = w->h, c1 = 2.0 / dt;
+    double t1 = w->t1;
+    if (hs_double_step(m)) {
+        /* the last update moved the independent coordinates: the loop closed at them, the
+         * dependent rates from eqs. 13 and 15 (Phi = 0, Phi_z zd = 0 and its derivative hold
+         * to rounding: no projection) */
+        if (hs_ds_close(m, s, w->x, w)) {
+            s->status |= HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG;
+            return s->status;
+        }
+        hs_ds_rates(m, s, w->x, w);
+    } else if (hs_projected_rates(m, s, w)) {
+        return s->status;
     }
     HS_UNROLL
     for (i = 0; i < n; ++i)
@@ -912,6 +980,7 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
     }
     s->t = t1;
     hs_cavitation_check(m, s);
+    if (hs_double_step(m) && hs_ds_partition(m, s, w, 0)) w->tan_ok = 0;
     w->it_step += s->iters;
     if (t1 == w->tg) { /* a step of dt done: its iterations are those of all its sub-steps */
         s->step += 1;
@@ -1474,6 +1543,13 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     if (hs_consistent_rates(m, s, w, 0.0)) return s->status;
     hs_constraints_phi(m, &w->kin, w->phi); /* w now describes s: hs_observe_current */
     hs_cavitation_check(m, s);
+    s->ds_dep = 0;
+    s->ds_row = 0u;
+    s->ds_repart = 0;
+    if (hs_double_step(m) && hs_ds_partition(m, s, w, 1)) {
+        s->status |= HS_ST_GEOMETRY;
+        return s->status;
+    }
     return 0;
 }
 

@@ -213,6 +213,32 @@ HS_HD static inline void hs_lu_solve(const hs_real *LU, int n, int lda, const in
     }
 }
 
+/* Solves A^T x = b with the factors of hs_lu_factor (A = P L U, so A^T = U^T L^T P^T): forward
+ * substitution with U^T, back substitution with the unit L^T, then the row swaps in reverse
+ * order; b is overwritten by x. */
+HS_HD static inline void hs_lu_solve_t(const hs_real *LU, int n, int lda, const int *piv, hs_real *b)
+{
+    int i, j;
+    for (i = 0; i < n; ++i) {
+        hs_real s = b[i];
+        for (j = 0; j < i; ++j) s -= LU[j * lda + i] * b[j];
+        b[i] = s * LU[i * lda + i]; /* the diagonal holds 1/u_ii */
+    }
+    for (i = n - 2; i >= 0; --i) {
+        hs_real s = b[i];
+        for (j = i + 1; j < n; ++j) s -= LU[j * lda + i] * b[j];
+        b[i] = s;
+    }
+    for (i = n - 1; i >= 0; --i) {
+        int p = piv[i];
+        if (p != i) {
+            hs_real t = b[i];
+            b[i] = b[p];
+            b[p] = t;
+        }
+    }
+}
+
 /* The inverse of A from the factors of hs_lu_factor, in place (LAPACK dgetri's algorithm:
  * inv(U), then X L = inv(U) for X = inv(A) P, then the column exchanges of P^T). For a matrix
  * solved against many times, as modified Newton's tangent is: a product with the inverse has no

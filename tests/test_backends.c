@@ -121,6 +121,30 @@ int main(void)
         hs_batch_out_free(&ca);
         base.step = HS_STEP_FIXED;
     }
+    /* the double-step formulation (integrator.formulation = double_step): the same agreement;
+     * its Newton system has the dependent coordinate's unit row and column, which LAPACK and
+     * our LU solve alike */
+    {
+        hs_batch_out rd, cd;
+        double wd;
+        base.formulation = HS_FORM_DOUBLE_STEP;
+        run(HS_BACKEND_REFERENCE, 1, vals, n, &rd);
+        run(HS_BACKEND_CPU, 2, vals, n, &cd);
+        for (i = 0; i < n; ++i) {
+            CHECK(cd.status[i] == rd.status[i] && cd.steps[i] == rd.steps[i] && cd.iters_mean[i] == rd.iters_mean[i] &&
+                      cd.iters_max[i] == rd.iters_max[i],
+                  "double-step instance %ld: same status, steps and Newton counts (%g vs %g)", i, cd.iters_mean[i],
+                  rd.iters_mean[i]);
+            if (i != 5) CHECK(rd.status[i] == 0 && rd.steps[i] == 1200, "double-step instance %ld completes", i);
+        }
+        wd = stats_diff(&cd, &rd, n);
+        printf("  double-step: cpu batch vs reference: max relative difference of the statistics %.3e\n", wd);
+        CHECK(wd < 5e-9, "double-step: cpu batch equals reference to rounding: %.3e", wd);
+        CHECK(cd.status[5] == HS_ST_INVALID, "double-step: the invalid instance flagged");
+        hs_batch_out_free(&rd);
+        hs_batch_out_free(&cd);
+        base.formulation = HS_FORM_PENALTY;
+    }
     /* a diverging instance: an absurdly soft oil (1 kPa) makes the valve volume's pressure
      * equation ill-posed; whatever happens it must be flagged or finish, never crash */
     {

@@ -402,6 +402,66 @@ static void test_branch_selector(void)
     hs_model_desc_free(&d);
 }
 
+/* The double-step formulation (integrator.formulation = double_step) specialised: seed 000's
+ * four-bar with the fluid's and two Newton parameters swept, and the quick-return (two cuts,
+ * four dependent coordinates) with the formulation itself swept: the engines equal to the bit
+ * over the valve's opening. */
+static void test_double_step_engines(void)
+{
+    static hs_model_desc d;
+    hs_override_spec ov;
+    hs_error e;
+    int p, k = 0;
+    if (hs_model_load("models/fourbar_jaiswal2021.yaml", &d, &e)) {
+        CHECK(0, "model loads: %s", e.msg);
+        return;
+    }
+    d.model.t_end = 1.2; /* the valve opens at 1 s */
+    d.model.formulation = HS_FORM_DOUBLE_STEP;
+    memset(&ov, 0, sizeof ov);
+    for (p = 0; p < d.nparam && k < 8; ++p)
+        if (d.param[p].type == HS_PARAM_DOUBLE &&
+            (!strncmp(d.param[p].name, "fluid.", 6) || !strcmp(d.param[p].name, "integrator.tol_position") ||
+             !strcmp(d.param[p].name, "integrator.fd_rel")))
+            ov.offset[k++] = d.param[p].offset;
+    ov.n = k;
+    compare_engines("models/fourbar_jaiswal2021.yaml, double-step, fluid and Newton parameters swept", &d.model, &ov,
+                    6, 0.02);
+    hs_model_desc_free(&d);
+    if (hs_model_load("models/quickreturn_jaiswal2021.yaml", &d, &e)) {
+        CHECK(0, "model loads: %s", e.msg);
+        return;
+    }
+    d.model.t_end = 1.2;
+    memset(&ov, 0, sizeof ov);
+    /* the formulation swept (sweeps/seed000_formulations.yaml's kind): a branch selector read
+     * per instance (HS_B), the engines equal over a grid of it and dt (two instances of each
+     * formulation; one specialised build) */
+    {
+        hs_output_spec out;
+        hs_spec sp;
+        double v[4 * 2];
+        int q;
+        d.model.formulation = HS_FORM_PENALTY;
+        memset(&out, 0, sizeof out);
+        out.nsig = 1;
+        ov.n = 2;
+        ov.offset[0] = offsetof(hs_model, dt);
+        ov.offset[1] = offsetof(hs_model, formulation);
+        ov.is_int[1] = 1;
+        CHECK(hs_spec_build(&d.model, &ov, &out, &sp, &e) == 0 && sp.source &&
+                  strstr(sp.source, "#define HS_SPEC_B_formulation(m) ((int)(m)->formulation)"),
+              "a swept integrator.formulation: specialised, read per instance (%s)", sp.why);
+        hs_spec_free(&sp);
+        for (q = 0; q < 4; ++q) {
+            v[2 * q] = (q % 2 + 1) * 1e-3;
+            v[2 * q + 1] = q / 2;
+        }
+        run_compare("quick-return, dt x formulation", &d.model, &ov, 4, v);
+    }
+    hs_model_desc_free(&d);
+}
+
 static void test_refusals_and_cache(void)
 {
     hs_model m;
@@ -469,6 +529,7 @@ int main(void)
                          NULL);
     test_every_model();
     test_branch_selector();
+    test_double_step_engines();
     test_refusals_and_cache();
     return tu_report("test_kernel_spec");
 }

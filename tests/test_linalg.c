@@ -161,6 +161,23 @@ static int lu_random_case(int n)
     d = inf_norm_vec(r, n) / (anorminf * inf_norm_vec(x, n));
     if (d > g_worst_bwd) g_worst_bwd = d;
     CHECK(d <= 1e-14, "n=%d: backward error %g", n, d);
+
+    /* the transposed solve A^T y = b (hs_lu_solve_t) with the same factors, against LAPACK's
+     * dgetrs "T" and by its backward error (A^T's infinity norm is A's 1-norm) */
+    memcpy(xl, b, sizeof(double) * (size_t)n);
+    dgetrs_("T", &n, &nrhs, Ac, &n, ipiv, xl, &n, &info);
+    memcpy(x, b, sizeof(double) * (size_t)n);
+    hs_lu_solve_t(LU, n, lda, piv, x);
+    for (i = 0; i < n; ++i) r[i] = x[i] - xl[i];
+    d = inf_norm_vec(r, n) / inf_norm_vec(xl, n);
+    CHECK(info == 0 && d <= 1e-13 * kappa, "n=%d: transposed |y - y_lapack|/|y_lapack| = %g, kappa %g", n, d, kappa);
+    for (i = 0; i < n; ++i) {
+        double s = -b[i];
+        for (j = 0; j < n; ++j) s += A[j * lda + i] * x[j];
+        r[i] = s;
+    }
+    d = inf_norm_vec(r, n) / (anorm1 * inf_norm_vec(x, n));
+    CHECK(d <= 1e-14, "n=%d: transposed backward error %g", n, d);
     return 0;
 }
 

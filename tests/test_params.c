@@ -144,11 +144,15 @@ static void test_table(hs_model_desc *d)
     CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "s"), "t_end");
     for (i = 0; i < d->nparam; ++i)
         if (strcmp(d->param[i].name, "integrator.newton") && strcmp(d->param[i].name, "integrator.step") &&
-            strcmp(d->param[i].name, "integrator.predictor"))
+            strcmp(d->param[i].name, "integrator.predictor") && strcmp(d->param[i].name, "integrator.formulation"))
             CHECK(d->param[i].offset + sizeof(double) <= sizeof(hs_model) &&
                       d->param[i].offset % sizeof(double) == 0 &&
                       d->param[i].type == HS_PARAM_DOUBLE && hs_param_value_name(d, i) == NULL,
                   "offset and type of %s", d->param[i].name);
+    i = hs_param_find(d, "integrator.formulation");
+    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, formulation) &&
+              !strcmp(hs_param_value_name(d, i), "penalty"),
+          "integrator.formulation: an enum at hs_model.formulation, penalty by default");
     i = hs_param_find(d, "integrator.newton");
     CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, newton) &&
               !strcmp(hs_param_value_name(d, i), "full"),

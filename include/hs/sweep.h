@@ -50,6 +50,7 @@ typedef struct hs_sweep {
     hs_sweep_param *param; /* (nparam) heap */
     double t_end, dt; /* overrides; NAN when not given */
     int newton; /* override of integrator.newton (enum hs_newton); -1 when not given */
+    int formulation; /* override of integrator.formulation (enum hs_formulation); -1: not given */
     int step; /* override of integrator.step (enum hs_step_control); -1 when not given */
     double rtol; /* override of integrator.rtol; NAN when not given */
     hs_output_spec out; /* signals, statistics and trajectories per instance (hs_batch.h) */
