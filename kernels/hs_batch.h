@@ -91,6 +91,8 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
 {
     int i;
     if (!(m->dt > 0.0) || !(m->t_end > 0.0) || !(m->penalty > 0.0) || !(m->penalty_ratio >= 0.0)) return 0;
+    /* the double-step formulation solves position equations only (host/model_validate.c) */
+    if (m->formulation != HS_FORM_PENALTY && (m->formulation != HS_FORM_DOUBLE_STEP || m->nnh > 0)) return 0;
     for (i = 0; i < m->nbody; ++i) {
         if (!(m->body_mass[i] > 0.0)) return 0;
         if (!(m->body_inertia[i][0] >= 0.0 && m->body_inertia[i][1] >= 0.0 &&

@@ -5,6 +5,7 @@
  * the reduced residual against the full equations; agreement with the penalty formulation
  * shrinking as O(dt^2); second order on its own; the energy balance; a poor partition
  * replaced after one step; closure failures flagged, not accepted. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,6 +294,37 @@ static void test_closure_failure(void)
           "the state is the last good one");
 }
 
+/* A sweep may vary the formulation per instance: an instance that asks for double_step on a
+ * model with a nonholonomic cut (the knife edge) is invalid (HS_ST_INVALID, never run), as
+ * the model-file rule says; the penalty instance beside it is valid. So is an enumeration
+ * value out of range. */
+static void test_instance_refusal(void)
+{
+    static hs_model_desc d;
+    static hs_model mi;
+    hs_override_spec ov;
+    hs_error e;
+    double v[3] = {HS_FORM_PENALTY, HS_FORM_DOUBLE_STEP, 2.0};
+    if (hs_model_load("models/knife_edge_pendulum.yaml", &d, &e)) {
+        CHECK(0, "knife edge loads: %s", e.msg);
+        return;
+    }
+    memset(&ov, 0, sizeof ov);
+    ov.n = 1;
+    ov.offset[0] = offsetof(hs_model, formulation);
+    ov.is_int[0] = 1;
+    CHECK(hs_instance_model(&d.model, &ov, &v[0], &mi), "knife edge, penalty: a valid instance");
+    CHECK(!hs_instance_model(&d.model, &ov, &v[1], &mi), "knife edge, double_step: an invalid instance");
+    CHECK(!hs_instance_model(&d.model, &ov, &v[2], &mi), "formulation 2: an invalid instance");
+    hs_model_desc_free(&d);
+    if (hs_model_load("models/fourbar_jaiswal2021.yaml", &d, &e)) {
+        CHECK(0, "four-bar loads: %s", e.msg);
+        return;
+    }
+    CHECK(hs_instance_model(&d.model, &ov, &v[1], &mi), "four-bar, double_step: a valid instance");
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -304,6 +336,7 @@ int main(void)
     test_order_energy();
     test_repartition();
     test_closure_failure();
+    test_instance_refusal();
     free(W);
     free(W2);
     return tu_report("test_double_step");
