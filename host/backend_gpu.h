@@ -54,7 +54,8 @@ typedef struct hs_kernel_fig {
 /* The specialised kernel's and the generic kernel's (hs_fused_local_kernel) figures for the
  * model m (derived), the sweep's overrides ov and outputs out, compiled by NVRTC for arch
  * ("sm_90"): no GPU needed. When the job cannot be specialised, why says why and
- * spec->registers is -1. HS_ERR_ARG in a build without CUDA. */
+ * spec->registers is -1. spec or gen NULL: that kernel is not compiled (the generic one takes
+ * minutes the first time for each arch). HS_ERR_ARG in a build without CUDA. */
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
                       hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err);
 

@@ -373,6 +373,7 @@ int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_ou
     hs_spec sp;
     int rc;
     why[0] = '\0';
+    if (!spec) goto generic;
     if ((rc = hs_spec_build(m, ov, out, &sp, err))) return rc;
     if (!sp.source) {
         snprintf(why, nwhy, "%s", sp.why);
@@ -383,6 +384,8 @@ int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_ou
         hs_spec_free(&sp);
         if (rc) return rc;
     }
+generic:
+    if (!gen) return HS_OK;
     /* the generic kernel does not depend on the model: cached once per engine and arch */
     return hs_figures_of("#define HS_KERNELS_DEFINE\n#include \"hs_kernels.cuh\"\n", "hs_generic.cu", NULL,
                          "hs_fused_local_kernel", arch, gen, err);

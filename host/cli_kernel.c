@@ -19,7 +19,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: hydrosweep kernel FILE [--arch sm_XY] [--json] [--set NAME=VALUE ...]\n"
+            "usage: hydrosweep kernel FILE [--arch sm_XY] [--json] [--only specialised|generic]\n"
+            "                         [--set NAME=VALUE ...]\n"
             "\n"
             "Compiles, with NVRTC and without running anything (no GPU needed), the GPU kernel\n"
             "of the engine specialised to FILE's model structure (the default GPU path of\n"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
             "                     each kernel with registers, stack_bytes, spill_store_bytes,\n"
             "                     spill_load_bytes, cubin_bytes, compile_s (specialised is null,\n"
             "                     with why, when the job cannot be specialised)\n"
+            "  --only KERNEL      compile only the specialised or only the generic kernel (the\n"
+            "                     generic one takes minutes the first time for each\n"
+            "                     architecture; then it is cached); the other is null in --json\n"
             "  --set NAME=VALUE   override a model parameter first (as in `hydrosweep info`)\n"
             "  --source           print the generated source of the specialised engine instead\n"
             "                     (it includes the engine headers of kernels/)\n"
@@ -82,14 +86,14 @@ static void json_str(const char *s)
 
 int hs_cli_kernel(int argc, char **argv)
 {
-    const char *path = NULL, *arch = "sm_90";
+    const char *path = NULL, *arch = "sm_90", *only = NULL;
     hs_model_desc *d = NULL;
     hs_sweep *sw = NULL;
     hs_override_spec ov;
-    hs_kernel_fig ks, kg;
+    hs_kernel_fig ks = {0}, kg = {0};
     hs_error err;
     char why[512], abspath[PATH_MAX], text[PATH_MAX + 64];
-    int i, json = 0, source = 0, rc, ret = 0;
+    int i, json = 0, source = 0, rc, ret = 0, with_spec, with_gen;
     for (i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -99,12 +103,13 @@ int hs_cli_kernel(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--source")) {
             source = 1;
-        } else if (!strcmp(a, "--arch") || !strcmp(a, "--set")) {
+        } else if (!strcmp(a, "--arch") || !strcmp(a, "--set") || !strcmp(a, "--only")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "hydrosweep kernel: option %s needs a value\n", a);
                 return 1;
             }
             if (!strcmp(a, "--arch")) arch = argv[i + 1];
+            if (!strcmp(a, "--only")) only = argv[i + 1];
             ++i;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hydrosweep kernel: unknown option '%s' (see --help)\n", a);
@@ -123,6 +128,10 @@ int hs_cli_kernel(int argc, char **argv)
     }
     if (strncmp(arch, "sm_", 3) || strlen(arch) < 5 || strspn(arch + 3, "0123456789") < 2) {
         fprintf(stderr, "hydrosweep kernel: --arch '%s' is not an architecture like sm_90\n", arch);
+        return 1;
+    }
+    if (only && strcmp(only, "specialised") && strcmp(only, "generic")) {
+        fprintf(stderr, "hydrosweep kernel: --only '%s' is not one of specialised, generic\n", only);
         return 1;
     }
     d = (hs_model_desc *)calloc(1, sizeof *d);
@@ -144,7 +153,7 @@ int hs_cli_kernel(int argc, char **argv)
     }
     for (i = 1; !rc && i < argc; ++i)
         if (!strcmp(argv[i], "--set")) rc = hs_param_set_string(d, argv[++i], &err);
-        else if (!strcmp(argv[i], "--arch")) ++i;
+        else if (!strcmp(argv[i], "--arch") || !strcmp(argv[i], "--only")) ++i;
     if (!rc) rc = hs_sweep_apply_simulation(sw, d, &err);
     if (rc) {
         print_error(&err);
@@ -166,7 +175,10 @@ int hs_cli_kernel(int argc, char **argv)
         }
         goto done;
     }
-    rc = hs_kernel_figures(&d->model, &ov, &sw->out, arch, &ks, &kg, why, sizeof why, &err);
+    with_spec = !only || !strcmp(only, "specialised");
+    with_gen = !only || !strcmp(only, "generic");
+    rc = hs_kernel_figures(&d->model, &ov, &sw->out, arch, with_spec ? &ks : NULL, with_gen ? &kg : NULL, why,
+                           sizeof why, &err);
     if (rc) {
         print_error(&err);
         ret = 3;
@@ -176,26 +188,32 @@ int hs_cli_kernel(int argc, char **argv)
         printf("{\n  \"model\": ");
         json_str(d->name);
         printf(",\n  \"arch\": \"%s\",\n", arch);
-        if (why[0]) {
+        if (!with_spec) {
+            printf("  \"specialised\": null,\n  \"why\": \"not compiled (--only generic)\",\n");
+        } else if (why[0]) {
             printf("  \"specialised\": null,\n  \"why\": ");
             json_str(why);
             printf(",\n");
         } else {
             json_fig("specialised", &ks, 0);
         }
-        json_fig("generic", &kg, 1);
+        if (with_gen) json_fig("generic", &kg, 1);
+        else printf("  \"generic\": null\n");
         printf("}\n");
     } else {
         printf("model:        %s (%s)\n", d->name, d->path);
         printf("architecture: %s\n", arch);
         printf("%-12s  %9s  %11s  %11s  %11s  %11s  %9s\n", "kernel", "registers", "stack (B)", "spill st (B)",
                "spill ld (B)", "cubin (B)", "compile");
-        if (why[0]) printf("%-12s  unavailable: %s\n", "specialised", why);
+        if (!with_spec) printf("%-12s  not compiled (--only generic)\n", "specialised");
+        else if (why[0]) printf("%-12s  unavailable: %s\n", "specialised", why);
         else
             printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "specialised", ks.registers, ks.stack_bytes,
                    ks.spill_store_bytes, ks.spill_load_bytes, ks.cubin_bytes, ks.compile_s);
-        printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "generic", kg.registers, kg.stack_bytes,
-               kg.spill_store_bytes, kg.spill_load_bytes, kg.cubin_bytes, kg.compile_s);
+        if (!with_gen) printf("%-12s  not compiled (--only specialised)\n", "generic");
+        else
+            printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "generic", kg.registers, kg.stack_bytes,
+                   kg.spill_store_bytes, kg.spill_load_bytes, kg.cubin_bytes, kg.compile_s);
     }
 done:
     hs_sweep_free(sw);

@@ -1,6 +1,6 @@
 /* hs_double_step.h -- the double-step semi-recursive formulation (seed 000 Sects. 2.3 and 4):
  * coordinate partitioning inside the trapezoidal rule's Newton iteration. Included by
- * hs_integrator.h after the stages it shares with the penalty formulation (hs_evaluate_sub,
+ * hs_integrator.h after the stages it shares with the penalty formulation (hs_evaluate_kin_hyd,
  * hs_residual_rows, hs_residual_hyd); hs_integrator.h's Newton and step stages call these
  * where integrator.formulation is double_step.
  *
@@ -206,17 +206,14 @@ HS_HD static inline void hs_ds_rates(const hs_mview *m, const hs_state *s, const
 HS_HD HS_NOINLINE static inline int hs_ds_residual(const hs_mview *m, const hs_state *s, double t, double *x,
                                                    hs_work *w, double *f)
 {
-    int n = HS_N(m, nz), i, j;
-    double M[HS_CAP_Z * HS_CAP_Z], Q[HS_CAP_Z];
+    int n = HS_N(m, nz);
+    hs_real fb[HS_CAP_BODIES][6];
     if (hs_ds_close(m, s, x, w)) return 1;
     hs_ds_rates(m, s, x, w);
     /* positions and velocities are in w->kin: masks 0 */
-    hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, 0u, 0u, 1, M, Q);
-    for (i = 0; i < n; ++i) {
-        double r = -Q[i];
-        for (j = 0; j < n; ++j) r += M[i * HS_CAP_Z + j] * w->zdd[j];
-        w->rm[i] = r;
-    }
+    hs_evaluate_kin_hyd(m, s, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, 0u, 0u, 1);
+    /* M zdd - Q of every body (the inputs' left limits) */
+    hs_inverse_dynamics_side(m, &w->kin, t, -1, w->zdd, ~0u, fb, w->rm);
     hs_residual_rows(m, s, x, w, f);
     hs_ds_reduce(m, s, w, f);
     return 0;

@@ -146,22 +146,35 @@ HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const hs_rea
 }
 
 /* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin, g its
- * centre of mass, J its inertia about it in global axes. */
+ * centre of mass and Jw its inertia about it (global axes) times its angular velocity. */
 HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const hs_real g[3],
-                                        const hs_real J[9], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
+                                        const hs_real Jw[3], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
 {
-    hs_real Jw[3], wJw[3], c[3], mg[3], gc[3];
+    hs_real wJw[3], c[3], mg[3], gc[3];
     const hs_real *w = k->Z[j] + 3;
     int q;
     for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * g[q];
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
-    hs_m3_mulv(Jw, J, w);
     hs_v3_cross(wJw, w, Jw);
     hs_v3_cross(gc, g, c);
     for (q = 0; q < 3; ++q) {
         Qb[q] = F[q] - c[q];
         Qb[3 + q] = N[q] - wJw[q] - gc[q];
     }
+}
+
+/* Body j's Mbar (eq. 9) and Qbar (eq. 10) at the state in k, applied forces at time t (signal
+ * limit as in hs_body_applied). */
+HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k, int j, double t, int side,
+                                             hs_inertia6 *B, hs_real Qb[6])
+{
+    hs_real J[9], Jw[3], F[3], N[3], g[3];
+    hs_kin_com(m, k, j, g);
+    hs_body_applied(m, k, j, g, t, side, F, N);
+    hs_body_inertia_global(m, k, j, J);
+    hs_body_inertia6(m, j, g, J, B);
+    hs_m3_mulv(Jw, J, k->Z[j] + 3);
+    hs_body_force6(m, k, j, g, Jw, F, N, Qb);
 }
 
 /* M (nz x nz, row-major, leading dimension ldm) and Q (nz) with gravity and the external
@@ -176,12 +189,8 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
     int j, r;
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
-        hs_real J[9], Qb[6], a[6], F[3], N[3], g[3];
-        hs_kin_com(m, k, j, g);
-        hs_body_applied(m, k, j, g, t, side, F, N);
-        hs_body_inertia_global(m, k, j, J);
-        hs_body_inertia6(m, j, g, J, &w->Ic[j]);
-        hs_body_force6(m, k, j, g, J, F, N, Qb);
+        hs_real Qb[6], a[6];
+        hs_body_mass_force6(m, k, j, t, side, &w->Ic[j], Qb);
         hs_inertia6_apply(&w->Ic[j], k->Zd0[j], a);
         for (r = 0; r < 6; ++r) w->Qc[j][r] = Qb[r] - a[r];
     }
@@ -210,6 +219,50 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
         for (l = 0; l < HS_N(m, nbody); ++l) /* neither an ancestor of the other: no coupling */
             if (!((HS_I(m, body_anc, j) >> l) & 1u) && !((HS_I(m, body_anc, l) >> j) & 1u))
                 M[j * ldm + l] = 0.0;
+    }
+}
+
+/* Inverse dynamics, tau = M zdd - Q (nz; Q with gravity and the external loads at time t, signal
+ * limit as in hs_body_applied), without forming M: the recursive Newton-Euler form of eqs.
+ * 8-12. Out from the root, the body accelerations Zdot_j = Zd0_j + sum over the path root..j
+ * of b_l zdd_l (eq. 3); per body f_j = Mbar_j Zdot_j - Qbar_j; back to the root, each f added
+ * into its parent (the products with T^T); tau_j = b_j^T f_j. For the seed 003 four-bar about
+ * 2/3 of the flops of hs_mass_force_side and the product M zdd, which a residual needs only
+ * this way (hs_residual_sub). fb (nbody x 6) keeps each body's own f: the bodies outside
+ * mask (bit j: body j) take theirs from it, which holds when their positions, velocities and
+ * the accelerations on their paths are those of the call that computed it (hs_tangent's
+ * columns recompute only the bodies a coordinate moves); the others' are computed and kept.
+ * Requires hs_kin_positions and hs_kin_velocities. */
+HS_HD static inline void hs_inverse_dynamics_side(const hs_mview *m, const hs_kin *k, double t, int side,
+                                                  const hs_real *zdd, unsigned int mask,
+                                                  hs_real (*fb)[6], hs_real *tau)
+{
+    hs_real a[HS_CAP_BODIES][6]; /* the path sums of b_l zdd_l, then the accumulated forces */
+    int j, r;
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nbody); ++j) {
+        int par = HS_I(m, body_parent, j);
+        for (r = 0; r < 6; ++r) a[j][r] = (par >= 0 ? a[par][r] : 0.0) + k->b[j][r] * zdd[j];
+    }
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nbody); ++j) {
+        hs_inertia6 B;
+        hs_real Qb[6], acc[6], f[6];
+        if (!((mask >> j) & 1u)) continue;
+        hs_body_mass_force6(m, k, j, t, side, &B, Qb);
+        for (r = 0; r < 6; ++r) acc[r] = k->Zd0[j][r] + a[j][r];
+        hs_inertia6_apply(&B, acc, f);
+        for (r = 0; r < 6; ++r) fb[j][r] = f[r] - Qb[r];
+    }
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nbody); ++j)
+        for (r = 0; r < 6; ++r) a[j][r] = fb[j][r];
+    HS_UNROLL
+    for (j = HS_N(m, nbody) - 1; j >= 0; --j) {
+        int par = HS_I(m, body_parent, j);
+        tau[j] = hs_v3_dot(k->b[j], a[j]) + hs_v3_dot(k->b[j] + 3, a[j] + 3);
+        if (par >= 0)
+            for (r = 0; r < 6; ++r) a[par][r] += a[j][r];
     }
 }
 

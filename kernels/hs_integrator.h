@@ -128,8 +128,23 @@ HS_HD static inline int hs_pred_extrapolated(const hs_mview *m)
     return p == HS_PRED_EXTRAPOLATED || (p == HS_PRED_AUTO && HS_N(m, newton) == HS_NEWTON_MODIFIED);
 }
 
+/* hs_work keeps each body's Mbar Zdot - Qbar of the last residual, so that a tangent column
+ * recomputes only the bodies its coordinate moves (hs_residual_sub), where a thread's frame
+ * is not the limit: on a CPU. A GPU thread recomputes every body: 144 B less of local memory
+ * per thread for the seed 003 four-bar, whose specialised kernel stays within 2 KiB. The
+ * values are the same either way, to the bit. */
+#if defined(__CUDACC__)
+#define HS_WORK_FB 0
+#else
+#define HS_WORK_FB 1
+#endif
+
 typedef struct hs_work {
     hs_kin kin;
+#if HS_WORK_FB
+    hs_real fb[HS_CAP_BODIES][6]; /* each body's Mbar Zdot - Qbar at the last residual
+                                     (hs_inverse_dynamics_side) (nbody x 6) */
+#endif
     double phi[HS_CAP_CON]; /* (ncon) */
     double J[HS_CAP_CON * HS_CAP_Z]; /* Phi_z (ncon x nz, ld HS_CAP_Z) */
 #define HS_CAP_G (HS_CAP_CON + HS_CAP_CYLS)
@@ -238,23 +253,18 @@ HS_HD static inline double hs_penalty(const hs_mview *m, hs_work *w)
     return need > a ? need : a;
 }
 
-/* The mechanism and the hydraulics at positions z, velocities zd, pressures p, friction
- * states fs and spools U, at time t (inputs' left limits if side < 0, right limits
- * otherwise): kinematics, gravity and external loads, the hydraulics and every cylinder's
- * ds/dz into w; M (nz x nz, ld HS_CAP_Z) and Q (nz, without the cylinders) into the caller's
- * arrays (locals of the phase that uses them: not kept in hs_work). The cylinders' generalised forces are
- * F_c ds_c/dz (virtual work: F_c e . (dr_b - dr_a) = F_c ds_c), added by whoever needs the
- * whole Q (hs_residual_rows, hs_q_total). */
-HS_HD static inline void hs_evaluate_sub(const hs_mview *m, const hs_state *s, double t, int side,
-                                         const double *z, const double *zd, const double *p, const double *fs,
-                                         const double *U, hs_work *w, unsigned int pmask, unsigned int vmask,
-                                         int hyd, double *M, double *Q)
+/* The kinematics and the hydraulics at positions z, velocities zd, pressures p, friction
+ * states fs and spools U into w: the positions of the bodies in pmask and the velocities of
+ * those in vmask (the rest as w holds them), the hydraulics and every cylinder's ds/dz if
+ * hyd. */
+HS_HD static inline void hs_evaluate_kin_hyd(const hs_mview *m, const hs_state *s, const double *z,
+                                             const double *zd, const double *p, const double *fs,
+                                             const double *U, hs_work *w, unsigned int pmask,
+                                             unsigned int vmask, int hyd)
 {
-    hs_dyn_work dyn; /* only here: the composite bodies of the backward accumulation */
     int c;
     hs_kin_positions_sub(m, z, &w->kin, pmask);
     hs_kin_velocities_sub(m, zd, &w->kin, vmask);
-    hs_mass_force_side(m, &w->kin, t, side, M, HS_CAP_Z, Q, &dyn);
     if (hyd && (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0)) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
         HS_UNROLL
@@ -262,11 +272,20 @@ HS_HD static inline void hs_evaluate_sub(const hs_mview *m, const hs_state *s, d
     }
 }
 
+/* The mechanism and the hydraulics at positions z, velocities zd, pressures p, friction
+ * states fs and spools U, at time t (inputs' left limits if side < 0, right limits
+ * otherwise): kinematics, hydraulics and every cylinder's ds/dz into w (hs_evaluate_kin_hyd);
+ * M (nz x nz, ld HS_CAP_Z) and Q (nz, without the cylinders) into the caller's arrays (locals
+ * of the phase that uses them: not kept in hs_work). The cylinders' generalised forces are
+ * F_c ds_c/dz (virtual work: F_c e . (dr_b - dr_a) = F_c ds_c), added by whoever needs the
+ * whole Q (hs_residual_rows, hs_q_total). */
 HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, double t, int side, const double *z,
                                      const double *zd, const double *p, const double *fs, const double *U,
                                      hs_work *w, double *M, double *Q)
 {
-    hs_evaluate_sub(m, s, t, side, z, zd, p, fs, U, w, ~0u, ~0u, 1, M, Q);
+    hs_dyn_work dyn; /* only here: the composite bodies of the backward accumulation */
+    hs_evaluate_kin_hyd(m, s, z, zd, p, fs, U, w, ~0u, ~0u, 1);
+    hs_mass_force_side(m, &w->kin, t, side, M, HS_CAP_Z, Q, &dyn);
 }
 
 /* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
@@ -332,33 +351,42 @@ HS_HD static inline void hs_phi_nh(const hs_mview *m, const double *J, const dou
  *   z rows:  dt^2/4 (M zdd + Phi_z^T (alpha Phi + lam) - Q(z, zd, p, fs))
  *   p rows:  dt^2/4 (pdot - h(p, z, zd))        fs rows: dt^2/4 (fsdot - g(fs, sdot))
  * with zd, zdd, pdot and fsdot from the trapezoidal rule (eqs. 33-34, 38). The spool
- * positions w->U1 are those of the end of the step. Leaves the state's kinematics, M, Q,
+ * positions w->U1 are those of the end of the step. Leaves the state's kinematics,
  * Phi, Phi_z, hydraulics and the z rows' mechanical part in w. The positions are those
  * hs_newton_apply left when it flagged them (w->kin_x: x is then its iterate, unchanged),
  * which saves one kinematic pass per Newton iteration after the first.
+ * M zdd - Q comes from the inverse dynamics (hs_inverse_dynamics_side), without forming M.
  * hs_residual_sub recomputes the positions of the bodies in pmask, the velocities of those in
- * vmask and the hydraulics if hyd, and takes the rest from w (hs_tangent's columns). */
+ * vmask, the dynamics of both and the hydraulics if hyd, and takes the rest from w
+ * (hs_tangent's columns). */
 HS_HD HS_NOINLINE static inline void hs_residual_sub(const hs_mview *m, const hs_state *s, double t,
                                                      const double *x, const double *lam, hs_work *w, double *f,
                                                      unsigned int pmask, unsigned int vmask, int hyd)
 {
-    int n = HS_N(m, nz), i, j, e;
-    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha, M[HS_CAP_Z * HS_CAP_Z], Q[HS_CAP_Z];
+    int n = HS_N(m, nz), i, e;
+    double h = w->h, c1 = 2.0 / h, c2 = 4.0 / (h * h), a = w->alpha, tau[HS_CAP_Z];
     HS_UNROLL
     for (i = 0; i < n; ++i) {
         w->zd[i] = c1 * x[i] + hs_hat_d(s, c1, i);
         w->zdd[i] = c2 * x[i] + hs_hat_dd(s, c1, c2, i);
     }
-    /* end of step: the inputs' left limits */
-    hs_evaluate_sub(m, s, t, -1, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd, M, Q);
+    hs_evaluate_kin_hyd(m, s, x, w->zd, x + n, x + n + HS_N(m, nvol), w->U1, w, pmask, vmask, hyd);
+    /* M zdd - Q at the end of the step (the inputs' left limits), of the bodies whose
+       positions or velocities changed (the rest as the last call left them in w->fb) */
+#if HS_WORK_FB
+    hs_inverse_dynamics_side(m, &w->kin, t, -1, w->zdd, pmask | vmask, w->fb, tau);
+#else
+    {
+        hs_real fb[HS_CAP_BODIES][6];
+        hs_inverse_dynamics_side(m, &w->kin, t, -1, w->zdd, ~0u, fb, tau);
+    }
+#endif
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_phi_nh(m, w->J, w->zd, h, w->phi);
     HS_UNROLL
     for (i = 0; i < n; ++i) {
-        double r = -Q[i];
-        HS_UNROLL
-        for (j = 0; j < n; ++j) r += M[i * HS_CAP_Z + j] * w->zdd[j];
+        double r = tau[i];
         HS_UNROLL
         for (e = 0; e < HS_N(m, ncon); ++e) r += w->J[e * HS_CAP_Z + i] * (a * w->phi[e] + lam[e]);
         w->rm[i] = r;

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # cli_kernel.sh -- `hydrosweep kernel`: the GPU kernels' resources as ptxas reports them through
 # NVRTC, without a GPU (host/backend_gpu_spec.cu, hs_kernel_figures).
-#  - every shipped model and sweep: exit 0, one JSON object with "specialised" and "generic",
+#  - every shipped model and sweep (its specialised kernel; the generic one, which does not depend
+#    on the model, once): exit 0, one JSON object with "specialised" and "generic",
 #    each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes (>= 0);
 #    the specialised kernel's frame smaller than the generic kernel's;
 #  - the canonical model (models/fourbar_jaiswal2021_friction.yaml, the seed 003 four-bar) held
 #    to the issue's targets: no spill bytes and a frame of at most 2 KiB (2000 B measured,
 #    sm_90, CUDA 13.0); the canonical sweep (sweeps/friction_bulk_mc.yaml, whose 21 swept
 #    values per instance add 168 B) to no spills and its measured 2168 B;
-#  - the text form names both kernels; --arch sm_80 compiles for another architecture; a bad
-#    --arch is a usage error; --source prints the generated engine; a sweep that varies an
-#    enumeration has no specialised kernel and says why.
+#  - the text form names both kernels; --arch sm_80 compiles for another architecture (the
+#    specialised kernel only: --only); a bad --arch or --only is a usage error; --source
+#    prints the generated engine; a sweep that varies an enumeration has no specialised kernel
+#    and says why.
 # Exit 77 (skipped) in a build without CUDA. Usage: cli_kernel.sh PATH/TO/hydrosweep
 set -u
 HS=$1
@@ -40,8 +42,17 @@ print(d["specialised"]["stack_bytes"], d["generic"]["stack_bytes"], d["specialis
 EOF
 }
 
+# the generic kernel does not depend on the model: its figures once, each model's specialised
+# kernel against them (--only specialised)
+"$HS" kernel models/double_pendulum.yaml --only generic --json >"$tmp/g.json" &&
+  grep -q '"specialised": null' "$tmp/g.json" && grep -q 'not compiled (--only generic)' "$tmp/g.json" && ok ||
+  bad "--only generic: $(cat "$tmp/g.json")"
+gstack=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['generic']['stack_bytes'])" "$tmp/g.json")
 for f in models/*.yaml sweeps/*.yaml; do
-  if "$HS" kernel "$f" --json >"$tmp/k.json" 2>"$tmp/k.err"; then
+  if "$HS" kernel "$f" --json --only specialised >"$tmp/k1.json" 2>"$tmp/k.err" &&
+     "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); g=json.load(open(sys.argv[2]))
+assert d['generic'] is None; d['generic']=g['generic']; json.dump(d,open(sys.argv[3],'w'))" \
+       "$tmp/k1.json" "$tmp/g.json" "$tmp/k.json" 2>>"$tmp/k.err"; then
     if r=$(check_json "$tmp/k.json" 2>"$tmp/py.err"); then
       ok
       set -- $r
@@ -71,8 +82,11 @@ set -- $r
 "$HS" kernel models/fourbar_jaiswal2021_friction.yaml >"$tmp/t.txt" && grep -q '^specialised ' "$tmp/t.txt" &&
   grep -q '^generic ' "$tmp/t.txt" && grep -q 'architecture: sm_90' "$tmp/t.txt" && ok ||
   bad "text form: $(cat "$tmp/t.txt")"
-"$HS" kernel models/double_pendulum.yaml --arch sm_80 --json >"$tmp/a.json" && check_json "$tmp/a.json" >/dev/null &&
-  grep -q '"arch": "sm_80"' "$tmp/a.json" && ok || bad "--arch sm_80: $(cat "$tmp/a.json")"
+"$HS" kernel models/double_pendulum.yaml --arch sm_80 --only specialised --json >"$tmp/a.json" &&
+  grep -q '"arch": "sm_80"' "$tmp/a.json" && grep -q '"generic": null' "$tmp/a.json" &&
+  grep -q '"specialised": {"registers": [1-9]' "$tmp/a.json" && ok || bad "--arch sm_80: $(cat "$tmp/a.json")"
+"$HS" kernel models/double_pendulum.yaml --only both >/dev/null 2>"$tmp/e.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "not one of specialised, generic" "$tmp/e.txt" && ok || bad "bad --only: rc $rc $(cat "$tmp/e.txt")"
 "$HS" kernel models/double_pendulum.yaml --arch ampere >/dev/null 2>"$tmp/e.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "not an architecture" "$tmp/e.txt" && ok || bad "bad --arch: rc $rc $(cat "$tmp/e.txt")"
 "$HS" kernel sweeps/friction_bulk_mc.yaml --source >"$tmp/s.cu" && grep -q '^#define HS_SPEC 1' "$tmp/s.cu" &&

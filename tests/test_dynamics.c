@@ -1,7 +1,9 @@
 /* test_dynamics.c -- kernels/hs_dynamics.h: M and Q of the planar double pendulum against the
  * closed-form Lagrangian (1e-12), M symmetric positive definite on random configurations of
- * a 3D tree, 1/2 zd^T M zd equal to the body-wise kinetic energy, and Q's velocity terms
- * against the Lagrangian identity Q_v = -(Mdot zd - dT/dz). */
+ * a 3D tree, 1/2 zd^T M zd equal to the body-wise kinetic energy, Q's velocity terms
+ * against the Lagrangian identity Q_v = -(Mdot zd - dT/dz), and the inverse dynamics
+ * (hs_inverse_dynamics_side) against M zdd - Q, with its kept bodies equal to the bit to a
+ * full pass. */
 #include "hs_dynamics.h"
 #include "test_util.h"
 
@@ -183,11 +185,76 @@ static void test_tree_gravity(void)
     }
 }
 
+/* hs_inverse_dynamics_side: tau = M zdd - Q of hs_mass_force (to 1e-13 of the terms' size) on
+ * random states of the 3D tree (branches, a prismatic joint, full inertia tensors, a joint
+ * frame rotation) with two external loads, one in body axes; then, as a tangent column does,
+ * a change of one coordinate recomputed for its subtree only, the other bodies from the kept
+ * fb: equal to the bit to a full pass at the changed point. */
+static void test_inverse_dynamics(void)
+{
+    hs_model m;
+    int trial, i, j, n;
+    tu_tree3d(&m);
+    m.nload = 2;
+    m.load_body[0] = 3;
+    m.load_frame[0] = HS_FRAME_GLOBAL;
+    m.load_body[1] = 4;
+    m.load_frame[1] = HS_FRAME_BODY;
+    for (i = 0; i < 2; ++i) {
+        hs_v3_set(m.load_at[i], 0.2, -0.1 * i, 0.3);
+        hs_v3_set(m.load_force_dir[i], 3.0, -2.0 + i, 5.0);
+        hs_v3_set(m.load_torque_dir[i], 0.5, 1.5, -1.0 * i);
+        m.load_force_sig[i] = m.load_torque_sig[i] = -1;
+    }
+    hs_model_derive(&m);
+    n = m.nz;
+    for (trial = 0; trial < 20; ++trial) {
+        double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zdd[HS_MAX_Z] = {0}, M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
+        double tau[HS_MAX_Z], tau2[HS_MAX_Z], fb[HS_MAX_BODIES][6], fb2[HS_MAX_BODIES][6];
+        hs_kin k, k2;
+        hs_dyn_work dw;
+        for (i = 0; i < n; ++i) {
+            z[i] = tu_rand(-2, 2);
+            zd[i] = tu_rand(-2, 2);
+            zdd[i] = tu_rand(-5, 5);
+        }
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zd, &k);
+        hs_mass_force(&m, &k, 0.0, M, HS_MAX_Z, Q, &dw);
+        hs_inverse_dynamics_side(&m, &k, 0.0, 1, zdd, ~0u, fb, tau);
+        for (i = 0; i < n; ++i) {
+            double r = -Q[i], size = fabs(Q[i]);
+            for (j = 0; j < n; ++j) {
+                r += M[i * HS_MAX_Z + j] * zdd[j];
+                size += fabs(M[i * HS_MAX_Z + j] * zdd[j]);
+            }
+            CHECK(fabs(tau[i] - r) <= 1e-13 * size, "tau_%d = %.17g, M zdd - Q = %.17g (trial %d)", i, tau[i], r,
+                  trial);
+        }
+        /* coordinate i changed: its subtree recomputed, the rest from fb */
+        i = trial % n;
+        z[i] += 1e-3;
+        zd[i] -= 2e-3;
+        zdd[i] += 0.1;
+        k2 = k;
+        hs_kin_positions_sub(&m, z, &k2, hs_subtree(&m, i));
+        hs_kin_velocities_sub(&m, zd, &k2, hs_subtree(&m, i));
+        hs_inverse_dynamics_side(&m, &k2, 0.0, 1, zdd, hs_subtree(&m, i), fb, tau);
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zd, &k);
+        hs_inverse_dynamics_side(&m, &k, 0.0, 1, zdd, ~0u, fb2, tau2);
+        for (j = 0; j < n; ++j)
+            CHECK(tau[j] == tau2[j], "z_%d changed, subtree only: tau_%d %.17g, full pass %.17g", i, j, tau[j],
+                  tau2[j]);
+    }
+}
+
 int main(void)
 {
     test_double_pendulum_closed_form();
     test_tree_spd_and_energy();
     test_tree_velocity_terms();
     test_tree_gravity();
+    test_inverse_dynamics();
     return tu_report("test_dynamics");
 }
