@@ -5,7 +5,14 @@ the model (the cpu backend's default, host/kernel_spec.h) on the seed 003 and Pu
 full and modified Newton, timed per instance over `hydrosweep run -n 32 --threads 1` after a
 warm-up run has built it. Written as JSON + Markdown with machine, date and commit.
 
+With --baseline DIR (another build, e.g. of an earlier commit) the specialised runs alternate
+between the two builds, repeat by repeat, and the table gives the baseline's time and the ratio:
+a machine's speed varies from day to day by more than most changes gain (bench/README.md), so
+a change is judged by the ratio on one machine at one time, not by figures taken on different
+days.
+
 usage: bench/bench_single.py [--build build] [--repeats 5] [--out bench/results]
+                             [--baseline DIR]
 """
 import argparse, datetime, glob, json, os, platform, re, statistics, subprocess, sys, tempfile
 
@@ -84,8 +91,14 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", default="bench/results")
+    ap.add_argument("--baseline", default=None, help="a second build: specialised runs interleaved with it")
     a = ap.parse_args()
     exe = os.path.join(a.build, "hydrosweep")
+    bexe = os.path.join(a.baseline, "hydrosweep") if a.baseline else None
+    bcommit = None
+    if bexe:
+        r = subprocess.run([bexe, "--version"], capture_output=True, text=True)
+        bcommit = (r.stdout.strip() or r.stderr.strip() or "unknown").splitlines()[0]
     commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "unknown"
     rows = []
@@ -105,24 +118,40 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for model, newton in SPEC_MODELS:
             spec_once(exe, model, newton, tmp)  # warm-up: builds (or finds) the engine
-            walls = [spec_once(exe, model, newton, tmp) for _ in range(a.repeats)]
+            if bexe:
+                spec_once(bexe, model, newton, tmp)
+            walls, bwalls = [], []
+            for _ in range(a.repeats):
+                walls.append(spec_once(exe, model, newton, tmp))
+                if bexe:
+                    bwalls.append(spec_once(bexe, model, newton, tmp))
             med = statistics.median(walls)
-            spec_rows.append(dict(model=model, newton=newton, wall_median_s=med, wall_min_s=min(walls)))
+            row = dict(model=model, newton=newton, wall_median_s=med, wall_min_s=min(walls))
+            if bexe:
+                row.update(baseline_median_s=statistics.median(bwalls), baseline_min_s=min(bwalls),
+                           ratio_median=med / statistics.median(bwalls))
+            spec_rows.append(row)
             print(f"{model:34s} specialised, newton {newton:17s} {med*1e3:8.1f} ms per instance "
-                  f"(run -n {SPEC_N} --threads 1)", flush=True)
+                  f"(run -n {SPEC_N} --threads 1)"
+                  + (f"; baseline {row['baseline_median_s']*1e3:.1f} ms, ratio {row['ratio_median']:.3f}"
+                     if bexe else ""), flush=True)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit, machine=cpu_name(),
-                cores_used=1, repeats=a.repeats,
+                cores_used=1, repeats=a.repeats, baseline=bcommit,
                 tool="hydrosweep simulate (generic engine, one core); hydrosweep run (specialised engine)")
     os.makedirs(a.out, exist_ok=True)
     base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-single-instance-cpu")
+    if os.path.exists(base + ".md"):  # an earlier run of the same day is kept
+        base += f"-{commit}"
     with open(base + ".json", "w") as f:
         json.dump(dict(meta=meta, results=rows, specialised=spec_rows), f, indent=2)
     with open(base + ".md", "w") as f:
         f.write(f"# Single-instance speed, one CPU core\n\n"
                 f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}, one core\n"
                 f"- command: `python3 bench/bench_single.py --repeats {a.repeats}` (median of the "
-                f"wall time printed by `hydrosweep simulate`, which excludes loading)\n\n"
+                f"wall time printed by `hydrosweep simulate`, which excludes loading)"
+                + (f"\n- baseline: `--baseline` build of {bcommit}, its specialised runs interleaved "
+                   "with these, repeat by repeat" if bexe else "") + "\n\n"
                 "| model | options | simulated | steps | wall (median) | x real time | mean Newton iters |\n"
                 "|---|---|---|---|---|---|---|\n")
         for r in rows:
@@ -133,9 +162,11 @@ def main():
                 "parameters, the run's own time divided by the instances (after a warm-up run that "
                 "builds the engine; the run's time includes the results file).\n\n"
                 "| model | integrator.newton (full_extrapolated: full, predictor extrapolated) | "
-                "per instance (median) | min |\n|---|---|---|---|\n")
+                "per instance (median) | min |" + (" baseline (median) | ratio |" if bexe else "")
+                + "\n|---|---|---|---|" + ("---|---|" if bexe else "") + "\n")
         for r in spec_rows:
-            f.write(f"| {r['model']} | {r['newton']} | {r['wall_median_s']*1e3:.1f} ms | {r['wall_min_s']*1e3:.1f} ms |\n")
+            f.write(f"| {r['model']} | {r['newton']} | {r['wall_median_s']*1e3:.1f} ms | {r['wall_min_s']*1e3:.1f} ms |"
+                    + (f" {r['baseline_median_s']*1e3:.1f} ms | {r['ratio_median']:.3f} |" if bexe else "") + "\n")
     print(f"wrote {base}.json and {base}.md")
 
 
