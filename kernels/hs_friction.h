@@ -52,6 +52,14 @@ HS_HD static inline hs_real hs_fric_hss(hs_real Fc, hs_real Fs, hs_real vb, hs_r
     return Kf * pow(a < vb ? a : vb, 2.0 / 3.0);
 }
 
+/* Does cylinder c's friction force depend on its rod velocity alone (not on the pressures,
+ * nor on friction states, nor does it give state derivatives)? */
+HS_HD static inline int hs_friction_velocity_only(const hs_mview *m, int c)
+{
+    int f = HS_I(m, cyl_fric, c);
+    return f == HS_FRIC_NONE || f == HS_FRIC_VISCOUS || f == HS_FRIC_BROWN_MCPHEE || f == HS_FRIC_BENGISU_AKAY;
+}
+
 /* Friction force of cylinder c at rod velocity v with its states fs (cyl_nfs[c] of them) and
  * pressure force Fp = p_p A_p - p_r A_r (efficiency laws); writes the state derivatives. */
 HS_HD static inline hs_real hs_friction_force(const hs_mview *m, int c, hs_real v, const hs_real *fs,

@@ -95,6 +95,7 @@
  * gives the exact derivatives of the linearization (seed 001 Sect. 3) from this one code. */
 #ifndef HS_REAL
 #define HS_REAL double
+#define HS_REAL_IS_DOUBLE 1 /* (not the dual numbers of host/linearize.cpp) */
 #endif
 typedef HS_REAL hs_real;
 

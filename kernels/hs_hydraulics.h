@@ -137,9 +137,13 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
  *   1/Be_k = 1/B_oil + V_hose/(V_k B_hose) + A l/(V_k B_wall)  (eq. 23, model-data.md),
  * evaluated as (inflows - dV_k/dt) / (V_k/B_oil + V_hose/B_hose + A l/B_wall), the same
  * value with four divisions instead of six. A change of p, fs or U alone (the tangent's
- * hydraulic columns) needs only this, not the kinematics. */
-HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const hs_real *p, const hs_real *fs,
-                                            const hs_real *U, hs_hyd *o)
+ * hydraulic columns) needs only this, not the kinematics. keep_fric: o->Ffric holds the
+ * friction at this geometry already (the rod velocities have not changed since it was
+ * computed), so a friction force that depends on the rod velocity alone is kept, not
+ * evaluated again (hs_friction_velocity_only: the same value; its tanh and exp are a few per
+ * cent of a CPU step). */
+HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, const hs_real *p, const hs_real *fs,
+                                                          const hs_real *U, hs_hyd *o, int keep_fric)
 {
     hs_real qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
     int c, v, i;
@@ -154,8 +158,9 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
         dVch[vp] = Ap * o->sd[c]; /* the piston side grows on extension */
         dVch[vr] = -Ar * o->sd[c];
         Fp = p[vp] * Ap - p[vr] * Ar;
-        o->Ffric[c] = hs_friction_force(m, c, o->sd[c], fs + HS_I(m, cyl_fs0, c), Fp,
-                                        o->fsd + HS_I(m, cyl_fs0, c));
+        if (!(keep_fric && hs_friction_velocity_only(m, c)))
+            o->Ffric[c] = hs_friction_force(m, c, o->sd[c], fs + HS_I(m, cyl_fs0, c), Fp,
+                                            o->fsd + HS_I(m, cyl_fs0, c));
         o->F[c] = Fp - o->Ffric[c] + hs_end_damper(m, c, o->lp[c], o->lr[c], o->sd[c]);
     }
     HS_UNROLL
@@ -193,6 +198,48 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates(const hs_mview *m, const
         if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
         o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U) : (qin[v] - dVch[v]) / c;
     }
+}
+
+/* What hs_hydraulic_rates computes, kept aside (hs_hyd_rates_save) to be put back. */
+typedef struct hs_hyd_rates {
+    hs_real F[HS_CAP_CYLS], Ffric[HS_CAP_CYLS]; /* (ncyl) */
+    hs_real h[HS_CAP_VOLS]; /* (nvol) */
+    hs_real fsd[HS_CAP_FS]; /* (nfs) */
+} hs_hyd_rates;
+
+HS_HD static inline void hs_hyd_rates_save(const hs_mview *m, const hs_hyd *o, hs_hyd_rates *r)
+{
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncyl); ++i) {
+        r->F[i] = o->F[i];
+        r->Ffric[i] = o->Ffric[i];
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nvol); ++i) r->h[i] = o->h[i];
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nfs); ++i) r->fsd[i] = o->fsd[i];
+}
+
+HS_HD static inline void hs_hyd_rates_restore(const hs_mview *m, const hs_hyd_rates *r, hs_hyd *o)
+{
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncyl); ++i) {
+        o->F[i] = r->F[i];
+        o->Ffric[i] = r->Ffric[i];
+    }
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nvol); ++i) o->h[i] = r->h[i];
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nfs); ++i) o->fsd[i] = r->fsd[i];
+}
+
+/* The same, every friction force evaluated. */
+HS_HD static inline void hs_hydraulic_rates(const hs_mview *m, const hs_real *p, const hs_real *fs, const hs_real *U,
+                                            hs_hyd *o)
+{
+    hs_hydraulic_rates_f(m, p, fs, U, o, 0);
 }
 
 /* Everything hydraulic at one state: hs_cylinders, then hs_hydraulic_rates. */

@@ -141,6 +141,9 @@ HS_HD static inline int hs_pred_extrapolated(const hs_mview *m)
 
 typedef struct hs_work {
     hs_kin kin;
+#if HS_TRIG_CACHE
+    hs_trig trig; /* cos and sin of the joints' last coordinates (hs_kin_cos_sin) */
+#endif
 #if HS_WORK_FB
     hs_real fb[HS_CAP_BODIES][6]; /* each body's Mbar Zdot - Qbar at the last residual
                                      (hs_inverse_dynamics_side) (nbody x 6) */
@@ -192,6 +195,12 @@ typedef struct hs_work {
     hs_hist hist; /* fixed steps with modified Newton: the predictor's rate history (hs_step) */
 #endif
 } hs_work;
+
+#if HS_TRIG_CACHE
+#define HS_WORK_TRIG(w) (&(w)->trig)
+#else
+#define HS_WORK_TRIG(w) ((hs_trig *)NULL)
+#endif
 
 /* Observables of a state (for output): energies, constraint violation, cylinders. */
 typedef struct hs_obs {
@@ -263,7 +272,7 @@ HS_HD static inline void hs_evaluate_kin_hyd(const hs_mview *m, const hs_state *
                                              unsigned int vmask, int hyd)
 {
     int c;
-    hs_kin_positions_sub(m, z, &w->kin, pmask);
+    hs_kin_positions_tc(m, z, &w->kin, pmask, HS_WORK_TRIG(w));
     hs_kin_velocities_sub(m, zd, &w->kin, vmask);
     if (hyd && (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0)) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
@@ -405,13 +414,14 @@ HS_HD static inline void hs_residual(const hs_mview *m, const hs_state *s, doubl
 /* The residual at x whose coordinates z (x[0..nz)) are those of the last hs_residual call,
  * only the hydraulic unknowns p, fs changed: the kinematics, the cylinder geometry and the
  * z rows' mechanical part that call left in w are reused, only the hydraulic rates and the
- * cylinder forces re-evaluated (hs_hydraulic_rates), the same operations on the same values
- * as hs_residual(x) performs for them: equal to the bit. */
+ * cylinder forces re-evaluated (hs_hydraulic_rates_f; a friction force of the rod velocity
+ * alone kept), the same operations on the same values as hs_residual(x) performs for them:
+ * equal to the bit. */
 HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, const double *x, hs_work *w,
                                          double *f)
 {
     int n = HS_N(m, nz);
-    hs_hydraulic_rates(m, x + n, x + n + HS_N(m, nvol), w->U1, &w->hyd);
+    hs_hydraulic_rates_f(m, x + n, x + n + HS_N(m, nvol), w->U1, &w->hyd, 1);
     hs_residual_rows(m, s, x, w, f);
 }
 
@@ -438,13 +448,25 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
 {
     int n = HS_N(m, nx), nh = n - HS_N(m, nz), i, k, r, hyd_dirty = 0;
     unsigned int dirty = 0u;
+#if HS_WORK_FB
+    /* f0's hydraulic rates, put back after the hydraulic columns for the columns that keep
+     * them (a GPU thread evaluates them again instead: 8 B per cylinder, volume and friction
+     * state less in its frame) */
+    hs_hyd_rates f0r;
+    hs_hyd_rates_save(m, &w->hyd, &f0r);
+#endif
     HS_NOUNROLL
     for (k = 0; k < n; ++k) {
         int hyd = k < nh;
         double xi, x0, ie;
         i = hyd ? HS_N(m, nz) + k : n - 1 - k; /* p, fs first, then z from the last */
-        if (k == nh && nh > 0) /* f0's hydraulic rates again, for the columns that keep them */
-            hs_hydraulic_rates(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd);
+        if (k == nh && nh > 0) { /* f0's hydraulic rates again, for the columns that keep them */
+#if HS_WORK_FB
+            hs_hyd_rates_restore(m, &f0r, &w->hyd);
+#else
+            hs_hydraulic_rates_f(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd, 1);
+#endif
+        }
         x0 = x[i];
         xi = hs_fd_point(m, x0);
         ie = 1.0 / (xi - x0);
@@ -875,7 +897,7 @@ HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state 
         s->iters = it;
         return 0;
     }
-    hs_kin_positions(m, w->x, &w->kin);
+    hs_kin_positions_tc(m, w->x, &w->kin, ~0u, HS_WORK_TRIG(w));
     w->kin_x = 1;
     hs_constraints_phi(m, &w->kin, w->phi);
     if (HS_N(m, nnh) > 0) { /* B at the last residual's positions: equal at convergence. w->zd
@@ -1508,6 +1530,9 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     w->kin_x = 0;
     w->tan_h = 0.0;
     w->it_step = 0;
+#if HS_TRIG_CACHE
+    hs_trig_start(&w->trig);
+#endif
 #if HS_WORK_HIST
     w->hist.h = 0.0; /* no rate history before the first step */
 #endif

@@ -24,6 +24,77 @@ typedef struct hs_kin {
     hs_real Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
 } hs_kin;
 
+/* Each joint's last two (z, cos z, sin z) (nbody x 2 x 3), kept by a CPU build's integrator
+ * (hs_work) when on is set (hs_trig_start): a tangent column (hs_tangent) moves one
+ * coordinate and restores it, so the bodies below it are recomputed at coordinates they had
+ * one column before, and two entries answer most of sin and cos, which take about a tenth of
+ * a step's time on a CPU. Entries match by their bits (cos and sin are functions of them:
+ * the same values as computing them again). Not on a GPU (local memory per thread), nor for
+ * other hs_real types (host/linearize.cpp's dual numbers carry derivatives). */
+#if defined(HS_REAL_IS_DOUBLE) && !defined(__CUDACC__)
+#define HS_TRIG_CACHE 1
+typedef struct hs_trig {
+    int on;
+    double e[HS_CAP_BODIES][2][3]; /* (nbody x 2 x (z, cos z, sin z)), the newer first */
+} hs_trig;
+
+/* Empties the cache (NaN matches no coordinate) and turns it on. */
+static inline void hs_trig_start(hs_trig *t)
+{
+    int j, r;
+    for (j = 0; j < HS_CAP_BODIES; ++j)
+        for (r = 0; r < 2; ++r) t->e[j][r][0] = t->e[j][r][1] = t->e[j][r][2] = NAN;
+    t->on = 1;
+}
+
+/* a and b have the same bits (NaN is never the same: a NaN coordinate is computed anew).
+ * Compared as values, not through memory, so that gcc still makes one sincos call of the
+ * cos and sin that follow a miss. */
+static inline int hs_same_bits(double a, double b)
+{
+    return a == b && !signbit(a) == !signbit(b);
+}
+#else
+#define HS_TRIG_CACHE 0
+typedef struct hs_trig {
+    int on;
+} hs_trig;
+#endif
+
+/* cos q and sin q of joint j's coordinate q, from the cache t if it is on and holds them. */
+HS_HD static inline void hs_kin_cos_sin(hs_trig *t, int j, hs_real q, hs_real *c, hs_real *s)
+{
+#if HS_TRIG_CACHE
+    if (t && t->on) {
+        double(*e)[3] = t->e[j];
+        int r;
+        if (hs_same_bits(e[0][0], q)) {
+            *c = e[0][1];
+            *s = e[0][2];
+            return;
+        }
+        if (hs_same_bits(e[1][0], q)) {
+            *c = e[1][1];
+            *s = e[1][2];
+            return;
+        }
+        {
+            hs_real cq = cos(q), sq = sin(q);
+            for (r = 0; r < 3; ++r) e[1][r] = e[0][r];
+            e[0][0] = q;
+            e[0][1] = *c = cq;
+            e[0][2] = *s = sq;
+        }
+        return;
+    }
+#else
+    (void)t;
+    (void)j;
+#endif
+    *c = cos(q);
+    *s = sin(q);
+}
+
 /* The point of revolute joint j, global: at_parent in its parent's frame (whose positions k
  * holds). hs_kin_positions computes it the same way, so the two agree to the bit. */
 HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, int j, hs_real o[3])
@@ -53,8 +124,10 @@ HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, h
 /* Positions, orientations and joint vectors b_j from the coordinates z (nz), of the bodies
  * whose bit is set in mask (bit j: body j); the others keep what k holds. A body's values
  * depend on its own coordinate and its ancestors' only, so after a change of z_i the bodies
- * of joint i's subtree (hs_subtree) are all that must be recomputed. */
-HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *z, hs_kin *k, unsigned int mask)
+ * of joint i's subtree (hs_subtree) are all that must be recomputed. tc: the integrator's
+ * cache of cos and sin (hs_trig), or NULL. */
+HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z, hs_kin *k, unsigned int mask,
+                                             hs_trig *tc)
 {
     int j;
     HS_UNROLL
@@ -73,7 +146,9 @@ HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *
         if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
             int ak = HS_I(m, joint_axis_kind, j);
             if (ak != 0) {
-                hs_m3_mul_axisrot(T, Ap, ak, z[j]);
+                hs_real cz, sz;
+                hs_kin_cos_sin(tc, j, z[j], &cz, &sz);
+                hs_m3_mul_axisrot_cs(T, Ap, ak, cz, sz);
             } else {
                 hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
                 hs_m3_mul(T, Ap, R);
@@ -97,6 +172,12 @@ HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *
         hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
         hs_v3_sub(k->p[j], o, c);
     }
+}
+
+/* The same without a cache. */
+HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *z, hs_kin *k, unsigned int mask)
+{
+    hs_kin_positions_tc(m, z, k, mask, (hs_trig *)0);
 }
 
 /* The bodies of joint i's subtree (bit j: body j, joint j's child; the joint's own body

@@ -98,16 +98,23 @@ HS_HD static inline void hs_m3_rot(hs_real R[9], const hs_real u[3], hs_real q)
 /* T = A Rot(s e_k, q) for the rotation by q about the coordinate axis e_k (k = |kind| - 1)
  * or -e_k (kind < 0): with (a, b) the next two axes in cyclic order, Rot e_a = c e_a + s e_b,
  * Rot e_b = -s e_a + c e_b, Rot e_k = e_k, so two columns of A mix and one is copied (18
- * flops instead of Rodrigues' matrix and a 3x3 product). T may not alias A. */
-HS_HD static inline void hs_m3_mul_axisrot(hs_real T[9], const hs_real A[9], int kind, hs_real q)
+ * flops instead of Rodrigues' matrix and a 3x3 product), given c = cos q and sq = sin q.
+ * T may not alias A. */
+HS_HD static inline void hs_m3_mul_axisrot_cs(hs_real T[9], const hs_real A[9], int kind, hs_real c, hs_real sq)
 {
     int k = (kind > 0 ? kind : -kind) - 1, a = (k + 1) % 3, b = (k + 2) % 3, i;
-    hs_real c = cos(q), s = kind > 0 ? sin(q) : -sin(q);
+    hs_real s = kind > 0 ? sq : -sq;
     for (i = 0; i < 3; ++i) {
         T[3 * i + a] = A[3 * i + a] * c + A[3 * i + b] * s;
         T[3 * i + b] = A[3 * i + b] * c - A[3 * i + a] * s;
         T[3 * i + k] = A[3 * i + k];
     }
+}
+
+/* The same with c = cos q, sq = sin q computed here. */
+HS_HD static inline void hs_m3_mul_axisrot(hs_real T[9], const hs_real A[9], int kind, hs_real q)
+{
+    hs_m3_mul_axisrot_cs(T, A, kind, cos(q), sin(q));
 }
 
 /* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T, its six
@@ -154,9 +161,11 @@ HS_HD static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A
 HS_HD static inline int hs_lu_factor(hs_real *A, int n, int lda, int *piv)
 {
     int i, j, k, info = 0;
+    HS_UNROLL
     for (k = 0; k < n; ++k) {
         int p = k;
         hs_real amax = fabs(A[k * lda + k]);
+        HS_UNROLL
         for (i = k + 1; i < n; ++i) {
             hs_real a = fabs(A[i * lda + k]);
             if (a > amax) {
@@ -169,20 +178,25 @@ HS_HD static inline int hs_lu_factor(hs_real *A, int n, int lda, int *piv)
             if (!info) info = k + 1;
             continue;
         }
-        if (p != k)
+        if (p != k) {
+            HS_UNROLL
             for (j = 0; j < n; ++j) {
                 hs_real t = A[k * lda + j];
                 A[k * lda + j] = A[p * lda + j];
                 A[p * lda + j] = t;
             }
+        }
         {
             hs_real inv = 1.0 / A[k * lda + k];
             A[k * lda + k] = inv;
+            HS_UNROLL
             for (i = k + 1; i < n; ++i) {
                 hs_real l = A[i * lda + k] * inv;
                 A[i * lda + k] = l;
-                if (l != 0.0)
+                if (l != 0.0) {
+                    HS_UNROLL
                     for (j = k + 1; j < n; ++j) A[i * lda + j] -= l * A[k * lda + j];
+                }
             }
         }
     }
@@ -193,6 +207,7 @@ HS_HD static inline int hs_lu_factor(hs_real *A, int n, int lda, int *piv)
 HS_HD static inline void hs_lu_solve(const hs_real *LU, int n, int lda, const int *piv, hs_real *b)
 {
     int i, j;
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         int p = piv[i];
         if (p != i) {
@@ -201,13 +216,17 @@ HS_HD static inline void hs_lu_solve(const hs_real *LU, int n, int lda, const in
             b[p] = t;
         }
     }
+    HS_UNROLL
     for (i = 1; i < n; ++i) {
         hs_real s = b[i];
+        HS_UNROLL
         for (j = 0; j < i; ++j) s -= LU[i * lda + j] * b[j];
         b[i] = s;
     }
+    HS_UNROLL
     for (i = n - 1; i >= 0; --i) {
         hs_real s = b[i];
+        HS_UNROLL
         for (j = i + 1; j < n; ++j) s -= LU[i * lda + j] * b[j];
         b[i] = s * LU[i * lda + i]; /* the diagonal holds 1/u_ii */
     }
@@ -247,34 +266,45 @@ HS_HD static inline void hs_lu_solve_t(const hs_real *LU, int n, int lda, const 
 HS_HD static inline void hs_lu_invert(hs_real *A, int n, int lda, const int *piv, hs_real *work)
 {
     int i, j, k;
+    HS_UNROLL
     for (j = 0; j < n; ++j) { /* column j of inv(U); the diagonal already holds 1/u_jj */
         hs_real ajj = -A[j * lda + j];
+        HS_UNROLL
         for (i = 0; i < j; ++i) {
             hs_real s = 0.0;
+            HS_UNROLL
             for (k = i; k < j; ++k) s += A[i * lda + k] * A[k * lda + j];
             work[i] = s;
         }
+        HS_UNROLL
         for (i = 0; i < j; ++i) A[i * lda + j] = work[i] * ajj;
     }
+    HS_UNROLL
     for (j = n - 2; j >= 0; --j) { /* X L = inv(U), L unit lower, from the last column */
+        HS_UNROLL
         for (i = j + 1; i < n; ++i) {
             work[i] = A[i * lda + j];
             A[i * lda + j] = 0.0;
         }
+        HS_UNROLL
         for (k = 0; k < n; ++k) {
             hs_real s = A[k * lda + j];
+            HS_UNROLL
             for (i = j + 1; i < n; ++i) s -= A[k * lda + i] * work[i];
             A[k * lda + j] = s;
         }
     }
+    HS_UNROLL
     for (j = n - 2; j >= 0; --j) { /* inv(A) = X P^T: columns exchanged in reverse order */
         int p = piv[j];
-        if (p != j)
+        if (p != j) {
+            HS_UNROLL
             for (k = 0; k < n; ++k) {
                 hs_real t = A[k * lda + j];
                 A[k * lda + j] = A[k * lda + p];
                 A[k * lda + p] = t;
             }
+        }
     }
 }
 
@@ -282,9 +312,12 @@ HS_HD static inline void hs_lu_invert(hs_real *A, int n, int lda, const int *piv
 HS_HD static inline void hs_inverse_apply(const hs_real *Ainv, int n, int lda, hs_real *b, hs_real *work)
 {
     int i, j;
+    HS_UNROLL
     for (i = 0; i < n; ++i) work[i] = b[i];
+    HS_UNROLL
     for (i = 0; i < n; ++i) {
         hs_real s = 0.0;
+        HS_UNROLL
         for (j = 0; j < n; ++j) s += Ainv[i * lda + j] * work[j];
         b[i] = s;
     }

@@ -1,6 +1,8 @@
 /* test_kinematics.c -- kernels/hs_kinematics.h: positions against hand computation,
  * velocities and zero-zddot accelerations against finite differences of positions on a 3D
  * tree with prismatic joints, tilted axes and fixed rotations. */
+#include <string.h>
+
 #include "hs_kinematics.h"
 #include "test_util.h"
 
@@ -124,8 +126,56 @@ static void test_fd_velocity_acceleration(void)
     }
 }
 
+/* The cache of cos and sin (hs_kin_cos_sin): every answer has the bits of cos and sin of
+ * its argument, on a miss, on a hit of either entry, for -0 after +0 (equal as values, not as
+ * bits) and for NaN; and positions made through it equal those made without it, over a
+ * sequence that alternates two values per joint (as a tangent's columns do). */
+static void test_trig_cache(void)
+{
+#if HS_TRIG_CACHE
+    static hs_trig t;
+    static const double q[] = {0.3, 0.3, 1e-9, 0.3, 1e-9, 0.0, -0.0, 0.0, -0.0, -2.5, 0.3, -2.5, 7.0, 1e-9};
+    int i, bad = 0, n = (int)(sizeof q / sizeof q[0]);
+    double c, sn, nan = NAN;
+    hs_trig_start(&t);
+    for (i = 0; i < n; ++i) {
+        double cr = cos(q[i]), sr = sin(q[i]);
+        hs_kin_cos_sin(&t, 1, q[i], &c, &sn);
+        if (memcmp(&c, &cr, sizeof c) || memcmp(&sn, &sr, sizeof sn)) ++bad;
+    }
+    CHECK(bad == 0, "cached cos, sin have the bits of cos, sin (%d of %d differ)", bad, n);
+    hs_kin_cos_sin(&t, 1, -0.0, &c, &sn);
+    CHECK(signbit(sn), "sin(-0) = -0 after +0 was cached");
+    hs_kin_cos_sin(&t, 1, nan, &c, &sn);
+    CHECK(c != c && sn != sn, "NaN in, NaN out");
+    hs_kin_cos_sin(&t, 1, nan, &c, &sn);
+    CHECK(c != c && sn != sn, "NaN again: still computed");
+    {
+        hs_model m;
+        static hs_kin a, b;
+        double z[2] = {0.3, -0.8};
+        int k, j, diff = 0;
+        tu_double_pendulum(&m, 1.0, 1.0, 2.0, 0.7, 9.81);
+        hs_trig_start(&t);
+        for (k = 0; k < 12; ++k) {
+            z[k % 2] += (k % 4 < 2 ? 1e-8 : -1e-8); /* moves one joint, then moves it back */
+            hs_kin_positions_tc(&m, z, &a, ~0u, &t);
+            hs_kin_positions(&m, z, &b);
+            for (j = 0; j < m.nbody; ++j)
+                if (memcmp(a.A[j], b.A[j], sizeof a.A[j]) || memcmp(a.p[j], b.p[j], sizeof a.p[j]) ||
+                    memcmp(a.b[j], b.b[j], sizeof a.b[j]))
+                    ++diff;
+        }
+        CHECK(diff == 0, "positions through the cache == without it, to the bit (%d bodies differ)", diff);
+    }
+#else
+    CHECK(1, "no cos/sin cache in this build");
+#endif
+}
+
 int main(void)
 {
+    test_trig_cache();
     test_planar_positions();
     test_prismatic_position();
     test_fd_velocity_acceleration();
