@@ -729,6 +729,41 @@ static int parse_outputs(sctx *c)
     return HS_OK;
 }
 
+/* The enumerations of simulation: (newton, formulation, step, with rtol) against the model's
+ * rules, set on the model and put back: a choice the model cannot take (formulation
+ * double_step with a nonholonomic cut) is this file's error, at the key's line, as t_end and
+ * dt are, not the model file's at run time. */
+static int check_simulation_modes(sctx *c, const yt_node *m)
+{
+    static const char *const keys[] = {"newton", "formulation", "step", "rtol"};
+    hs_sweep *sw = c->sw;
+    hs_model *mo = &c->md->model;
+    int n0 = mo->newton, f0 = mo->formulation, s0 = mo->step, rc, k, at = -1;
+    double r0 = mo->rtol;
+    hs_error e;
+    if (sw->newton < 0 && sw->formulation < 0 && sw->step < 0 && isnan(sw->rtol)) return HS_OK;
+    if (sw->newton >= 0) mo->newton = sw->newton;
+    if (sw->formulation >= 0) mo->formulation = sw->formulation;
+    if (sw->step >= 0) mo->step = sw->step;
+    if (!isnan(sw->rtol)) mo->rtol = sw->rtol;
+    rc = hs_model_validate(c->md, &e);
+    mo->newton = n0;
+    mo->formulation = f0;
+    mo->step = s0;
+    mo->rtol = r0;
+    if (rc == HS_OK) return HS_OK;
+    /* the key the rule names (integrator.<key>), else the first one given */
+    for (k = 0; k < 4; ++k)
+        if (yt_map_get(m, keys[k]) && !strncmp(e.key, "integrator.", 11) && !strcmp(e.key + 11, keys[k])) at = k;
+    for (k = 0; k < 4 && at < 0; ++k)
+        if (yt_map_get(m, keys[k])) at = k;
+    {
+        char key[64];
+        snprintf(key, sizeof key, "simulation.%s", keys[at]);
+        return yt_fail(&c->y, rc, yt_map_get(m, keys[at]), key, "%s (model %s)", e.msg, c->md->path);
+    }
+}
+
 /* simulation: {t_end, dt, newton, step, rtol}: checked against the model's rules on a scratch copy
  * (hs_sweep_apply_simulation applies them for hs_run and `validate`); the loaded model itself
  * stays as its file says. */
@@ -772,7 +807,7 @@ static int parse_simulation(sctx *c)
         return yt_fail(&c->y, rc, yt_map_get(m, on_t ? "t_end" : "dt"),
                        on_t ? "simulation.t_end" : "simulation.dt", "%s", e.msg);
     }
-    return HS_OK;
+    return check_simulation_modes(c, m);
 }
 
 /* The smallest and largest value sweep parameter sp can take: the listed values, the bounds
