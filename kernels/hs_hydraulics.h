@@ -200,41 +200,6 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
     }
 }
 
-/* What hs_hydraulic_rates computes, kept aside (hs_hyd_rates_save) to be put back. */
-typedef struct hs_hyd_rates {
-    hs_real F[HS_CAP_CYLS], Ffric[HS_CAP_CYLS]; /* (ncyl) */
-    hs_real h[HS_CAP_VOLS]; /* (nvol) */
-    hs_real fsd[HS_CAP_FS]; /* (nfs) */
-} hs_hyd_rates;
-
-HS_HD static inline void hs_hyd_rates_save(const hs_mview *m, const hs_hyd *o, hs_hyd_rates *r)
-{
-    int i;
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, ncyl); ++i) {
-        r->F[i] = o->F[i];
-        r->Ffric[i] = o->Ffric[i];
-    }
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, nvol); ++i) r->h[i] = o->h[i];
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, nfs); ++i) r->fsd[i] = o->fsd[i];
-}
-
-HS_HD static inline void hs_hyd_rates_restore(const hs_mview *m, const hs_hyd_rates *r, hs_hyd *o)
-{
-    int i;
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, ncyl); ++i) {
-        o->F[i] = r->F[i];
-        o->Ffric[i] = r->Ffric[i];
-    }
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, nvol); ++i) o->h[i] = r->h[i];
-    HS_UNROLL
-    for (i = 0; i < HS_N(m, nfs); ++i) o->fsd[i] = r->fsd[i];
-}
-
 /* The same, every friction force evaluated. */
 HS_HD static inline void hs_hydraulic_rates(const hs_mview *m, const hs_real *p, const hs_real *fs, const hs_real *U,
                                             hs_hyd *o)

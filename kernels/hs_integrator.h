@@ -449,11 +449,9 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
     int n = HS_N(m, nx), nh = n - HS_N(m, nz), i, k, r, hyd_dirty = 0;
     unsigned int dirty = 0u;
 #if HS_WORK_FB
-    /* f0's hydraulic rates, put back after the hydraulic columns for the columns that keep
-     * them (a GPU thread evaluates them again instead: 8 B per cylinder, volume and friction
-     * state less in its frame) */
-    hs_hyd_rates f0r;
-    hs_hyd_rates_save(m, &w->hyd, &f0r);
+    /* f0's hydraulics, put back after the hydraulic columns for the columns that keep them
+     * (a GPU thread evaluates its rates again instead: a copy would take room in its frame) */
+    hs_hyd f0h = w->hyd;
 #endif
     HS_NOUNROLL
     for (k = 0; k < n; ++k) {
@@ -462,7 +460,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
         i = hyd ? HS_N(m, nz) + k : n - 1 - k; /* p, fs first, then z from the last */
         if (k == nh && nh > 0) { /* f0's hydraulic rates again, for the columns that keep them */
 #if HS_WORK_FB
-            hs_hyd_rates_restore(m, &f0r, &w->hyd);
+            w->hyd = f0h;
 #else
             hs_hydraulic_rates_f(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd, 1);
 #endif
