@@ -111,12 +111,6 @@ HS_HD static inline void hs_m3_mul_axisrot_cs(hs_real T[9], const hs_real A[9], 
     }
 }
 
-/* The same with c = cos q, sq = sin q computed here. */
-HS_HD static inline void hs_m3_mul_axisrot(hs_real T[9], const hs_real A[9], int kind, hs_real q)
-{
-    hs_m3_mul_axisrot_cs(T, A, kind, cos(q), sin(q));
-}
-
 /* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T, its six
  * distinct entries computed once (G is exactly symmetric). */
 HS_HD static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const hs_real J[6])
