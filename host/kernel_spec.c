@@ -46,6 +46,7 @@ const hs_field hs_model_fields[] = {
     HS_FCOUNTED(joint_hold, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(joint_axis_kind, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(joint_rot0_id, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(joint_planar, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(cut_type, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_a, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_b, HS_FT_INT, ncut, 1),
@@ -193,7 +194,7 @@ static const char *const derive_rules[][8] = {
     /* targets ... NULL, sources ... NULL */
     {"body_com", NULL, "body_dim", "body_com", NULL},
     {"body_inertia", NULL, "body_mass", "body_dim", "body_inertia", NULL},
-    {"joint_u", "joint_axis_kind", NULL, "joint_axis", NULL},
+    {"joint_u", "joint_axis_kind", "joint_planar", NULL, "joint_axis", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_at_a", "cut_at_b", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_axis_a", "cut_axis_b", NULL},
     {"con_u", "con_v", "con_pa", "con_pb", NULL, "cut_normal_a", "cut_normal_b", NULL},

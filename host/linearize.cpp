@@ -40,10 +40,12 @@ HS_HD static inline void hs_v3_copy(hs_real r[3], const hs_real a[3]);
 HS_HD static inline hs_real hs_v3_dot(const hs_real a[3], const hs_real b[3]);
 HS_HD static inline void hs_v3_axpy(hs_real r[3], const hs_real a[3], hs_real s, const hs_real b[3]);
 HS_HD static inline void hs_m3_mulv(hs_real r[3], const hs_real A[9], const hs_real a[3]);
+HS_HD static inline void hs_m3_mulv_z(hs_real r[3], const hs_real A[9], const hs_real a[3]);
 HS_HD static inline void hs_m3_mul(hs_real C[9], const hs_real A[9], const hs_real B[9]);
 HS_HD static inline void hs_m3_rot(hs_real R[9], const hs_real u[3], hs_real q);
 HS_HD static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const hs_real J[6]);
 HS_HD static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A[9], const hs_real J[6]);
+HS_HD static inline void hs_m3_inertia_global_diag_z(hs_real G[9], const hs_real A[9], const hs_real J[6]);
 
 template <int N> struct lifted {
     hs_real v[N];
@@ -59,6 +61,10 @@ static inline void hs_v3_axpy(hs_real r[3], const double a[3], hs_real s, const 
     hs_v3_axpy(r, lifted<3>(a).v, s, lifted<3>(b).v);
 }
 static inline void hs_m3_mulv(hs_real r[3], const hs_real A[9], const double a[3]) { hs_m3_mulv(r, A, lifted<3>(a).v); }
+static inline void hs_m3_mulv_z(hs_real r[3], const hs_real A[9], const double a[3])
+{
+    hs_m3_mulv_z(r, A, lifted<3>(a).v);
+}
 static inline void hs_m3_mul(hs_real C[9], const hs_real A[9], const double B[9]) { hs_m3_mul(C, A, lifted<9>(B).v); }
 static inline void hs_m3_rot(hs_real R[9], const double u[3], hs_real q) { hs_m3_rot(R, lifted<3>(u).v, q); }
 static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const double J[6])
@@ -68,6 +74,10 @@ static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const 
 static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A[9], const double J[6])
 {
     hs_m3_inertia_global_diag(G, A, lifted<6>(J).v);
+}
+static inline void hs_m3_inertia_global_diag_z(hs_real G[9], const hs_real A[9], const double J[6])
+{
+    hs_m3_inertia_global_diag_z(G, A, lifted<6>(J).v);
 }
 static inline hs_dual pow(const hs_dual &a, const hs_dual &e) { return ::pow(a, e.v); }
 

@@ -195,13 +195,13 @@ HS_HD static inline int hs_model_override(hs_model *m, const hs_override_spec *o
         }
     }
     hs_model_derive(m);
-    /* a swept axis: the general rotation whatever the drawn value, as in a specialised build
-     * (host/kernel_spec.c), so that both give the same bits */
+    /* a swept axis: the general rotation and velocity recursion whatever the drawn value, as
+     * in a specialised build (host/kernel_spec.c), so that both give the same bits */
     for (j = 0; j < ov->n; ++j) {
         unsigned long a = (unsigned long)((char *)m->joint_axis - (char *)m);
         if (ov->offset[j] >= a && ov->offset[j] < a + sizeof m->joint_axis) {
             int k;
-            for (k = 0; k < m->nbody; ++k) m->joint_axis_kind[k] = 0;
+            for (k = 0; k < m->nbody; ++k) m->joint_axis_kind[k] = m->joint_planar[k] = 0;
         }
     }
     return hs_model_values_ok(m) && m->nx <= HS_MAX_X;

@@ -21,7 +21,10 @@
  * structural test (body_shape) lets the cheaper product use. */
 HS_HD static inline void hs_body_inertia_global(const hs_mview *m, const hs_kin *k, int j, hs_real J[9])
 {
-    if (HS_I(m, body_shape, j) != HS_SHAPE_CUSTOM) hs_m3_inertia_global_diag(J, k->A[j], HS_D(m, body_inertia)[j]);
+    if (HS_I(m, body_shape, j) != HS_SHAPE_CUSTOM && HS_I(m, joint_planar, j))
+        hs_m3_inertia_global_diag_z(J, k->A[j], HS_D(m, body_inertia)[j]);
+    else if (HS_I(m, body_shape, j) != HS_SHAPE_CUSTOM)
+        hs_m3_inertia_global_diag(J, k->A[j], HS_D(m, body_inertia)[j]);
     else hs_m3_inertia_global(J, k->A[j], HS_D(m, body_inertia)[j]);
 }
 
@@ -50,6 +53,28 @@ HS_HD static inline void hs_inertia6_apply(const hs_inertia6 *B, const hs_real *
     r[3] = t[0] + I[0] * w[0] + I[3] * w[1] + I[4] * w[2];
     r[4] = t[1] + I[3] * w[0] + I[1] * w[1] + I[5] * w[2];
     r[5] = t[2] + I[4] * w[0] + I[5] * w[1] + I[2] * w[2];
+}
+
+/* hs_inertia6_apply for a v = [s; w] of a planar body (hs_model's joint_planar: s = (sx, sy,
+ * 0), w = (0, 0, wz), exact zeros, as the body's velocities, accelerations and joint vector
+ * are): the same values without the products with those zeros. */
+HS_HD static inline void hs_inertia6_apply_z(const hs_inertia6 *B, const hs_real *v, hs_real *r)
+{
+    const hs_real *s = v, *I = B->I, *c = B->c, w = v[5];
+    r[0] = B->m * s[0] - c[1] * w;
+    r[1] = B->m * s[1] - (-(c[0] * w));
+    r[2] = 0.0;
+    r[3] = -(c[2] * s[1]) + I[4] * w;
+    r[4] = c[2] * s[0] + I[5] * w;
+    r[5] = (c[0] * s[1] - c[1] * s[0]) + I[2] * w;
+}
+
+/* Mbar v (hs_inertia6_apply) of body j: the planar form where it holds. */
+HS_HD static inline void hs_body_inertia6_apply(const hs_mview *m, int j, const hs_inertia6 *B, const hs_real *v,
+                                                hs_real *r)
+{
+    if (HS_I(m, joint_planar, j)) hs_inertia6_apply_z(B, v, r);
+    else hs_inertia6_apply(B, v, r);
 }
 
 /* A += B (a composite body). */
@@ -154,6 +179,22 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
     const hs_real *w = k->Z[j] + 3;
     int q;
     for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * g[q];
+    if (HS_I(m, joint_planar, j)) {
+        /* w = (0, 0, W) and Jw along it (planar body): w x (w x m g) = -W^2 (m gx, m gy, 0)
+         * as hs_v3_cross2 evaluates it, w x Jw = 0 */
+        hs_real W = w[2];
+        c[0] = -(W * (W * mg[0]));
+        c[1] = -(W * (W * mg[1]));
+        c[2] = 0.0;
+        hs_v3_cross(gc, g, c);
+        for (q = 0; q < 3; ++q) {
+            Qb[q] = F[q] - c[q];
+            Qb[3 + q] = N[q] - gc[q];
+        }
+        (void)Jw;
+        (void)wJw;
+        return;
+    }
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
     hs_v3_cross(wJw, w, Jw);
     hs_v3_cross(gc, g, c);
@@ -173,7 +214,8 @@ HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k,
     hs_body_applied(m, k, j, g, t, side, F, N);
     hs_body_inertia_global(m, k, j, J);
     hs_body_inertia6(m, j, g, J, B);
-    hs_m3_mulv(Jw, J, k->Z[j] + 3);
+    if (HS_I(m, joint_planar, j)) hs_v3_set(Jw, 0.0, 0.0, 0.0); /* w x Jw = 0: not used */
+    else hs_m3_mulv(Jw, J, k->Z[j] + 3);
     hs_body_force6(m, k, j, g, Jw, F, N, Qb);
 }
 
@@ -191,7 +233,7 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
     for (j = 0; j < HS_N(m, nbody); ++j) {
         hs_real Qb[6], a[6];
         hs_body_mass_force6(m, k, j, t, side, &w->Ic[j], Qb);
-        hs_inertia6_apply(&w->Ic[j], k->Zd0[j], a);
+        hs_body_inertia6_apply(m, j, &w->Ic[j], k->Zd0[j], a);
         for (r = 0; r < 6; ++r) w->Qc[j][r] = Qb[r] - a[r];
     }
     HS_UNROLL
@@ -206,7 +248,7 @@ HS_HD static inline void hs_mass_force_side(const hs_mview *m, const hs_kin *k, 
         hs_real h[6];
         int l;
         Q[j] = hs_v3_dot(k->b[j], w->Qc[j]) + hs_v3_dot(k->b[j] + 3, w->Qc[j] + 3);
-        hs_inertia6_apply(&w->Ic[j], k->b[j], h);
+        hs_body_inertia6_apply(m, j, &w->Ic[j], k->b[j], h);
         HS_UNROLL
         for (l = 0; l < HS_N(m, nbody); ++l) {
             hs_real s;
@@ -242,7 +284,14 @@ HS_HD static inline void hs_inverse_dynamics_side(const hs_mview *m, const hs_ki
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
         int par = HS_I(m, body_parent, j);
-        for (r = 0; r < 6; ++r) a[j][r] = (par >= 0 ? a[par][r] : 0.0) + k->b[j][r] * zdd[j];
+        if (HS_I(m, joint_planar, j)) { /* b = [bx, by, 0; 0, 0, +-1] */
+            for (r = 0; r < 6; ++r) a[j][r] = par >= 0 ? a[par][r] : 0.0;
+            a[j][0] += k->b[j][0] * zdd[j];
+            a[j][1] += k->b[j][1] * zdd[j];
+            a[j][5] += k->b[j][5] * zdd[j];
+        } else {
+            for (r = 0; r < 6; ++r) a[j][r] = (par >= 0 ? a[par][r] : 0.0) + k->b[j][r] * zdd[j];
+        }
     }
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j) {
@@ -251,7 +300,7 @@ HS_HD static inline void hs_inverse_dynamics_side(const hs_mview *m, const hs_ki
         if (!((mask >> j) & 1u)) continue;
         hs_body_mass_force6(m, k, j, t, side, &B, Qb);
         for (r = 0; r < 6; ++r) acc[r] = k->Zd0[j][r] + a[j][r];
-        hs_inertia6_apply(&B, acc, f);
+        hs_body_inertia6_apply(m, j, &B, acc, f);
         for (r = 0; r < 6; ++r) fb[j][r] = f[r] - Qb[r];
     }
     HS_UNROLL
@@ -260,7 +309,9 @@ HS_HD static inline void hs_inverse_dynamics_side(const hs_mview *m, const hs_ki
     HS_UNROLL
     for (j = HS_N(m, nbody) - 1; j >= 0; --j) {
         int par = HS_I(m, body_parent, j);
-        tau[j] = hs_v3_dot(k->b[j], a[j]) + hs_v3_dot(k->b[j] + 3, a[j] + 3);
+        if (HS_I(m, joint_planar, j)) /* b's zeros as above */
+            tau[j] = (k->b[j][0] * a[j][0] + k->b[j][1] * a[j][1]) + k->b[j][5] * a[j][5];
+        else tau[j] = hs_v3_dot(k->b[j], a[j]) + hs_v3_dot(k->b[j] + 3, a[j] + 3);
         if (par >= 0)
             for (r = 0; r < 6; ++r) a[par][r] += a[j][r];
     }

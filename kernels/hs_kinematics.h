@@ -102,7 +102,8 @@ HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, 
     int par = HS_I(m, body_parent, j);
     hs_real c[3];
     if (par >= 0) {
-        hs_m3_mulv(c, k->A[par], HS_D(m, joint_at_parent)[j]);
+        if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(c, k->A[par], HS_D(m, joint_at_parent)[j]);
+        else hs_m3_mulv(c, k->A[par], HS_D(m, joint_at_parent)[j]);
         hs_v3_axpy(o, k->p[par], 1.0, c);
     } else {
         hs_real I[9], z0[3];
@@ -117,7 +118,8 @@ HS_HD static inline void hs_kin_joint_point(const hs_mview *m, const hs_kin *k, 
 HS_HD static inline void hs_kin_com(const hs_mview *m, const hs_kin *k, int j, hs_real g[3])
 {
     hs_real c[3];
-    hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
+    if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(c, k->A[j], HS_D(m, body_com)[j]);
+    else hs_m3_mulv(c, k->A[j], HS_D(m, body_com)[j]);
     hs_v3_axpy(g, k->p[j], 1.0, c);
 }
 
@@ -158,7 +160,8 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
             hs_kin_joint_point(m, k, j, o);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
              * u x (0 - o) = o x u */
-            hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
+            if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]);
+            else hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             hs_v3_cross(k->b[j], o, k->b[j] + 3);
         } else {
             if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], Ap);
@@ -169,7 +172,8 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
             hs_m3_mulv(k->b[j], Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             hs_v3_set(k->b[j] + 3, 0.0, 0.0, 0.0);
         }
-        hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
+        if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(c, k->A[j], HS_D(m, joint_at_child)[j]);
+        else hs_m3_mulv(c, k->A[j], HS_D(m, joint_at_child)[j]);
         hs_v3_sub(k->p[j], o, c);
     }
 }
@@ -221,6 +225,22 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const hs_real 
             for (q = 0; q < 6; ++q) Z[q] = D[q] = 0.0;
         }
         hs_v3_copy(wp, Z + 3);
+        if (HS_I(m, joint_planar, j)) {
+            /* A revolute joint about +-z whose path turns about z only (hs_model_derive):
+             * b = [bx, by, 0; 0, 0, +-1] and w_p = (0, 0, W_p), exact zeros. The terms below
+             * are those of the general form that are not products with them: w_p x u = 0,
+             * and w x (w x o) = -W^2 (ox, oy, 0), evaluated in the general form's order (the
+             * same values; a zero may differ in sign). A third of its flops. */
+            hs_real Wp = wp[2], W;
+            Z[0] += b[0] * zd[j];
+            Z[1] += b[1] * zd[j];
+            Z[5] += b[5] * zd[j];
+            W = Z[5];
+            hs_kin_joint_point(m, k, j, o);
+            D[0] += (-(Wp * (Wp * o[0]))) - (-(W * (W * o[0])));
+            D[1] += (-(Wp * (Wp * o[1]))) - (-(W * (W * o[1])));
+            continue;
+        }
         for (q = 0; q < 6; ++q) Z[q] += b[q] * zd[j];
         if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
             /* wdot_j = wdot_p + u zdd + (w_p x u) zd: the axis turns with the parent.

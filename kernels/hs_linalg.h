@@ -73,6 +73,15 @@ HS_HD static inline void hs_m3_mulv(hs_real r[3], const hs_real A[9], const hs_r
     r[1] = A[3] * a[0] + A[4] * a[1] + A[5] * a[2];
     r[2] = A[6] * a[0] + A[7] * a[1] + A[8] * a[2];
 }
+/* r = A a for an A that keeps e_z to the bit (a rotation about z: A[2], A[5], A[6], A[7] are
+ * +-0 and A[8] is 1): hs_m3_mulv's values without its products with those zeros (a zero of
+ * the result may differ in sign) */
+HS_HD static inline void hs_m3_mulv_z(hs_real r[3], const hs_real A[9], const hs_real a[3])
+{
+    r[0] = A[0] * a[0] + A[1] * a[1];
+    r[1] = A[3] * a[0] + A[4] * a[1];
+    r[2] = A[8] * a[2];
+}
 /* C = A B (C aliases neither) */
 HS_HD static inline void hs_m3_mul(hs_real C[9], const hs_real A[9], const hs_real B[9])
 {
@@ -142,6 +151,17 @@ HS_HD static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A
                        A[3 * i + 2] * J[2] * A[3 * j + 2];
             G[3 * i + j] = G[3 * j + i] = s;
         }
+}
+
+/* hs_m3_inertia_global_diag for an A that keeps e_z (as hs_m3_mulv_z): the same values
+ * without the products with A's zeros. */
+HS_HD static inline void hs_m3_inertia_global_diag_z(hs_real G[9], const hs_real A[9], const hs_real J[6])
+{
+    G[0] = A[0] * J[0] * A[0] + A[1] * J[1] * A[1];
+    G[1] = G[3] = A[0] * J[0] * A[3] + A[1] * J[1] * A[4];
+    G[4] = A[3] * J[0] * A[3] + A[4] * J[1] * A[4];
+    G[8] = A[8] * J[2] * A[8];
+    G[2] = G[6] = G[5] = G[7] = 0.0;
 }
 
 /* ---- dense LU with partial pivoting (row-major, leading dimension lda) ----

@@ -182,6 +182,10 @@ typedef struct hs_model {
     int joint_axis_kind[HS_MAX_BODIES]; /* k + 1 (or -(k + 1)) when the unit axis is exactly the
                                            coordinate axis e_k (or -e_k), 0 otherwise */
     int joint_rot0_id[HS_MAX_BODIES]; /* 1 when rot0 is exactly the identity */
+    int joint_planar[HS_MAX_BODIES]; /* 1 when joint j and every joint on its path from the
+                                        root are revolute about +-z with a rot0 that keeps z:
+                                        the kinematics and dynamics of body j take their
+                                        planar forms (exact zeros skipped) */
 
     /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
     int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */

@@ -54,6 +54,12 @@ HS_HD static inline int hs_axis_kind(const double u[3])
     return 0;
 }
 
+/* 1 if the row-major 3x3 R maps e_z to e_z exactly (the identity, a rotation about z). */
+HS_HD static inline int hs_keeps_z(const double R[9])
+{
+    return R[2] == 0.0 && R[5] == 0.0 && R[6] == 0.0 && R[7] == 0.0 && R[8] == 1.0;
+}
+
 /* 1 if the row-major 3x3 R is exactly the identity. */
 HS_HD static inline int hs_is_identity(const double R[9])
 {
@@ -180,6 +186,14 @@ HS_HD static inline void hs_model_derive(hs_model *m)
         hs_normalize3(m->joint_u[j]);
         m->joint_axis_kind[j] = hs_axis_kind(m->joint_u[j]);
         m->joint_rot0_id[j] = hs_is_identity(m->joint_rot0[j]);
+        /* every joint from the root to body j revolute about +-z, keeping z in its rot0: the
+         * rotation matrices of the path have exact zeros where a rotation about z has them
+         * (hs_m3_mul_axisrot_cs), the angular velocities and accelerations are (0, 0, w),
+         * the joint vectors b = [bx, by, 0; 0, 0, +-1]: the planar forms of the kinematics and
+         * dynamics rely on these zeros (ground, the root's parent, is the identity) */
+        m->joint_planar[j] = (p < 0 || m->joint_planar[p]) && hs_keeps_z(m->joint_rot0[j]) &&
+                             m->joint_type[j] == HS_JOINT_REVOLUTE &&
+                             (m->joint_axis_kind[j] == 3 || m->joint_axis_kind[j] == -3);
         if (m->body_shape[j] != HS_SHAPE_CUSTOM) {
             hs_shape_inertia(m->body_shape[j], m->body_mass[j], m->body_dim[j], com,
                              m->body_inertia[j]);

@@ -3,7 +3,7 @@
  * a 3D tree, 1/2 zd^T M zd equal to the body-wise kinetic energy, Q's velocity terms
  * against the Lagrangian identity Q_v = -(Mdot zd - dT/dz), and the inverse dynamics
  * (hs_inverse_dynamics_side) against M zdd - Q, with its kept bodies equal to the bit to a
- * full pass. */
+ * full pass; the planar forms (hs_model's joint_planar) equal to the general ones in value. */
 #include "hs_dynamics.h"
 #include "test_util.h"
 
@@ -249,6 +249,111 @@ static void test_inverse_dynamics(void)
     }
 }
 
+/* A tree whose joints all turn about +-z (one rot0 a quarter turn about z), with out-of-plane
+ * offsets, centres of mass and gravity (the planar forms assume the rotations only), three
+ * shapes (diagonal inertias) and one custom body (the general inertia), and a load on body 3:
+ * positions, velocities, M, Q, the inverse dynamics and the energies with joint_planar as
+ * derived equal those with every flag cleared (the general forms), value for value (a zero
+ * may differ in sign: compared with ==). Then the derivation: an x axis ends the planar
+ * forms for its joint's subtree only. */
+static void test_planar_forms(void)
+{
+    hs_model m, g;
+    int trial, i, j, n, par[6] = {-1, 0, 1, 0, 3, 1};
+    double ax[6][3] = {{0, 0, 1}, {0, 0, -1}, {0, 0, 2}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    tu_model_defaults(&m);
+    m.nbody = 6;
+    for (j = 0; j < 6; ++j) {
+        m.body_parent[j] = par[j];
+        m.joint_type[j] = HS_JOINT_REVOLUTE;
+        hs_v3_copy(m.joint_axis[j], ax[j]);
+        m.body_shape[j] = j == 4 ? HS_SHAPE_CUSTOM : HS_SHAPE_ROD + (j % 2);
+        m.body_mass[j] = 2.0 + j;
+        hs_v3_set(m.body_dim[j], 1.0 + 0.2 * j, 0.1, 0.05);
+        hs_v3_set(m.body_com[j], 0.4 + 0.1 * j, -0.05 * j, 0.03 * j);
+        m.body_com_given[j] = j % 3 == 0;
+        m.body_inertia[j][0] = 0.5 + 0.1 * j;
+        m.body_inertia[j][1] = 0.6 + 0.05 * j;
+        m.body_inertia[j][2] = 0.7;
+        m.body_inertia[j][3] = 0.01 * j;
+        m.body_inertia[j][4] = 0.0;
+        m.body_inertia[j][5] = 0.0;
+        hs_v3_set(m.joint_at_parent[j], 0.5 + 0.1 * j, 0.1 * j, -0.05 * j);
+        hs_v3_set(m.joint_at_child[j], -0.1 * j, 0.05, 0.02 * j);
+    }
+    m.joint_rot0[2][0] = m.joint_rot0[2][4] = 0.0;
+    m.joint_rot0[2][1] = -1.0;
+    m.joint_rot0[2][3] = 1.0;
+    hs_v3_set(m.gravity, 0.5, -9.81, 1.0);
+    m.nload = 1;
+    m.load_body[0] = 3;
+    m.load_frame[0] = HS_FRAME_BODY;
+    hs_v3_set(m.load_at[0], 0.2, -0.1, 0.3);
+    hs_v3_set(m.load_force_dir[0], 3.0, -2.0, 5.0);
+    hs_v3_set(m.load_torque_dir[0], 0.5, 1.5, -1.0);
+    m.load_force_sig[0] = m.load_torque_sig[0] = -1;
+    hs_model_derive(&m);
+    n = m.nz;
+    for (j = 0; j < n; ++j) CHECK(m.joint_planar[j] == 1, "planar tree: joint %d planar", j);
+    g = m;
+    for (j = 0; j < n; ++j) g.joint_planar[j] = 0;
+    for (trial = 0; trial < 50; ++trial) {
+        double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zdd[HS_MAX_Z] = {0};
+        double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], Mg[HS_MAX_Z * HS_MAX_Z], Qg[HS_MAX_Z];
+        double tau[HS_MAX_Z], taug[HS_MAX_Z], fb[HS_MAX_BODIES][6], fbg[HS_MAX_BODIES][6];
+        double T, V, Tg, Vg;
+        hs_kin k, kg;
+        hs_dyn_work dw;
+        int bad = 0;
+        for (i = 0; i < n; ++i) {
+            z[i] = tu_rand(-3, 3);
+            zd[i] = trial == 0 ? 0.0 : tu_rand(-2, 2); /* at rest first: the zeros of a start */
+            zdd[i] = tu_rand(-5, 5);
+        }
+        hs_kin_positions(&m, z, &k);
+        hs_kin_velocities(&m, zd, &k);
+        hs_kin_positions(&g, z, &kg);
+        hs_kin_velocities(&g, zd, &kg);
+        for (j = 0; j < n; ++j)
+            for (i = 0; i < 9; ++i) {
+                if (i < 3) bad += k.p[j][i] != kg.p[j][i];
+                if (i < 6) bad += k.b[j][i] != kg.b[j][i] || k.Z[j][i] != kg.Z[j][i] || k.Zd0[j][i] != kg.Zd0[j][i];
+                bad += k.A[j][i] != kg.A[j][i];
+            }
+        CHECK(bad == 0, "planar kinematics equal the general (trial %d: %d values differ)", trial, bad);
+        hs_mass_force(&m, &k, 0.3, M, HS_MAX_Z, Q, &dw);
+        hs_mass_force(&g, &kg, 0.3, Mg, HS_MAX_Z, Qg, &dw);
+        hs_inverse_dynamics_side(&m, &k, 0.3, 1, zdd, ~0u, fb, tau);
+        hs_inverse_dynamics_side(&g, &kg, 0.3, 1, zdd, ~0u, fbg, taug);
+        hs_energy(&m, &k, &T, &V);
+        hs_energy(&g, &kg, &Tg, &Vg);
+        for (i = 0; i < n; ++i) {
+            CHECK(Q[i] == Qg[i] && tau[i] == taug[i], "trial %d: Q_%d %.17g / %.17g, tau %.17g / %.17g", trial, i,
+                  Q[i], Qg[i], tau[i], taug[i]);
+            for (j = 0; j < n; ++j)
+                CHECK(M[i * HS_MAX_Z + j] == Mg[i * HS_MAX_Z + j], "trial %d: M_%d%d %.17g / %.17g", trial, i, j,
+                      M[i * HS_MAX_Z + j], Mg[i * HS_MAX_Z + j]);
+        }
+        CHECK(T == Tg && V == Vg, "trial %d: energies %.17g %.17g / %.17g %.17g", trial, T, V, Tg, Vg);
+        for (bad = 0, j = 0; j < n; ++j) /* every body force, also the moments b does not see */
+            for (i = 0; i < 6; ++i) bad += fb[j][i] != fbg[j][i];
+        CHECK(bad == 0, "trial %d: %d body forces differ", trial, bad);
+    }
+    /* an x axis at joint 3: joints 3 and 4 (its subtree) general, the others planar */
+    hs_v3_set(m.joint_axis[3], 1.0, 0.0, 0.0);
+    hs_model_derive(&m);
+    for (j = 0; j < n; ++j)
+        CHECK(m.joint_planar[j] == (j != 3 && j != 4), "x axis at joint 3: joint %d planar %d", j, m.joint_planar[j]);
+    /* a rot0 tilting z ends them too; a prismatic joint is never planar */
+    hs_v3_set(m.joint_axis[3], 0.0, 0.0, 1.0);
+    m.joint_rot0[1][8] = 0.5;
+    m.joint_type[4] = HS_JOINT_PRISMATIC;
+    hs_model_derive(&m);
+    for (j = 0; j < n; ++j)
+        CHECK(m.joint_planar[j] == (j == 0 || j == 3), "tilted rot0 at 1, prismatic 4: joint %d planar %d", j,
+              m.joint_planar[j]);
+}
+
 int main(void)
 {
     test_double_pendulum_closed_form();
@@ -256,5 +361,6 @@ int main(void)
     test_tree_velocity_terms();
     test_tree_gravity();
     test_inverse_dynamics();
+    test_planar_forms();
     return tu_report("test_dynamics");
 }
