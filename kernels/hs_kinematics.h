@@ -150,7 +150,8 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
             if (ak != 0) {
                 hs_real cz, sz;
                 hs_kin_cos_sin(tc, j, z[j], &cz, &sz);
-                hs_m3_mul_axisrot_cs(T, Ap, ak, cz, sz);
+                if (HS_I(m, joint_planar, j)) hs_m3_mul_zrot_cs(T, Ap, ak, cz, sz);
+                else hs_m3_mul_axisrot_cs(T, Ap, ak, cz, sz);
             } else {
                 hs_m3_rot(R, HS_D(m, joint_u)[j], z[j]);
                 hs_m3_mul(T, Ap, R);
@@ -162,7 +163,14 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
              * u x (0 - o) = o x u */
             if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]);
             else hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
-            hs_v3_cross(k->b[j], o, k->b[j] + 3);
+            if (HS_I(m, joint_planar, j)) { /* u = (0, 0, uz): o x u as hs_v3_cross gives it */
+                hs_real uz = k->b[j][5];
+                k->b[j][0] = o[1] * uz;
+                k->b[j][1] = -(o[0] * uz);
+                k->b[j][2] = 0.0;
+            } else {
+                hs_v3_cross(k->b[j], o, k->b[j] + 3);
+            }
         } else {
             if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], Ap);
             else hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);

@@ -120,6 +120,21 @@ HS_HD static inline void hs_m3_mul_axisrot_cs(hs_real T[9], const hs_real A[9], 
     }
 }
 
+/* hs_m3_mul_axisrot_cs about z (kind +-3) for an A that keeps e_z (as hs_m3_mulv_z): the
+ * same values without the products with A's zeros. */
+HS_HD static inline void hs_m3_mul_zrot_cs(hs_real T[9], const hs_real A[9], int kind, hs_real c, hs_real sq)
+{
+    hs_real s = kind > 0 ? sq : -sq;
+    T[0] = A[0] * c + A[1] * s;
+    T[1] = A[1] * c - A[0] * s;
+    T[3] = A[3] * c + A[4] * s;
+    T[4] = A[4] * c - A[3] * s;
+    T[2] = A[2];
+    T[5] = A[5];
+    T[6] = T[7] = 0.0;
+    T[8] = A[8];
+}
+
 /* Symmetric inertia J (xx yy zz xy xz yz, body frame) rotated to global: G = A J A^T, its six
  * distinct entries computed once (G is exactly symmetric). */
 HS_HD static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], const hs_real J[6])
