@@ -307,6 +307,8 @@ def main():
                 total_s=round(time.monotonic() - t_start, 1))
     os.makedirs(a.out, exist_ok=True)
     base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-ensemble-{dslug}{'-quick' if a.quick else ''}")
+    if os.path.exists(base + ".md"):  # an earlier run of the same day is kept (as bench_single.py)
+        base += f"-{commit}"
     with open(base + ".json", "w") as f:
         json.dump(dict(meta=meta, results=rows), f, indent=2)
     with open(base + ".md", "w") as f:
