@@ -191,8 +191,6 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
             Qb[q] = F[q] - c[q];
             Qb[3 + q] = N[q] - gc[q];
         }
-        (void)Jw;
-        (void)wJw;
         return;
     }
     hs_v3_cross2(c, w, mg); /* w x (w x m g): centripetal term */
@@ -214,7 +212,7 @@ HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k,
     hs_body_applied(m, k, j, g, t, side, F, N);
     hs_body_inertia_global(m, k, j, J);
     hs_body_inertia6(m, j, g, J, B);
-    if (HS_I(m, joint_planar, j)) hs_v3_set(Jw, 0.0, 0.0, 0.0); /* w x Jw = 0: not used */
+    if (HS_I(m, joint_planar, j)) hs_v3_set(Jw, 0.0, 0.0, 0.0); /* along w: hs_body_force6 needs no w x Jw */
     else hs_m3_mulv(Jw, J, k->Z[j] + 3);
     hs_body_force6(m, k, j, g, Jw, F, N, Qb);
 }

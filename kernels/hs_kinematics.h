@@ -238,7 +238,7 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const hs_real 
              * b = [bx, by, 0; 0, 0, +-1] and w_p = (0, 0, W_p), exact zeros. The terms below
              * are those of the general form that are not products with them: w_p x u = 0,
              * and w x (w x o) = -W^2 (ox, oy, 0), evaluated in the general form's order (the
-             * same values; a zero may differ in sign). A third of its flops. */
+             * same values; a zero may differ in sign), about a third of its flops. */
             hs_real Wp = wp[2], W;
             Z[0] += b[0] * zd[j];
             Z[1] += b[1] * zd[j];

@@ -188,7 +188,7 @@ HS_HD static inline void hs_model_derive(hs_model *m)
         m->joint_rot0_id[j] = hs_is_identity(m->joint_rot0[j]);
         /* every joint from the root to body j revolute about +-z, keeping z in its rot0: the
          * rotation matrices of the path have exact zeros where a rotation about z has them
-         * (hs_m3_mul_axisrot_cs), the angular velocities and accelerations are (0, 0, w),
+         * (hs_m3_mul_zrot_cs), the angular velocities and accelerations are (0, 0, w),
          * the joint vectors b = [bx, by, 0; 0, 0, +-1]: the planar forms of the kinematics and
          * dynamics rely on these zeros (ground, the root's parent, is the identity) */
         m->joint_planar[j] = (p < 0 || m->joint_planar[p]) && hs_keeps_z(m->joint_rot0[j]) &&
