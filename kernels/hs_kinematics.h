@@ -161,14 +161,15 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
             hs_kin_joint_point(m, k, j, o);
             /* b = [o x u; u]: a unit rotation about u through o moves the origin point by
              * u x (0 - o) = o x u */
-            if (HS_I(m, joint_planar, j)) hs_m3_mulv_z(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]);
-            else hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
             if (HS_I(m, joint_planar, j)) { /* u = (0, 0, uz): o x u as hs_v3_cross gives it */
-                hs_real uz = k->b[j][5];
+                hs_real uz;
+                hs_m3_mulv_z(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
+                uz = k->b[j][5];
                 k->b[j][0] = o[1] * uz;
                 k->b[j][1] = -(o[0] * uz);
                 k->b[j][2] = 0.0;
             } else {
+                hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
                 hs_v3_cross(k->b[j], o, k->b[j] + 3);
             }
         } else {
