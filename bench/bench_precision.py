@@ -76,6 +76,8 @@ def plot(results, png):
     style = {"fixed": ("o-", "hydrosweep, fixed dt"), "adaptive": ("s-", "hydrosweep, adaptive"),
              "fixed_modified": ("o:", "hydrosweep, fixed dt, modified Newton"),
              "adaptive_modified": ("s:", "hydrosweep, adaptive, modified Newton"),
+             "esdirk4": ("D-", "hydrosweep, adaptive esdirk4"),
+             "esdirk4_modified": ("D:", "hydrosweep, adaptive esdirk4, modified Newton"),
              "ida": ("^--", "SUNDIALS IDA")}
     for c, name in enumerate(names):
         for r, (key, unit) in enumerate([("err_crank", "rad"), ("err_p", "Pa")]):
@@ -116,6 +118,7 @@ def main():
             pts = []
             plan = ([("fixed", v) for v in FIXED] + [("adaptive", v) for v in ADAPTIVE] +
                     [("fixed_modified", v) for v in FIXED] + [("adaptive_modified", v) for v in ADAPTIVE] +
+                    [("esdirk4", v) for v in ADAPTIVE] + [("esdirk4_modified", v) for v in ADAPTIVE] +
                     [("ida", v) for v in IDA])
             if a.quick:
                 plan = [("fixed", 2e-3), ("fixed", 1e-3), ("adaptive", 1e-3), ("adaptive", 1e-4),

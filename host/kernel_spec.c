@@ -152,6 +152,7 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(predictor, HS_FT_INT),
     HS_FSCALAR(formulation, HS_FT_INT),
     HS_FSCALAR(step, HS_FT_INT),
+    HS_FSCALAR(method, HS_FT_INT),
     HS_FSCALAR(rtol, HS_FT_DOUBLE),
     HS_FSCALAR(atol_z, HS_FT_DOUBLE),
     HS_FSCALAR(atol_zd, HS_FT_DOUBLE),

@@ -566,7 +566,7 @@ static int parse_integrator(ctx *c)
 {
     static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                        "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                       "fd_floor", "newton", "predictor", "formulation", "step", "rtol", "atol_position",
+                                       "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
                                        "atol_velocity", "atol_pressure", "atol_friction",
                                        "atol_spool", "h_init", "h_min", "h_max", NULL};
     hs_model *m = &c->d->model;
@@ -605,6 +605,7 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_enum(&c->y, y, p, "formulation", 0, hs_formulation_names, HS_FORM_PENALTY,
                           &m->formulation)) ||
         (rc = yt_get_enum(&c->y, y, p, "step", 0, hs_step_names, HS_STEP_FIXED, &m->step)) ||
+        (rc = yt_get_enum(&c->y, y, p, "method", 0, hs_method_names, HS_METHOD_AUTO, &m->method)) ||
         (rc = yt_get_num(&c->y, y, p, "rtol", "", 0, m->rtol, &m->rtol)) ||
         (rc = yt_get_num(&c->y, y, p, "atol_position", "|rad|m", 0, m->atol_z, &m->atol_z)) ||
         (rc = yt_get_num(&c->y, y, p, "atol_velocity", "|rad/s|m/s", 0, m->atol_zd, &m->atol_zd)) ||

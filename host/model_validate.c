@@ -14,7 +14,7 @@ int hs_is_integrator_key(const char *f)
 {
     static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
                                     "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                    "fd_floor", "newton", "predictor", "formulation", "step", "rtol", "atol_position",
+                                    "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
                                     "atol_velocity", "atol_pressure", "atol_friction",
                                     "atol_spool", "h_init", "h_min", "h_max", NULL};
     int i;
@@ -351,6 +351,18 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (m->step != HS_STEP_FIXED && m->step != HS_STEP_ADAPTIVE)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "step", -1, HS_ERR_VALUE,
                      "step must be fixed or adaptive");
+    if (m->method < HS_METHOD_TRAPEZOIDAL || m->method > HS_METHOD_AUTO)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
+                     "method must be trapezoidal, esdirk3, esdirk4 or auto");
+    if ((m->method == HS_METHOD_ESDIRK3 || m->method == HS_METHOD_ESDIRK4) && m->step != HS_STEP_ADAPTIVE)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
+                     "method %s needs step: adaptive (fixed steps are the seeds' trapezoidal rule)",
+                     m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
+    if ((m->method == HS_METHOD_ESDIRK3 || m->method == HS_METHOD_ESDIRK4) && m->formulation != HS_FORM_PENALTY)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
+                     "method %s needs formulation: penalty (the double-step formulation takes "
+                     "trapezoidal steps only)",
+                     m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
     if (!(m->rtol >= 1e-14 && m->rtol <= 1.0))
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "rtol", -1, HS_ERR_VALUE,
                      "rtol must be in [1e-14, 1] (is %g)", m->rtol);

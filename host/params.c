@@ -74,6 +74,7 @@ const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL
 const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
 
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
+const char *const hs_method_names[5] = {"trapezoidal", "esdirk3", "esdirk4", "auto", NULL};
 const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
 
 void hs_step_defaults(hs_model *m)
@@ -82,6 +83,7 @@ void hs_step_defaults(hs_model *m)
      * 1 mm) reach about the accuracy of fixed 1 ms steps on the seed 003 cycle with a quarter
      * of their Newton iterations (docs/model-format.md) */
     m->step = HS_STEP_FIXED;
+    m->method = HS_METHOD_AUTO;
     m->rtol = 1e-4;
     m->atol_z = 1e-4; /* rad or m */
     m->atol_zd = 1e-4; /* rad/s or m/s */
@@ -446,6 +448,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     make_enum(&t, hs_formulation_names, 2);
     add(&t, "", offsetof(hs_model, step), "integrator.step");
     make_enum(&t, hs_step_names, 2);
+    add(&t, "", offsetof(hs_model, method), "integrator.method");
+    make_enum(&t, hs_method_names, 4);
     add(&t, "", offsetof(hs_model, rtol), "integrator.rtol");
     add(&t, "", offsetof(hs_model, atol_z), "integrator.atol_position");
     add(&t, "", offsetof(hs_model, atol_zd), "integrator.atol_velocity");

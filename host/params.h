@@ -26,11 +26,14 @@ extern const char *const hs_vol_model_names[3]; /* enum hs_vol_model */
 /* Names of enum hs_step_control (integrator.step: fixed, adaptive), NULL-terminated. */
 extern const char *const hs_step_names[3];
 
+/* Names of enum hs_method (integrator.method: trapezoidal, esdirk3, esdirk4, auto), NULL-terminated. */
+extern const char *const hs_method_names[5];
+
 /* Names of enum hs_formulation (integrator.formulation: penalty, double_step), NULL-terminated. */
 extern const char *const hs_formulation_names[3];
 
 /* The documented defaults of the error-controlled steps (docs/model-format.md): step fixed,
- * rtol, the absolute tolerances per class, h_init, h_min, h_max. */
+ * method auto, rtol, the absolute tolerances per class, h_init, h_min, h_max. */
 void hs_step_defaults(hs_model *m);
 
 /* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),

@@ -143,6 +143,19 @@ enum hs_step_control {
                             (hs_step_adaptive); dt is then the output grid */
 };
 
+/* The integration formula of adaptive steps (integrator.method). Each is solved stage by
+ * stage with the trapezoidal step's Newton iteration: an implicit stage of an ESDIRK method
+ * has the trapezoidal rule's form with gamma h in place of h/2 and its own known terms
+ * (hs_esdirk_attempt). */
+enum hs_method {
+    HS_METHOD_TRAPEZOIDAL = 0, /* the seeds' implicit trapezoidal rule (order 2) */
+    HS_METHOD_ESDIRK3 = 1, /* Kennedy & Carpenter's ESDIRK3(2)4L[2]SA: 3 implicit stages,
+                              order 3, embedded order 2, L-stable, stiffly accurate */
+    HS_METHOD_ESDIRK4 = 2, /* their ESDIRK4(3)6L[2]SA: 5 implicit stages, order 4 */
+    HS_METHOD_AUTO = 3 /* esdirk4 for adaptive steps of the penalty formulation, else the
+                          trapezoidal rule (hs_method) */
+};
+
 #define HS_NAME_LEN 48
 
 typedef struct hs_model {
@@ -299,6 +312,7 @@ typedef struct hs_model {
     /* error-controlled steps (step = HS_STEP_ADAPTIVE; hs_step_adaptive): the local error of
      * each class of unknowns against atol + rtol |value| in a weighted RMS norm */
     int step; /* enum hs_step_control */
+    int method; /* enum hs_method (adaptive steps; fixed steps are always trapezoidal) */
     double rtol; /* relative tolerance of the local error, all classes */
     double atol_z; /* absolute tolerances: positions, rad or m */
     double atol_zd; /* velocities, rad/s or m/s */

@@ -144,7 +144,8 @@ static void test_table(hs_model_desc *d)
     CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "s"), "t_end");
     for (i = 0; i < d->nparam; ++i)
         if (strcmp(d->param[i].name, "integrator.newton") && strcmp(d->param[i].name, "integrator.step") &&
-            strcmp(d->param[i].name, "integrator.predictor") && strcmp(d->param[i].name, "integrator.formulation"))
+            strcmp(d->param[i].name, "integrator.predictor") && strcmp(d->param[i].name, "integrator.formulation") &&
+            strcmp(d->param[i].name, "integrator.method"))
             CHECK(d->param[i].offset + sizeof(double) <= sizeof(hs_model) &&
                       d->param[i].offset % sizeof(double) == 0 &&
                       d->param[i].type == HS_PARAM_DOUBLE && hs_param_value_name(d, i) == NULL,
@@ -161,6 +162,10 @@ static void test_table(hs_model_desc *d)
     CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, predictor) &&
               !strcmp(hs_param_value_name(d, i), "auto"),
           "integrator.predictor: an enum at hs_model.predictor, auto by default");
+    i = hs_param_find(d, "integrator.method");
+    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, method) &&
+              !strcmp(hs_param_value_name(d, i), "auto"),
+          "integrator.method: an enum at hs_model.method, auto by default");
     i = hs_param_find(d, "integrator.tol_pressure");
     CHECK(i >= 0 && hs_param_get(d, i) == 1e-2 && !strcmp(d->param[i].unit, "Pa"),
           "tol_pressure default and unit");

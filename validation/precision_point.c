@@ -10,7 +10,8 @@
  *                  1 MPa, 10 V, 1 mm for friction states)
  *   MODE fixed     VALUE = dt (OUT_DT a multiple of it)
  *   MODE adaptive  VALUE = rtol = the atols in the same units as for ida; dt = OUT_DT
- *   MODE fixed_modified, adaptive_modified: the same with integrator.newton = modified
+ *   MODE esdirk3, esdirk4: adaptive steps of that integrator.method
+ *   MODE fixed_modified, adaptive_modified, ...: the same with integrator.newton = modified
  * Prints one JSON line: mode, value, seconds (best of REPS), steps, rejected, newton_mean. */
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     char msg[512];
     FILE *f;
     if (argc != 8) {
-        fprintf(stderr, "usage: precision_point MODEL.yaml T_END OUT_DT ida|fixed|adaptive[_modified] VALUE REPS "
+        fprintf(stderr, "usage: precision_point MODEL.yaml T_END OUT_DT ida|fixed|adaptive|esdirk3|esdirk4[_modified] VALUE REPS "
                         "OUT.csv\n");
         return 2;
     }
@@ -49,12 +50,14 @@ int main(int argc, char **argv)
     modified = strlen(argv[4]) > 9 && !strcmp(argv[4] + strlen(argv[4]) - 9, "_modified");
     mode = !strcmp(argv[4], "ida") ? 0
          : !strncmp(argv[4], "fixed", 5) && strlen(argv[4]) == 5 + (modified ? 9u : 0u) ? 1
-         : !strncmp(argv[4], "adaptive", 8) && strlen(argv[4]) == 8 + (modified ? 9u : 0u) ? 2 : -1;
+         : !strncmp(argv[4], "adaptive", 8) && strlen(argv[4]) == 8 + (modified ? 9u : 0u) ? 2
+         : !strncmp(argv[4], "esdirk3", 7) && strlen(argv[4]) == 7 + (modified ? 9u : 0u) ? 3
+         : !strncmp(argv[4], "esdirk4", 7) && strlen(argv[4]) == 7 + (modified ? 9u : 0u) ? 4 : -1;
     value = atof(argv[5]);
     reps = atoi(argv[6]);
     if (mode < 0 || !(t_end > 0) || !(out_dt > 0) || !(value > 0) || reps < 1) {
-        fprintf(stderr, "precision_point: bad arguments (mode ida, fixed, adaptive, fixed_modified or "
-                        "adaptive_modified; positive numbers)\n");
+        fprintf(stderr, "precision_point: bad arguments (mode ida, fixed, adaptive, esdirk3 or esdirk4, each but ida "
+                        "optionally with _modified; positive numbers)\n");
         return 2;
     }
     if (hs_model_load(argv[1], &d, &e)) {
@@ -75,6 +78,7 @@ int main(int argc, char **argv)
     } else {
         m.dt = out_dt;
         m.step = HS_STEP_ADAPTIVE;
+        m.method = mode == 3 ? HS_METHOD_ESDIRK3 : mode == 4 ? HS_METHOD_ESDIRK4 : HS_METHOD_TRAPEZOIDAL;
         m.rtol = m.atol_z = m.atol_zd = value;
         m.atol_p = value * 1e6;
         m.atol_U = value * 10.0;
