@@ -210,11 +210,11 @@ refused 2 "OMP_NUM_THREADS=100000" -- env OMP_NUM_THREADS=100000 "$HS" run "$S" 
 refused 1 "--shard 1/2x" -- "$HS" run "$S" -o "$tmp/t.h5" --shard 1/2x
 
 # --- 7. two runs writing the same results ---------------------------------------------------
-# a sweep of about 1-2 s on one thread (the first run must still be writing when the others
+# a sweep of about 3-5 s on one thread (the first run must still be writing when the others
 # start)
 cat >"$tmp/slow.yaml" <<EOF
 model: $PWD/models/fourbar_rahikainen2018.yaml
-instances: 600
+instances: 1500
 seed: 7
 chunk: 30
 simulation: {t_end: 0.8 s, dt: 2 ms}
