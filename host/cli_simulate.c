@@ -81,7 +81,8 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
     sw.n = ntot; /* the run's instance count (run -n) defines the Latin-hypercube strata */
     if (i < 0) np = 0; /* nominal: no sampled values */
     else if (sw.nparam != np) rc = hs_error_set(err, HS_ERR_VALUE, res, 0, 0, "", "the stored sweep has %d parameters, the file %d", sw.nparam, np);
-    if (!rc) rc = hs_sweep_apply_simulation(&sw, d, err); /* t_end, dt, newton, step, rtol */
+    /* t_end, dt, newton, formulation, step, method, rtol */
+    if (!rc) rc = hs_sweep_apply_simulation(&sw, d, err);
     for (j = 0; j < np && !rc; ++j) {
         double v = hs_sweep_sample(&sw, i, j);
         if (strcmp(names[j], sw.param[j].name) || !(v == stored[j] || (isnan(v) && isnan(stored[j]))))

@@ -39,13 +39,16 @@ void hs_sweep_overrides(const hs_sweep *sw, const hs_model_desc *md, hs_override
 int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *err)
 {
     int rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
-    if (!rc && sw->newton >= 0) md->model.newton = sw->newton;
-    if (!rc && sw->formulation >= 0) {
-        md->model.formulation = sw->formulation;
-        rc = hs_model_validate(md, err); /* double_step refuses nonholonomic cuts */
-    }
-    if (!rc && sw->step >= 0) md->model.step = sw->step;
-    if (!rc && !isnan(sw->rtol)) md->model.rtol = sw->rtol;
+    if (rc) return rc;
+    if (sw->newton >= 0) md->model.newton = sw->newton;
+    if (sw->formulation >= 0) md->model.formulation = sw->formulation;
+    if (sw->step >= 0) md->model.step = sw->step;
+    if (sw->integ_method >= 0) md->model.method = sw->integ_method;
+    if (!isnan(sw->rtol)) md->model.rtol = sw->rtol;
+    /* the combination against the model's rules (double_step refuses nonholonomic cuts,
+     * esdirk needs adaptive steps and the penalty formulation); the loader checked it too */
+    if (sw->formulation >= 0 || sw->step >= 0 || sw->integ_method >= 0 || !isnan(sw->rtol))
+        rc = hs_model_validate(md, err);
     return rc;
 }
 

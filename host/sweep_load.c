@@ -729,33 +729,38 @@ static int parse_outputs(sctx *c)
     return HS_OK;
 }
 
-/* The enumerations of simulation: (newton, formulation, step, with rtol) against the model's
+/* The enumerations of simulation: (newton, formulation, step, method, with rtol) against the model's
  * rules, set on the model and put back: a choice the model cannot take (formulation
  * double_step with a nonholonomic cut) is this file's error, at the key's line, as t_end and
  * dt are, not the model file's at run time. */
 static int check_simulation_modes(sctx *c, const yt_node *m)
 {
-    static const char *const keys[] = {"newton", "formulation", "step", "rtol"};
+    static const char *const keys[] = {"newton", "formulation", "step", "method", "rtol"};
+    enum { nkey = sizeof keys / sizeof keys[0] };
     hs_sweep *sw = c->sw;
     hs_model *mo = &c->md->model;
-    int n0 = mo->newton, f0 = mo->formulation, s0 = mo->step, rc, k, at = -1;
+    int n0 = mo->newton, f0 = mo->formulation, s0 = mo->step, m0 = mo->method, rc, k, at = -1;
     double r0 = mo->rtol;
     hs_error e;
-    if (sw->newton < 0 && sw->formulation < 0 && sw->step < 0 && isnan(sw->rtol)) return HS_OK;
+    if (sw->newton < 0 && sw->formulation < 0 && sw->step < 0 && sw->integ_method < 0 &&
+        isnan(sw->rtol))
+        return HS_OK;
     if (sw->newton >= 0) mo->newton = sw->newton;
     if (sw->formulation >= 0) mo->formulation = sw->formulation;
     if (sw->step >= 0) mo->step = sw->step;
+    if (sw->integ_method >= 0) mo->method = sw->integ_method;
     if (!isnan(sw->rtol)) mo->rtol = sw->rtol;
     rc = hs_model_validate(c->md, &e);
     mo->newton = n0;
     mo->formulation = f0;
     mo->step = s0;
+    mo->method = m0;
     mo->rtol = r0;
     if (rc == HS_OK) return HS_OK;
     /* the key the rule names (integrator.<key>), else the first one given */
-    for (k = 0; k < 4; ++k)
+    for (k = 0; k < nkey; ++k)
         if (yt_map_get(m, keys[k]) && !strncmp(e.key, "integrator.", 11) && !strcmp(e.key + 11, keys[k])) at = k;
-    for (k = 0; k < 4 && at < 0; ++k)
+    for (k = 0; k < nkey && at < 0; ++k)
         if (yt_map_get(m, keys[k])) at = k;
     {
         char key[64];
@@ -764,19 +769,20 @@ static int check_simulation_modes(sctx *c, const yt_node *m)
     }
 }
 
-/* simulation: {t_end, dt, newton, step, rtol}: checked against the model's rules on a scratch copy
+/* simulation: {t_end, dt, newton, formulation, step, method, rtol}: checked against the model's rules on a scratch copy
  * (hs_sweep_apply_simulation applies them for hs_run and `validate`); the loaded model itself
  * stays as its file says. */
 static int parse_simulation(sctx *c)
 {
-    static const char *const keys[] = {"t_end", "dt", "newton", "formulation", "step", "rtol", NULL};
+    static const char *const keys[] = {"t_end", "dt", "newton", "formulation", "step", "method", "rtol",
+                                       NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
     hs_error e;
     double t0, d0;
     int rc;
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = sw->formulation = -1;
+    sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
     if (!m) return HS_OK;
     if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
         (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
@@ -786,6 +792,7 @@ static int parse_simulation(sctx *c)
         (rc = yt_get_enum(&c->y, m, "simulation", "formulation", 0, hs_formulation_names, -1,
                           &sw->formulation)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "step", 0, hs_step_names, -1, &sw->step)) ||
+        (rc = yt_get_enum(&c->y, m, "simulation", "method", 0, hs_method_names, -1, &sw->integ_method)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)))
         return rc;
     if (!isnan(sw->rtol) && !(sw->rtol >= 1e-14 && sw->rtol <= 1.0))
@@ -1146,7 +1153,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     memset(sw, 0, sizeof *sw);
     memset(model, 0, sizeof *model);
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = sw->formulation = -1;
+    sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
     if (!path) path = "<text>";
     snprintf(sw->path, sizeof sw->path, "%s", path);
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no sweep text");
@@ -1166,7 +1173,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
         memset(model, 0, sizeof *model);
         snprintf(sw->path, sizeof sw->path, "%s", path);
         sw->t_end = sw->dt = sw->rtol = NAN;
-        sw->newton = sw->step = sw->formulation = -1;
+        sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
     }
     return rc;
 }

@@ -123,8 +123,9 @@ assert abs(w - float(s["W_lift_min"])) <= 1e-9 * max(1, abs(w)), (w, s["W_lift_m
 assert abs(p - float(s["p_piston_max"])) <= 1e-9 * p, (p, s["p_piston_max"])
 PY
 # an adaptive-step sweep: its instance re-run alone takes the same steps (the sweep's
-# simulation settings, step and rtol included, are applied): its last row is the batch's final
-sed 's/^simulation: {t_end: 0.8 s, dt: 2 ms}/simulation: {t_end: 0.8 s, dt: 2 ms, step: adaptive, rtol: 1e-5}/' "$SW" >ad.yaml
+# simulation settings, step, method and rtol included, are applied: esdirk3 is not the default
+# auto = esdirk4, so a re-run that dropped it would end elsewhere): its last row is the batch's final
+sed 's/^simulation: {t_end: 0.8 s, dt: 2 ms}/simulation: {t_end: 0.8 s, dt: 2 ms, step: adaptive, method: esdirk3, rtol: 1e-5}/' "$SW" >ad.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" ad.yaml
 "$HS" run ad.yaml -o ad.h5 --no-progress >/dev/null 2>&1 && ok || bad "adaptive sweep run"
 "$HS" simulate --from ad.h5 --instance 5 -o ad5.csv >ad5.txt 2>&1 && grep -q 'accepted.*rejected (adaptive' ad5.txt &&

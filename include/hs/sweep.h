@@ -53,6 +53,7 @@ typedef struct hs_sweep {
     int formulation; /* override of integrator.formulation (enum hs_formulation); -1: not given */
     int step; /* override of integrator.step (enum hs_step_control); -1 when not given */
     double rtol; /* override of integrator.rtol; NAN when not given */
+    int integ_method; /* override of integrator.method (enum hs_method); -1 when not given */
     hs_output_spec out; /* signals, statistics and trajectories per instance (hs_batch.h) */
     int eig; /* outputs.eigenvalues: each instance linearized at its static equilibrium, its
                 eigenvalues stored (hs/linearize.h; /eig of the results) */
