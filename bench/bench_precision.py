@@ -14,6 +14,10 @@ the same process and compiler for both solvers). Writes a table (JSON + Markdown
 
 usage: bench/bench_precision.py [--build build] [--repeats 3] [--models seed003,pub1]
                                 [--quick] [--out bench/results]
+
+The Markdown also gives, per model, a matched-accuracy table: at crank errors 1e-3 .. 1e-7 rad,
+pressure errors 1e5 .. 1e1 Pa and the accuracy of the default fixed 1 ms steps, the fastest
+hydrosweep point and the fastest IDA point meeting the level, and their ratio.
 """
 import argparse, csv, datetime, json, os, subprocess, sys, tempfile
 
@@ -28,8 +32,15 @@ MODELS = {
 }
 FIXED = [4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4]
 ADAPTIVE = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8]
-IDA = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]
+# the higher-order methods and IDA at half decades too, so that the matched-accuracy table below
+# compares points that lie close to each level on both sides
+HALF = [c * 10.0 ** -e for e in range(2, 10) for c in (3.0, 1.0)]
+ESDIRK = [v for v in HALF if 1e-8 <= v <= 1e-2]
+IDA = [v for v in HALF if 1e-9 <= v <= 1e-3]
 REF_RTOL = 1e-10
+# the issue's accuracy levels: crank angle 1e-3 .. 1e-7 rad; pressures at the ones those reach
+LEVELS_CRANK = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
+LEVELS_P = [1e5, 1e4, 1e3, 1e2, 1e1]
 
 
 def load(path):
@@ -97,6 +108,32 @@ def plot(results, png):
     return True
 
 
+def cheapest(points, key, level, modes):
+    """The fastest point of the given modes whose error is at most level, or None."""
+    ok = [p for p in points if p["mode"] in modes and "failed" not in p and p[key] <= level]
+    return min(ok, key=lambda p: p["seconds"]) if ok else None
+
+
+def matched(points):
+    """Rows (what, level, hydrosweep point, IDA point, ratio) at the issue's accuracy levels: the
+    cheapest point of any hydrosweep method against IDA's cheapest, each meeting the level; and
+    at the accuracy of the default fixed 1 ms steps (crank and pressure together)."""
+    ours = ("fixed", "adaptive", "fixed_modified", "adaptive_modified", "esdirk4", "esdirk4_modified")
+    rows = []
+    for key, levels in (("err_crank", LEVELS_CRANK), ("err_p", LEVELS_P)):
+        for lv in levels:
+            h, i = cheapest(points, key, lv, ours), cheapest(points, key, lv, ("ida",))
+            rows.append((key, lv, h, i, h["seconds"] / i["seconds"] if h and i else None))
+    d = [p for p in points if p["mode"] == "fixed" and p["value"] == 1e-3 and "failed" not in p]
+    if d:
+        ez, ep = d[0]["err_crank"], d[0]["err_p"]
+        both = [p for p in points if "failed" not in p and p["err_crank"] <= ez and p["err_p"] <= ep]
+        h = min((p for p in both if p["mode"] in ours), key=lambda p: p["seconds"], default=None)
+        i = min((p for p in both if p["mode"] == "ida"), key=lambda p: p["seconds"], default=None)
+        rows.append(("default", (ez, ep), h, i, h["seconds"] / i["seconds"] if h and i else None))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build")
@@ -118,11 +155,11 @@ def main():
             pts = []
             plan = ([("fixed", v) for v in FIXED] + [("adaptive", v) for v in ADAPTIVE] +
                     [("fixed_modified", v) for v in FIXED] + [("adaptive_modified", v) for v in ADAPTIVE] +
-                    [("esdirk4", v) for v in ADAPTIVE] + [("esdirk4_modified", v) for v in ADAPTIVE] +
+                    [("esdirk4", v) for v in ESDIRK] + [("esdirk4_modified", v) for v in ESDIRK] +
                     [("ida", v) for v in IDA])
             if a.quick:
                 plan = [("fixed", 2e-3), ("fixed", 1e-3), ("adaptive", 1e-3), ("adaptive", 1e-4),
-                        ("adaptive_modified", 1e-4), ("ida", 1e-4), ("ida", 1e-5)]
+                        ("adaptive_modified", 1e-4), ("esdirk4_modified", 1e-4), ("ida", 1e-4), ("ida", 1e-5)]
             for mode, v in plan:
                 res, err = point(exe, model, t_end, out_dt, mode, v, a.repeats, tmp)
                 if res is None:
@@ -163,6 +200,17 @@ def main():
                     continue
                 f.write(f"| {p['mode']} | {p['value']:g} | {p['seconds'] * 1e3:.2f} | {p['steps']} | {p['rejected']} | "
                         f"{p['newton_mean']:.2f} | {p['err_crank']:.2e} | {p['err_p']:.2e} |\n")
+            f.write("\n")
+            f.write("Matched accuracy: at each level, the fastest hydrosweep point (any method above) and the "
+                    "fastest IDA point whose error is at most the level; ratio = hydrosweep time / IDA time. "
+                    "*default*: both errors at most those of the default fixed 1 ms steps.\n\n"
+                    "| error | level | hydrosweep | ms | IDA rtol | ms | ratio |\n|---|---|---|---|---|---|---|\n")
+            for key, lv, h, i, q in matched(r["points"]):
+                what = {"err_crank": "crank (rad)", "err_p": "p_piston (Pa)", "default": "fixed 1 ms"}[key]
+                lvs = f"{lv[0]:.1e} rad, {lv[1]:.1e} Pa" if key == "default" else f"{lv:.0e}"
+                hs = f"{h['mode']} {h['value']:g} | {h['seconds'] * 1e3:.2f}" if h else "none | "
+                ids = f"{i['value']:g} | {i['seconds'] * 1e3:.2f}" if i else "none | "
+                f.write(f"| {what} | {lvs} | {hs} | {ids} | {q:.2f} |\n" if q else f"| {what} | {lvs} | {hs} | {ids} | |\n")
             f.write("\n")
     print(f"bench_precision: {stem}.md, .json" + (", .png" if png else ""))
 

@@ -474,10 +474,10 @@ int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
     if (!strcmp(path, "fused")) return hs_backend_gpu_fused(job, 0, err);
     if (!strcmp(path, "fused_local")) return hs_backend_gpu_fused(job, 1, err);
     if (!strcmp(path, "cublas")) {
-        if (job->base->newton != HS_NEWTON_FULL)
+        if (job->base->newton == HS_NEWTON_MODIFIED)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
                                 "the cublas path solves every Newton iteration afresh: it runs "
-                                "integrator.newton: full only");
+                                "integrator.newton: full (or auto with fixed steps) only");
         if (job->base->step != HS_STEP_FIXED)
             return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
                                 "the cublas path advances all instances in lockstep, one step of dt "

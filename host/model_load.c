@@ -584,7 +584,7 @@ static int parse_integrator(ctx *c)
     m->max_iter = 20.0;
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;
-    m->newton = HS_NEWTON_FULL;
+    m->newton = HS_NEWTON_AUTO;
     m->predictor = HS_PRED_AUTO;
     m->formulation = HS_FORM_PENALTY;
     hs_step_defaults(m);
@@ -600,7 +600,7 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
         (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||
-        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_FULL, &m->newton)) ||
+        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_AUTO, &m->newton)) ||
         (rc = yt_get_enum(&c->y, y, p, "predictor", 0, hs_predictor_names, HS_PRED_AUTO, &m->predictor)) ||
         (rc = yt_get_enum(&c->y, y, p, "formulation", 0, hs_formulation_names, HS_FORM_PENALTY,
                           &m->formulation)) ||

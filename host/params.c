@@ -68,7 +68,7 @@ static const unit_def k_units[] = {
 
 /* ---- hydraulic name tables (shared with the loader) ---- */
 
-const char *const hs_newton_names[3] = {"full", "modified", NULL};
+const char *const hs_newton_names[4] = {"full", "modified", "auto", NULL};
 
 const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL};
 const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
@@ -441,7 +441,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
     add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
     add(&t, "", offsetof(hs_model, newton), "integrator.newton");
-    make_enum(&t, hs_newton_names, 2);
+    make_enum(&t, hs_newton_names, 3);
     add(&t, "", offsetof(hs_model, predictor), "integrator.predictor");
     make_enum(&t, hs_predictor_names, 3);
     add(&t, "", offsetof(hs_model, formulation), "integrator.formulation");

@@ -16,8 +16,8 @@ extern "C" {
 #define HS_FRICTION_COUNT 8
 extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
 
-/* Names of enum hs_newton (integrator.newton: full, modified), NULL-terminated. */
-extern const char *const hs_newton_names[3];
+/* Names of enum hs_newton (integrator.newton: full, modified, auto), NULL-terminated. */
+extern const char *const hs_newton_names[4];
 
 /* Names of enum hs_predictor (integrator.predictor: seeds, extrapolated, auto), NULL-terminated. */
 extern const char *const hs_predictor_names[4];

@@ -118,15 +118,8 @@ typedef struct hs_ctrl {
 #else
 #define HS_WORK_HIST 0
 #endif
-typedef char hs_check_newton_modified[HS_NEWTON_MODIFIED == 1 ? 1 : -1];
+typedef char hs_check_newton_modified[HS_NEWTON_MODIFIED == 1 && HS_NEWTON_AUTO == 2 ? 1 : -1];
 typedef char hs_check_predictor[HS_PRED_EXTRAPOLATED == 1 && HS_PRED_AUTO == 2 ? 1 : -1];
-
-/* Does a fixed step start from the extrapolated predictor (integrator.predictor)? */
-HS_HD static inline int hs_pred_extrapolated(const hs_mview *m)
-{
-    int p = HS_N(m, predictor);
-    return p == HS_PRED_EXTRAPOLATED || (p == HS_PRED_AUTO && HS_N(m, newton) == HS_NEWTON_MODIFIED);
-}
 
 /* hs_work keeps each body's Mbar Zdot - Qbar of the last residual, so that a tangent column
  * recomputes only the bodies its coordinate moves (hs_residual_sub), where a thread's frame
@@ -506,6 +499,30 @@ HS_HD static inline int hs_method(const hs_mview *m)
     int k = HS_N(m, method);
     if (k == HS_METHOD_AUTO) k = hs_double_step(m) ? HS_METHOD_TRAPEZOIDAL : HS_METHOD_ESDIRK4;
     return k;
+}
+
+/* With adaptive steps and a reused tangent, the error a converged Newton iteration may leave, as
+ * a fraction of the Newton tolerances (hs_newton_solve). */
+#define HS_NEWTON_KAPPA 0.1
+
+/* Does Newton reuse its factorised tangent (integrator.newton: modified; auto: with ESDIRK
+ * steps)? An ESDIRK step's stages share one tangent anyway; reused across steps too it takes
+ * about half the time at matched accuracy (bench/results/2026-11-27-precision-cpu.md) and the
+ * error control bounds what the slower contraction leaves. Fixed steps keep the seeds' full
+ * Newton, and so do adaptive trapezoidal steps: their many steps make the iteration's error
+ * floor (HS_NEWTON_KAPPA) show at tolerances below 1e-5. */
+HS_HD static inline int hs_newton_reuse(const hs_mview *m)
+{
+    int n = HS_N(m, newton);
+    return n == HS_NEWTON_MODIFIED ||
+           (n == HS_NEWTON_AUTO && HS_N(m, step) == HS_STEP_ADAPTIVE && hs_method(m) != HS_METHOD_TRAPEZOIDAL);
+}
+
+/* Does a fixed step start from the extrapolated predictor (integrator.predictor)? */
+HS_HD static inline int hs_pred_extrapolated(const hs_mview *m)
+{
+    int p = HS_N(m, predictor);
+    return p == HS_PRED_EXTRAPOLATED || (p == HS_PRED_AUTO && hs_newton_reuse(m));
 }
 
 /* Factorises L = P + dt^2/4 alpha J^T J (nz x nz, ld HS_CAP_Z) into w->L. */
@@ -1096,7 +1113,7 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
     int it, nx = HS_N(m, nx), maxit = (int)HS_D(m, max_iter), conv = 0, fresh = 0;
     /* with modified Newton every tangent (also the full-Newton retry's, which the next step
      * may reuse) is kept as its inverse */
-    const int inv = HS_LU_INVERSE && HS_N(m, newton) == HS_NEWTON_MODIFIED;
+    const int inv = HS_LU_INVERSE && hs_newton_reuse(m);
     double dn = 0.0, dprev = 0.0;
     for (it = 1; it <= maxit; ++it) {
         s->iters = it0 + it;
@@ -1115,12 +1132,19 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
         if (inv) hs_inverse_apply(w->lu.T, nx, HS_CAP_X, w->dx, w->f1);
         else HS_LU_SOLVE(w->lu.T, nx, HS_CAP_X, w->piv, w->dx);
         if (hs_newton_apply(m, s, w, it0 + it, &conv, &dn)) return -1;
-        /* adaptive steps: converged too when the error left after this update, estimated from
-         * the contraction rate, is within the tolerances (IDA's test; Hairer & Wanner IV.8):
-         * the update itself need not be */
-        if (!conv && HS_N(m, step) == HS_STEP_ADAPTIVE && it > 1 && dn < dprev &&
-            dn * dn <= dprev - dn)
-            conv = 1;
+        if (HS_N(m, step) == HS_STEP_ADAPTIVE) {
+            /* adaptive steps: converged too when the error left after this update, estimated
+             * from the contraction rate r = dn / dprev as r / (1 - r) dn, is within the
+             * tolerances (IDA's test; Hairer & Wanner IV.8): the update itself need not be.
+             * A reused tangent contracts linearly (r up to 1/2), so an update within the
+             * tolerances may leave about as much behind: there the estimate must be within
+             * HS_NEWTON_KAPPA of them (at the first iteration, with r unknown, the update),
+             * or the iteration's error, not the step's, sets the global error's floor */
+            const double kap = reuse ? HS_NEWTON_KAPPA : 1.0;
+            if (reuse && conv && !(it > 1 ? dn < dprev && dn * dn <= kap * (dprev - dn) : dn <= kap))
+                conv = 0;
+            if (!conv && it > 1 && dn < dprev && dn * dn <= kap * (dprev - dn)) conv = 1;
+        }
         if (conv) return 1;
         if (reuse && ((it > 1 && dn > 0.5 * dprev) || (!fresh && it >= 3))) w->tan_ok = 0;
         dprev = dn;
@@ -1135,7 +1159,7 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
  * the iterations of both attempts. Returns as hs_newton_solve. */
 HS_HD static inline int hs_step_solve(const hs_mview *m, hs_state *s, hs_work *w, const hs_hist *hist)
 {
-    int r, reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
+    int r, reuse = hs_newton_reuse(m);
     hs_step_prologue(m, s, w, hist);
     r = hs_newton_solve(m, s, w, reuse, 0);
     if (r != 1 && reuse) {
@@ -1510,7 +1534,7 @@ HS_HD HS_NOINLINE static inline int hs_esdirk_attempt(const hs_mview *m, const h
                                                       const hs_ctrl *c, hs_work *w, double *err)
 {
     int meth = hs_method(m), ns = hs_esdirk_stages(meth), st, i, nv = HS_N(m, nvol), n = HS_N(m, nz);
-    int reuse = HS_N(m, newton) == HS_NEWTON_MODIFIED;
+    int reuse = hs_newton_reuse(m);
     double h = w->h, t0 = w->t0, t1 = w->t1, g = hs_esdirk_gamma(meth), gh = g * h, hp = 2.0 * gh;
     hs_esdirk_k k;
     hs_esdirk_take(m, s0, 0, &k);

@@ -110,8 +110,10 @@ enum hs_cyl_init {
 /* How hs_step solves the nonlinear system of each step (integrator.newton). */
 enum hs_newton {
     HS_NEWTON_FULL = 0, /* a new tangent at every iteration: the seeds' Newton-Raphson */
-    HS_NEWTON_MODIFIED = 1 /* the factorised tangent reused across iterations and steps while
-                              it still contracts (hs_newton_solve) */
+    HS_NEWTON_MODIFIED = 1, /* the factorised tangent reused across iterations and steps while
+                               it still contracts (hs_newton_solve) */
+    HS_NEWTON_AUTO = 2 /* modified with adaptive ESDIRK steps, otherwise full (the seeds'
+                          method and iteration counts; hs_newton_reuse) */
 };
 
 /* Where hs_step's Newton iteration of a fixed step starts (integrator.predictor). */

@@ -156,8 +156,8 @@ static void test_table(hs_model_desc *d)
           "integrator.formulation: an enum at hs_model.formulation, penalty by default");
     i = hs_param_find(d, "integrator.newton");
     CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, newton) &&
-              !strcmp(hs_param_value_name(d, i), "full"),
-          "integrator.newton: an enum at hs_model.newton, full by default");
+              !strcmp(hs_param_value_name(d, i), "auto"),
+          "integrator.newton: an enum at hs_model.newton, auto by default");
     i = hs_param_find(d, "integrator.predictor");
     CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, predictor) &&
               !strcmp(hs_param_value_name(d, i), "auto"),

@@ -12,6 +12,7 @@
  *   MODE adaptive  VALUE = rtol = the atols in the same units as for ida; dt = OUT_DT
  *   MODE esdirk3, esdirk4: adaptive steps of that integrator.method
  *   MODE fixed_modified, adaptive_modified, ...: the same with integrator.newton = modified
+ *   (without _modified: full, whatever the model file says)
  * Prints one JSON line: mode, value, seconds (best of REPS), steps, rejected, newton_mean. */
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
     }
     m = d.model;
     m.t_end = t_end;
-    if (modified) m.newton = HS_NEWTON_MODIFIED;
+    m.newton = modified ? HS_NEWTON_MODIFIED : HS_NEWTON_FULL; /* explicit: auto would pick by step */
     nout = (int)floor(t_end / out_dt + 0.5) + 1;
     times = (double *)malloc((size_t)nout * sizeof *times);
     z = (double *)calloc((size_t)nout * (size_t)(m.nz > 0 ? m.nz : 1), sizeof *z);
