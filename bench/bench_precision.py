@@ -177,6 +177,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     date = datetime.date.today().isoformat()
     stem = os.path.join(a.out, f"{date}-precision-cpu" + ("-quick" if a.quick else ""))
+    if os.path.exists(stem + ".md"):  # an earlier run of the same day is kept (as bench_ensemble.py)
+        stem += "-" + commit()
     meta = {"date": date, "commit": commit(), "machine": cpu_name(), "repeats": a.repeats,
             "command": " ".join(["python3"] + sys.argv)}
     with open(stem + ".json", "w") as f:
