@@ -9,8 +9,9 @@ and writes the figures as JSON + Markdown with machine, device, date and commit.
     cpu           OpenMP batch, all cores, the engine specialised to the model (the default)
                   N = 1e3 (and 1e4 with --full; --cpu-sizes)
     cpu_modified  the same with simulation.newton: modified (tangent reuse)
-    cpu_adaptive  the same with simulation.step: adaptive (default tolerances: about the
-                  accuracy of the fixed 1 ms steps; instance-steps are those of the output grid)
+    cpu_adaptive  the same with simulation.step: adaptive (the model's method and Newton: by
+                  default ESDIRK4 with modified Newton; tolerance the model's or --rtol;
+                  instance-steps are those of the output grid)
     cpu_generic   the same with the generic engine (HS_CPU_ENGINE=generic)
     gpu           the specialised kernel (NVRTC; the default path, HS_GPU_PATH=specialised)
                   N = 1e3 1e4 1e5 1e6 (--sizes)
@@ -29,12 +30,19 @@ wall time is recorded beside it. A size whose run would take longer than --max-r
 (projected from the previous size's rate) or than what is left of --budget-s is skipped and
 recorded as such, so a lease-limited GPU session still ends with a report.
 
+--accuracy K adds what each CPU backend's figures buy: the first K instances run again on it
+(results kept) and once more as a reference (fixed steps of dt / 16, full Newton), and the
+table gives the largest error over those instances of every trajectory signal (on its samples)
+and of every statistic's value, against the reference. So an adaptive tolerance can be chosen
+that matches the fixed 1 ms steps' accuracy, and the throughputs compared at that accuracy.
+
 usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
            [--backends reference,cpu,cpu_modified,cpu_adaptive,cpu_generic,gpu,gpu_modified,gpu_adaptive,
                        gpu_local,gpu_fused,gpu_cublas]
            [--sizes 1000,10000,100000,1000000]
            [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
-           [--max-run-s 600] [--budget-s 0] [--out bench/results] [--commit C]
+           [--max-run-s 600] [--budget-s 0] [--rtol R] [--repeats R] [--accuracy K] [--out bench/results]
+           [--commit C]
 """
 import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, tempfile, time
 
@@ -77,10 +85,10 @@ def slug(s):
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:48] or "unknown"
 
 
-def sweep_copy(src, dst, t_end=None, chunk=None, newton=None, step=None):
+def sweep_copy(src, dst, t_end=None, chunk=None, newton=None, step=None, extra=None):
     """The sweep file with its model path made absolute (the copy lives elsewhere) and,
-    optionally, simulation.t_end, simulation.newton, simulation.step and chunk replaced.
-    Line-based: keeps the file's comments."""
+    optionally, simulation.t_end, simulation.newton, simulation.step, the simulation keys of
+    extra (a dict: method, rtol) and chunk replaced. Line-based: keeps the file's comments."""
     sdir = os.path.dirname(os.path.abspath(src))
     lines = open(src).read().split("\n")
     out, have_chunk, have_sim, i = [], False, False, 0
@@ -120,15 +128,25 @@ def sweep_copy(src, dst, t_end=None, chunk=None, newton=None, step=None):
         out.append(f"chunk: {chunk}")
     if t_end and not have_sim:
         out.append(f"simulation: {{t_end: {t_end}}}")
-    for key, val in (("newton", newton), ("step", step)):
+    for key, val in [("newton", newton), ("step", step)] + list((extra or {}).items()):
         if not val:
             continue
         for k, line in enumerate(out):
-            if re.match(r"^simulation:\s*\{", line):
-                out[k] = line.replace("{", f"{{{key}: {val}, ", 1)
+            if re.match(r"^simulation:\s*\{", line):  # a key given is replaced, else added
+                if re.search(rf"[{{,]\s*{key}:", line):
+                    out[k] = re.sub(rf"([{{,]\s*{key}:\s*)[^,}}]+", rf"\g<1>{val}", line)
+                else:
+                    out[k] = line.replace("{", f"{{{key}: {val}, ", 1)
                 break
             if re.match(r"^simulation:\s*(#.*)?$", line):
-                out.insert(k + 1, f"  {key}: {val}")
+                j = k + 1
+                while j < len(out) and out[j].startswith((" ", "\t")):
+                    if re.match(rf"^\s+{key}:", out[j]):
+                        out[j] = re.sub(rf"({key}:\s*)[^#]*", rf"\g<1>{val}  ", out[j])
+                        break
+                    j += 1
+                else:
+                    out.insert(k + 1, f"  {key}: {val}")
                 break
         else:
             out.append(f"simulation: {{{key}: {val}}}")
@@ -142,8 +160,9 @@ HEAD_RE = re.compile(r"backend (\S+) on (.*), (\d+) steps each")
 ENS_RE = re.compile(r"ensemble: (\d+) instances, (\d+) finished(?: \(status 0\))?, (\d+) failed")
 
 
-def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
-    """One hydrosweep run; a dict of its figures, or of the reason it failed."""
+def run_one(exe, sweep, backend, n, tmpdir, threads, timeout, keep=None):
+    """One hydrosweep run; a dict of its figures, or of the reason it failed. keep: a path
+    where its results file stays (else it is removed)."""
     env = dict(os.environ)
     b = backend
     if backend in GPU_PATH:
@@ -154,7 +173,7 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
         env["HS_CPU_ENGINE"] = CPU_ENGINE[backend]
         env["HS_CPU_VERBOSE"] = "1"
         b = "cpu"
-    out = os.path.join(tmpdir, f"{backend}-{n}.h5")
+    out = keep or os.path.join(tmpdir, f"{backend}-{n}.h5")
     cmd = [exe, "run", sweep, "-b", b, "-n", str(n), "-o", out, "--no-progress"]
     if b == "cpu" and threads:
         cmd += ["--threads", str(threads)]
@@ -165,7 +184,7 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
         return dict(ok=False, error=f"timed out after {timeout:.0f} s")
     wall_proc = time.monotonic() - t0
     for p in (out, out + ".part", os.path.splitext(out)[0] + ".csv"):
-        if os.path.exists(p):
+        if os.path.exists(p) and not (keep and p == out):
             os.remove(p)
     text = r.stdout + r.stderr
     m = RUN_RE.search(text)
@@ -185,6 +204,75 @@ def run_one(exe, sweep, backend, n, tmpdir, threads, timeout):
                 + f"hydrosweep run SWEEP{' (simulation.newton: modified)' if backend in MODIFIED else ''}"
                 + f"{' (simulation.step: adaptive)' if backend in ADAPTIVE else ''} "
                   f"-b {b} -n {n} -o OUT.h5 --no-progress")
+
+
+# the accuracy reference: fixed steps REF_DIV times smaller than the sweep's dt (full Newton), so
+# that its extremes are sampled on a grid that fine and its own error is REF_DIV^2 times the
+# fixed steps'; its trajectories every REF_DIV times as many steps: at the same times
+REF_DIV = 16
+
+
+def errors_against(path, ref_path):
+    """{signal: (largest |error| of its trajectory samples, of its statistics other than t_max)}
+    over the instances both files hold, for the trajectory signals, against the reference file;
+    a sample that is NaN in one file and not in the other counts as an infinite error."""
+    import h5py, numpy as np
+    out = {}
+    with h5py.File(path, "r") as a, h5py.File(ref_path, "r") as r:
+        ia, ir = a["instance"][()], r["instance"][()]
+        common, ja, jr = np.intersect1d(ia, ir, return_indices=True)
+        cols = [c.decode() if isinstance(c, bytes) else c for c in a.attrs["columns"]]
+        keep = [k for k, c in enumerate(cols) if c != "t_max"]
+        for s in a["traj"]:
+            if s == "time":
+                continue
+            def worst(x, y):
+                d = np.abs(x - y)
+                d[np.isnan(x) != np.isnan(y)] = np.inf
+                return float(np.nanmax(d)) if d.size else float("nan")
+            et = worst(a["traj"][s][()][ja], r["traj"][s][()][jr])
+            es = (worst(a["stats"][s][()][ja][:, keep], r["stats"][s][()][jr][:, keep])
+                  if s in a["stats"] and s in r["stats"] else float("nan"))
+            out[s] = (et, es)
+    return out, len(common)
+
+
+def accuracy_rows(exe, sweep, t_end, backends, sweep_of, k, tmpdir, threads):
+    """The errors of each CPU backend's first k instances against the reference (--accuracy)."""
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        return [dict(backend="-", error="h5py not installed (apt-get install python3-h5py)")]
+    ref_sweep = os.path.join(tmpdir, "sweep-reference-accuracy.yaml")
+    text = open(sweep).read()
+    m = re.search(r"^simulation:.*\bdt:\s*([0-9.eE+-]+)\s*(ms|s)\b", text, re.M | re.S)
+    if not m:
+        return [dict(backend="reference", error="the sweep gives no simulation.dt (in s or ms)")]
+    dt_s = float(m.group(1)) * {"s": 1.0, "ms": 1e-3}[m.group(2)]
+    sweep_copy(sweep, ref_sweep, t_end=t_end, newton="full", step="fixed",
+               extra={"dt": f"{dt_s / REF_DIV:.12g} s"})
+    text = re.sub(r"(\bevery:\s*)(\d+)", lambda q: f"{q.group(1)}{int(q.group(2)) * REF_DIV}", open(ref_sweep).read())
+    with open(ref_sweep, "w") as f:
+        f.write(text)
+    ref = os.path.join(tmpdir, "accuracy-reference.h5")
+    r = run_one(exe, ref_sweep, "cpu", k, tmpdir, threads, 3600, keep=ref)
+    if not r.get("ok"):
+        print(f"  accuracy: the reference failed: {r.get('error')}", flush=True)
+        return [dict(backend="reference", error=r.get("error"))]
+    rows = []
+    for b in backends:
+        if b not in CPU_ENGINE:
+            continue
+        out = os.path.join(tmpdir, f"accuracy-{b}.h5")
+        r = run_one(exe, sweep_of(b), b, k, tmpdir, threads, 3600, keep=out)
+        if not r.get("ok"):
+            rows.append(dict(backend=b, error=r.get("error")))
+            continue
+        e, n = errors_against(out, ref)
+        rows.append(dict(backend=b, instances=n, errors=e))
+        print(f"  accuracy {b:12s} " + "  ".join(f"{s}: traj {v[0]:.2e} stats {v[1]:.2e}" for s, v in e.items()),
+              flush=True)
+    return rows
 
 
 def main():
@@ -209,6 +297,11 @@ def main():
                     help="total time for all runs (0: no limit); later sizes are skipped")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--commit", default=None, help="commit to record (default: git, or $HS_COMMIT)")
+    ap.add_argument("--rtol", default=None, help="simulation.rtol of the adaptive backends (default: the model's)")
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="runs per row, the fastest kept (a shared or noisy machine)")
+    ap.add_argument("--accuracy", type=int, default=0, metavar="K",
+                    help="errors of each CPU backend's first K instances against a tight reference")
     a = ap.parse_args()
 
     exe = os.path.abspath(os.path.join(a.build, "hydrosweep"))
@@ -238,9 +331,10 @@ def main():
     sweeps["gpu_modified"] = os.path.join(tmpdir, "sweep-gpu-modified.yaml")
     sweep_copy(a.sweep, sweeps["gpu_modified"], t_end=t_end, chunk=a.gpu_chunk or None, newton="modified")
     sweeps["cpu_adaptive"] = os.path.join(tmpdir, "sweep-cpu-adaptive.yaml")
-    sweep_copy(a.sweep, sweeps["cpu_adaptive"], t_end=t_end, step="adaptive")
+    ad = {"rtol": a.rtol} if a.rtol else None
+    sweep_copy(a.sweep, sweeps["cpu_adaptive"], t_end=t_end, step="adaptive", extra=ad)
     sweeps["gpu_adaptive"] = os.path.join(tmpdir, "sweep-gpu-adaptive.yaml")
-    sweep_copy(a.sweep, sweeps["gpu_adaptive"], t_end=t_end, chunk=a.gpu_chunk or None, step="adaptive")
+    sweep_copy(a.sweep, sweeps["gpu_adaptive"], t_end=t_end, chunk=a.gpu_chunk or None, step="adaptive", extra=ad)
     sweep_of = lambda b: sweeps.get(b) or sweeps["gpu" if b.startswith("gpu") else "cpu"]
     warm = os.path.join(tmpdir, "sweep-warm.yaml")
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
@@ -260,8 +354,9 @@ def main():
             row = dict(backend=b, n=n, sweep_chunk=int(chunk_of(sweep_of(b))))
             if b.startswith("gpu") and not gpus:
                 row.update(ok=False, skipped="no GPU (nvidia-smi -L found none)")
-            elif b not in last_rate and (b in MODIFIED or b in ("cpu", "gpu")):
-                # a warm-up of 8 instances over 10 ms builds the specialised engine (cached)
+            elif b not in last_rate and b != "reference":
+                # a warm-up of 8 instances over 10 ms builds the specialised engine (cached;
+                # every setting of newton, step and method is an engine of its own)
                 sweep_copy(sweep_of(b), warm, t_end="10 ms")
                 run_one(exe, warm, b, 8, tmpdir, a.threads, 900)
             elif b in last_rate and last_rate[b][0] > 0 and not (b in GPU_PATH and last_rate[b][2] < 30):
@@ -281,7 +376,15 @@ def main():
                     row.update(ok=False, skipped="--budget-s used up")
                 else:
                     timeout = min(a.max_run_s * 1.5 + 60, left if left is not None else 1e9)
-                    row.update(run_one(exe, sweep_of(b), b, n, tmpdir, a.threads, timeout))
+                    best = None
+                    for _ in range(max(1, a.repeats)):
+                        r1 = run_one(exe, sweep_of(b), b, n, tmpdir, a.threads, timeout)
+                        if not r1.get("ok"):
+                            best = r1
+                            break
+                        if best is None or r1["wall_s"] < best["wall_s"]:
+                            best = r1
+                    row.update(best, repeats=max(1, a.repeats))
                     if row.get("ok"):
                         last_rate[b] = (row["instance_steps_per_s"], row["steps_per_instance"] or 1,
                                         row["wall_s"])
@@ -292,6 +395,8 @@ def main():
             else:
                 print(f"  {b:10s} N={n:<8d} {row.get('skipped') or 'FAILED: ' + row.get('error', '?')}",
                       flush=True)
+        acc = (accuracy_rows(exe, a.sweep, t_end, backends, sweep_of, a.accuracy, tmpdir, a.threads)
+               if a.accuracy > 0 else [])
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 
@@ -304,20 +409,24 @@ def main():
                 sweep=os.path.relpath(os.path.abspath(a.sweep), ROOT), quick=a.quick,
                 t_end="1 s (--quick)" if a.quick else "the sweep's",
                 tool="hydrosweep run (figures are the run's own report; model loading excluded)",
-                total_s=round(time.monotonic() - t_start, 1))
+                total_s=round(time.monotonic() - t_start, 1), rtol_adaptive=a.rtol,
+                accuracy_reference=(f"fixed steps of dt / {REF_DIV}, full Newton, first {a.accuracy} "
+                                    "instances" if a.accuracy > 0 else None))
     os.makedirs(a.out, exist_ok=True)
     base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-ensemble-{dslug}{'-quick' if a.quick else ''}")
     if os.path.exists(base + ".md"):  # an earlier run of the same day is kept (as bench_single.py)
         base += f"-{commit}"
     with open(base + ".json", "w") as f:
-        json.dump(dict(meta=meta, results=rows), f, indent=2)
+        json.dump(dict(meta=meta, results=rows, accuracy=acc), f, indent=2)
     with open(base + ".md", "w") as f:
         f.write(f"# Ensemble throughput{' (quick smoke test: t_end 1 s)' if a.quick else ''}\n\n"
                 f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}\n"
                 f"- GPU: {device or 'none'}\n- sweep: `{meta['sweep']}` ({meta['t_end']})\n"
                 f"- command: `python3 bench/bench_ensemble.py {' '.join(sys.argv[1:])}`\n"
                 "- figures: `hydrosweep run`'s own report (sampling, backend, results writing; "
-                "not model loading); GPU runs use sweep chunk " f"{a.gpu_chunk or 'of the sweep'}\n\n"
+                f"not model loading), the fastest of {max(1, a.repeats)} run(s); GPU runs use sweep chunk "
+                f"{a.gpu_chunk or 'of the sweep'}\n"
+                f"- adaptive backends: rtol {a.rtol or 'of the model'}\n\n"
                 "| backend | N | chunk | wall | instances/s | instance-steps/s | failed | note |\n"
                 "|---|---|---|---|---|---|---|---|\n")
         for r in rows:
@@ -328,6 +437,19 @@ def main():
             else:
                 f.write(f"| {r['backend']} | {r['n']} | {r['sweep_chunk']} | - | - | - | - | "
                         f"{(r.get('skipped') or 'failed: ' + r.get('error', '')).replace(chr(10), ' ').replace('|', '/')} |\n")
+        if acc:
+            sigs = next((list(r["errors"]) for r in acc if "errors" in r), [])
+            f.write(f"\n## Accuracy (--accuracy {a.accuracy})\n\nThe largest error over the first {a.accuracy} "
+                    f"instances against {meta['accuracy_reference'].split(', first')[0]}: of each trajectory "
+                    "signal on its samples, and of its statistics (t_max left out).\n\n| backend | instances | "
+                    + " | ".join(f"{s} trajectory | {s} statistics" for s in sigs) + " |\n|---|---|"
+                    + "---|---|" * len(sigs) + "\n")
+            for r in acc:
+                if "errors" not in r:
+                    f.write(f"| {r['backend']} | failed: {str(r.get('error')).replace(chr(10), ' ')} |\n")
+                    continue
+                f.write(f"| {r['backend']} | {r['instances']} | " + " | ".join(
+                    f"{r['errors'][s][0]:.2e} | {r['errors'][s][1]:.2e}" for s in sigs) + " |\n")
     print(f"wrote {base}.json and {base}.md")
     return 0 if all(r.get("ok") or r.get("skipped") for r in rows) else 1
 

@@ -84,11 +84,11 @@ def plot(results, png):
         return False
     names = list(results)
     fig, axes = plt.subplots(2, len(names), figsize=(6 * len(names), 9), squeeze=False)
-    style = {"fixed": ("o-", "hydrosweep, fixed dt"), "adaptive": ("s-", "hydrosweep, adaptive"),
+    style = {"fixed": ("o-", "hydrosweep, fixed dt"), "adaptive": ("s-", "hydrosweep, adaptive trapezoidal"),
              "fixed_modified": ("o:", "hydrosweep, fixed dt, modified Newton"),
-             "adaptive_modified": ("s:", "hydrosweep, adaptive, modified Newton"),
+             "adaptive_modified": ("s:", "hydrosweep, adaptive trapezoidal, modified Newton"),
              "esdirk4": ("D-", "hydrosweep, adaptive esdirk4"),
-             "esdirk4_modified": ("D:", "hydrosweep, adaptive esdirk4, modified Newton"),
+             "esdirk4_modified": ("D:", "hydrosweep, adaptive esdirk4, modified Newton (the adaptive default)"),
              "ida": ("^--", "SUNDIALS IDA")}
     for c, name in enumerate(names):
         for r, (key, unit) in enumerate([("err_crank", "rad"), ("err_p", "Pa")]):

@@ -242,6 +242,34 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     }
 }
 
+/* Is the signal a component of the state (hs_signal_value reads s only, not the observables):
+ * its value at a grid point inside an adaptive step is the dense output's, with no kinematics
+ * or hydraulics evaluated. */
+HS_HD static inline int hs_signal_is_state(hs_signal_ref r)
+{
+    return r.kind == HS_SIG_Z || r.kind == HS_SIG_ZD || r.kind == HS_SIG_P || r.kind == HS_SIG_U ||
+           r.kind == HS_SIG_W || r.kind == HS_SIG_WEXT;
+}
+
+/* A state signal (hs_signal_is_state) at Hermite basis hb of the step from a to b: the number
+ * hs_dense_state gives that component, computed alone. */
+HS_HD static inline double hs_signal_dense(const hs_mview *m, const hs_state *a, const hs_state *b,
+                                           const hs_hermite *hb, hs_signal_ref r)
+{
+    int k = r.index;
+    switch (r.kind) {
+    case HS_SIG_Z: return HS_HERMITE_EVAL(*hb, a->z[k], a->zd[k], b->z[k], b->zd[k]);
+    case HS_SIG_ZD: return HS_HERMITE_EVAL(*hb, a->zd[k], a->zdd[k], b->zd[k], b->zdd[k]);
+    case HS_SIG_P: return HS_HERMITE_EVAL(*hb, a->p[k], a->pd[k], b->p[k], b->pd[k]);
+    case HS_SIG_U:
+        return HS_HERMITE_EVAL(*hb, a->U[k], hs_spool_rate(m, k, a->U[k], a->t, 1), b->U[k],
+                               hs_spool_rate(m, k, b->U[k], b->t, -1));
+    case HS_SIG_W: return HS_HERMITE_EVAL(*hb, a->W_cyl[k], a->P_cyl[k], b->W_cyl[k], b->P_cyl[k]);
+    case HS_SIG_WEXT: return HS_HERMITE_EVAL(*hb, a->W_ext, a->P_ext, b->W_ext, b->P_ext);
+    default: return 0.0;
+    }
+}
+
 /* Running statistics of one signal: HS_NACC numbers, a[f * HS_ACC_LD] for field f. They are
  * contiguous (HS_ACC_LD 1) unless a build places them elsewhere: the specialised GPU kernel
  * keeps them in shared memory, one column per thread (HS_ACC_LD its block size, so that the
@@ -283,6 +311,18 @@ HS_HD static inline void hs_acc_add_tw(double *a, double v, double t, double h, 
         HS_ACC(a, HS_ACC_SUMSQ) += 0.5 * h * (u * u + v * v);
     }
     HS_ACC(a, HS_ACC_LAST) = v;
+}
+
+/* An extreme-only sample (with adaptive steps, an output grid point inside a step: its dense
+ * output): min, max and t_max, not the time integrals nor the last value. It comes after the
+ * step's end was sampled, so an equal maximum moves t_max back to it: the first one. */
+HS_HD static inline void hs_acc_extreme(double *a, double v, double t)
+{
+    if (v < HS_ACC(a, HS_ACC_MIN)) HS_ACC(a, HS_ACC_MIN) = v;
+    if (v > HS_ACC(a, HS_ACC_MAX) || (v == HS_ACC(a, HS_ACC_MAX) && t < HS_ACC(a, HS_ACC_TMAX))) {
+        HS_ACC(a, HS_ACC_MAX) = v;
+        HS_ACC(a, HS_ACC_TMAX) = t;
+    }
 }
 
 /* Per-instance results, written by hs_run_instance into SoA arrays at instance slot i of a
@@ -380,13 +420,18 @@ HS_HD HS_NOINLINE static inline void hs_instance_record(const hs_output_spec *sp
 }
 
 /* With adaptive steps, after the accepted step from s0 to s (w describing s): the statistics
- * take s's observables as a time-weighted sample (hs_acc_add_tw: min, max and t_max over the
- * accepted steps, where the controller resolves every peak; mean and rms as integrals over
- * time, so that unequal steps weigh by their length), and the trajectory takes the points of
- * the grid k dt (t_end for k = nsteps) that it keeps (every traj_every-th, and the last) in
- * (s0->t, s->t], each the dense output of the step there (hs_dense_state: cubic Hermite),
- * observed afresh (hs_observe: w then describes that point; the next step does not read it).
- * *kg is the next grid point. */
+ * take s's observables as a time-weighted sample (hs_acc_add_tw: mean and rms as integrals over
+ * time by the trapezoidal rule, so that unequal steps weigh by their length), and the points of
+ * the grid k dt (t_end for k = nsteps) in (s0->t, s->t), each the dense output of the step there
+ * (hs_dense_state: cubic Hermite), as extreme-only samples of the signals that are components of
+ * the state (hs_signal_is_state: coordinates, velocities, pressures, spools, works): their min,
+ * max and t_max are over the accepted steps and the output grid, so a long step over a smooth
+ * peak resolves it as finely as fixed steps of dt would (a peak sampled every h misses it by
+ * about |v''| h^2 / 8). The other signals' extremes are over the accepted steps: observing a
+ * grid point (kinematics, hydraulics, energies) would cost about as much as the steps. The
+ * trajectory takes the grid points it keeps (every traj_every-th, and the last) in
+ * (s0->t, s->t], observed afresh there (hs_observe: w then describes that point; the next step
+ * does not read it). *kg is the next grid point. */
 HS_HD HS_NOINLINE static inline void hs_instance_adaptive(const hs_output_spec *spec, const hs_mview *m,
                                                           const hs_state *s0, const hs_state *s, hs_work *w,
                                                           long *kg, hs_inst_run *g, long i, hs_batch_out *out)
@@ -396,6 +441,9 @@ HS_HD HS_NOINLINE static inline void hs_instance_adaptive(const hs_output_spec *
     long n = out->n;
     int q;
     double h = s->t - s0->t;
+    int ext = 0;
+    if (spec->stats & (1u << HS_STAT_MIN | 1u << HS_STAT_MAX | 1u << HS_STAT_TMAX))
+        for (q = 0; q < spec->nsig; ++q) ext |= hs_signal_is_state(spec->sig[q]);
     hs_observe_current(m, s, w, &o);
     for (q = 0; q < spec->nsig; ++q)
         hs_acc_add_tw(hs_inst_acc(g, q), hs_signal_value(m, s, &o, g->E0, spec->sig[q]), s->t, h, g->nrec);
@@ -403,10 +451,19 @@ HS_HD HS_NOINLINE static inline void hs_instance_adaptive(const hs_output_spec *
     g->tw = (g->tw > 0.0 ? g->tw : 0.0) + h;
     for (; *kg <= g->nsteps; ++*kg) {
         double tg = *kg == g->nsteps ? HS_D(m, t_end) : (double)*kg * HS_D(m, dt);
+        int keep, inner;
         if (tg > s->t) break;
-        if (!out->traj || spec->traj_every <= 0 || g->j >= out->ntime ||
-            !(*kg % spec->traj_every == 0 || *kg == g->nsteps))
-            continue;
+        keep = out->traj && spec->traj_every > 0 && g->j < out->ntime &&
+               (*kg % spec->traj_every == 0 || *kg == g->nsteps);
+        inner = ext && tg < s->t; /* s itself is sampled above */
+        if (!keep && !inner) continue;
+        if (inner) {
+            const hs_hermite hb = hs_hermite_at(s0->t, s->t, tg);
+            for (q = 0; q < spec->nsig; ++q)
+                if (hs_signal_is_state(spec->sig[q]))
+                    hs_acc_extreme(hs_inst_acc(g, q), hs_signal_dense(m, s0, s, &hb, spec->sig[q]), tg);
+        }
+        if (!keep) continue;
         hs_dense_state(m, s0, s, tg, &si);
         hs_observe(m, &si, w, &o);
         for (q = 0; q < spec->ntraj; ++q)

@@ -1722,6 +1722,27 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
     return 0;
 }
 
+/* The cubic Hermite basis at time t of a step from ta to tb (th = (t - ta) / h), for the dense
+ * output (hs_dense_state, and the state signals' grid samples of hs_instance_adaptive, which
+ * must be the same numbers): y(t) = h00 ya + h10 fa + h01 yb + h11 fb for the values y and rates
+ * f at the ends. */
+typedef struct hs_hermite {
+    double th, h00, h10, h01, h11;
+} hs_hermite;
+
+HS_HD static inline hs_hermite hs_hermite_at(double ta, double tb, double t)
+{
+    hs_hermite b;
+    double h = tb - ta, th = h > 0.0 ? (t - ta) / h : 1.0, th2 = th * th, th3 = th2 * th;
+    b.th = th;
+    b.h00 = 2.0 * th3 - 3.0 * th2 + 1.0;
+    b.h10 = (th3 - 2.0 * th2 + th) * h;
+    b.h01 = -2.0 * th3 + 3.0 * th2;
+    b.h11 = (th3 - th2) * h;
+    return b;
+}
+#define HS_HERMITE_EVAL(b, ya, fa, yb, fb) ((b).h00 * (ya) + (b).h10 * (fa) + (b).h01 * (yb) + (b).h11 * (fb))
+
 /* Dense output: the state at time t of the accepted step from a to b (a->t <= t <= b->t), by
  * the cubic Hermite interpolant of each unknown between its values and rates at the two ends
  * (positions with velocities, velocities with accelerations, pressures, friction states,
@@ -1731,11 +1752,10 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
 HS_HD static inline void hs_dense_state(const hs_mview *m, const hs_state *a, const hs_state *b, double t,
                                         hs_state *o)
 {
-    double h = b->t - a->t, th = h > 0.0 ? (t - a->t) / h : 1.0, th2 = th * th, th3 = th2 * th;
-    double h00 = 2.0 * th3 - 3.0 * th2 + 1.0, h10 = (th3 - 2.0 * th2 + th) * h, h01 = -2.0 * th3 + 3.0 * th2,
-           h11 = (th3 - th2) * h;
+    const hs_hermite hb = hs_hermite_at(a->t, b->t, t);
+    double th = hb.th;
     int i;
-#define HS_HERMITE(ya, fa, yb, fb) (h00 * (ya) + h10 * (fa) + h01 * (yb) + h11 * (fb))
+#define HS_HERMITE(ya, fa, yb, fb) HS_HERMITE_EVAL(hb, ya, fa, yb, fb)
     *o = *b;
     o->t = t;
     HS_UNROLL

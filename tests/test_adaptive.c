@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
+#include "backend.h"
 #include "hs_batch.h"
 #include "test_util.h"
 
@@ -432,6 +433,73 @@ static void test_newton_auto(void)
     hs_model_desc_free(&d);
 }
 
+/* With adaptive steps the extremes of a state signal (a coordinate, a pressure) are over the
+ * accepted steps and every point of the output grid (the dense output; hs_instance_adaptive):
+ * never inside the range of the trajectory sampled at every grid point, and equal to its
+ * extreme wherever that lies between steps; t_max is a grid time or a step's end. A derived
+ * signal (the cylinder force) keeps the accepted steps' extremes. */
+static void test_grid_extremes(void)
+{
+    hs_model_desc d;
+    hs_error e;
+    hs_model mloc;
+    hs_state s;
+    hs_output_spec spec;
+    hs_override_spec ov;
+    hs_batch_out o;
+    long nsteps, j, q, ngrid_max = 0;
+    int st;
+    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
+        CHECK(0, "model loads: %s", e.msg);
+        return;
+    }
+    d.model.step = HS_STEP_ADAPTIVE;
+    d.model.t_end = 3.0;
+    memset(&spec, 0, sizeof spec);
+    memset(&ov, 0, sizeof ov);
+    spec.nsig = 3;
+    spec.sig[0].kind = HS_SIG_Z;
+    spec.sig[1].kind = HS_SIG_P;
+    spec.sig[1].index = 1;
+    spec.sig[2].kind = HS_SIG_F;
+    spec.stats = (1u << HS_NSTAT) - 1;
+    spec.traj_every = 1;
+    spec.ntraj = 2;
+    spec.traj[0] = spec.sig[0];
+    spec.traj[1] = spec.sig[1];
+    nsteps = hs_instance_steps(d.model.t_end, d.model.dt);
+    CHECK(hs_batch_out_alloc(&o, 1, &spec, hs_traj_count(nsteps, 1)) == 0, "alloc");
+    st = hs_run_instance(&d.model, &ov, NULL, &spec, 0, &o, &mloc, &s, W);
+    CHECK(st == 0 && o.steps[0] > 50 && o.steps[0] < nsteps / 4, "adaptive run: %ld steps for %ld grid points",
+          o.steps[0], nsteps);
+    for (q = 0; q < 2; ++q) {
+        double lo = INFINITY, hi = -INFINITY, tmax = 0.0;
+        const double *S = o.stats + q * HS_NSTAT;
+        for (j = 0; j < o.ntime; ++j) {
+            double v = o.traj[q * o.ntime + j];
+            if (v < lo) lo = v;
+            if (v > hi) {
+                hi = v;
+                tmax = j == o.ntime - 1 ? d.model.t_end : (double)j * d.model.dt;
+            }
+        }
+        CHECK(S[HS_STAT_MIN] <= lo && S[HS_STAT_MAX] >= hi,
+              "signal %ld: extremes [%.17g, %.17g] contain the grid's [%.17g, %.17g]", q, S[HS_STAT_MIN],
+              S[HS_STAT_MAX], lo, hi);
+        if (S[HS_STAT_MAX] == hi) {
+            ++ngrid_max;
+            CHECK(S[HS_STAT_TMAX] == tmax, "signal %ld: t_max at the grid's maximum %.6g (%.6g)", q, tmax,
+                  S[HS_STAT_TMAX]);
+        }
+        CHECK(S[HS_STAT_MAX] - hi <= 1e-9 * (fabs(hi) + 1.0) || S[HS_STAT_MAX] > hi,
+              "signal %ld: the maximum is the grid's or a step end's above it", q);
+    }
+    CHECK(ngrid_max >= 1, "a maximum between steps, found on the grid (%ld of 2)", ngrid_max);
+    CHECK(o.stats[2 * HS_NSTAT + HS_STAT_MAX] >= o.stats[2 * HS_NSTAT + HS_STAT_MIN], "the force's extremes");
+    hs_batch_out_free(&o);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -443,6 +511,7 @@ int main(void)
     test_stepsize_failure();
     test_esdirk_order();
     test_newton_auto();
+    test_grid_extremes();
     free(W);
     return tu_report("test_adaptive");
 }
