@@ -507,7 +507,7 @@ HS_HD static inline int hs_method(const hs_mview *m)
 
 /* Does Newton reuse its factorised tangent (integrator.newton: modified; auto: with ESDIRK
  * steps)? An ESDIRK step's stages share one tangent anyway; reused across steps too it takes
- * about half the time at matched accuracy (bench/results/2026-11-27-precision-cpu.md) and the
+ * about half the time at matched accuracy (bench/results/2026-11-27-precision-cpu-22d4ab9.md) and the
  * error control bounds what the slower contraction leaves. Fixed steps keep the seeds' full
  * Newton, and so do adaptive trapezoidal steps: their many steps make the iteration's error
  * floor (HS_NEWTON_KAPPA) show at tolerances below 1e-5. */
