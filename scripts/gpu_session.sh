@@ -35,7 +35,7 @@ cd "$ROOT"
 T0=$(date +%s)
 QUICK=0
 NCU=0
-BACKENDS=gpu,gpu_modified,gpu_local,gpu_fused,gpu_cublas,cpu,cpu_modified
+BACKENDS=gpu,gpu_modified,gpu_adaptive,gpu_local,gpu_fused,gpu_cublas,cpu,cpu_modified,cpu_adaptive
 SIZES=1000,10000,100000,1000000
 DEADLINE=560
 BENCH=1

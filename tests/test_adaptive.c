@@ -19,6 +19,17 @@
 
 static hs_work *W;
 
+/* Loads the seed 003 four-bar with Brown-McPhee friction into d (0), or fails the check (-1). */
+static int load_fourbar(hs_model_desc *d)
+{
+    hs_error e;
+    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", d, &e)) {
+        CHECK(0, "model loads: %s", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* One trapezoidal step of h from s (no knot inside), as hs_step_adaptive takes it: 0 if
  * Newton converged and the epilogue passed. */
 static int tr_step(const hs_model *m, hs_state *s, double h)
@@ -102,12 +113,8 @@ static void test_estimate_tracks_fourbar(void)
     static hs_state s, a, b, r;
     static const double hs[2] = {2e-3, 4e-3};
     static const char *const what[3] = {"crank angle", "crank rate", "p_piston"};
-    hs_error e;
     int q, k, c;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     for (q = 0; q < 2; ++q) {
         hs_model m = d.model;
         double h = hs[q], t, est[3][10], tru[3][10];
@@ -183,13 +190,9 @@ static void test_knots_and_t_end(void)
     static hs_state s;
     static double tk[200000];
     hs_ctrl c;
-    hs_error e;
     long nt = 0, i;
     int k, meth, missing = 0, crossed = 0;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 2.7182818;
     for (meth = HS_METHOD_TRAPEZOIDAL; meth <= HS_METHOD_ESDIRK4; ++meth) {
@@ -227,14 +230,10 @@ static void test_global_error_scales(int meth)
     static hs_model_desc d;
     static hs_state s, s0, si;
     static double zref[3001], pref[3001];
-    hs_error e;
     double err_z[4], err_p[4];
     int q;
     long k;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     {
         hs_model m = d.model;
         m.t_end = 3.0;
@@ -308,13 +307,9 @@ static void test_stepsize_failure(void)
     static hs_state s;
     static double tk[16];
     hs_ctrl c;
-    hs_error e;
     long nt;
     int st;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 3.0;
     d.model.rtol = d.model.atol_z = d.model.atol_zd = 1e-6;
@@ -405,12 +400,8 @@ static void test_esdirk_order(void)
 static void test_newton_auto(void)
 {
     hs_model_desc d;
-    hs_error e;
     hs_model m;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     m = d.model;
     CHECK(m.newton == HS_NEWTON_AUTO && m.method == HS_METHOD_AUTO && m.step == HS_STEP_FIXED,
           "defaults: newton auto, method auto, fixed steps");
@@ -441,7 +432,6 @@ static void test_newton_auto(void)
 static void test_grid_extremes(void)
 {
     hs_model_desc d;
-    hs_error e;
     hs_model mloc;
     hs_state s;
     hs_output_spec spec;
@@ -449,10 +439,7 @@ static void test_grid_extremes(void)
     hs_batch_out o;
     long nsteps, j, q, ngrid_max = 0;
     int st;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (load_fourbar(&d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 3.0;
     memset(&spec, 0, sizeof spec);
