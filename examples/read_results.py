@@ -34,7 +34,6 @@ import argparse
 import csv
 import math
 import os
-import re
 import sys
 
 # The interpreter scripts/install-deps.sh provides numpy and h5py for (Debian's python3-numpy
@@ -60,8 +59,8 @@ except ImportError as e:  # a clear message instead of a traceback
 # The file-level reading (format version, status bits, opening with the reasons a file is
 # refused) is the package's: python/hydrosweep/results.py, beside this repository's examples/.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "python"))
-from hydrosweep.results import (FORMAT_VERSION, STATUS_BITS, WARNING_BITS, ResultsError,  # noqa: E402
-                                csv_path_for, decode_status, open_results, text, texts)
+from hydrosweep.results import (FORMAT_VERSION, ResultsError, csv_path_for,  # noqa: E402
+                                decode_status, open_results, status_bits, text, texts, warning_mask)
 
 
 # ------------------------------------------------------------------------------------------
@@ -77,10 +76,7 @@ def run_info(f):
         elif isinstance(v, (bytes, np.bytes_)):
             info[key] = text(v)
         else:
-            info[key] = v.item() if hasattr(v, "item") else v
-    # the model's name, from the stored model text (its top-level `name:` key)
-    m = re.search(r"^name:\s*([^\s#]+)", text(f["model_text"][()]), re.M)
-    info["model_name"] = m.group(1) if m else "?"
+            info[key] = v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v
     return info
 
 
@@ -224,6 +220,7 @@ def main(argv=None):
         signals, tsignals = info.get("signals", []), info.get("traj_signals", [])
         nrun = tab["instance"].size
         status = tab["status"]
+        bits = status_bits(f)
 
         # --- which signal(s) and which instance
         if a.signal is not None and a.signal not in signals and a.signal not in tsignals:
@@ -240,7 +237,7 @@ def main(argv=None):
                 return 1
             row = int(hit[0])
         else:
-            ok_rows = np.nonzero((status & ~WARNING_BITS) == 0)[0]
+            ok_rows = np.nonzero((status & ~warning_mask(bits)) == 0)[0]
             row = int(ok_rows[0]) if ok_rows.size else 0
         inst = int(tab["instance"][row]) if nrun else None
 
@@ -280,25 +277,26 @@ def main(argv=None):
         # --- status: counts per bit (checked against the attributes of /ensemble) and the
         #     failed instances
         ens_attrs = f["ensemble"].attrs
-        nfail = int(np.count_nonzero(status & ~WARNING_BITS))
-        nwarn = int(np.count_nonzero(((status & WARNING_BITS) != 0) & ((status & ~WARNING_BITS) == 0)))
+        W = warning_mask(bits)
+        nfail = int(np.count_nonzero(status & ~W))
+        nwarn = int(np.count_nonzero(((status & W) != 0) & ((status & ~W) == 0)))
         print("status: %d instances, %d finished (%d with warnings), %d failed"
               % (nrun, nrun - nfail, nwarn, nfail))
         rows = []
-        for bit, name, meaning in STATUS_BITS:
+        for bit, name, kind, meaning in bits:
             cnt = int(np.count_nonzero(status & bit))
-            stored = ens_attrs.get(("warned_" if bit & WARNING_BITS else "failed_") + name)
+            stored = ens_attrs.get(("warned_" if kind == "warning" else "failed_") + name)
             note = "" if stored is None or int(stored) == cnt else \
                 "  (file says %d!)" % int(stored)
             rows.append([str(bit), name, str(cnt) + note, meaning])
         print_table(["bit", "name", "count", "meaning"], rows)
-        bad = np.nonzero((status & ~WARNING_BITS) != 0)[0]
+        bad = np.nonzero((status & ~W) != 0)[0]
         if bad.size:
             rng, more = limited(bad.size, a.rows)
             print("  failed instances:")
             print_table(["instance", "status", "bits", "steps"],
                         [[fmt(tab["instance"][i]), fmt(status[i]),
-                          "+".join(decode_status(status[i])), fmt(tab["steps"][i])]
+                          "+".join(decode_status(status[i], bits)), fmt(tab["steps"][i])]
                          for i in bad[list(rng)]], indent="    ")
             if more:
                 print("    ... %d more" % (bad.size - len(rng)))
@@ -310,7 +308,7 @@ def main(argv=None):
             cols = stats(f, show[0])[0]
             print("stats of instance %d (row %d; status %d%s), /stats/<signal>[%d, :]:"
                   % (inst, row, status[row],
-                     " " + "+".join(decode_status(status[row])) if status[row] else "", row))
+                     " " + "+".join(decode_status(status[row], bits)) if status[row] else "", row))
             print_table(["signal"] + cols,
                         [[s] + [fmt(v) for v in stats(f, s)[1][row]] for s in show])
 

@@ -17,9 +17,12 @@
  * factorised once per step) stay in-thread (kernels/hs_linalg.h LU).
  *
  * The per-instance phases (hs_step and hs_run_instance cut at the solve) are in
- * host/backend_gpu_phases.cuh, verbatim copies of those functions' lines, checked bit for bit
- * against hs_run_instance on the host by tests/test_cublas_phases.cu; the two GPU paths are
- * compared on a device by tests/test_conformance_gpu.cu.
+ * host/backend_gpu_phases.cuh: the shared stages of kernels/hs_trapezoid.h, hs_newton.h and
+ * hs_batch.h themselves (hs_step_begin, hs_newton_assemble, hs_newton_apply, hs_step_finish,
+ * ...) under gc_* alias macros, not copies, composed as hs_step composes them; the
+ * composition is checked bit for bit against hs_run_instance on the host by
+ * tests/test_cublas_phases.cu, and the two GPU paths are compared on a device by
+ * tests/test_conformance_gpu.cu.
  *
  * Layout: our matrices are row-major with leading dimension HS_MAX_X, which cuBLAS (column-
  * major) sees as the transpose: getrf factors T^T and getrs with CUBLAS_OP_T solves

@@ -17,8 +17,9 @@
 
 #include "backend_gpu_util.cuh"
 
-/* The phases themselves are the shared ones of kernels/hs_integrator.h (hs_step_begin,
- * hs_newton_assemble, hs_newton_apply, hs_newton_fail, hs_step_finish) and kernels/hs_batch.h
+/* The phases themselves are the shared ones of kernels/hs_trapezoid.h (hs_step_begin,
+ * hs_step_finish), kernels/hs_newton.h (hs_newton_assemble, hs_newton_apply, hs_newton_fail)
+ * and kernels/hs_batch.h
  * (hs_instance_begin, hs_instance_record, hs_instance_end, hs_inst_run). */
 typedef hs_inst_run hs_gc_inst;
 #define gc_step_begin hs_step_begin

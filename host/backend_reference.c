@@ -1,8 +1,9 @@
 /* backend_reference.c -- the reference backend: one instance at a time on one core, with the
  * Newton, projection and acceleration systems solved by LAPACK (dgetrf/dgetrs) instead of
  * the shared LU, so that comparing it with the cpu/gpu backends also checks hs_linalg.h.
- * HS_LU_FACTOR/HS_LU_SOLVE are defined before any engine header is included (see
- * kernels/hs_integrator.h). */
+ * HS_LU_FACTOR, HS_LU_SOLVE, HS_LU_SOLVE_T and HS_LU_PIVOT are defined before any engine
+ * header is included (see kernels/hs_state.h): every dense system of a step, the double-step
+ * formulation's loop closure included, goes through LAPACK here. */
 
 /* Row-major A with leading dimension lda is the column-major A^T: dgetrf factors A^T, and
  * dgetrs with 'T' then solves (A^T)^T x = A x = b. */
@@ -26,8 +27,20 @@ static inline void hs_lapack_lu_solve(const double *LU, int n, int lda, const in
     dgetrs_(&t, &n, &one, LU, &lda, piv, b, &n, &info);
 }
 
+/* A^T x = b: dgetrs with 'N' solves (A^T) x = b for the column-major A^T that dgetrf factored. */
+static inline void hs_lapack_lu_solve_t(const double *LU, int n, int lda, const int *piv, double *b)
+{
+    int one = 1, info = 0;
+    char t = 'N';
+    if (n == 0) return;
+    dgetrs_(&t, &n, &one, LU, &lda, piv, b, &n, &info);
+}
+
 #define HS_LU_FACTOR hs_lapack_lu_factor
 #define HS_LU_SOLVE hs_lapack_lu_solve
+#define HS_LU_SOLVE_T hs_lapack_lu_solve_t
+/* dgetrf keeps U's diagonal itself (of A^T: the same pivots' magnitudes' product) */
+#define HS_LU_PIVOT(LU, lda, k) ((LU)[(k) * (lda) + (k)])
 
 #include <stdlib.h>
 

@@ -100,6 +100,28 @@ int hs_capi_param_set(hs_capi_model *m, const char *assignment, char *msg, size_
     return 0;
 }
 
+int hs_capi_column_count(const hs_capi_model *m)
+{
+    return m ? hs_output_count(m) + 1 : 0;
+}
+
+void hs_capi_column(const hs_capi_model *m, int i, char *name, size_t nname, char *unit, size_t nunit)
+{
+    hs_signal_ref r;
+    char nm[HS_NAME_LEN + 16] = "";
+    const char *u = "";
+    if (m && i == 0) {
+        snprintf(nm, sizeof nm, "t");
+        u = "s";
+    } else if (m && i > 0 && i <= hs_output_count(m)) {
+        r = hs_output_at(m, i - 1);
+        hs_output_name(m, r, nm, sizeof nm);
+        u = hs_output_unit(m, r);
+    }
+    put_text(nm, name, nname);
+    put_text(u, unit, nunit);
+}
+
 int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long every, char *msg, size_t nmsg)
 {
     hs_error err;

@@ -6,13 +6,15 @@
 
 #include "cli.h"
 #include "hs/model_file.h"
+#include "hs/sweep.h"
+#include "model_names.h"
 #include "params.h"
 #include "simulate.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: hydrosweep info MODEL [--set NAME=VALUE ...]\n"
+            "usage: hydrosweep info MODEL [--set NAME=VALUE ...] [--columns]\n"
             "\n"
             "Loads and checks MODEL (a YAML model file) and prints its name, source, sizes and\n"
             "every named parameter as NAME VALUE UNIT (SI units; the names are those accepted\n"
@@ -22,6 +24,8 @@ static void usage(FILE *f)
             "                    (models/double_pendulum.yaml);\n"
             "                    an enum parameter takes a name, e.g.\n"
             "                    --set cylinder.lift.friction.model=lugre\n"
+            "  --columns         print only the columns of `hydrosweep simulate`'s CSV (also the\n"
+            "                    signal names sweeps record), one per line: NAME UNIT (SI)\n"
             "Exit status: 0 success, 1 usage, 2 bad model or parameter.\n");
 }
 
@@ -93,7 +97,7 @@ int hs_cli_info(int argc, char **argv)
     hs_error err;
     const hs_model *m;
     char source[512];
-    int i, w = 4, rc;
+    int i, w = 4, rc, columns = 0;
 
     /* argv[0] is the subcommand ("info") */
     for (i = 1; i < argc; ++i) {
@@ -113,6 +117,8 @@ int hs_cli_info(int argc, char **argv)
             ++i;
         } else if (!strncmp(a, "--set=", 6)) {
             continue;
+        } else if (!strcmp(a, "--columns")) {
+            columns = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hydrosweep info: unknown option '%s' (see --help)\n", a);
             return 1;
@@ -157,6 +163,18 @@ int hs_cli_info(int argc, char **argv)
     }
 
     m = &d->model;
+    if (columns) { /* the CSV's columns and their units: what a plot of it needs */
+        char name[HS_NAME_LEN + 16];
+        printf("t s\n");
+        for (i = 0; i < hs_output_count(d); ++i) {
+            hs_signal_ref r = hs_output_at(d, i);
+            hs_output_name(d, r, name, sizeof name);
+            printf("%s %s\n", name, hs_output_unit(d, r));
+        }
+        hs_model_desc_free(d);
+        free(d);
+        return 0;
+    }
     if (hs_model_source(d, source, sizeof source) != 0) source[0] = '\0';
     printf("model:            %s\n", d->name);
     printf("source:           %s\n", source[0] ? source : "-");

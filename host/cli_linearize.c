@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "hs/linearize.h"
 #include "hs/model_file.h"
-#include "params.h"
 
 static void usage(FILE *f)
 {

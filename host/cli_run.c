@@ -11,7 +11,6 @@
 #include "fileio.h"
 #include "hs/results.h"
 #include "hs/run.h"
-#include "params.h"
 #include "progress.h"
 #include "simulate.h"
 

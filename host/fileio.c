@@ -142,6 +142,32 @@ static void dir_of(const char *path, char *buf, size_t n)
         snprintf(buf, n, "%.*s", (int)(slash - path), path);
 }
 
+/* The target of the symbolic link path as a bounded, printable text ("?" where it cannot be
+ * read), for messages. */
+static const char *link_target(const char *path, char *buf, size_t n)
+{
+    ssize_t k = n > 1 ? readlink(path, buf, n - 1) : -1;
+    size_t i;
+    if (k < 0) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    buf[k] = '\0';
+    for (i = 0; i < (size_t)k; ++i)
+        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] == 0x7f) buf[i] = '?';
+    return buf;
+}
+
+/* The refusal of an output path that is a symbolic link (HS_ERR_ARG). */
+static int refuse_link(const char *path, const char *what, hs_error *err)
+{
+    char t[200];
+    return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                        "the %s is a symbolic link (to %.120s): hydrosweep never writes through a "
+                        "link or replaces one; name the file itself, or remove the link",
+                        what, link_target(path, t, sizeof t));
+}
+
 int hs_check_output_file(const char *path, const char *what, hs_error *err)
 {
     struct stat st;
@@ -150,14 +176,16 @@ int hs_check_output_file(const char *path, const char *what, hs_error *err)
     if (path[strlen(path) - 1] == '/')
         return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
                             "the %s must name a file, not a directory", what);
-    if (stat(path, &st) == 0) {
+    /* lstat: the name itself, not what a link at it points to */
+    if (lstat(path, &st) == 0) {
+        if (S_ISLNK(st.st_mode)) return refuse_link(path, what, err);
         if (S_ISDIR(st.st_mode))
             return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
                                 "the %s is a directory: name a file (e.g. %s/out.h5)", what, path);
         if (!S_ISREG(st.st_mode))
             return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
-                                "the %s is %s, not a regular file: results are written to a "
-                                "file beside it and renamed",
+                                "the %s is %s, not a regular file: hydrosweep writes only regular "
+                                "files (a new name, or a file it may replace)",
                                 what, hs_file_kind((unsigned long)st.st_mode));
         return HS_OK;
     }
@@ -171,6 +199,9 @@ int hs_check_output_file(const char *path, const char *what, hs_error *err)
     if (!S_ISDIR(st.st_mode))
         return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
                             "cannot write the %s: %s is not a directory", what, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "cannot write the %s: directory %s: %s", what, dir, strerror(errno));
     return HS_OK;
 }
 
@@ -182,12 +213,14 @@ int hs_lock_file(const char *path, const char *what, int *fdp, int *created, hs_
     for (tries = 0; tries < 8; ++tries) {
         struct stat a, b;
         int fd, made = 0;
-        fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        /* O_NOFOLLOW: a link planted at path is refused, never written through */
+        fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0 && errno == ENOENT) {
-            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
             if (fd < 0 && errno == EEXIST) continue; /* made by someone else meanwhile */
             made = fd >= 0;
         }
+        if (fd < 0 && errno == ELOOP) return refuse_link(path, what, err);
         if (fd < 0)
             return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot create the %s: %s", what,
                                 strerror(errno));
@@ -221,7 +254,7 @@ int hs_lock_file(const char *path, const char *what, int *fdp, int *created, hs_
         }
         /* the lock must be on the file that is at path now: a writer that finished may
          * have renamed ours away between our open and our lock */
-        if (stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+        if (lstat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
             close(fd);
             continue;
         }
@@ -240,7 +273,7 @@ int hs_lock_check(int fd, const char *path, hs_error *err)
     if (fstat(fd, &a) != 0)
         return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot check the file: %s",
                             strerror(errno));
-    if (stat(path, &b) != 0)
+    if (lstat(path, &b) != 0)
         return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
                             "the file was removed or renamed by another process while it was "
                             "written: its results cannot be trusted");
@@ -256,18 +289,28 @@ FILE *hs_open_output(const char *path, const char *what, hs_error *err)
     struct stat st;
     FILE *f;
     int fd, fl;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is a directory: name a file", what);
-        return NULL;
-    }
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (hs_check_output_file(path, what, err)) return NULL;
+    /* O_NOFOLLOW: a link put at path since the check is refused too; O_NONBLOCK: a FIFO put
+     * there never blocks the open (it is refused below) */
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0) {
         int e = errno;
+        if (e == ELOOP) {
+            refuse_link(path, what, err);
+            return NULL;
+        }
         hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s%s", what,
                      strerror(e), e == ENXIO ? " (a FIFO that no process is reading)" : "");
         return NULL;
     }
-    /* back to blocking writes (a pipe with a slow reader is fine once open) */
+    if (fstat(fd, &st) != 0) st.st_mode = 0;
+    if (!S_ISREG(st.st_mode)) {
+        hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is %s, not a regular file", what,
+                     hs_file_kind((unsigned long)st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    /* back to blocking writes */
     fl = fcntl(fd, F_GETFL);
     if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     f = fdopen(fd, "w");

@@ -35,12 +35,15 @@ int hs_read_input(const char *path, const char *what, size_t max, char **text, s
  * directories, FIFOs and devices without opening them in a blocking way. HS_ERR_IO. */
 int hs_check_input_file(const char *path, const char *what, hs_error *err);
 
-/* An output file about to be (re)written: where it exists it must be a regular file, and its
- * directory must exist. HS_ERR_ARG naming path and what. */
+/* The rule for every path hydrosweep writes (results, their .part, CSVs, merge outputs, the
+ * simulate CSV, plots, cache entries): an existing regular file, which may be replaced, or a
+ * new name in an existing, writable directory. A symbolic link (even to a regular file), a
+ * directory, a FIFO, a device or a socket is refused: a file is never written through a link,
+ * and a link is never replaced by a file. HS_ERR_ARG naming path and what. */
 int hs_check_output_file(const char *path, const char *what, hs_error *err);
 
-/* Opens (creating if needed, never truncating) path and takes an exclusive non-blocking
- * flock on it, making sure the lock is on the file now at path (not on one renamed away
+/* Opens (creating if needed, never truncating; never through a symbolic link: O_NOFOLLOW)
+ * path and takes an exclusive non-blocking flock on it, making sure the lock is on the file now at path (not on one renamed away
  * meanwhile). *fd receives the descriptor holding the lock (close it to release), *created
  * whether this call created the file. Another holder: HS_ERR_ARG "is being written by
  * another process". */
@@ -50,9 +53,9 @@ int hs_lock_file(const char *path, const char *what, int *fd, int *created, hs_e
  * removed by another process), else HS_ERR_IO with the reason. */
 int hs_lock_check(int fd, const char *path, hs_error *err);
 
-/* Opens path for writing a text output (truncating it), with O_NONBLOCK so that a FIFO
- * without a reader fails at once instead of blocking; a directory is refused. NULL with
- * *err set (HS_ERR_ARG) on failure. */
+/* Opens path for writing a text output (truncating it), by the rule of hs_check_output_file
+ * (a regular file or a new name; never through a link: O_NOFOLLOW, checked again on the open
+ * descriptor). NULL with *err set (HS_ERR_ARG) on failure. */
 FILE *hs_open_output(const char *path, const char *what, hs_error *err);
 
 /* Flushes and closes f (not stdout/stderr: those are flushed only); HS_ERR_IO naming path

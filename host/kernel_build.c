@@ -63,6 +63,21 @@ int hs_kcache_dir(char *buf, size_t n)
     return 0;
 }
 
+/* Opens the cache entry path for reading: a regular file, never through a symbolic link (a
+ * link planted in the cache could load another program's code); -1 otherwise. */
+static FILE *kcache_open(const char *path)
+{
+    struct stat st;
+    FILE *f;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        return NULL;
+    }
+    return f;
+}
+
 int hs_kcache_read(const char *name, void **data, size_t *n)
 {
     char dir[1024], path[1300];
@@ -72,7 +87,7 @@ int hs_kcache_read(const char *name, void **data, size_t *n)
     *n = 0;
     if (hs_kcache_dir(dir, sizeof dir)) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!(f = fopen(path, "rb"))) return -1;
+    if (!(f = kcache_open(path))) return -1;
     if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0 ||
         !(*data = malloc((size_t)len)) || fread(*data, 1, (size_t)len, f) != (size_t)len) {
         fclose(f);
@@ -85,6 +100,19 @@ int hs_kcache_read(const char *name, void **data, size_t *n)
     return 0;
 }
 
+/* Writes text or data to a new file of this process only: O_CREAT | O_EXCL | O_NOFOLLOW (a
+ * stale file or a link of that name is removed first, never written through). */
+static FILE *new_file(const char *path, const char *mode)
+{
+    int fd;
+    FILE *f;
+    unlink(path); /* a link itself, not its target */
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return NULL;
+    if (!(f = fdopen(fd, mode))) close(fd);
+    return f;
+}
+
 int hs_kcache_write(const char *name, const void *data, size_t n)
 {
     char dir[1024], tmp[1400], path[1300];
@@ -93,9 +121,10 @@ int hs_kcache_write(const char *name, const void *data, size_t n)
     if (hs_kcache_dir(dir, sizeof dir)) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "wb"))) return -1;
+    if (!(f = new_file(tmp, "wb"))) return -1;
     ok = fwrite(data, 1, n, f) == n;
     ok = (fclose(f) == 0) && ok;
+    /* rename replaces a link at path itself, never writes through it */
     if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
         return -1;
@@ -105,7 +134,7 @@ int hs_kcache_write(const char *name, const void *data, size_t n)
 
 static int write_file(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = new_file(path, "w");
     int ok;
     if (!f) return -1;
     ok = fputs(text, f) >= 0;
@@ -149,8 +178,11 @@ int hs_cc_shared(const char *source, const char *cc, const char *const *args, co
     snprintf(name, sizeof name, "%016llx%s.so", key, !strcmp(ext, ".c") ? "-c" : "-cxx");
     have_cache = hs_kcache_dir(dir, sizeof dir) == 0;
     if (have_cache) {
+        struct stat st;
         snprintf(path, np, "%s/%s", dir, name);
-        if (access(path, R_OK) == 0) {
+        /* a cached object only as a regular file: anything else at the name (a link planted
+         * in the cache) is built anew and replaced by the rename below, never followed */
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0) {
             *cached = 1;
             return HS_OK;
         }
@@ -228,13 +260,12 @@ static struct {
 static int g_nloaded;
 
 /* The engine is built where it runs, so it may use every instruction of this CPU
- * (-march=native: on x86-64 the AVX registers, 12 % less time per instance on the seed 003
- * cycle, bench/bench_single.py). -ffp-contract=off keeps every product and sum rounded as in
- * the reference backend: no fused multiply-add, so the results do not change with the flag
- * (bit-identical, tests/test_backends.c). -fno-math-errno lets sqrt be the instruction
- * instead of a call that may set errno, which the engine never reads (the same correctly
- * rounded value; the seed 003 cycle with modified Newton 8.8 -> 8.3 ms). HS_CPU_NATIVE=0
- * builds for the baseline ISA. */
+ * (-march=native: on x86-64 the AVX registers; bench/bench_single.py measures the gain).
+ * -ffp-contract=off keeps every product and sum rounded as in the reference backend: no
+ * fused multiply-add, so the results do not change with the flag (bit-identical,
+ * tests/test_backends.c). -fno-math-errno lets sqrt be the instruction instead of a call that
+ * may set errno, which the engine never reads (the same correctly rounded value, and faster).
+ * HS_CPU_NATIVE=0 builds for the baseline ISA. */
 static const char *const cpu_args[] = {"-std=c11", "-O3", "-fPIC", "-shared", "-ffp-contract=off", "-fno-math-errno",
                                        "-DNDEBUG", "-w", NULL};
 
@@ -326,6 +357,13 @@ again:
             goto again;
         }
         return rc;
+    }
+    {   /* the object to load: a regular file, not a link (a link planted in the cache) */
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                                "the cached specialised engine is not a regular file (a link?): "
+                                "refused; remove it, or set HS_KERNEL_CACHE=off");
     }
     so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (strstr(path, "/hs-build-")) { /* uncached: the loaded object needs no file */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_names.h"
+#include "model_validate.h"
 #include "params.h"
 #include "yaml_tree.h"
 

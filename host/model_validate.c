@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_names.h"
+#include "model_validate.h"
 #include "params.h"
 
 int hs_is_integrator_key(const char *f)

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_names.h"
 #include "params.h"
+#include "suggest.h"
 
 /* ---- units ---- */
 

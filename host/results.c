@@ -45,12 +45,12 @@
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
 #define RES_H5CHUNK_MAX ((size_t)64 << 20)  /* HDF5 chunks stay well below its 4 GiB limit */
-#define RES_NBIT 12 /* status bits 1 << b: failures, but the warnings HS_ST_WARNINGS (512, 1024) */
+#define RES_NBIT HS_ST_NBITS /* status bits 1 << b (kernels/hs_status.h: 1, 2, 4, ... none skipped) */
 #define RES_WARN_BIT(b) (((1 << (b)) & HS_ST_WARNINGS) != 0)
 
-static const char *const bit_name[RES_NBIT] = {"maxiter",  "nonfinite", "singular",    "constraint",
-                                               "geometry", "stroke",    "equilibrium", "invalid",
-                                               "singular_config", "cavitation", "implausible", "step_size"};
+#define HS_ST_NAME_(N, v, name, warn, desc) name,
+static const char *const bit_name[RES_NBIT] = {HS_STATUS_BITS(HS_ST_NAME_)};
+#undef HS_ST_NAME_
 static const double ens_q[3] = {0.05, 0.5, 0.95};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -428,6 +428,18 @@ static int space_check(const hs_results *r, hs_error *err)
                         hs_fmt_bytes(need, a, sizeof a), dir, hs_fmt_bytes(have, b, sizeof b));
 }
 
+/* The CSV summary's temporary name (written at the end, then renamed) by the rule for
+ * outputs, checked before the run: a link planted there fails now, not after the run. */
+static int check_csv_part(const hs_results *r, hs_error *err)
+{
+    char *tmp = hsr_catstr(r->csv, ".part");
+    int rc;
+    if (!tmp) return hsr_oom(err, r->csv);
+    rc = hs_check_output_file(tmp, "CSV summary being written", err);
+    free(tmp);
+    return rc;
+}
+
 static int res_create(hs_results *r, hs_error *err)
 {
     const hsr_info *I = &r->I;
@@ -443,7 +455,8 @@ static int res_create(hs_results *r, hs_error *err)
      * FIFO or a device (the rename at the end would fail after the whole run) */
     if ((rc = hs_check_output_file(r->path, "results file", err)) ||
         (rc = hs_check_output_file(r->csv, "CSV summary", err)) ||
-        (rc = hs_check_output_file(r->part, "results file being written", err)))
+        (rc = hs_check_output_file(r->part, "results file being written", err)) ||
+        (rc = check_csv_part(r, err)))
         return rc;
     /* our lock before HDF5 truncates the file: a second run writing the same results is
      * refused instead of emptying the first one's file */
@@ -464,6 +477,9 @@ static int res_create(hs_results *r, hs_error *err)
         return hs_error_set(err, HS_ERR_IO, r->part, 0, 0, "", "cannot create the file: %s",
                             e ? strerror(e) : "HDF5 error");
     }
+    /* HDF5 opens by name: the file it created must be the one this process locked, not a
+     * link or file put at the name meanwhile */
+    if ((rc = hs_lock_check(r->lock_fd, r->part, err))) return rc;
     if ((rc = hsr_info_write(r->file, &r->I, r->part, err))) return rc;
     for (k = 0; k < r->nds; ++k) {
         static const double not_run = -1.0;
@@ -572,6 +588,7 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
         return hsr_fail(err, fpath,
                         "cannot open the file (not HDF5, damaged, or open elsewhere: a running "
                         "hydrosweep, or a reader such as h5py holding it; close it and retry)");
+    if (rdwr == 1 && (rc = hs_lock_check(r->lock_fd, fpath, err))) return rc;
     if ((rc = hsr_info_read(r->file, fpath, &r->I, err))) return rc;
     if (res_table(r) < 0) return hsr_oom(err, fpath);
     for (k = 0; k < r->nds; ++k) {
@@ -638,7 +655,9 @@ int hs_results_resume(const char *path, const hs_results_layout *L, const hs_res
                                 r->part)
                  : hs_error_set(err, HS_ERR_ARG, r->part, 0, 0, "",
                                 "nothing to resume: no interrupted run (file not found)");
-    } else if (!(rc = res_open(r, r->part, 1, err))) {
+    } else if (!(rc = hs_check_output_file(r->path, "results file", err)) &&
+               !(rc = hs_check_output_file(r->csv, "CSV summary", err)) && !(rc = check_csv_part(r, err)) &&
+               !(rc = res_open(r, r->part, 1, err))) {
         hsr_info_diff(&r->I, &want, 0, diff, sizeof diff);
         if (diff[0])
             rc =
@@ -1044,6 +1063,8 @@ done:
         if (hs_close_output(f, tmp, 0, &e2) && !rc)
             rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "the CSV summary: %s", e2.msg);
     }
+    /* the rule for outputs again (a link put at the name during the run is not replaced) */
+    if (!rc) rc = hs_check_output_file(r->csv, "CSV summary", err);
     if (!rc && rename(tmp, r->csv) != 0)
         rc = hs_error_set(err, HS_ERR_IO, r->csv, 0, 0, "", "cannot rename %s to it: %s", tmp,
                           strerror(errno));
@@ -1149,7 +1170,9 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
         goto done;
     }
     /* success is reported only for the file this run wrote, as it wrote it */
-    if ((rc = hs_lock_check(r->lock_fd, r->part, err)) || (rc = res_verify(r, err))) goto done;
+    if ((rc = hs_lock_check(r->lock_fd, r->part, err)) || (rc = res_verify(r, err)) ||
+        (rc = hs_check_output_file(r->path, "results file", err)))
+        goto done;
     if (rename(r->part, r->path) != 0) {
         rc = hs_error_set(err, HS_ERR_IO, r->path, 0, 0, "", "cannot rename %s to it: %s", r->part,
                           strerror(errno));

@@ -340,6 +340,11 @@ void hsr_info_free(hsr_info *I)
     free(I->device);
     free(I->version);
     free(I->commit);
+    hsr_free_strs(I->sunit, I->nsig);
+    hsr_free_strs(I->tunit, I->ntraj);
+    free(I->model_name);
+    hsr_free_strs(I->jname, I->njoint);
+    hsr_free_strs(I->jkind, I->njoint);
     memset(I, 0, sizeof *I);
 }
 
@@ -435,9 +440,16 @@ int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, cons
     I->device = hsr_dupstr(M->device);
     I->version = hsr_dupstr(M->version);
     I->commit = hsr_dupstr(M->commit);
+    I->sunit = hsr_dup_strs(L->nsig, L->sig_units);
+    I->tunit = hsr_dup_strs(L->ntraj, L->traj_units);
+    I->model_name = hsr_dupstr(M->model_name);
+    I->njoint = M->njoint > 0 && M->joint_names && M->joint_kinds ? M->njoint : 0;
+    I->jname = hsr_dup_strs(I->njoint, M->joint_names);
+    I->jkind = hsr_dup_strs(I->njoint, M->joint_kinds);
     if (!I->pname || !I->punit || !I->sname || !I->tname || !I->ttime || !I->model_text ||
         !I->sweep_text || !I->model_path || !I->sweep_path || !I->method || !I->backend ||
-        !I->device || !I->version || !I->commit) {
+        !I->device || !I->version || !I->commit || !I->sunit || !I->tunit || !I->model_name ||
+        !I->jname || !I->jkind) {
         hsr_info_free(I);
         return hsr_oom(err, path);
     }
@@ -566,6 +578,31 @@ int hsr_put_columns_attr(hid_t loc, const hsr_info *I)
     return hsr_attr_put_strs(loc, "columns", I->ncol, cn);
 }
 
+/* The status bits' table (kernels/hs_status.h) as root attributes status_bit_values,
+ * status_bit_names, status_bit_kinds (failure, warning) and status_bit_descriptions: a
+ * reader decodes /status from the file itself. */
+static int status_table_put(hid_t f)
+{
+#define HS_ST_VAL_(N, v, name, warn, desc) (v),
+#define HS_ST_NAME_(N, v, name, warn, desc) name,
+#define HS_ST_KIND_(N, v, name, warn, desc) (warn) ? "warning" : "failure",
+#define HS_ST_DESC_(N, v, name, warn, desc) desc,
+    static const int val[] = {HS_STATUS_BITS(HS_ST_VAL_)};
+    static const char *const name[] = {HS_STATUS_BITS(HS_ST_NAME_)};
+    static const char *const kind[] = {HS_STATUS_BITS(HS_ST_KIND_)};
+    static const char *const desc[] = {HS_STATUS_BITS(HS_ST_DESC_)};
+#undef HS_ST_VAL_
+#undef HS_ST_NAME_
+#undef HS_ST_KIND_
+#undef HS_ST_DESC_
+    return hsr_attr_put(f, "status_bit_values", H5T_STD_I32LE, H5T_NATIVE_INT, HS_ST_NBITS, val) < 0 ||
+                   hsr_attr_put_strs(f, "status_bit_names", HS_ST_NBITS, name) < 0 ||
+                   hsr_attr_put_strs(f, "status_bit_kinds", HS_ST_NBITS, kind) < 0 ||
+                   hsr_attr_put_strs(f, "status_bit_descriptions", HS_ST_NBITS, desc) < 0
+               ? -1
+               : 0;
+}
+
 /* Root attributes, text datasets and groups of a new file. */
 
 int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
@@ -599,6 +636,15 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
         hsr_put_columns_attr(f, I) < 0)
         return hsr_fail(err, path,
                         "cannot write the root attributes signals, traj_signals, columns");
+    if (hsr_attr_put_strs(f, "signal_units", I->nsig, (const char *const *)I->sunit) < 0 ||
+        hsr_attr_put_strs(f, "traj_units", I->ntraj, (const char *const *)I->tunit) < 0 ||
+        attr_put_str(f, "model_name", I->model_name) < 0 ||
+        hsr_attr_put_strs(f, "joint_names", I->njoint, (const char *const *)I->jname) < 0 ||
+        hsr_attr_put_strs(f, "joint_kinds", I->njoint, (const char *const *)I->jkind) < 0)
+        return hsr_fail(err, path,
+                        "cannot write the root attributes signal_units, traj_units, model_name, "
+                        "joint_names, joint_kinds");
+    if (status_table_put(f) < 0) return hsr_fail(err, path, "cannot write the status bits' attributes");
     if (text_put(f, "model_text", I->model_text) < 0 ||
         text_put(f, "sweep_text", I->sweep_text) < 0)
         return hsr_fail(err, path, "cannot write /model_text or /sweep_text");
@@ -700,6 +746,28 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     I->nsig = (int)n;
     if (attr_get_strs(f, "traj_signals", &n, &I->tname) < 0) goto fail;
     I->ntraj = (int)n;
+    if (attr_get_strs(f, "signal_units", &n, &I->sunit) < 0 || n != I->nsig) {
+        hsr_free_strs(I->sunit, n);
+        I->sunit = NULL;
+        goto fail;
+    }
+    if (attr_get_strs(f, "traj_units", &n, &I->tunit) < 0 || n != I->ntraj) {
+        hsr_free_strs(I->tunit, n);
+        I->tunit = NULL;
+        goto fail;
+    }
+    if (attr_get_str(f, "model_name", &I->model_name) < 0) goto fail;
+    {
+        long nj = 0, nk = 0;
+        k = attr_get_strs(f, "joint_names", &nj, &I->jname) < 0 || attr_get_strs(f, "joint_kinds", &nk, &I->jkind) < 0;
+        if (k || nj != nk) {
+            hsr_free_strs(I->jname, nj);
+            hsr_free_strs(I->jkind, nk);
+            I->jname = I->jkind = NULL;
+            goto fail;
+        }
+        I->njoint = (int)nj;
+    }
     if (attr_get_strs(f, "columns", &n, &v) < 0) goto fail;
     k = parse_columns(n, v, I);
     hsr_free_strs(v, n);
@@ -740,7 +808,8 @@ fail:
     hsr_info_free(I);
     return hsr_fail(
         err, path,
-        "cannot read the layout (signals, columns, /params names and units, /traj/time)");
+        "cannot read the layout (signals and their units, the model's name and joints, columns, "
+        "/params names and units, /traj/time)");
 }
 
 /* A deep copy (merge: the output describes the sweep like its first piece). */
@@ -774,9 +843,14 @@ int hsr_info_copy(const hsr_info *a, hsr_info *o)
     o->device = hsr_dupstr(mt[6]);
     o->version = hsr_dupstr(mt[7]);
     o->commit = hsr_dupstr(mt[8]);
+    o->sunit = hsr_dup_strs(a->nsig, (const char *const *)a->sunit);
+    o->tunit = hsr_dup_strs(a->ntraj, (const char *const *)a->tunit);
+    o->model_name = hsr_dupstr(a->model_name);
+    o->jname = hsr_dup_strs(a->njoint, (const char *const *)a->jname);
+    o->jkind = hsr_dup_strs(a->njoint, (const char *const *)a->jkind);
     ok = o->pname && o->punit && o->sname && o->tname && o->ttime && o->model_text &&
          o->sweep_text && o->model_path && o->sweep_path && o->method && o->backend && o->device &&
-         o->version && o->commit;
+         o->version && o->commit && o->sunit && o->tunit && o->model_name && o->jname && o->jkind;
     if (!ok) {
         hsr_info_free(o);
         return -1;

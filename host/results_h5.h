@@ -9,7 +9,7 @@
 
 #include "hs/results.h"
 
-#define RES_FORMAT_VERSION 3 /* root attribute format_version; bump on layout changes */
+#define RES_FORMAT_VERSION 4 /* root attribute format_version; bump on layout changes */
 #define RES_NAME_MAX 200     /* signal names become dataset names */
 
 extern const char *const hsr_stat_name[HS_NSTAT]; /* min, max, final, mean, rms, t_max */
@@ -25,6 +25,10 @@ typedef struct hsr_info {
     unsigned long long seed;
     char *model_text, *sweep_text, *model_path, *sweep_path, *method, *backend, *device, *version,
         *commit;
+    char **sunit, **tunit; /* (nsig), (ntraj) units of the signals */
+    char *model_name;
+    int njoint;
+    char **jname, **jkind; /* (njoint) the joints' names and kinds */
 } hsr_info;
 
 /* errors (HS_ERR_IO with "HDF5: ..." / "out of memory", file = path) and small helpers */

@@ -168,7 +168,8 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     hs_results *res = NULL;
     hs_override_spec ov;
     char device[256], ver[64];
-    const char **pnames = NULL, **punits = NULL, **snames = NULL, **tnames = NULL;
+    const char **pnames = NULL, **punits = NULL, **snames = NULL, **tnames = NULL, **sunits = NULL,
+               **tunits = NULL, **jnames = NULL, **jkinds = NULL;
     char (*namebuf)[112] = NULL;
     double *ttime = NULL;
     long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0;
@@ -229,8 +230,13 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     punits = (const char **)calloc((size_t)sw->nparam + 1, sizeof *punits);
     snames = (const char **)calloc((size_t)sw->out.nsig + 1, sizeof *snames);
     tnames = (const char **)calloc((size_t)sw->out.ntraj + 1, sizeof *tnames);
+    sunits = (const char **)calloc((size_t)sw->out.nsig + 1, sizeof *sunits);
+    tunits = (const char **)calloc((size_t)sw->out.ntraj + 1, sizeof *tunits);
+    jnames = (const char **)calloc((size_t)md->model.nz + 1, sizeof *jnames);
+    jkinds = (const char **)calloc((size_t)md->model.nz + 1, sizeof *jkinds);
     ttime = (double *)calloc((size_t)ntime + 1, sizeof *ttime);
-    if (!namebuf || !pnames || !punits || !snames || !tnames || !ttime) {
+    if (!namebuf || !pnames || !punits || !snames || !tnames || !sunits || !tunits || !jnames || !jkinds ||
+        !ttime) {
         rc = hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory");
         goto done;
     }
@@ -241,10 +247,16 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     for (j = 0; j < sw->out.nsig; ++j) {
         hs_output_name(md, sw->out.sig[j], namebuf[j], sizeof namebuf[j]);
         snames[j] = namebuf[j];
+        sunits[j] = hs_output_unit(md, sw->out.sig[j]);
     }
     for (j = 0; j < sw->out.ntraj; ++j) {
         hs_output_name(md, sw->out.traj[j], namebuf[sw->out.nsig + j], sizeof namebuf[0]);
         tnames[j] = namebuf[sw->out.nsig + j];
+        tunits[j] = hs_output_unit(md, sw->out.traj[j]);
+    }
+    for (j = 0; j < md->model.nz; ++j) {
+        jnames[j] = md->joint_name[j];
+        jkinds[j] = hs_joint_kind_name(md, j);
     }
     for (c = 0; c < ntime; ++c) {
         long k = c * sw->out.traj_every;
@@ -260,9 +272,11 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     L.param_units = punits;
     L.nsig = sw->out.nsig;
     L.sig_names = snames;
+    L.sig_units = sunits;
     L.stats = sw->out.stats;
     L.ntraj = sw->out.ntraj;
     L.traj_names = tnames;
+    L.traj_units = tunits;
     L.ntime = ntime;
     L.traj_time = ttime;
     L.neig = neig;
@@ -278,6 +292,10 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     meta.device = device;
     meta.version = ver;
     meta.commit = HS_GIT_COMMIT;
+    meta.model_name = md->name;
+    meta.njoint = md->model.nz;
+    meta.joint_names = jnames;
+    meta.joint_kinds = jkinds;
     rc = o->resume ? hs_results_resume(o->out, &L, &meta, &res, err)
                    : hs_results_create(o->out, &L, &meta, &res, err);
     if (rc) goto done;
@@ -421,6 +439,10 @@ done:
     free(punits);
     free(snames);
     free(tnames);
+    free(sunits);
+    free(tunits);
+    free(jnames);
+    free(jkinds);
     free(ttime);
     return rc;
 }

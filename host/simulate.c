@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "simulate.h"
+#include "hs/sweep.h"
 #include "hs_batch.h"
 
 long hs_nsteps(const hs_model *m)
@@ -206,14 +207,12 @@ int hs_simulate_csv(const hs_model_desc *d, FILE *out, long every, hs_sim_summar
     csv_ctx c;
     int j, st;
     fprintf(out, "t");
-    for (j = 0; j < m->nz; ++j) fprintf(out, ",%s,%s_dot", d->joint_name[j], d->joint_name[j]);
-    for (j = 0; j < m->nvol; ++j) fprintf(out, ",p_%s", d->vol_name[j]);
-    for (j = 0; j < m->ndcv; ++j) fprintf(out, ",U_%s", d->dcv_name[j]);
-    for (j = 0; j < m->ncyl; ++j) {
-        const char *c2 = d->cyl_name[j];
-        fprintf(out, ",s_%s,sdot_%s,F_%s,Ffric_%s,W_%s", c2, c2, c2, c2, c2);
+    for (j = 0; j < hs_output_count(d); ++j) { /* the columns of the signals (hs_output_at) */
+        char name[HS_NAME_LEN + 16];
+        hs_output_name(d, hs_output_at(d, j), name, sizeof name);
+        fprintf(out, ",%s", name);
     }
-    fprintf(out, ",E_kin,E_pot,W_ext,E_balance,phi_norm,newton_iters\n");
+    fprintf(out, "\n");
     c.f = out;
     c.every = every;
     c.nplanned = hs_nsteps(m);

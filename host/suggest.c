@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "params.h"
+#include "suggest.h"
 
-/* Levenshtein distance of a and b (names are < 112 characters; longer ones count as far). */
-static int edit_distance(const char *a, const char *b)
+int hs_edit_distance(const char *a, const char *b)
 {
     int row[128], i, j, la = (int)strlen(a), lb = (int)strlen(b);
     if (lb >= 127 || la >= 127) return 1000;
@@ -69,7 +68,7 @@ void hs_param_suggest(const hs_model_desc *d, const char *name, char *buf, size_
     lim = (int)strlen(name) / 4;
     if (lim < 2) lim = 2;
     for (i = 0; i < d->nparam; ++i) {
-        int e = edit_distance(name, d->param[i].name);
+        int e = hs_edit_distance(name, d->param[i].name);
         if (e > lim || (n == HS_SUGGEST_MAX && e >= dist[n - 1])) continue;
         for (k = n < HS_SUGGEST_MAX ? n : HS_SUGGEST_MAX - 1; k > 0 && dist[k - 1] > e; --k) {
             dist[k] = dist[k - 1];

@@ -16,7 +16,9 @@
 #include "hs/sweep.h"
 #include "hs_sample.h"
 #include "fileio.h"
+#include "model_names.h"
 #include "params.h"
+#include "suggest.h"
 #include "simulate.h"
 #include "yaml_tree.h"
 
@@ -34,14 +36,14 @@ static const char *const k_dists[] = {
 /* ====================================================================================== */
 
 /* Number of recordable signals of the model: the CSV columns of hs_simulate_csv but t. */
-static int signal_count(const hs_model_desc *d)
+int hs_output_count(const hs_model_desc *d)
 {
     const hs_model *m = &d->model;
     return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6;
 }
 
 /* The k-th signal in CSV column order. */
-static hs_signal_ref signal_at(const hs_model_desc *d, int k)
+hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
 {
     static const int cyl_kinds[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W};
     static const int tail_kinds[6] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_WEXT,
@@ -121,15 +123,45 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
     if (!buf[0]) snprintf(buf, n, "unknown_signal");
 }
 
+const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
+{
+    int prismatic = d && ref.index >= 0 && ref.index < d->model.nz &&
+                    d->model.joint_type[ref.index] == HS_JOINT_PRISMATIC;
+    switch (ref.kind) {
+    case HS_SIG_Z: return prismatic ? "m" : "rad";
+    case HS_SIG_ZD: return prismatic ? "m/s" : "rad/s";
+    case HS_SIG_P: return "Pa";
+    case HS_SIG_U: return "V";
+    case HS_SIG_S: return "m";
+    case HS_SIG_SD: return "m/s";
+    case HS_SIG_F:
+    case HS_SIG_FFRIC: return "N";
+    case HS_SIG_W:
+    case HS_SIG_EKIN:
+    case HS_SIG_EPOT:
+    case HS_SIG_WEXT:
+    case HS_SIG_EBAL: return "J";
+    case HS_SIG_PHI: return "m or rad"; /* the norm of every constraint row: mixed */
+    case HS_SIG_ITERS: return "-";
+    default: return "";
+    }
+}
+
+const char *hs_joint_kind_name(const hs_model_desc *d, int j)
+{
+    if (!d || j < 0 || j >= d->model.nz) return "";
+    return d->model.joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic" : "revolute";
+}
+
 /* The first CSV column of that name wins (column names of a model are normally unique). */
 int hs_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref)
 {
     char buf[HS_NAME_LEN + 16];
     int k, n;
     if (!d || !name) return -1;
-    n = signal_count(d);
+    n = hs_output_count(d);
     for (k = 0; k < n; ++k) {
-        hs_signal_ref r = signal_at(d, k);
+        hs_signal_ref r = hs_output_at(d, k);
         hs_output_name(d, r, buf, sizeof buf);
         if (!strcmp(buf, name)) {
             if (ref) *ref = r;
@@ -203,25 +235,6 @@ typedef struct sctx {
     const yt_node *root;
 } sctx;
 
-/* Levenshtein distance of a and b (names are < 112 characters; longer ones count as far). */
-static int edit_distance(const char *a, const char *b)
-{
-    int row[128], i, j, la = (int)strlen(a), lb = (int)strlen(b);
-    if (lb >= 127 || la >= 127) return 1000;
-    for (j = 0; j <= lb; ++j) row[j] = j;
-    for (i = 1; i <= la; ++i) {
-        int diag = row[0], cur;
-        row[0] = i;
-        for (j = 1; j <= lb; ++j) {
-            cur = row[j];
-            row[j] = a[i - 1] == b[j - 1] ? diag : 1 + (diag < cur ? diag : cur);
-            if (row[j - 1] + 1 < row[j]) row[j] = row[j - 1] + 1;
-            diag = cur;
-        }
-    }
-    return row[lb];
-}
-
 /* Up to three candidates closest to a name (edit distance <= max(2, len/4)), closest first. */
 typedef struct near_list {
     char name[3][112];
@@ -230,7 +243,7 @@ typedef struct near_list {
 
 static void near_add(near_list *L, const char *want, const char *cand)
 {
-    int d = edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
+    int d = hs_edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
     if (lim < 2) lim = 2;
     if (d > lim || (L->n == 3 && d >= L->dist[2])) return;
     for (k = L->n < 3 ? L->n : 2; k > 0 && L->dist[k - 1] > d; --k) {
@@ -593,9 +606,9 @@ static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref 
         return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "must be a signal name");
     if (hs_output_find(c->md, y->text, ref) == 0) return HS_OK;
     memset(&L, 0, sizeof L);
-    n = signal_count(c->md);
+    n = hs_output_count(c->md);
     for (k = 0; k < n; ++k) {
-        hs_output_name(c->md, signal_at(c->md, k), buf, sizeof buf);
+        hs_output_name(c->md, hs_output_at(c->md, k), buf, sizeof buf);
         near_add(&L, y->text, buf);
     }
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp,

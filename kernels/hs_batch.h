@@ -20,9 +20,6 @@
 #define HS_MAX_TRAJ 8 /* signals with trajectories */
 #define HS_MAX_SWEEP 32 /* swept parameters */
 
-/* Status bit beyond hs_integrator.h's: a sampled value broke a physical rule. */
-#define HS_ST_INVALID 128
-
 /* What a recorded signal is: the same quantities as the columns of `hydrosweep simulate`. */
 enum hs_sig_kind {
     HS_SIG_Z = 0, /* joint coordinate (index: joint) */

@@ -1,8 +1,8 @@
 /* hs_double_step.h -- the double-step semi-recursive formulation (seed 000 Sects. 2.3 and 4):
- * coordinate partitioning inside the trapezoidal rule's Newton iteration. Included by
- * hs_integrator.h after the stages it shares with the penalty formulation (hs_evaluate_kin_hyd,
- * hs_residual_rows, hs_residual_hyd); hs_integrator.h's Newton and step stages call these
- * where integrator.formulation is double_step.
+ * coordinate partitioning inside the trapezoidal rule's Newton iteration. It shares the
+ * penalty formulation's evaluation of the mechanism and the hydraulics (hs_residual.h:
+ * hs_evaluate_kin_hyd, hs_residual_rows, hs_residual_hyd); the Newton and step stages
+ * (hs_newton.h, hs_trapezoid.h) call these where integrator.formulation is double_step.
  *
  * Of the nz relative coordinates, r = rank Phi_z are dependent: a bit mask in hs_state.ds_dep,
  * and the r constraint rows that fix them in hs_state.ds_row (with redundant cut equations,
@@ -24,6 +24,8 @@
  * state holds every coordinate, so a change needs no conversion). */
 #ifndef HS_DOUBLE_STEP_H
 #define HS_DOUBLE_STEP_H
+
+#include "hs_residual.h"
 
 /* The loop closure is solved to this (m or rad), or until Newton stalls at rounding level
  * below HS_DS_CLOSE_FLOOR; at most HS_DS_CLOSE_ITER iterations. The forward-difference
@@ -98,7 +100,8 @@ HS_HD static inline int hs_ds_pivots(const hs_mview *m, const double *J, unsigne
 }
 
 /* The dependent block Phi_d (rows ds_row, columns ds_dep of w->J) into w->L (r x r, ld
- * HS_CAP_Z), factorised (pivots w->pivL). Returns hs_lu_factor's result (0: regular). */
+ * HS_CAP_Z), factorised by the Newton systems' solver (HS_LU_FACTOR: the reference backend's
+ * LAPACK too; pivots w->pivL). Returns the factorisation's result (0: regular). */
 HS_HD static inline int hs_ds_factor(const hs_mview *m, const hs_state *s, hs_work *w)
 {
     int ri[HS_CAP_CON], di[HS_CAP_Z], r, k, l;
@@ -106,7 +109,7 @@ HS_HD static inline int hs_ds_factor(const hs_mview *m, const hs_state *s, hs_wo
     hs_ds_index(s->ds_dep, HS_N(m, nz), di);
     for (k = 0; k < r; ++k)
         for (l = 0; l < r; ++l) w->L[k * HS_CAP_Z + l] = w->J[ri[k] * HS_CAP_Z + di[l]];
-    return hs_lu_factor(w->L, r, HS_CAP_Z, w->pivL);
+    return HS_LU_FACTOR(w->L, r, HS_CAP_Z, w->pivL);
 }
 
 /* The second of the double step (seed 000, text after eq. 34): the dependent coordinates of x
@@ -133,7 +136,7 @@ HS_HD static inline int hs_ds_close(const hs_mview *m, const hs_state *s, double
         if (pm <= HS_DS_CLOSE_TOL || (it > 0 && pm < HS_DS_CLOSE_FLOOR && pm > 0.1 * prev)) return 0;
         prev = pm;
         for (k = 0; k < r; ++k) b[k] = -w->phi[ri[k]];
-        hs_lu_solve(w->L, r, HS_CAP_Z, w->pivL, b);
+        HS_LU_SOLVE(w->L, r, HS_CAP_Z, w->pivL, b);
         for (k = 0; k < r; ++k) x[di[k]] += b[k];
     }
     return 1;
@@ -155,7 +158,7 @@ HS_HD static inline void hs_ds_dependent(const hs_mview *m, const hs_state *s, h
             if (!((s->ds_dep >> i) & 1u)) q += w->J[ri[k] * HS_CAP_Z + i] * v[i];
         b[k] = -q;
     }
-    hs_lu_solve(w->L, r, HS_CAP_Z, w->pivL, b);
+    HS_LU_SOLVE(w->L, r, HS_CAP_Z, w->pivL, b);
     for (k = 0; k < r; ++k) v[di[k]] = b[k];
 }
 
@@ -170,7 +173,7 @@ HS_HD static inline void hs_ds_reduce(const hs_mview *m, const hs_state *s, cons
     r = hs_ds_index(s->ds_row, HS_N(m, ncon), ri);
     hs_ds_index(s->ds_dep, n, di);
     for (k = 0; k < r; ++k) y[k] = f[di[k]];
-    hs_lu_solve_t(w->L, r, HS_CAP_Z, w->pivL, y);
+    HS_LU_SOLVE_T(w->L, r, HS_CAP_Z, w->pivL, y);
     for (i = 0; i < n; ++i) {
         double q = f[i];
         if ((s->ds_dep >> i) & 1u) {
@@ -260,8 +263,8 @@ HS_HD static inline int hs_ds_tangent(const hs_mview *m, const hs_state *s, doub
 }
 
 /* The partition at the state whose Phi_z is in w->J: at t = 0 (first = 1) the full-pivot
- * choice; after a step, that choice only when the current block's |det| (from its
- * factorisation in w->L, whose diagonal holds 1/u_kk) has fallen below HS_DS_REPART times
+ * choice; after a step, that choice only when the current block's |det| (the product of the
+ * pivots u_kk of its factorisation in w->L: HS_LU_PIVOT) has fallen below HS_DS_REPART times
  * the choice's. Returns 1 when the partition changed (a reused tangent is then stale), -1
  * when Phi_z has no rank at all at t = 0. */
 HS_HD static inline int hs_ds_partition(const hs_mview *m, hs_state *s, const hs_work *w, int first)
@@ -280,7 +283,7 @@ HS_HD static inline int hs_ds_partition(const hs_mview *m, hs_state *s, const hs
         int di[HS_CAP_Z];
         nd = hs_ds_index(s->ds_dep, HS_N(m, nz), di);
     }
-    for (k = 0; k < nd; ++k) dcur *= 1.0 / fabs(w->L[k * HS_CAP_Z + k]);
+    for (k = 0; k < nd; ++k) dcur *= fabs(HS_LU_PIVOT(w->L, HS_CAP_Z, k));
     if (nd == r && !(dcur < HS_DS_REPART * dbest)) return 0;
     s->ds_dep = (unsigned short)dep;
     s->ds_row = row;

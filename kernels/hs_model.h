@@ -327,7 +327,7 @@ typedef struct hs_model {
 } hs_model;
 
 /* ---- how the engine reads the model ----
- * Engine code (kernels/) reads the model only through these three, so that one text serves
+ * Engine code (kernels/) reads the model only through these four, so that one text serves
  * two builds:
  *   HS_N(m, f)     a size (nbody, nz, ncon, nvol, ...) or another structural integer
  *                  (newton, predictor)

@@ -147,15 +147,15 @@ refused 2 "enum 1.5" -- "$HS" simulate models/fourbar_jaiswal2021_friction.yaml 
 
 # --- 5. outputs -----------------------------------------------------------------------------
 refused 2 "simulate -o /dev/full" -- "$HS" simulate "$M" --t-end 0.5 -o /dev/full &&
-  has "-o /dev/full" "/dev/full" && has "-o /dev/full" "No space left on device"
+  has "-o /dev/full" "/dev/full" && has "-o /dev/full" "character device, not a regular file"
 refused 2 "simulate > /dev/full" -- bash -c "'$HS' simulate '$M' --t-end 0.5 >/dev/full" &&
   has "> /dev/full" "No space left on device"
 refused 2 "info > /dev/full" -- bash -c "'$HS' info '$M' >/dev/full" &&
   has "info > /dev/full" "No space left on device"
 mkdir "$tmp/dir.csv" "$tmp/dir.h5"
 refused 2 "simulate -o DIR" -- "$HS" simulate "$M" -o "$tmp/dir.csv" && has "simulate -o DIR" "is a directory"
-refused 2 "simulate -o FIFO without reader" -- "$HS" simulate "$M" -o "$tmp/fifo" &&
-  has "-o FIFO" "no process is reading"
+refused 2 "simulate -o FIFO" -- "$HS" simulate "$M" -o "$tmp/fifo" &&
+  has "-o FIFO" "FIFO (named pipe), not a regular file"
 S=tests/data/sweep_small.yaml
 refused 2 "run -o DIR" -- "$HS" run "$S" -o "$tmp/dir.h5" --no-progress &&
   has "run -o DIR" "is a directory" && has "run -o DIR" "$tmp/dir.h5"
@@ -163,8 +163,8 @@ refused 2 "run -o DIR" -- "$HS" run "$S" -o "$tmp/dir.h5" --no-progress &&
 # a device as the results file, through a link in $tmp: a binary without the check would
 # write dev.h5.part and rename it over the link, never over the device itself
 ln -s /dev/full "$tmp/dev.h5"
-refused 2 "run -o a device" -- "$HS" run "$S" -o "$tmp/dev.h5" --no-progress &&
-  has "run -o a device" "character device, not a regular file"
+refused 2 "run -o a link to a device" -- "$HS" run "$S" -o "$tmp/dev.h5" --no-progress &&
+  has "run -o a device" "symbolic link (to /dev/full)"
 [ ! -e "$tmp/dev.h5.part" ] && [ -L "$tmp/dev.h5" ] && ok || bad "run -o a device created files"
 mkdir "$tmp/r.csv"
 refused 2 "run with a directory where the CSV goes" -- "$HS" run "$S" -o "$tmp/r.h5" --no-progress &&
@@ -172,7 +172,7 @@ refused 2 "run with a directory where the CSV goes" -- "$HS" run "$S" -o "$tmp/r
 [ ! -e "$tmp/r.h5.part" ] && [ ! -e "$tmp/r.h5" ] && ok || bad "nothing created before a refused run"
 rmdir "$tmp/r.csv"
 # an output that is an input (copies in $tmp: a binary without the check overwrites them)
-cp "$M" "$tmp/m.yaml" && ln -s m.yaml "$tmp/m_link.csv"
+cp "$M" "$tmp/m.yaml" && ln "$tmp/m.yaml" "$tmp/m_link.csv" # a hard link: the same file
 sed "s#^model: .*#model: m.yaml#" "$BAD/sweep_max_iter_uniform.yaml" |
   sed 's#integrator.max_iter: {uniform: \[2, 3\]}#body.link1.mass: {uniform: [1, 2]}#' >"$tmp/s.yaml"
 refused 2 "simulate -o the model" -- "$HS" simulate "$tmp/m.yaml" -o "$tmp/m_link.csv" &&

@@ -140,7 +140,7 @@ echo "  inline commands: $ran ran, $skipped skipped (placeholders or fragments)"
 [ $ran -ge 3 ] && ok || bad "at least 3 inline commands ran: $ran"
 
 # --- the unknown-name suggestion the README quotes
-"$HS" simulate models/fourbar_rahikainen2018.yaml --set joint.j1.z0=-30deg -o /dev/null >/dev/null 2>set.txt; rc=$?
+"$HS" simulate models/fourbar_rahikainen2018.yaml --set joint.j1.z0=-30deg >/dev/null 2>set.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' set.txt \
   && tr '\n' ' ' <"$ROOT/README.md" | tr -s ' ' | grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' \
   && ok || bad "--set joint.j1.z0 suggests the model's joints, as the README says: rc $rc $(cat set.txt)"

@@ -50,7 +50,7 @@ check() { # name, expected file, command...
   fi
 }
 check fan fan.png "$HS" plot r.h5 --signal p_piston -o fan.png
-grep -q "(fan)" fan.out && ok || bad "the default kind of a file with trajectories is fan"
+grep -q "(fan, PNG)" fan.out && ok || bad "the default kind of a file with trajectories is fan"
 check fan_given fan2.png "$HS" plot r.h5 --kind fan --signal crank_angle_dot --nominal sim.csv -o fan2.png
 check fan_none fan3.png "$HS" plot r.h5 --kind fan --no-nominal -o fan3.png
 check hist hist.png "$HS" plot r.h5 --kind hist --signal p_piston --stat max -o hist.png

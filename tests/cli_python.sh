@@ -98,6 +98,14 @@ check(st.dtype == np.int32 and f["steps"].dtype == np.int64 and inst.dtype == np
 check(pnames == ["fluid.B_oil", "integrator.max_iter"] and par.shape == (20, 2), "/params")
 check(sigs == ["crank_angle", "p_piston", "W_lift"] and tsigs == ["p_piston", "crank_angle_dot"],
       "signals, traj_signals: %s %s" % (sigs, tsigs))
+# what a reader needs of the model, stored (no parsing of /model_text): units, joints, name
+check([s.decode() for s in f.attrs["signal_units"]] == ["rad", "Pa", "J"]
+      and [s.decode() for s in f.attrs["traj_units"]] == ["Pa", "rad/s"],
+      "signal_units, traj_units: %s %s" % (f.attrs["signal_units"], f.attrs["traj_units"]))
+jn = [s.decode() for s in f.attrs["joint_names"]]
+check("crank_angle" in jn and set(s.decode() for s in f.attrs["joint_kinds"]) == {"revolute"}
+      and f.attrs["model_name"].decode() == "fourbar_rahikainen2018",
+      "joint_names, joint_kinds, model_name: %s" % jn)
 check(cols == ["min", "max", "final", "rms", "t_max"],
       "columns in stored order, not the sweep's: %s" % cols)
 check(list(f["done"][()]) == [1, 1, 1] and int(f.attrs["chunk"]) == 8, "/done, chunk")
@@ -119,26 +127,28 @@ check(list(rows[0].keys()) == list(want.keys()), "CSV header %s" % list(rows[0].
 for k, v in want.items():
     check(same([float(r[k]) for r in rows], v), "CSV column %s == HDF5" % k)
 
-# 2. status bits: the script's table is the C code's (values from the kernels, names from
-#    host/results.c), every row decodes to its bits, the failures are the expected ones
-src = open(root + "/kernels/hs_integrator.h").read() + open(root + "/kernels/hs_batch.h").read()
-vals = {int(v) for v in re.findall(r"\bHS_ST_[A-Z_]+\s*=\s*(\d+)", src)}
-vals |= {int(v) for v in re.findall(r"#define\s+HS_ST_[A-Z_]+\s+(\d+)", src)}
-m = re.search(r"bit_name\[RES_NBIT\]\s*=\s*\{([^}]*)\}", open(root + "/host/results.c").read())
-cnames = re.findall(r'"(\w+)"', m.group(1)) if m else []
-code = [(1 << b, name) for b, name in enumerate(cnames)]
-check(sorted(vals) == [b for b, _ in code], "status values %s vs bit_name %s" % (sorted(vals), cnames))
-check([(b, nm) for b, nm, _ in rr.STATUS_BITS] == code,
-      "read_results.STATUS_BITS == the C code's %s" % code)
-check(rr.decode_status(0) == [] and rr.decode_status(257) == ["maxiter", "singular_config"]
-      and rr.decode_status(128 | 1024) == ["invalid", "implausible"]
-      and rr.decode_status(512 | 2048) == ["cavitation", "step_size"]
-      and rr.decode_status(512 | 4096) == ["cavitation", "bit12"], "decode_status")
+# 2. status bits: the file's table (status_bit_* attributes) is the one table of the C code
+#    (kernels/hs_status.h, parsed here independently), every row decodes to its bits by it, the
+#    failures are the expected ones
+src = open(root + "/kernels/hs_status.h").read()
+hdr = [(int(v), nm, int(w)) for v, nm, w in
+       re.findall(r'X\(\w+,\s*(\d+),\s*"(\w+)",\s*(\d)', src)]
+bits = rr.status_bits(f)
+check(len(hdr) >= 12 and [(b, nm, "warning" if w else "failure") for b, nm, w in hdr] ==
+      [(b, nm, k) for b, nm, k, _ in bits], "the file's status bits %s == kernels/hs_status.h's %s" % (bits, hdr))
+check(all(d for _, _, _, d in bits), "every bit has a description")
+code = [(b, nm) for b, nm, _, _ in bits]
+check(rr.decode_status(0, bits) == [] and rr.decode_status(257, bits) == ["maxiter", "singular_config"]
+      and rr.decode_status(128 | 1024, bits) == ["invalid", "implausible"]
+      and rr.decode_status(512 | 2048, bits) == ["cavitation", "step_size"]
+      and rr.decode_status(512 | (1 << len(bits)), bits) == ["cavitation", "bit%d" % len(bits)],
+      "decode_status")
 for i in range(n):
-    names = rr.decode_status(st[i])
+    names = rr.decode_status(st[i], bits)
     check(names == [nm for b, nm in code if st[i] & b], "row %d decodes %d: %s" % (i, st[i], names))
 B, maxit, steps = par[:, 0], par[:, 1], f["steps"][()]
-W = rr.WARNING_BITS
+W = rr.warning_mask(bits)
+check(W == 512 | 1024, "warning bits %d" % W)
 fail = st & ~W  # the failure bits; the warning bits leave an instance finished
 check(np.all((fail == 128) == (B <= 0)) and np.all(steps[B <= 0] == 0), "invalid <=> B_oil <= 0")
 check(np.all(fail[(B > 0) & (maxit >= 20)] == 0) and np.all(steps[fail == 0] == 400),
@@ -163,7 +173,7 @@ for b, nm in code:
     m = re.search(r"^ +%d +%s +(\d+) " % (b, nm), txt, re.M)
     check(m is not None and int(m.group(1)) == ((st & b) != 0).sum(), "printed count of " + nm)
 for i in np.nonzero(fail)[0]:
-    check(re.search(r"^ +%d +%d +%s +%d$" % (inst[i], st[i], "\\+".join(rr.decode_status(st[i])),
+    check(re.search(r"^ +%d +%d +%s +%d$" % (inst[i], st[i], "\\+".join(rr.decode_status(st[i], bits)),
                                              steps[i]), txt, re.M) is not None,
           "printed failed instance %d" % inst[i])
 
@@ -290,7 +300,7 @@ if [ "$PY" = /usr/bin/python3 ]; then
   if ! nopy/python3 -S -c 'import numpy' >/dev/null 2>&1; then
     nopy/python3 -S "$RR" r.h5 --rows 1 >np.txt 2>np_err.txt; rc=$?
     [ $rc -eq 0 ] && grep -q 'has no numpy/h5py.*running with /usr/bin/python3' np_err.txt \
-      && grep -q '^file: r.h5 (format_version 3, complete)' np.txt \
+      && grep -q '^file: r.h5 (format_version 4, complete)' np.txt \
       && ok || bad "re-run with /usr/bin/python3: rc $rc $(cat np_err.txt) $(head -3 np.txt)"
     HS_READ_RESULTS_REEXEC=1 nopy/python3 -S "$RR" r.h5 >/dev/null 2>np_err2.txt; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs numpy and h5py: run it with /usr/bin/python3' np_err2.txt \

@@ -76,7 +76,7 @@ assert float(r["W_lift"]) != 0.0 and abs(float(r["E_balance"])) < 1.0
 PY
 grep -q 'max |W_cyl|' "$tmp/hs.txt" && ok || bad "summary has max |W_cyl|"
 "$HS" simulate models/fourbar_jaiswal2021_friction.yaml --t-end 0.01 \
-  --set cylinder.lift.friction.model=lugre -o /dev/null >/dev/null 2>&1 && ok || bad "friction model by --set"
+  --set cylinder.lift.friction.model=lugre >/dev/null 2>&1 && ok || bad "friction model by --set"
 "$HS" simulate models/fourbar_jaiswal2021_friction.yaml --set cylinder.lift.friction.model=magic \
   >/dev/null 2>"$tmp/e6"; rc=$?
 [ $rc -eq 2 ] && grep -q 'lugre' "$tmp/e6" && ok || bad "unknown friction model: rc $rc, $(cat "$tmp/e6")"

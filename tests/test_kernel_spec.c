@@ -25,7 +25,6 @@
 #include "hs/model_file.h"
 #include "kernel_build.h"
 #include "kernel_spec.h"
-#include "params.h"
 #include "test_util.h"
 
 static const char *const models[] = {

@@ -16,7 +16,6 @@
 
 #include "hs/linearize.h"
 #include "hs/model_file.h"
-#include "params.h"
 #include "test_util.h"
 
 static hs_model_desc g_d;

@@ -8,6 +8,7 @@
 
 #include "hs/model_file.h"
 #include "params.h"
+#include "suggest.h"
 #include "test_util.h"
 
 static const char *k_model =

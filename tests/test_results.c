@@ -31,6 +31,10 @@ static const char *const punits[NP] = {"m", "s"};
 static const char *const snames[NS] = {"crank_angle", "p_piston", "F_lift"};
 static const char *const tnames[NTR] = {"crank_angle", "p_rod"};
 static const double ttime[NTIME] = {0.0, 0.1, 0.2, 0.3, 0.35};
+static const char *const sunits[NS] = {"rad", "Pa", "N"};
+static const char *const tunits[NTR] = {"rad", "Pa"};
+static const char *const jnames[2] = {"crank_angle", "slider"};
+static const char *const jkinds[2] = {"revolute", "prismatic"};
 /* stored columns: min, max, mean, t_max (final and rms left out) */
 static const unsigned int STATS =
     (1u << HS_STAT_MIN) | (1u << HS_STAT_MAX) | (1u << HS_STAT_MEAN) | (1u << HS_STAT_TMAX);
@@ -140,9 +144,11 @@ static void make_layout(hs_results_layout *L, hs_results_meta *M, long i0, long 
     L->param_units = punits;
     L->nsig = NS;
     L->sig_names = snames;
+    L->sig_units = sunits;
     L->stats = STATS;
     L->ntraj = NTR;
     L->traj_names = tnames;
+    L->traj_units = tunits;
     L->ntime = NTIME;
     L->traj_time = ttime;
     memset(M, 0, sizeof *M);
@@ -156,6 +162,10 @@ static void make_layout(hs_results_layout *L, hs_results_meta *M, long i0, long 
     M->device = "test CPU";
     M->version = "0.1.0";
     M->commit = "abc";
+    M->model_name = "fourbar";
+    M->njoint = 2;
+    M->joint_names = jnames;
+    M->joint_kinds = jkinds;
 }
 
 static void path_in(char *buf, size_t n, const char *name)
@@ -528,6 +538,49 @@ static void test_gpu_quantiles(void)
 }
 
 /* A full run read back with the HDF5 API. */
+/* The status bits of the file (root attributes status_bit_*) are every entry of the one table
+ * kernels/hs_status.h, in its order, and /ensemble counts each of them: a bit added to the
+ * table but not to the writer fails here (the Python reader reads the same attributes:
+ * tests/cli_python.sh). */
+static void check_status_table(hid_t f, const char *path)
+{
+#define HS_ST_ROW_(N, v, name, warn, desc) {(v), name, (warn), desc},
+    static const struct {
+        int v;
+        const char *name;
+        int warn;
+        const char *desc;
+    } want[] = {HS_STATUS_BITS(HS_ST_ROW_)};
+#undef HS_ST_ROW_
+    int k, nb = (int)(sizeof want / sizeof want[0]), vals[64];
+    char s[256];
+    hid_t a = H5Aopen(f, "status_bit_values", H5P_DEFAULT), sp;
+    CHECK(nb == HS_ST_NBITS && nb >= 12, "%d status bits", nb);
+    CHECK(a >= 0, "%s: attribute status_bit_values", path);
+    if (a < 0) return;
+    sp = H5Aget_space(a);
+    CHECK(H5Sget_simple_extent_npoints(sp) == nb && H5Aread(a, H5T_NATIVE_INT, vals) >= 0,
+          "status_bit_values holds %d values", nb);
+    H5Sclose(sp);
+    H5Aclose(a);
+    for (k = 0; k < nb; ++k) {
+        hid_t g = H5Gopen2(f, "/ensemble", H5P_DEFAULT);
+        char cnt[64];
+        CHECK(vals[k] == want[k].v && want[k].v == 1 << k, "status bit %d: value %d", k, vals[k]);
+        CHECK(attr_str(f, "status_bit_names", k, s, sizeof s) == 0 && !strcmp(s, want[k].name),
+              "status bit %d: name %s", k, s);
+        CHECK(attr_str(f, "status_bit_kinds", k, s, sizeof s) == 0 &&
+                  !strcmp(s, want[k].warn ? "warning" : "failure") &&
+                  (((HS_ST_WARNINGS & want[k].v) != 0) == (want[k].warn != 0)),
+              "status bit %d: kind %s", k, s);
+        CHECK(attr_str(f, "status_bit_descriptions", k, s, sizeof s) == 0 && !strcmp(s, want[k].desc),
+              "status bit %d: description", k);
+        snprintf(cnt, sizeof cnt, "%s_%s", want[k].warn ? "warned" : "failed", want[k].name);
+        CHECK(attr_long(g, cnt) >= 0, "/ensemble counts %s", cnt);
+        H5Gclose(g);
+    }
+}
+
 static void test_full_run(void)
 {
     char path[128], part[128], csv[128], line[4096];
@@ -699,6 +752,7 @@ static void test_full_run(void)
                   "/ensemble counts");
             H5Gclose(g);
         }
+        check_status_table(f, path);
         {
             char s[128];
             hid_t d = H5Dopen2(f, "/params", H5P_DEFAULT);
@@ -713,6 +767,16 @@ static void test_full_run(void)
                   "method");
             CHECK(attr_str(f, "device", 0, s, sizeof s) == 0 && !strcmp(s, "test CPU"), "device");
             CHECK(attr_str(f, "commit", 0, s, sizeof s) == 0 && !strcmp(s, "abc"), "commit");
+            /* what a reader needs of the model, stored */
+            CHECK(attr_str(f, "model_name", 0, s, sizeof s) == 0 && !strcmp(s, "fourbar"), "model_name");
+            CHECK(attr_str(f, "signal_units", 1, s, sizeof s) == 0 && !strcmp(s, "Pa") &&
+                      attr_str(f, "signal_units", 2, s, sizeof s) == 0 && !strcmp(s, "N"),
+                  "signal_units");
+            CHECK(attr_str(f, "traj_units", 0, s, sizeof s) == 0 && !strcmp(s, "rad"), "traj_units");
+            CHECK(attr_str(f, "joint_names", 1, s, sizeof s) == 0 && !strcmp(s, "slider") &&
+                      attr_str(f, "joint_kinds", 1, s, sizeof s) == 0 && !strcmp(s, "prismatic") &&
+                      attr_str(f, "joint_kinds", 0, s, sizeof s) == 0 && !strcmp(s, "revolute"),
+                  "joint_names, joint_kinds");
             CHECK(attr_long(f, "seed") == 42 && attr_long(f, "n_total") == NT &&
                       attr_long(f, "i_begin") == 0 && attr_long(f, "i_end") == NT &&
                       attr_long(f, "chunk") == CH && attr_long(f, "complete") == 1,
@@ -944,6 +1008,17 @@ static void test_merge(void)
     if (rc) show_err(&e);
     check_same_datasets(ref, out, "merged vs single run");
     check_same_files(refcsv, csv, "merged vs single run CSV");
+    { /* the model's description and the units go through a merge */
+        hid_t f = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
+        char v[64];
+        CHECK(f >= 0 && attr_str(f, "signal_units", 2, v, sizeof v) == 0 && !strcmp(v, "N") &&
+                  attr_str(f, "traj_units", 1, v, sizeof v) == 0 && !strcmp(v, "Pa") &&
+                  attr_str(f, "joint_kinds", 1, v, sizeof v) == 0 && !strcmp(v, "prismatic") &&
+                  attr_str(f, "model_name", 0, v, sizeof v) == 0 && !strcmp(v, "fourbar"),
+              "merged file: units, joints, model name");
+        if (f >= 0) check_status_table(f, out);
+        if (f >= 0) H5Fclose(f);
+    }
     /* gap, overlap, mismatch */
     pieces[0] = s[0];
     pieces[1] = s[2];

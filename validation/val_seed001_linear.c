@@ -22,7 +22,6 @@
 #include "hs/linearize.h"
 #include "hs/model_file.h"
 #include "hs_linalg.h"
-#include "params.h"
 #include "simulate.h"
 #include "val_report.h"
 

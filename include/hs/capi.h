@@ -38,6 +38,11 @@ const char *hs_capi_param_value_name(const hs_capi_model *m, int i);
  * re-validated. 0, or non-zero with msg filled (an unknown name suggests the closest ones). */
 int hs_capi_param_set(hs_capi_model *m, const char *assignment, char *msg, size_t nmsg);
 
+/* The columns of `hydrosweep simulate`'s CSV for m (t first): their count, and column i's
+ * name and SI unit into the buffers ("" beyond the count). */
+int hs_capi_column_count(const hs_capi_model *m);
+void hs_capi_column(const hs_capi_model *m, int i, char *name, size_t nname, char *unit, size_t nunit);
+
 /* Integrates one instance of m (CPU reference path) and writes the CSV of `hydrosweep
  * simulate` (every k-th step and the last) to csv_path. 0: reached t_end; 1: bad arguments
  * or the file cannot be written (msg); 3: the integration failed (msg says why; the CSV holds

@@ -63,6 +63,10 @@ int hs_model_load(const char *path, hs_model_desc *out, hs_error *err);
 int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, hs_error *err);
 void hs_model_desc_free(hs_model_desc *d);
 
+/* The model file's top-level "source" text into buf ("" if none); 0, or -1 if d has no text.
+ * (hs_model_desc keeps no copy of it, so it is read back from d->text.) */
+int hs_model_source(const hs_model_desc *d, char *buf, size_t n);
+
 /* Index of a parameter by name, -1 if none. */
 int hs_param_find(const hs_model_desc *d, const char *name);
 /* Sets a parameter by name, re-derives and re-validates the model. */

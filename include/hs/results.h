@@ -45,9 +45,11 @@ typedef struct hs_results_layout {
     const char *const *param_units; /* (nparam) */
     int nsig;
     const char *const *sig_names; /* (nsig) CSV-style names */
+    const char *const *sig_units; /* (nsig) their SI units (hs_output_unit); NULL: unknown */
     unsigned int stats; /* bit HS_STAT_x: column x stored */
     int ntraj;
     const char *const *traj_names; /* (ntraj) */
+    const char *const *traj_units; /* (ntraj) their SI units; NULL: unknown */
     long ntime; /* trajectory samples */
     const double *traj_time; /* (ntime) */
     int neig; /* eigenvalues per instance (outputs.eigenvalues; /eig), 0: none */
@@ -60,6 +62,11 @@ typedef struct hs_results_meta {
     const char *backend; /* reference, cpu, gpu */
     const char *device; /* CPU model or GPU name */
     const char *version, *commit;
+    /* what a reader needs of the model without parsing its text: its name and its joints'
+     * names and kinds ("revolute", "prismatic") */
+    const char *model_name;
+    int njoint;
+    const char *const *joint_names, *const *joint_kinds; /* (njoint) */
 } hs_results_meta;
 
 typedef struct hs_results hs_results; /* opaque */

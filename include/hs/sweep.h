@@ -87,6 +87,14 @@ double hs_sweep_sample(const hs_sweep *sw, long i, int j);
 int hs_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref);
 /* The CSV-style name of a signal reference into buf. */
 void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t n);
+/* The signals a model can record, in the column order of `simulate`'s CSV (after t), and the
+ * k-th of them (0 <= k < hs_output_count). */
+int hs_output_count(const hs_model_desc *d);
+hs_signal_ref hs_output_at(const hs_model_desc *d, int k);
+/* The SI unit of a signal ("rad" or "m" for a joint by its kind, "Pa", "J", "-", ...). */
+const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref);
+/* "revolute" or "prismatic": the kind of joint j (0 <= j < nz), "" otherwise. */
+const char *hs_joint_kind_name(const hs_model_desc *d, int j);
 
 #ifdef __cplusplus
 }

@@ -135,6 +135,17 @@ class Model:
         from . import _capi
         return {n: _capi.dec(self._c.hs_capi_param_unit(self._h, i)) for i, n in enumerate(self._names())}
 
+    def column_units(self):
+        """{column: SI unit} of the CSV that simulate() reads (t, the joints by their kind:
+        rad or m, pressures Pa, ...), from the C library."""
+        from . import _capi
+        name, unit = _capi.msgbuf(), _capi.msgbuf()
+        out = {}
+        for i in range(self._c.hs_capi_column_count(self._h)):
+            self._c.hs_capi_column(self._h, i, name, len(name), unit, len(unit))
+            out[_capi.dec(name.value)] = _capi.dec(unit.value)
+        return out
+
     def value_name(self, name):
         """An enumeration's current value by name (e.g. "brown_mcphee"), None for numbers."""
         from . import _capi
@@ -189,7 +200,6 @@ def simulate(model, set=None, t_end=None, dt=None, every=1):
     and why)."""
     import pandas as pd
     from . import _capi
-    from .results import signal_unit
     m = model.copy() if isinstance(model, Model) else Model(model)
     try:
         for k, v in (set or {}).items():
@@ -207,9 +217,8 @@ def simulate(model, set=None, t_end=None, dt=None, every=1):
             if rc:
                 raise HydrosweepError(_capi.dec(buf.value))
             df = pd.read_csv(csv, float_precision="round_trip")
-        from .plot import joint_kinds
-        kinds = joint_kinds(open(m.path).read())
-        df.attrs["units"] = {c: ("s" if c == "t" else signal_unit(c, kinds)) for c in df.columns}
+        units = m.column_units()
+        df.attrs["units"] = {c: units.get(c, "") for c in df.columns}
         df.attrs["model"] = m.path
         return df
     finally:

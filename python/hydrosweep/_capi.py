@@ -60,6 +60,8 @@ def lib():
         "hs_capi_param_value": (c_double, [c_void_p, c_int]),
         "hs_capi_param_value_name": (c_char_p, [c_void_p, c_int]),
         "hs_capi_param_set": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t]),
+        "hs_capi_column_count": (c_int, [c_void_p]),
+        "hs_capi_column": (None, [c_void_p, c_int, c_char_p, c_size_t, c_char_p, c_size_t]),
         "hs_capi_simulate_csv": (c_int, [c_void_p, c_char_p, c_long, c_char_p, c_size_t]),
         "hs_capi_run": (c_int, [c_char_p, c_char_p, c_long, c_char_p, c_int, c_int, c_char_p, c_size_t]),
     }

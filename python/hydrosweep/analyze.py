@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+from ._paths import check_output_path
+
 from .results import ResultsError, open_results, texts
 
 
@@ -82,6 +84,7 @@ def sobol(res, signal, stat="max", num_resamples=1000, conf_level=0.95, seed=1, 
                     conf_level=float(conf_level), seed=int(seed))
     if store:
         version = importlib.metadata.version("SALib")
+        check_output_path(path, "results file (the indices are stored in it; --no-store does not)")
         with h5py.File(path, "r+") as f:
             g = f.require_group("sobol").require_group(signal)
             if stat in g:

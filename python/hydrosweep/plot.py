@@ -30,14 +30,14 @@ import argparse
 import contextlib
 import csv
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-from .results import STATUS_BITS, WARNING_BITS, ResultsError, open_results, text, texts
+from ._paths import OutputPathError, check_output_path, open_output
+from .results import ResultsError, open_results, status_bits, text, texts, warning_mask
 
 # the figure size every kind draws at, inches, and the resolution of the PNG
 FIGSIZE = (8.0, 5.0)
@@ -70,56 +70,28 @@ def _file(res):
         yield res
 
 
-def joint_kinds(model_text):
-    """{joint name: 'revolute' | 'prismatic'} from a model file's text: each `type: revolute`
-    or `type: prismatic` with the nearest `name:` before it in the same list entry (joints and
-    cuts; cut names are never signals, so taking them too does no harm)."""
-    kinds = {}
-    for m in re.finditer(r"\btype:\s*(revolute|prismatic)\b", model_text):
-        start = max(model_text.rfind("\n-", 0, m.start()), model_text.rfind("- {", 0, m.start()),
-                    model_text.rfind("{", 0, m.start()), model_text.rfind("\n  -", 0, m.start()))
-        names = re.findall(r"\bname:\s*([A-Za-z_][\w.-]*)", model_text[max(start, 0):m.start()])
-        if names:
-            kinds.setdefault(names[-1], m.group(1))
-    return kinds
+def unit_scale(unit):
+    """(factor, unit drawn) for a value stored in the SI unit `unit`: pressures in MPa,
+    angles in degrees, the rest as stored."""
+    return {"Pa": (1e-6, "MPa"), "rad": (180.0 / np.pi, "deg"),
+            "rad/s": (180.0 / np.pi, "deg/s")}.get(unit, (1.0, unit or "-"))
 
 
-def signal_scale(name, kinds=None):
-    """(factor, unit) to draw a signal stored in SI: pressures in MPa, revolute joint angles in
-    degrees (docs/sweep-format.md, Signal names)."""
-    kinds = kinds or {}
-    base = name[:-4] if name.endswith("_dot") else name
-    rate = name.endswith("_dot")
-    if name.startswith("p_"):
-        return 1e-6, "MPa"
-    if name.startswith("U_"):
-        return 1.0, "V"
-    if name.startswith("sdot_"):
-        return 1.0, "m/s"
-    if name.startswith("s_"):
-        return 1.0, "m"
-    if name.startswith("F_") or name.startswith("Ffric_"):
-        return 1.0, "N"
-    if name.startswith("W_") or name.startswith("E_"):
-        return 1.0, "J"
-    if name in ("phi_norm", "newton_iters"):
-        return 1.0, "-"
-    if kinds.get(base) == "prismatic":
-        return 1.0, "m/s" if rate else "m"
-    if kinds.get(base) == "revolute":
-        return 180.0 / np.pi, "deg/s" if rate else "deg"
-    return 1.0, "SI"
+def _signal_scale(f, signal):
+    """unit_scale of a recorded or trajectory signal's unit as the file stores it."""
+    units = dict(zip(texts(f.attrs["signals"]), texts(f.attrs["signal_units"])))
+    units.update(zip(texts(f.attrs["traj_signals"]), texts(f.attrs["traj_units"])))
+    return unit_scale(units.get(signal, ""))
 
 
 def _finished(f):
     status = f["status"][()]
-    return status, (status >= 0) & ((status & ~WARNING_BITS) == 0)
+    return status, (status >= 0) & ((status & ~warning_mask(status_bits(f))) == 0)
 
 
 def _title(f, what):
-    model = re.search(r"^name:\s*(\S+)", text(f["model_text"][()]), re.M)
-    return "%s — %s (%s, %d instances)" % (what, model.group(1) if model else "model",
-                                           text(f.attrs["method"]), int(f.attrs["n_total"]))
+    return "%s — %s (%s, %d instances)" % (what, text(f.attrs["model_name"]), text(f.attrs["method"]),
+                                           int(f.attrs["n_total"]))
 
 
 def fan(res, signal, nominal=None):
@@ -132,7 +104,7 @@ def fan(res, signal, nominal=None):
         if signal not in names:
             raise ResultsError("%s: no trajectory of '%s' (trajectories: %s; a sweep records them "
                                "with outputs.trajectories)" % (f.filename, signal, ", ".join(names) or "none"))
-        k, unit = signal_scale(signal, joint_kinds(text(f["model_text"][()])))
+        k, unit = _signal_scale(f, signal)
         t = f["traj/time"][()]
         _, ok = _finished(f)
         y = f["traj/" + signal][()][ok] * k
@@ -178,8 +150,7 @@ def hist(res, signal, stat="max"):
     with _file(res) as f:
         v, c = _stat(f, signal, stat)
         _, ok = _finished(f)
-        kinds = joint_kinds(text(f["model_text"][()]))
-        k, unit = signal_scale(signal, kinds) if stat != "t_max" else (1.0, "s")
+        k, unit = _signal_scale(f, signal) if stat != "t_max" else (1.0, "s")
         x = v[ok] * k
         x = x[np.isfinite(x)]
         if x.size == 0:
@@ -214,7 +185,7 @@ def scatter(res, signal, param, stat="max"):
         pv = f["params"][()][:, j]
         v, _ = _stat(f, signal, stat)
         status, ok = _finished(f)
-        k, unit = signal_scale(signal, joint_kinds(text(f["model_text"][()]))) if stat != "t_max" else (1.0, "s")
+        k, unit = _signal_scale(f, signal) if stat != "t_max" else (1.0, "s")
         fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
         ax.plot(pv[ok], v[ok] * k, ".", color="tab:blue", ms=4, label="finished (%d)" % int(ok.sum()))
         bad = (~ok) & (status >= 0)
@@ -237,9 +208,10 @@ def status(res):
     with _file(res) as f:
         st, ok = _finished(f)
         st = st[st >= 0]
-        labels = ["finished"] + [name for _, name, _ in STATUS_BITS]
-        counts = [int(ok.sum())] + [int(np.count_nonzero(st & bit)) for bit, _, _ in STATUS_BITS]
-        colors = ["tab:green"] + ["tab:orange" if bit & WARNING_BITS else "tab:red" for bit, _, _ in STATUS_BITS]
+        bits = status_bits(f)
+        labels = ["finished"] + [name for _, name, _, _ in bits]
+        counts = [int(ok.sum())] + [int(np.count_nonzero(st & bit)) for bit, _, _, _ in bits]
+        colors = ["tab:green"] + ["tab:orange" if kind == "warning" else "tab:red" for _, _, kind, _ in bits]
         fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
         bars = ax.barh(range(len(labels)), counts, color=colors)
         for b, c in zip(bars, counts):
@@ -271,22 +243,22 @@ def _csv_column(path, name):
     return data[:, 0], data[:, head.index(name)]
 
 
-def simulate(csv_path, model_text=None):
+def simulate(csv_path, units=None):
     """A `hydrosweep simulate` CSV in three panels: the joint coordinates, the pressures, and
-    the energy balance with the cylinders' work. model_text (the model file's text) tells
-    revolute joints (drawn in degrees) from prismatic ones."""
+    the energy balance with the cylinders' work. units ({column: SI unit}: hs.simulate's
+    df.attrs["units"], Model.column_units(), or `hydrosweep info MODEL --columns`) tells
+    revolute joints (drawn in degrees) from prismatic ones; without it the joints are drawn as
+    stored."""
     plt = _pyplot()
     head, d = _read_csv(csv_path)
-    kinds = joint_kinds(model_text or "")
+    units = units or {}
     t = d[:, 0]
     first_p = next((i for i, h in enumerate(head) if h.startswith("p_")), len(head))
     joints = [h for h in head[1:first_p] if not h.endswith("_dot")]
     press = [h for h in head if h.startswith("p_")]
     fig, axs = plt.subplots(3, 1, figsize=FIGSIZE, dpi=DPI, sharex=True)
     for h in joints:
-        k, unit = signal_scale(h, kinds)
-        if unit == "SI":  # no model text: angles as stored
-            k, unit = 1.0, "rad or m"
+        k, unit = unit_scale(units.get(h, "rad or m"))
         axs[0].plot(t, d[:, head.index(h)] * k, lw=1, label="%s (%s)" % (h, unit))
     axs[0].set_ylabel("joints")
     for h in press:
@@ -386,6 +358,37 @@ def nominal_csv(exe, results, out):
     return out
 
 
+def model_columns(model, exe=None):
+    """{column: SI unit} of the `hydrosweep simulate` CSV of the model file `model`: from the
+    hydrosweep program exe (`info MODEL --columns`) when given, else from the C library
+    (hydrosweep.Model). Raises ResultsError with the program's message when the model cannot be
+    loaded."""
+    if exe:
+        r = subprocess.run([exe, "info", model, "--columns"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        if r.returncode != 0:
+            raise ResultsError((r.stderr or "hydrosweep info failed").strip())
+        return dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+    from . import Model
+    m = Model(model)
+    try:
+        return m.column_units()
+    finally:
+        m.close()
+
+
+def save(fig, path):
+    """Writes fig to exactly the file `path` (never `path` + an extension): in the format of
+    its extension when matplotlib writes it (.png, .pdf, .svg, ...), else PNG; by the rule for
+    outputs (hydrosweep._paths: a regular file or a new name, never through a link). Returns
+    the format."""
+    ext = os.path.splitext(os.fspath(path))[1][1:].lower()
+    fmt = ext if ext in fig.canvas.get_supported_filetypes() else "png"
+    with open_output(path, "plot") as fh:
+        fig.savefig(fh, dpi=DPI, format=fmt)
+    return fmt
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="hydrosweep plot", description=__doc__.split("\n\n")[0])
     p.add_argument("input", help="results file (RESULTS.h5), or a `hydrosweep simulate` CSV for --kind simulate")
@@ -407,13 +410,13 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     a = p.parse_args(argv)
     try:
+        check_output_path(a.output, "plot (-o)")
         if os.path.exists(a.output) and os.path.realpath(a.output) in (
                 os.path.realpath(a.input), os.path.realpath(a.nominal or a.input), os.path.realpath(a.model or a.input)):
             raise ResultsError("-o %s is an input of the plot: it would be overwritten" % a.output)
         kind = a.kind or ("simulate" if a.input.endswith(".csv") else None)
         if kind == "simulate":
-            mt = open(a.model).read() if a.model else None
-            fig = simulate(a.input, mt)
+            fig = simulate(a.input, model_columns(a.model, a.hydrosweep) if a.model else None)
         else:
             f = open_results(a.input)
             with f:
@@ -439,11 +442,11 @@ def main(argv=None):
                     fig = stability(f, px, py, a.what)
                 else:
                     fig = status(f)
-        fig.savefig(a.output, dpi=DPI)
-    except (ResultsError, OSError, ValueError) as e:
+        fmt = save(fig, a.output)
+    except (ResultsError, OutputPathError, OSError, ValueError) as e:
         sys.stderr.write("hydrosweep plot: error: %s\n" % e)
         return 2
-    print("plot: wrote %s (%s)" % (a.output, kind))
+    print("plot: wrote %s (%s, %s)" % (a.output, kind, fmt.upper()))
     return 0
 
 

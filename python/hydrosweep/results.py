@@ -12,28 +12,22 @@ import numpy as np
 
 # The layout version this reader reads (root attribute format_version; RES_FORMAT_VERSION in
 # host/results_h5.h).
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
-# Status bits of /status (0 = the instance ran to t_end). Values from kernels/hs_integrator.h
-# (enum hs_status_bits) and kernels/hs_batch.h (HS_ST_INVALID); names as host/results.c
-# spells them in the attributes failed_<name> of /ensemble.
-STATUS_BITS = [
-    (1, "maxiter", "Newton hit its iteration limit; the step was not accepted"),
-    (2, "nonfinite", "NaN or Inf in the residual or the state"),
-    (4, "singular", "singular Newton or projection matrix"),
-    (8, "constraint", "constraint violation above HS_PHI_BLOWUP (1e-3)"),
-    (16, "geometry", "the initial loop closure has no solution near z0"),
-    (32, "stroke", "a cylinder left its stroke (a chamber length <= 0)"),
-    (64, "equilibrium", "the cylinders cannot hold the initial configuration statically"),
-    (128, "invalid", "a sampled value breaks a physical rule: the instance was not run"),
-    (256, "singular_config", "(with maxiter) the loop-closure Jacobian lost rank: a singular "
-                             "position"),
-    # warnings: the instance finished and its values count, but an assumption failed
-    (512, "cavitation", "warning: a volume pressure fell below fluid.p_vapour"),
-    (1024, "implausible", "warning: a value outside its plausible range"),
-    (2048, "step_size", "adaptive steps: the error tolerance could not be met at integrator.h_min"),
-]
-WARNING_BITS = 512 | 1024
+
+def status_bits(f):
+    """The status bits of /status as the file describes them (root attributes status_bit_*,
+    written from the one table kernels/hs_status.h): a list of (value, name, kind,
+    description), kind "failure" or "warning". f: an open results file (h5py.File)."""
+    vals = [int(v) for v in np.atleast_1d(f.attrs["status_bit_values"])]
+    return list(zip(vals, texts(f.attrs["status_bit_names"]), texts(f.attrs["status_bit_kinds"]),
+                    texts(f.attrs["status_bit_descriptions"])))
+
+
+def warning_mask(bits):
+    """The OR of the warning bits of a status_bits table: an instance whose status has no other
+    bit ran to t_end (its values count)."""
+    return sum(v for v, _, kind, _ in bits if kind == "warning")
 
 
 class ResultsError(Exception):
@@ -68,15 +62,15 @@ def csv_path_for(h5_path):
         h5_path + ".csv"
 
 
-def decode_status(status):
-    """The names of the bits set in one status value ([] for 0, 'bit<k>' for an unknown
-    bit, so that nothing is silently dropped; ['not run'] for -1, the value of the rows of a
-    .part file's chunks not yet written)."""
+def decode_status(status, bits):
+    """The names of the bits set in one status value, by the table bits (status_bits of the
+    file): [] for 0, 'bit<k>' for a bit the table lacks, so that nothing is silently dropped;
+    ['not run'] for -1, the value of the rows of a .part file's chunks not yet written."""
     status = int(status)
     if status == -1:  # a row of a .part file's chunk not yet written
         return ["not run"]
-    names = [name for bit, name, _ in STATUS_BITS if status & bit]
-    known = sum(bit for bit, _, _ in STATUS_BITS)
+    names = [name for bit, name, _, _ in bits if status & bit]
+    known = sum(bit for bit, _, _, _ in bits)
     names += ["bit%d" % b for b in range(32) if status & ~known & (1 << b)]
     return names
 
@@ -142,25 +136,6 @@ def open_results(path):
 # the results object: pandas and xarray views of a file
 
 
-def signal_unit(name, kinds=None):
-    """The SI unit of a recorded signal (docs/sweep-format.md, Signal names); kinds maps joint
-    names to 'revolute' or 'prismatic' (hydrosweep.plot.joint_kinds of the model text)."""
-    kinds = kinds or {}
-    rate = name.endswith("_dot")
-    base = name[:-4] if rate else name
-    for prefix, unit in (("p_", "Pa"), ("U_", "V"), ("sdot_", "m/s"), ("s_", "m"), ("Ffric_", "N"), ("F_", "N"),
-                         ("W_", "J"), ("E_", "J")):
-        if name.startswith(prefix):
-            return unit
-    if name in ("phi_norm", "newton_iters"):
-        return "-"
-    if kinds.get(base) == "prismatic":
-        return "m/s" if rate else "m"
-    if kinds.get(base) == "revolute":
-        return "rad/s" if rate else "rad"
-    return "rad/s or m/s" if rate else "rad or m"
-
-
 class Results:
     """A results file as pandas and xarray objects (what hydrosweep.open_results returns).
 
@@ -168,8 +143,8 @@ class Results:
     status      pandas.DataFrame (instance): status, finished, bits (names of the bits set),
                 steps, newton_mean, newton_max, rejected_steps
     stats       xarray.Dataset: one variable per recorded signal, dims (instance, statistic),
-                its SI unit in .attrs["units"]; .stats.to_array("signal") is instance x signal
-                x statistic
+                its SI unit in .attrs["units"] (t_max: in s, its .attrs["t_max_units"]);
+                .stats.to_array("signal") is instance x signal x statistic
     traj(s)     xarray.DataArray (instance, time) of a trajectory signal
     ensemble    xarray.DataArray (signal, statistic, quantile): the stored 5/50/95 % quantiles
     eig         xarray.Dataset of the eigenvalues (sweeps with outputs.eigenvalues; None
@@ -177,6 +152,9 @@ class Results:
                 min_damping of the nonzero ones, status (0 ok, 1 no equilibrium, 2 failed,
                 3 another Jacobian size, 4 invalid values, -1 not written)
     finished    numpy bool mask of the instances that ran to t_end (warnings allowed)
+    status_bits the status bits as the file describes them: (value, name, kind, description)
+    units       {signal: SI unit} of the recorded and trajectory signals, as the file stores
+                them; joint_kinds {joint: 'revolute' | 'prismatic'}; model_name
     The rows of a .part file's chunks not yet written (opened with partial=True) have status
     -1, finished False and NaN values; complete is then False.
     """
@@ -220,9 +198,12 @@ class Results:
         st = f["status"][()].astype(np.int64)
         st[~self.written] = -1
         self._status = st
-        self.finished = (st >= 0) & ((st & ~WARNING_BITS) == 0)
-        from .plot import joint_kinds
-        self._kinds = joint_kinds(self.model_text)
+        self.status_bits = status_bits(f)
+        self.finished = (st >= 0) & ((st & ~warning_mask(self.status_bits)) == 0)
+        self.units = dict(zip(self.signals, texts(f.attrs["signal_units"])))
+        self.units.update(zip(self.traj_signals, texts(f.attrs["traj_units"])))
+        self.joint_kinds = dict(zip(texts(f.attrs["joint_names"]), texts(f.attrs["joint_kinds"])))
+        self.model_name = text(f.attrs["model_name"])
 
     def close(self):
         self._f.close()
@@ -257,7 +238,7 @@ class Results:
         df = self._pd.DataFrame({
             "status": self._status,
             "finished": self.finished,
-            "bits": [" ".join(decode_status(s)) for s in self._status],
+            "bits": [" ".join(decode_status(s, self.status_bits)) for s in self._status],
             "steps": f["steps"][()],
             "newton_mean": f["newton_mean"][()],
             "newton_max": f["newton_max"][()],
@@ -271,7 +252,7 @@ class Results:
         data = {}
         for s in self.signals:
             data[s] = xr.DataArray(self._rows(self._f["stats/" + s][()]), dims=("instance", "statistic"),
-                                   attrs={"units": signal_unit(s, self._kinds)})
+                                   attrs={"units": self.units[s], "t_max_units": "s"})
         ds = xr.Dataset(data, coords={"instance": self.instance, "statistic": self.columns})
         ds["statistic"].attrs["note"] = "t_max in s; the others in the signal's unit"
         ds["finished"] = ("instance", self.finished)
@@ -283,7 +264,7 @@ class Results:
                                % (self.path, signal, ", ".join(self.traj_signals) or "none"))
         return self._xr.DataArray(self._rows(self._f["traj/" + signal][()]), dims=("instance", "time"),
                                   coords={"instance": self.instance, "time": self._f["traj/time"][()]},
-                                  name=signal, attrs={"units": signal_unit(signal, self._kinds)})
+                                  name=signal, attrs={"units": self.units[signal]})
 
     @property
     def eig(self):

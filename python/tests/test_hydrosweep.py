@@ -149,7 +149,10 @@ def test_plots(tmp_path):
     sweep = os.path.join(ROOT, "tests", "data", "sweep_python.yaml")
     r = hs.run(sweep, out=tmp_path / "p.h5", progress=False)
     csv = tmp_path / "sim.csv"
-    hs.simulate(PUB1, t_end=0.5, every=10).to_csv(csv, index=False)
+    df = hs.simulate(PUB1, t_end=0.5, every=10)
+    df.to_csv(csv, index=False)
+    units = hs.load_model(PUB1).column_units()
+    assert units == df.attrs["units"] and units["crank_angle"] == "rad" and units["crank_angle_dot"] == "rad/s"
     s = hs.run(os.path.join(ROOT, "sweeps", "stability_grid.yaml"), out=tmp_path / "s.h5", progress=False)
     figs = {
         "fan": hs.plot.fan(r, r.traj_signals[0]),
@@ -157,7 +160,7 @@ def test_plots(tmp_path):
         "scatter": hs.plot.scatter(r, "p_piston", r.params.columns[0], "max"),
         "status": hs.plot.status(r),
         "stability": hs.plot.stability(s),
-        "simulate": hs.plot.simulate(str(csv), open(PUB1).read()),
+        "simulate": hs.plot.simulate(str(csv), units),
     }
     for kind, fig in figs.items():
         out = tmp_path / (kind + ".png")
@@ -166,3 +169,42 @@ def test_plots(tmp_path):
         rgb = a[..., :3]
         coloured = float(((rgb.max(axis=2) - rgb.min(axis=2)) > 0.2).mean())
         assert a.shape[:2] == (500, 800) and coloured > 0.0005, (kind, a.shape, coloured)
+
+
+def test_results_describe_themselves(tmp_path):
+    """What a reader needs comes from the file: the signals' units, the joints' kinds, the
+    model's name and the status bits' table (kernels/hs_status.h)."""
+    r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "u.h5", progress=False)
+    assert r.units["p_piston"] == "Pa" and r.units["crank_angle"] == "rad" and r.units["crank_angle_dot"] == "rad/s"
+    assert r.stats["p_piston"].attrs["units"] == "Pa" and r.traj("crank_angle_dot").attrs["units"] == "rad/s"
+    assert set(r.joint_kinds.values()) == {"revolute"} and "crank_angle" in r.joint_kinds
+    assert r.model_name == "fourbar_rahikainen2018"
+    names = [n for _, n, _, _ in r.status_bits]
+    assert names[:2] == ["maxiter", "nonfinite"] and "step_size" in names
+    assert {n for _, n, k, _ in r.status_bits if k == "warning"} == {"cavitation", "implausible"}
+    st = r.status
+    assert all(b == "" or set(b.split()) <= set(names) for b in st["bits"])
+
+
+def test_plot_writes_the_file_named(tmp_path):
+    """A plot goes to exactly the path given (no extension appended), and never through a link."""
+    pytest.importorskip("matplotlib")
+    from hydrosweep.plot import save
+    from hydrosweep._paths import OutputPathError
+    r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "v.h5", progress=False)
+    fig = hs.plot.status(r)
+    assert save(fig, tmp_path / "noext") == "png"
+    assert (tmp_path / "noext").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not (tmp_path / "noext.png").exists()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    os.symlink(victim, tmp_path / "link.png")
+    with pytest.raises(OutputPathError, match="symbolic link"):
+        save(fig, tmp_path / "link.png")
+    assert victim.read_text() == "keep" and os.path.islink(tmp_path / "link.png")
+    with pytest.raises(OutputPathError, match="directory"):
+        save(fig, tmp_path)
+    with pytest.raises(OutputPathError, match="not a regular file"):
+        save(fig, "/dev/null")
+    with pytest.raises(hs.HydrosweepError, match="symbolic link"):
+        hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "link.png", progress=False)
+    assert victim.read_text() == "keep"

@@ -1,0 +1,50 @@
+/* model_names.h -- the words of a model file: the names of its enumerations (friction models, Newton
+ * variants, predictors, volume models, step control, methods, formulations), the friction
+ * parameters' keys, units and defaults, and the defaults of the error-controlled steps
+ * (defined in params.c).
+ * Not part of the public API (include/hs/model_file.h is). */
+#ifndef HS_HOST_MODEL_NAMES_H
+#define HS_HOST_MODEL_NAMES_H
+
+#include "hs/model_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Names of enum hs_friction (the YAML values of friction.model and of the enum parameter
+ * cylinder.C.friction.model), NULL-terminated; HS_FRICTION_COUNT of them. */
+#define HS_FRICTION_COUNT 8
+extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
+
+/* Names of enum hs_newton (integrator.newton: full, modified, auto), NULL-terminated. */
+extern const char *const hs_newton_names[4];
+
+/* Names of enum hs_predictor (integrator.predictor: seeds, extrapolated, auto), NULL-terminated. */
+extern const char *const hs_predictor_names[4];
+extern const char *const hs_vol_model_names[3]; /* enum hs_vol_model */
+
+/* Names of enum hs_step_control (integrator.step: fixed, adaptive), NULL-terminated. */
+extern const char *const hs_step_names[3];
+
+/* Names of enum hs_method (integrator.method: trapezoidal, esdirk3, esdirk4, auto), NULL-terminated. */
+extern const char *const hs_method_names[5];
+
+/* Names of enum hs_formulation (integrator.formulation: penalty, double_step), NULL-terminated. */
+extern const char *const hs_formulation_names[3];
+
+/* The documented defaults of the error-controlled steps (docs/model-format.md): step fixed,
+ * method auto, rtol, the absolute tolerances per class, h_init, h_min, h_max. */
+void hs_step_defaults(hs_model *m);
+
+/* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),
+ * with their units, and their defaults. */
+extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];
+extern const char *const hs_fric_param_units[HS_FP_COUNT];
+extern const double hs_fric_param_defaults[HS_FP_COUNT];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
