@@ -59,6 +59,11 @@ typedef struct hs_kernel_fig {
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
                       hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err);
 
+/* 1 if NVRTC compiles for arch ("sm_90", "sm_90a": sm_ and a number it lists in
+ * nvrtcGetSupportedArchs, with an optional 'a' or 'f' suffix), else 0 with why saying what
+ * it takes. A build without CUDA cannot tell: 1. */
+int hs_gpu_arch_supported(const char *arch, char *why, size_t nwhy);
+
 /* The specialised GPU path (host/backend_gpu_spec.cu): same contract as hs_backend_gpu, or
  * HS_OK with why set (and nothing run) when the job cannot be specialised. */
 int hs_backend_gpu_spec(const struct hs_batch_job *job, char *why, size_t nwhy, hs_error *err);

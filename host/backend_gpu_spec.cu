@@ -16,6 +16,7 @@
  *
  * Also here: hs_kernel_figures, the resources of both kernels as ptxas reports them for an
  * architecture (NVRTC only: no GPU needed), for `hydrosweep kernel`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,47 @@ static int hs_figures_of(const char *source, const char *prog, const char *kerne
         (void)hs_kcache_write(name, text, (size_t)k);
     }
     return rc;
+}
+
+int hs_gpu_arch_supported(const char *arch, char *why, size_t nwhy)
+{
+    int n = 0, k, num = 0, used = 0, *list;
+    const char *p = arch;
+    char *e;
+    long v;
+    if (why && nwhy) why[0] = '\0';
+    if (!arch || strncmp(arch, "sm_", 3) != 0) goto bad;
+    p = arch + 3;
+    errno = 0;
+    v = strtol(p, &e, 10);
+    if (errno || e == p || !(*e == '\0' || ((*e == 'a' || *e == 'f') && e[1] == '\0')) || v <= 0 || v > 10000)
+        goto bad;
+    num = (int)v;
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return 1; /* cannot tell */
+    if (!(list = (int *)malloc((size_t)n * sizeof *list))) return 1;
+    if (nvrtcGetSupportedArchs(list) != NVRTC_SUCCESS) {
+        free(list);
+        return 1;
+    }
+    for (k = 0; k < n; ++k)
+        if (list[k] == num) {
+            free(list);
+            return 1;
+        }
+    if (why && nwhy) {
+        int w = snprintf(why, nwhy, "NVRTC compiles for");
+        used = w > 0 ? w : 0;
+        for (k = 0; k < n && (size_t)used < nwhy; ++k) {
+            w = snprintf(why + used, nwhy - used, " sm_%d", list[k]);
+            if (w > 0) used += w;
+        }
+        if ((size_t)used < nwhy) snprintf(why + used, nwhy - used, " (optionally with a suffix a or f)");
+    }
+    free(list);
+    return 0;
+bad:
+    if (why && nwhy) snprintf(why, nwhy, "an architecture is sm_ and its number, e.g. sm_90 (H100) or sm_80 (A100)");
+    return 0;
 }
 
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,

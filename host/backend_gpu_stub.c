@@ -1,6 +1,7 @@
 /* backend_gpu_stub.c -- the GPU backend's entry points in a build without CUDA
  * (host/backend_gpu.cu replaces this file when CUDA is enabled: HS_HAVE_CUDA). */
 #ifndef HS_HAVE_CUDA
+#include <stddef.h>
 #include <stdio.h>
 
 #include "backend.h"
@@ -43,6 +44,14 @@ int hs_gpu_quantiles(const double *x, long n, const double *q, int nq, double *o
     (void)out;
     return HS_ERR_ARG;
 }
+
+int hs_gpu_arch_supported(const char *arch, char *why, size_t nwhy)
+{
+    (void)arch;
+    if (why && nwhy) why[0] = '\0';
+    return 1; /* no NVRTC to ask: the kernel command then reports the build has no CUDA */
+}
 #else
 typedef int hs_backend_gpu_stub_unused; /* ISO C forbids an empty translation unit */
 #endif
+

@@ -49,6 +49,30 @@ hs_capi_model *hs_capi_model_load(const char *path, char *msg, size_t nmsg)
     return d;
 }
 
+hs_capi_model *hs_capi_model_copy(const hs_capi_model *src, char *msg, size_t nmsg)
+{
+    hs_model_desc *d;
+    hs_error err;
+    if (!src || !src->text) {
+        put_text("no model to copy", msg, nmsg);
+        return NULL;
+    }
+    if (!(d = (hs_model_desc *)calloc(1, sizeof *d))) {
+        put_text("out of memory", msg, nmsg);
+        return NULL;
+    }
+    /* the text as it was loaded, then every parameter's current value: the model in memory,
+     * whatever has happened to its file since */
+    if (hs_model_load_text(src->text, src->path, d, &err)) {
+        put_msg(&err, msg, nmsg);
+        free(d);
+        return NULL;
+    }
+    /* the same text gives the same layout: the values are the source's (its sets included) */
+    d->model = src->model;
+    return d;
+}
+
 void hs_capi_model_free(hs_capi_model *m)
 {
     if (!m) return;

@@ -3,6 +3,9 @@
 #ifndef HS_CLI_H
 #define HS_CLI_H
 
+#include <stdio.h>
+#include <string.h>
+
 int hs_cli_simulate(int argc, char **argv);
 int hs_cli_info(int argc, char **argv);
 int hs_cli_run(int argc, char **argv);
@@ -12,6 +15,17 @@ int hs_cli_kernel(int argc, char **argv);
 int hs_cli_plot(int argc, char **argv);
 int hs_cli_linearize(int argc, char **argv);
 int hs_cli_analyze(int argc, char **argv);
+
+/* 1 (after a message on stderr: a usage error, exit 1) when the value of --set lacks its '='
+ * (`--set NAME` instead of `--set NAME=VALUE`), else 0. cmd names the subcommand. */
+static inline int hs_cli_set_usage(const char *cmd, const char *value)
+{
+    const char *eq = value ? strchr(value, '=') : NULL;
+    if (eq && eq != value) return 0;
+    fprintf(stderr, "hydrosweep %s: option --set needs NAME=VALUE, got '%.80s'%s\n", cmd, value ? value : "",
+            value && strlen(value) > 80 ? "..." : "");
+    return 1;
+}
 
 #include "hs_batch.h"
 

@@ -115,7 +115,9 @@ int hs_cli_info(int argc, char **argv)
                 return 1;
             }
             ++i;
+            if (hs_cli_set_usage("info", argv[i])) return 1;
         } else if (!strncmp(a, "--set=", 6)) {
+            if (hs_cli_set_usage("info", a + 6)) return 1;
             continue;
         } else if (!strcmp(a, "--columns")) {
             columns = 1;

@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: hydrosweep kernel FILE [--arch sm_XY] [--json] [--only specialised|generic]\n"
-            "                         [--set NAME=VALUE ...]\n"
+            "                         [--set NAME=VALUE ...] [--source]\n"
             "\n"
             "Compiles, with NVRTC and without running anything (no GPU needed), the GPU kernel\n"
             "of the engine specialised to FILE's model structure (the default GPU path of\n"
@@ -28,7 +28,8 @@ static void usage(FILE *f)
             "ptxas reports for each: registers per thread, stack frame and spill bytes.\n"
             "FILE is a model file, or a sweep file (then its model, the parameters it varies and\n"
             "the signals it records shape the kernel, as in a run of it).\n"
-            "  --arch sm_XY       target architecture (default sm_90, the H100)\n"
+            "  --arch sm_XY       target architecture (default sm_90, the H100); one of those\n"
+            "                     this NVRTC lists (checked before compiling)\n"
             "  --json             one JSON object: {\"specialised\": {...}, \"generic\": {...}, ...},\n"
             "                     each kernel with registers, stack_bytes, spill_store_bytes,\n"
             "                     spill_load_bytes, cubin_bytes, compile_s (specialised is null,\n"
@@ -110,6 +111,7 @@ int hs_cli_kernel(int argc, char **argv)
             }
             if (!strcmp(a, "--arch")) arch = argv[i + 1];
             if (!strcmp(a, "--only")) only = argv[i + 1];
+            if (!strcmp(a, "--set") && hs_cli_set_usage("kernel", argv[i + 1])) return 1;
             ++i;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hydrosweep kernel: unknown option '%s' (see --help)\n", a);
@@ -126,9 +128,13 @@ int hs_cli_kernel(int argc, char **argv)
         usage(stderr);
         return 1;
     }
-    if (strncmp(arch, "sm_", 3) || strlen(arch) < 5 || strspn(arch + 3, "0123456789") < 2) {
-        fprintf(stderr, "hydrosweep kernel: --arch '%s' is not an architecture like sm_90\n", arch);
-        return 1;
+    {
+        char why[600];
+        if (!hs_gpu_arch_supported(arch, why, sizeof why)) {
+            fprintf(stderr, "hydrosweep kernel: --arch '%.40s': not an architecture this NVRTC compiles for: %s\n",
+                    arch, why);
+            return 1;
+        }
     }
     if (only && strcmp(only, "specialised") && strcmp(only, "generic")) {
         fprintf(stderr, "hydrosweep kernel: --only '%s' is not one of specialised, generic\n", only);

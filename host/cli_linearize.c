@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "hs/linearize.h"
 #include "hs/model_file.h"
+#include "simulate.h"
 
 static void usage(FILE *f)
 {
@@ -261,6 +262,7 @@ int hs_cli_linearize(int argc, char **argv)
                 return 1;
             }
             ++i;
+            if (!strcmp(a, "--set") && hs_cli_set_usage("linearize", argv[i])) return 1;
             if (!strcmp(a, "--at")) {
                 at = argv[i];
                 if (!strncmp(at, "t=", 2)) {
@@ -329,6 +331,11 @@ int hs_cli_linearize(int argc, char **argv)
         } else if (!strcmp(argv[i], "--at") || !strcmp(argv[i], "--method") || !strcmp(argv[i], "--fd-step")) {
             ++i;
         }
+    }
+    { /* as info and simulate warn of them */
+        char what[1024];
+        if (hs_model_implausible(&d, what, sizeof what) > 0)
+            fprintf(stderr, "hydrosweep linearize: warning: implausible values: %s\n", what);
     }
     L = (hs_linearization *)malloc(sizeof *L);
     L2 = (hs_linearization *)malloc(sizeof *L2);

@@ -139,6 +139,7 @@ int hs_cli_simulate(int argc, char **argv)
             !strcmp(a, "--every") || !strcmp(a, "-o") || !strcmp(a, "--from") ||
             !strcmp(a, "--instance")) {
             if (i + 1 < argc && !strcmp(a, "--from")) from = argv[i + 1];
+            if (i + 1 < argc && !strcmp(a, "--set") && hs_cli_set_usage("simulate", argv[i + 1])) return 1;
             if (i + 1 < argc && !strcmp(a, "--instance")) {
                 char *e;
                 errno = 0;
@@ -275,6 +276,11 @@ int hs_cli_simulate(int argc, char **argv)
     {
         FILE *f = (out == stdout) ? stderr : stdout;
         hs_sim_summary_print(f, &d, &sum);
+        /* a failure is an error: on stderr too, where scripts and users look for one */
+        if (sum.status && f != stderr)
+            fprintf(stderr, "hydrosweep simulate: error: the integration FAILED at t = %g s: %s (the CSV holds the "
+                            "steps before it)\n",
+                    sum.adaptive ? sum.t_final : sum.t_final + d.model.dt, hs_status_string(sum.status));
     }
     hs_model_desc_free(&d);
     return rc ? 3 : 0;

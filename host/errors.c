@@ -17,6 +17,25 @@ static void copy_str(char *dst, size_t n, const char *src)
     dst[k] = '\0';
 }
 
+/* A key as messages echo it: at most 96 characters, each byte outside printable ASCII as '?',
+ * "..." when cut. Keys come from input files, which may be anything (a binary file, another
+ * program's configuration): a message repeats a bounded, printable prefix only. */
+static void copy_key(char *dst, size_t n, const char *src)
+{
+    size_t k, max = n > 100 ? 96 : (n > 4 ? n - 4 : 0);
+    if (n == 0) return;
+    if (!src) src = "";
+    for (k = 0; src[k] && k < max; ++k) {
+        unsigned char ch = (unsigned char)src[k];
+        dst[k] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+    }
+    if (src[k] && n >= 4) {
+        memcpy(dst + k, "...", 3);
+        k += 3;
+    }
+    dst[k] = '\0';
+}
+
 int hs_error_set(hs_error *e, int code, const char *file, int line, int col, const char *key,
                  const char *fmt, ...)
 {
@@ -27,7 +46,7 @@ int hs_error_set(hs_error *e, int code, const char *file, int line, int col, con
     copy_str(e->file, sizeof e->file, file);
     e->line = line > 0 ? line : 0;
     e->col = col > 0 ? col : 0;
-    copy_str(e->key, sizeof e->key, key);
+    copy_key(e->key, sizeof e->key, key);
     if (fmt) {
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);

@@ -576,47 +576,33 @@ static int parse_integrator(ctx *c)
     const char *p = "integrator";
     int rc;
     c->integ = y;
-    m->dt = 1e-3;
-    m->t_end = 1.0;
-    m->tol_z = 1e-7;
-    m->tol_p = 1e-2;
-    m->tol_fs = 1e-7;
-    m->penalty = 1e9;
-    m->penalty_ratio = 4.0;
-    m->max_iter = 20.0;
-    m->fd_rel = 1e-8;
-    m->fd_floor = 1e-2;
+    hs_irule_defaults(m); /* every numeric setting: kernels/hs_rules.h */
     m->newton = HS_NEWTON_AUTO;
     m->predictor = HS_PRED_AUTO;
     m->formulation = HS_FORM_PENALTY;
-    hs_step_defaults(m);
+    m->step = HS_STEP_FIXED;
+    m->method = HS_METHOD_AUTO;
     if (!y) return HS_OK;
-    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
-        (rc = yt_get_num(&c->y, y, p, "dt", "s", 0, m->dt, &m->dt)) ||
-        (rc = yt_get_num(&c->y, y, p, "t_end", "s", 0, m->t_end, &m->t_end)) ||
-        (rc = yt_get_num(&c->y, y, p, "tol_position", "|rad|m", 0, m->tol_z, &m->tol_z)) ||
-        (rc = yt_get_num(&c->y, y, p, "tol_pressure", "Pa", 0, m->tol_p, &m->tol_p)) ||
-        (rc = yt_get_num(&c->y, y, p, "tol_friction", "|m", 0, m->tol_fs, &m->tol_fs)) ||
-        (rc = yt_get_num(&c->y, y, p, "penalty", "", 0, m->penalty, &m->penalty)) ||
-        (rc = yt_get_num(&c->y, y, p, "penalty_ratio", "", 0, m->penalty_ratio, &m->penalty_ratio)) ||
-        (rc = yt_get_num(&c->y, y, p, "max_iter", "", 0, m->max_iter, &m->max_iter)) ||
-        (rc = yt_get_num(&c->y, y, p, "fd_rel", "", 0, m->fd_rel, &m->fd_rel)) ||
-        (rc = yt_get_num(&c->y, y, p, "fd_floor", "", 0, m->fd_floor, &m->fd_floor)) ||
-        (rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_AUTO, &m->newton)) ||
+    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys))) return rc;
+    {
+#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
+#define HS_IRULE_UNITS_(ID, key, member, unit, units, def, text) units,
+        static const char *const rk[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
+        static const char *const ru[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_UNITS_)};
+#undef HS_IRULE_KEY_
+#undef HS_IRULE_UNITS_
+        int r;
+        for (r = 0; r < HS_IR_COUNT; ++r) {
+            double *v = hs_irule_ptr(m, r);
+            if ((rc = yt_get_num(&c->y, y, p, rk[r], ru[r], 0, *v, v))) return rc;
+        }
+    }
+    if ((rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_AUTO, &m->newton)) ||
         (rc = yt_get_enum(&c->y, y, p, "predictor", 0, hs_predictor_names, HS_PRED_AUTO, &m->predictor)) ||
         (rc = yt_get_enum(&c->y, y, p, "formulation", 0, hs_formulation_names, HS_FORM_PENALTY,
                           &m->formulation)) ||
         (rc = yt_get_enum(&c->y, y, p, "step", 0, hs_step_names, HS_STEP_FIXED, &m->step)) ||
-        (rc = yt_get_enum(&c->y, y, p, "method", 0, hs_method_names, HS_METHOD_AUTO, &m->method)) ||
-        (rc = yt_get_num(&c->y, y, p, "rtol", "", 0, m->rtol, &m->rtol)) ||
-        (rc = yt_get_num(&c->y, y, p, "atol_position", "|rad|m", 0, m->atol_z, &m->atol_z)) ||
-        (rc = yt_get_num(&c->y, y, p, "atol_velocity", "|rad/s|m/s", 0, m->atol_zd, &m->atol_zd)) ||
-        (rc = yt_get_num(&c->y, y, p, "atol_pressure", "Pa", 0, m->atol_p, &m->atol_p)) ||
-        (rc = yt_get_num(&c->y, y, p, "atol_friction", "|m", 0, m->atol_fs, &m->atol_fs)) ||
-        (rc = yt_get_num(&c->y, y, p, "atol_spool", "V", 0, m->atol_U, &m->atol_U)) ||
-        (rc = yt_get_num(&c->y, y, p, "h_init", "s", 0, m->h_init, &m->h_init)) ||
-        (rc = yt_get_num(&c->y, y, p, "h_min", "s", 0, m->h_min, &m->h_min)) ||
-        (rc = yt_get_num(&c->y, y, p, "h_max", "s", 0, m->h_max, &m->h_max)))
+        (rc = yt_get_enum(&c->y, y, p, "method", 0, hs_method_names, HS_METHOD_AUTO, &m->method)))
         return rc;
     return HS_OK;
 }
@@ -1188,6 +1174,9 @@ int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, h
     memset(out, 0, sizeof *out);
     if (!path) path = "<text>";
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no model text");
+    if (strlen(path) >= sizeof out->path) /* kept whole, or messages would name another file */
+        return hs_error_set(err, HS_ERR_LIMIT, "", 0, 0, "", "the model file's path has %lu characters, more than the %d a path may have: %.60s...",
+                            (unsigned long)strlen(path), (int)sizeof out->path - 1, path);
     snprintf(out->path, sizeof out->path, "%s", path);
     if (err) memset(err, 0, sizeof *err);
     rc = yt_parse(text, path, "model file", &root, err);
@@ -1195,6 +1184,7 @@ int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, h
     memset(&c, 0, sizeof c);
     c.y.file = path;
     c.y.err = err;
+    c.y.what = "model file";
     c.d = out;
     c.root = root;
     rc = load_root(&c);

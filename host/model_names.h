@@ -33,10 +33,6 @@ extern const char *const hs_method_names[5];
 /* Names of enum hs_formulation (integrator.formulation: penalty, double_step), NULL-terminated. */
 extern const char *const hs_formulation_names[3];
 
-/* The documented defaults of the error-controlled steps (docs/model-format.md): step fixed,
- * method auto, rtol, the absolute tolerances per class, h_init, h_min, h_max. */
-void hs_step_defaults(hs_model *m);
-
 /* YAML keys of the friction parameters, indexed by enum hs_fric_param (HS_FP_COUNT of them),
  * with their units, and their defaults. */
 extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];

@@ -89,6 +89,46 @@ static double cos_abs(const double a[3], const double b[3])
     return fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (norm3(a) * norm3(b));
 }
 
+/* The integrator's settings against their one table of rules (kernels/hs_rules.h), which
+ * sweeps' drawn values meet too (hs_model_values_ok): the first rule broken, named by its key
+ * (the step count after the one further from its usual size; the steps' order after the one
+ * that moved from its default), with the values involved. */
+static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
+{
+#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
+#define HS_IRULE_TEXT_(ID, key, member, unit, units, def, text) text,
+    static const char *const keys[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
+    static const char *const texts[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_TEXT_)};
+#undef HS_IRULE_KEY_
+#undef HS_IRULE_TEXT_
+    const hs_model *m = &d->model;
+    int r = hs_irule_broken(m);
+    if (r < 0) return HS_OK;
+    if (r == HS_IR_DT || r == HS_IR_T_END) {
+        if (!(m->dt > 0.0 && m->dt <= m->t_end))
+            return vfail(d, err, w, HS_WHERE_MODEL, 0, "dt", -1, HS_ERR_VALUE,
+                         "dt must be > 0 and <= t_end (dt = %g s, t_end = %g s)", m->dt, m->t_end);
+        /* named after the one further from its usual size (t_end ~ 1 s, dt ~ 1 ms) */
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, m->t_end * m->dt > 1e-3 ? "t_end" : "dt", -1,
+                     HS_ERR_LIMIT,
+                     "t_end / dt must be at most %.0e steps (HS_MAX_STEPS), is %.3g (t_end = %g "
+                     "s, dt = %g s): raise dt or shorten t_end",
+                     HS_MAX_STEPS, m->t_end / m->dt, m->t_end, m->dt);
+    }
+    if (r == HS_IR_H_MIN || r == HS_IR_H_INIT || r == HS_IR_H_MAX)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0,
+                     /* named after the one that moved from its default (h_init 1e-4 s) */
+                     !(m->h_min > 0.0)        ? "h_min"
+                     : m->h_init < m->h_min ? (m->h_init == 1e-4 ? "h_min" : "h_init")
+                                            : (m->h_init == 1e-4 ? "h_max" : "h_init"),
+                     -1, HS_ERR_VALUE,
+                     "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, h_init = %g s, "
+                     "h_max = %g s)",
+                     m->h_min, m->h_init, m->h_max);
+    return vfail(d, err, w, HS_WHERE_MODEL, 0, keys[r], -1, HS_ERR_VALUE, "%s (is %.17g)", texts[r],
+                 hs_irule_value(m, r));
+}
+
 /* Eigenvalues of the symmetric inertia matrix (xx yy zz xy xz yz) by cyclic Jacobi. */
 static void principal_moments(const double J[6], double lam[3])
 {
@@ -269,7 +309,7 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
 static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
     const hs_model *m = &d->model;
-    int i, k;
+    int i, k, rc;
     for (i = 0; i < m->npoint; ++i)
         if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)
             return vfail(d, err, w, HS_WHERE_POINT, i, "body", -1, HS_ERR_VALUE,
@@ -302,40 +342,7 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
                              "at most two knots may share a time (a jump)");
         }
     }
-    if (!(m->dt > 0.0 && m->dt <= m->t_end))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "dt", -1, HS_ERR_VALUE,
-                     "dt must be > 0 and <= t_end (dt = %g s, t_end = %g s)", m->dt, m->t_end);
-    if (!(m->t_end / m->dt <= HS_MAX_STEPS))
-        /* named after the one further from its usual size (t_end ~ 1 s, dt ~ 1 ms) */
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, m->t_end * m->dt > 1e-3 ? "t_end" : "dt", -1,
-                     HS_ERR_LIMIT,
-                     "t_end / dt must be at most %.0e steps (HS_MAX_STEPS), is %.3g (t_end = %g "
-                     "s, dt = %g s): raise dt or shorten t_end",
-                     HS_MAX_STEPS, m->t_end / m->dt, m->t_end, m->dt);
-    if (!(m->tol_z > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_position", -1, HS_ERR_VALUE,
-                     "tol_position must be > 0");
-    if (!(m->tol_p > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_pressure", -1, HS_ERR_VALUE,
-                     "tol_pressure must be > 0");
-    if (!(m->tol_fs > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "tol_friction", -1, HS_ERR_VALUE,
-                     "tol_friction must be > 0");
-    if (!(m->penalty > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "penalty", -1, HS_ERR_VALUE,
-                     "penalty must be > 0");
-    if (!(m->penalty_ratio >= 0.0 && m->penalty_ratio <= 1e12))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "penalty_ratio", -1, HS_ERR_VALUE,
-                     "penalty_ratio must be in [0, 1e12] (0: the penalty as given)");
-    if (!(m->max_iter >= 1.0 && m->max_iter <= 1e6 && m->max_iter == floor(m->max_iter)))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "max_iter", -1, HS_ERR_VALUE,
-                     "max_iter must be an integer in [1, 1000000] (is %.17g)", m->max_iter);
-    if (!(m->fd_rel > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "fd_rel", -1, HS_ERR_VALUE,
-                     "fd_rel must be > 0");
-    if (!(m->fd_floor > 0.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "fd_floor", -1, HS_ERR_VALUE,
-                     "fd_floor must be > 0");
+    if ((rc = integrator_rules(d, err, w))) return rc;
     if (m->formulation != HS_FORM_PENALTY && m->formulation != HS_FORM_DOUBLE_STEP)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
                      "formulation must be penalty or double_step");
@@ -365,29 +372,6 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "method %s needs formulation: penalty (the double-step formulation takes "
                      "trapezoidal steps only)",
                      m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
-    if (!(m->rtol >= 1e-14 && m->rtol <= 1.0))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "rtol", -1, HS_ERR_VALUE,
-                     "rtol must be in [1e-14, 1] (is %g)", m->rtol);
-    {
-        static const char *const an[] = {"atol_position", "atol_velocity", "atol_pressure", "atol_friction",
-                                         "atol_spool"};
-        const double av[] = {m->atol_z, m->atol_zd, m->atol_p, m->atol_fs, m->atol_U};
-        int a;
-        for (a = 0; a < 5; ++a)
-            if (!(av[a] > 0.0 && av[a] < 1e300))
-                return vfail(d, err, w, HS_WHERE_MODEL, 0, an[a], -1, HS_ERR_VALUE,
-                             "%s must be > 0 (is %g): a zero would divide the error of a zero value by zero",
-                             an[a], av[a]);
-    }
-    if (!(m->h_min > 0.0 && m->h_min <= m->h_init && m->h_init <= m->h_max))
-        return vfail(d, err, w, HS_WHERE_MODEL, 0,
-                     /* named after the one that moved from its default (h_init 1e-4 s) */
-                     !(m->h_min > 0.0)        ? "h_min"
-                     : m->h_init < m->h_min ? (m->h_init == 1e-4 ? "h_min" : "h_init")
-                                            : (m->h_init == 1e-4 ? "h_max" : "h_init"),
-                     -1,
-                     HS_ERR_VALUE, "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, "
-                     "h_init = %g s, h_max = %g s)", m->h_min, m->h_init, m->h_max);
     return HS_OK;
 }
 

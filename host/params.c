@@ -79,24 +79,6 @@ const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
 const char *const hs_method_names[5] = {"trapezoidal", "esdirk3", "esdirk4", "auto", NULL};
 const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
 
-void hs_step_defaults(hs_model *m)
-{
-    /* rtol = atol = 1e-4 in the units of each class (pressures: of 1 MPa, friction states: of
-     * 1 mm) reach about the accuracy of fixed 1 ms steps on the seed 003 cycle with a quarter
-     * of their Newton iterations (docs/model-format.md) */
-    m->step = HS_STEP_FIXED;
-    m->method = HS_METHOD_AUTO;
-    m->rtol = 1e-4;
-    m->atol_z = 1e-4; /* rad or m */
-    m->atol_zd = 1e-4; /* rad/s or m/s */
-    m->atol_p = 100.0; /* Pa */
-    m->atol_fs = 1e-7;
-    m->atol_U = 1e-3; /* V */
-    m->h_init = 1e-4; /* s */
-    m->h_min = 1e-8;
-    m->h_max = 0.05;
-}
-
 const char *const hs_friction_names[HS_FRICTION_COUNT + 1] = {
     "none", "viscous", "brown_mcphee", "bengisu_akay", "lugre", "lugre_modified",
     "efficiency_as_printed", "efficiency", NULL};
@@ -280,6 +262,28 @@ static void make_integer(table *t, double lo, double hi)
     t->p[t->n - 1].hi = hi;
 }
 
+/* The integrator's settings r0 .. r1-1 of the one table (kernels/hs_rules.h): names, units,
+ * and the integer rule of max_iter. */
+static void add_irules(table *t, int r0, int r1)
+{
+#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
+#define HS_IRULE_UNIT_(ID, key, member, unit, units, def, text) unit,
+    static const char *const rk[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
+    static const char *const ru[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_UNIT_)};
+#undef HS_IRULE_KEY_
+#undef HS_IRULE_UNIT_
+    hs_model probe;
+    int r;
+    memset(&probe, 0, sizeof probe);
+    for (r = r0; r < r1; ++r) {
+        double lo, hi;
+        int lo_open, integer;
+        add(t, ru[r], (size_t)((char *)hs_irule_ptr(&probe, r) - (char *)&probe), "integrator.%s", rk[r]);
+        hs_irule_bounds(&probe, r, &lo, &hi, &lo_open, &integer);
+        if (integer) make_integer(t, lo, hi); /* max_iter: values lists only in a sweep */
+    }
+}
+
 int hs_model_has_hydraulics(const hs_model *m)
 {
     return m->nvol > 0 || m->nsrc > 0 || m->nthr > 0 || m->ndcv > 0 || m->ncyl > 0;
@@ -431,17 +435,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
 
     add_hydraulics(&t, d);
 
-    add(&t, "s", offsetof(hs_model, dt), "integrator.dt");
-    add(&t, "s", offsetof(hs_model, t_end), "integrator.t_end");
-    add(&t, "", offsetof(hs_model, tol_z), "integrator.tol_position");
-    add(&t, "", offsetof(hs_model, penalty), "integrator.penalty");
-    add(&t, "", offsetof(hs_model, penalty_ratio), "integrator.penalty_ratio");
-    add(&t, "", offsetof(hs_model, max_iter), "integrator.max_iter");
-    make_integer(&t, 1.0, 1e6); /* the rule of model_validate.c */
-    add(&t, "", offsetof(hs_model, fd_rel), "integrator.fd_rel");
-    add(&t, "", offsetof(hs_model, fd_floor), "integrator.fd_floor");
-    add(&t, "Pa", offsetof(hs_model, tol_p), "integrator.tol_pressure");
-    add(&t, "", offsetof(hs_model, tol_fs), "integrator.tol_friction");
+    add_irules(&t, HS_IR_DT, HS_IR_RTOL); /* kernels/hs_rules.h, up to the adaptive ones */
     add(&t, "", offsetof(hs_model, newton), "integrator.newton");
     make_enum(&t, hs_newton_names, 3);
     add(&t, "", offsetof(hs_model, predictor), "integrator.predictor");
@@ -452,15 +446,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     make_enum(&t, hs_step_names, 2);
     add(&t, "", offsetof(hs_model, method), "integrator.method");
     make_enum(&t, hs_method_names, 4);
-    add(&t, "", offsetof(hs_model, rtol), "integrator.rtol");
-    add(&t, "", offsetof(hs_model, atol_z), "integrator.atol_position");
-    add(&t, "", offsetof(hs_model, atol_zd), "integrator.atol_velocity");
-    add(&t, "Pa", offsetof(hs_model, atol_p), "integrator.atol_pressure");
-    add(&t, "", offsetof(hs_model, atol_fs), "integrator.atol_friction");
-    add(&t, "V", offsetof(hs_model, atol_U), "integrator.atol_spool");
-    add(&t, "s", offsetof(hs_model, h_init), "integrator.h_init");
-    add(&t, "s", offsetof(hs_model, h_min), "integrator.h_min");
-    add(&t, "s", offsetof(hs_model, h_max), "integrator.h_max");
+    add_irules(&t, HS_IR_RTOL, HS_IR_COUNT);
 
     if (t.oom) {
         free(t.p);

@@ -3,9 +3,16 @@
  * Choices and why:
  * - Every dataset is created at its full size with all of its space allocated at once
  *   (H5D_ALLOC_TIME_EARLY). A chunk write then changes raw data only, never the file's
- *   metadata, so a run killed between two chunks leaves a file that opens and resumes. Row
- *   datasets are never filled (H5D_FILL_TIME_NEVER): a row is read only once /done says it
- *   was written, and filling would write the whole (possibly huge) file twice.
+ *   metadata, so a run killed between two chunks leaves a file that opens and resumes.
+ * - Every dataset with data carries checksums: HDF5's Fletcher32 filter, one per HDF5 chunk
+ *   (the row datasets are chunked by the run's chunk rows, the small ones are one chunk), or,
+ *   for the scalar texts /model_text and /sweep_text, which HDF5 cannot chunk, an attribute
+ *   crc32. HDF5 verifies a chunk on every read; a mismatch is an error naming the file, the
+ *   dataset, the chunk and its rows (hsr_rows_read). The readers of this file check what they
+ *   read: merge every dataset of every piece, --resume every finished chunk before it runs
+ *   (res_check_done), finishing what the quantiles and the CSV use. The cost: 4 bytes per
+ *   chunk, and HDF5 writes every checksummed chunk at creation (zeros, or the fill value),
+ *   so the raw data is written twice (docs/results-format.md, Checksums, has the figures).
  * - /done[c] is written and flushed after chunk c's data has been flushed, so a set flag
  *   always means complete rows.
  * - No times are recorded in object headers (H5Pset_obj_track_times off) and nothing
@@ -44,7 +51,6 @@
 #include "results_h5.h"
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
-#define RES_H5CHUNK_MAX ((size_t)64 << 20)  /* HDF5 chunks stay well below its 4 GiB limit */
 #define RES_NBIT HS_ST_NBITS /* status bits 1 << b (kernels/hs_status.h: 1, 2, 4, ... none skipped) */
 #define RES_WARN_BIT(b) (((1 << (b)) & HS_ST_WARNINGS) != 0)
 
@@ -381,19 +387,23 @@ static void *res_scratch(hs_results *r, size_t bytes)
 static int ds_rows_write(hs_results *r, const rds *d, long row0, long nrows, const void *buf,
                          hs_error *err)
 {
-    if (hsr_rows_io(d->id, d->rank, d->ncols, d->mtype, row0, nrows, buf, NULL) < 0)
+    int st = hsr_rows_io(d->id, d->rank, d->ncols, d->mtype, row0, nrows, buf, NULL);
+    /* -2: a chunk changed in part failed its checksum when read back (HDF5 reads it first) */
+    if (st == -2)
+        return hsr_checksum_fail(d->id, d->name, d->rank, d->ncols, row0, nrows, r->open_path, err);
+    if (st < 0)
         return hsr_fail(err, r->open_path, "cannot write rows %ld..%ld of %s", row0,
                         row0 + nrows - 1, d->name);
     return HS_OK;
 }
 
+/* Rows of a row dataset, their checksums verified by HDF5: a damaged chunk is an error naming
+ * the dataset, the chunk and its rows. */
 static int ds_rows_read(hs_results *r, const rds *d, long row0, long nrows, void *buf,
                         hs_error *err)
 {
-    if (hsr_rows_io(d->id, d->rank, d->ncols, d->mtype, row0, nrows, NULL, buf) < 0)
-        return hsr_fail(err, r->open_path, "cannot read rows %ld..%ld of %s", row0,
-                        row0 + nrows - 1, d->name);
-    return HS_OK;
+    return hsr_rows_read(d->id, d->name, d->rank, d->ncols, d->mtype, row0, nrows, buf,
+                         r->open_path, err);
 }
 
 static int res_verify(const hs_results *r, hs_error *err);
@@ -562,6 +572,20 @@ int hs_results_create(const char *path, const hs_results_layout *L, const hs_res
 /* ------------------------------------------------------------------------------------------ */
 /* opening an existing file                                                                   */
 
+/* A dataset without a checksum (made before they were stored, or by another program) is
+ * refused: its bytes could not be trusted. */
+static int need_checksum(hid_t d, const char *name, const char *fpath, hs_error *err)
+{
+    int h = hsr_has_checksum(d);
+    if (h < 0) return hsr_fail(err, fpath, "cannot read the storage properties of %s", name);
+    if (h == 0)
+        return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
+                            "results file is damaged: dataset %s has no checksum (Fletcher32 "
+                            "filter; written by another program?)",
+                            name);
+    return HS_OK;
+}
+
 /* Opens file fpath (r->part or a finished file), reads its description, opens and checks its
  * datasets, reads /done. rdwr: 0 read (HDF5's file lock), 1 read and write (under our lock,
  * hs_lock_file), 2 read a file this process holds the lock of (no lock). */
@@ -609,15 +633,18 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
                 err, HS_ERR_IO, fpath, 0, 0, "",
                 "results file is damaged: dataset %s does not have %ld rows x %ld columns", D->name,
                 r->nrun, D->ncols);
+        if ((rc = need_checksum(D->id, D->name, fpath, err))) return rc;
     }
     for (k = 0; k < r->I.nsig; ++k) {
         char name[RES_NAME_MAX + 16];
         snprintf(name, sizeof name, "/ensemble/%s", r->I.sname[k]);
         if ((r->ens[k] = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0)
             return hsr_fail(err, fpath, "cannot open dataset %s", name);
+        if ((rc = need_checksum(r->ens[k], name, fpath, err))) return rc;
     }
     if ((r->done_ds = H5Dopen2(r->file, "/done", H5P_DEFAULT)) < 0)
         return hsr_fail(err, fpath, "cannot open dataset /done");
+    if ((rc = need_checksum(r->done_ds, "/done", fpath, err))) return rc;
     {
         hid_t s = H5Dget_space(r->done_ds);
         hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
@@ -627,9 +654,40 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
                                 "results file is damaged: /done has %ld entries, expected %ld",
                                 (long)n, r->nchunk);
     }
-    if (r->nchunk > 0 &&
-        H5Dread(r->done_ds, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->done) < 0)
-        return hsr_fail(err, fpath, "cannot read /done");
+    if (r->nchunk > 0 && (rc = hsr_rows_read(r->done_ds, "/done", 1, 1, H5T_NATIVE_UCHAR, 0,
+                                             r->nchunk, r->done, fpath, err)))
+        return rc;
+    for (k = 0; k < r->nchunk; ++k)
+        if (r->done[k] > 1)
+            return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
+                                "results file is damaged: /done[%d] is %d (0 or 1 expected)", k,
+                                r->done[k]);
+    return HS_OK;
+}
+
+/* Every finished chunk of every row dataset read once (resume): HDF5 verifies each chunk's
+ * checksum on the read, so damaged rows are an error now, before any instance runs, and not
+ * at the end (the quantiles and the CSV read /status, /params, /stats and the other per-
+ * instance datasets) or never (/traj and /eig are copied into the complete file unread). */
+static int res_check_done(hs_results *r, hs_error *err)
+{
+    long c, k, b0;
+    int rc;
+    for (k = 0; k < r->nds; ++k) {
+        const rds *D = &r->ds[k];
+        long bl = block_rows(D);
+        if (D->ncols == 0) continue;
+        for (c = 0; c < r->nchunk; ++c) {
+            long a = c * r->I.chunk, e = a + r->I.chunk < r->nrun ? a + r->I.chunk : r->nrun;
+            if (!r->done[c]) continue;
+            for (b0 = a; b0 < e; b0 += bl) {
+                long nb = e - b0 < bl ? e - b0 : bl;
+                void *buf = res_scratch(r, (size_t)nb * (size_t)D->ncols * D->msize);
+                if (!buf) return hsr_oom(err, r->open_path);
+                if ((rc = ds_rows_read(r, D, b0, nb, buf, err))) return rc;
+            }
+        }
+    }
     return HS_OK;
 }
 
@@ -664,6 +722,8 @@ int hs_results_resume(const char *path, const hs_results_layout *L, const hs_res
                 hs_error_set(err, HS_ERR_ARG, r->part, 0, 0, "",
                              "results file %s was made by a different sweep (file vs this run): %s",
                              r->part, diff);
+        else
+            rc = res_check_done(r, err);
     }
     /* the backend of this (resuming) run, which finishes the file, not the file's */
     r->quant_gpu = quantiles_on_gpu(want.backend);
@@ -692,10 +752,13 @@ int hs_results_chunk_done(const hs_results *r, long c)
 static int set_done(hs_results *r, long c, hs_error *err)
 {
     unsigned char one = 1;
+    int st;
     if (H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         return hsr_fail(err, r->part, "cannot flush chunk %ld", c);
-    if (hsr_rows_io(r->done_ds, 1, 1, H5T_NATIVE_UCHAR, c, 1, &one, NULL) < 0)
-        return hsr_fail(err, r->part, "cannot write /done[%ld]", c);
+    /* /done is one checksummed chunk: HDF5 reads it (checking it) to change one flag */
+    st = hsr_rows_io(r->done_ds, 1, 1, H5T_NATIVE_UCHAR, c, 1, &one, NULL);
+    if (st == -2) return hsr_checksum_fail(r->done_ds, "/done", 1, 1, c, 1, r->part, err);
+    if (st < 0) return hsr_fail(err, r->part, "cannot write /done[%ld]", c);
     if (H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         return hsr_fail(err, r->part, "cannot flush /done[%ld]", c);
     r->done[c] = 1;
@@ -989,7 +1052,9 @@ static void csv_double(FILE *f, double v)
         fprintf(f, ",%.17g", v);
 }
 
-/* The CSV summary, written to CSV.part and renamed. */
+/* The CSV summary, written to CSV.part; renamed by rename_csv only after the results file
+ * itself is in place, so that a failure in between (a full disk at the results file's last
+ * flush) never leaves a finished-looking CSV without its results file. */
 static int write_csv(hs_results *r, hs_error *err)
 {
     const hsr_info *I = &r->I;
@@ -1063,11 +1128,6 @@ done:
         if (hs_close_output(f, tmp, 0, &e2) && !rc)
             rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "the CSV summary: %s", e2.msg);
     }
-    /* the rule for outputs again (a link put at the name during the run is not replaced) */
-    if (!rc) rc = hs_check_output_file(r->csv, "CSV summary", err);
-    if (!rc && rename(tmp, r->csv) != 0)
-        rc = hs_error_set(err, HS_ERR_IO, r->csv, 0, 0, "", "cannot rename %s to it: %s", tmp,
-                          strerror(errno));
     if (rc && f) remove(tmp);
     free(tmp);
     free(inst);
@@ -1086,6 +1146,14 @@ done:
  * at -1e-95 V after closing) and read as 0; -0 reads as 0. The file and the CSV keep the
  * values as computed. */
 #define HS_SUMMARY_ZERO 1e-12
+/* The unit of row (signal k, statistic c) of the summary: s for t_max, else the signal's
+ * ("-" for a count or a ratio). */
+static const char *row_unit(const hsr_info *I, int k, int c)
+{
+    if (I->col[c] == HS_STAT_TMAX) return "s";
+    return I->sunit && I->sunit[k] && I->sunit[k][0] ? I->sunit[k] : "-";
+}
+
 static double shown_value(double v, double scale)
 {
     if (v == 0.0 || (isfinite(v) && fabs(v) < HS_SUMMARY_ZERO * scale)) return 0.0;
@@ -1095,9 +1163,12 @@ static double shown_value(double v, double scale)
 static void print_table(const hs_results *r, FILE *f, const double *ens, const ens_counts *E)
 {
     const hsr_info *I = &r->I;
-    int k, c, b, w = 6, first = 1;
-    for (k = 0; k < I->nsig; ++k)
+    int k, c, b, w = 6, uw = 4, first = 1;
+    for (k = 0; k < I->nsig; ++k) {
         if ((int)strlen(I->sname[k]) > w) w = (int)strlen(I->sname[k]);
+        for (c = 0; c < I->ncol; ++c)
+            if ((int)strlen(row_unit(I, k, c)) > uw) uw = (int)strlen(row_unit(I, k, c));
+    }
     fprintf(f, "ensemble: %ld instances, %ld finished, %ld failed", r->nrun, E->ok, E->failed);
     /* per failure bit: an instance may carry several, so the counts may add up to more */
     for (b = 0; b < RES_NBIT; ++b)
@@ -1118,8 +1189,9 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         fputs("); see /status and docs/results-format.md\n", f);
     }
     if (I->nsig == 0 || I->ncol == 0) return;
-    fprintf(f, "  %-*s %-6s %13s %13s %13s   quantiles on %s\n", w, "signal", "stat", "5%", "50%",
-            "95%", r->quant_on ? r->quant_on : "host");
+    /* each row in its own SI unit: the signal's, s for t_max (a time) */
+    fprintf(f, "  %-*s %-6s %13s %13s %13s  %-*s  quantiles on %s\n", w, "signal", "stat", "5%", "50%",
+            "95%", uw, "unit", r->quant_on ? r->quant_on : "host");
     for (k = 0; k < I->nsig; ++k) {
         double scale = 0.0;
         for (c = 0; c < I->ncol; ++c) {
@@ -1132,11 +1204,28 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         for (c = 0; c < I->ncol; ++c) {
             const double *e = ens + ((long)k * I->ncol + c) * 3;
             double sc = I->col[c] == HS_STAT_TMAX ? 0.0 : scale;
-            fprintf(f, "  %-*s %-6s %13.6g %13.6g %13.6g\n", w, c ? "" : I->sname[k],
+            fprintf(f, "  %-*s %-6s %13.6g %13.6g %13.6g  %s\n", w, c ? "" : I->sname[k],
                     hsr_stat_name[I->col[c]], shown_value(e[0], sc), shown_value(e[1], sc),
-                    shown_value(e[2], sc));
+                    shown_value(e[2], sc), row_unit(I, k, c));
         }
     }
+}
+
+/* CSV.part to CSV (after the results file's rename), or CSV.part removed when the finish
+ * failed (ok 0). */
+static int rename_csv(hs_results *r, int ok, hs_error *err)
+{
+    char *tmp = hsr_catstr(r->csv, ".part");
+    int rc = HS_OK;
+    if (!tmp) return hsr_oom(err, r->csv);
+    /* the rule for outputs again (a link put at the name during the run is not replaced) */
+    if (ok) rc = hs_check_output_file(r->csv, "CSV summary", err);
+    if (ok && !rc && rename(tmp, r->csv) != 0)
+        rc = hs_error_set(err, HS_ERR_IO, r->csv, 0, 0, "", "cannot rename %s to it: %s", tmp,
+                          strerror(errno));
+    if (!ok || rc) remove(tmp);
+    free(tmp);
+    return rc;
 }
 
 int hs_results_finish(hs_results *r, void *fv, hs_error *err)
@@ -1146,7 +1235,7 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
     double *ens;
     char miss[300];
     long c, nmiss = 0;
-    int one = 1, rc;
+    int one = 1, rc, csv_written = 0;
     if (!r || r->file < 0 || r->readonly)
         return hs_error_set(err, HS_ERR_ARG, r ? r->part : "", 0, 0, "",
                             "results file is not open for writing (already finished?)");
@@ -1160,7 +1249,9 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
     ens = (double *)malloc((size_t)(r->I.nsig > 0 ? r->I.nsig : 1) *
                            (size_t)(r->I.ncol > 0 ? r->I.ncol : 1) * 3 * sizeof *ens);
     if (!ens) return hsr_oom(err, r->part);
-    if ((rc = compute_ensemble(r, ens, &E, err)) || (rc = write_csv(r, err))) goto done;
+    if ((rc = compute_ensemble(r, ens, &E, err))) goto done;
+    if ((rc = write_csv(r, err))) goto done;
+    csv_written = 1;
     if (hsr_attr_put(r->file, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &one) < 0) {
         rc = hsr_fail(err, r->part, "cannot write the attribute complete");
         goto done;
@@ -1179,8 +1270,11 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
         goto done;
     }
     r->open_path = r->path;
+    csv_written = 0; /* rename_csv removes CSV.part itself when it fails */
+    if ((rc = rename_csv(r, 1, err))) goto done;
     if (f) print_table(r, f, ens, &E);
 done:
+    if (rc && csv_written) rename_csv(r, 0, NULL);
     free(ens);
     return rc;
 }
@@ -1295,14 +1389,23 @@ static int merge_copy(hs_results *out, hs_results *p, hs_error *err)
     for (k = 0; k < out->nds; ++k) {
         const rds *D = &out->ds[k], *S = &p->ds[k];
         long bl = block_rows(D);
-        if (D->kind == K_INSTANCE || D->ncols == 0) continue;
+        if (D->ncols == 0) continue;
         for (b0 = 0; b0 < p->nrun; b0 += bl) {
-            long nb = p->nrun - b0 < bl ? p->nrun - b0 : bl;
+            long nb = p->nrun - b0 < bl ? p->nrun - b0 : bl, i;
             void *buf = res_scratch(out, (size_t)nb * (size_t)D->ncols * D->msize);
             if (!buf) return hsr_oom(err, out->part);
-            if ((rc = ds_rows_read(p, S, b0, nb, buf, err)) ||
-                (rc = ds_rows_write(out, D, off + b0, nb, buf, err)))
-                return rc;
+            /* every chunk read is checked (HDF5 verifies its checksum) */
+            if ((rc = ds_rows_read(p, S, b0, nb, buf, err))) return rc;
+            if (D->kind == K_INSTANCE) { /* the output has its own; the piece's must agree */
+                for (i = 0; i < nb; ++i)
+                    if (((long *)buf)[i] != off + b0 + i)
+                        return hs_error_set(err, HS_ERR_IO, p->open_path, 0, 0, "",
+                                            "results file is damaged: /instance[%ld] is %ld, "
+                                            "not %ld",
+                                            b0 + i, ((long *)buf)[i], off + b0 + i);
+                continue;
+            }
+            if ((rc = ds_rows_write(out, D, off + b0, nb, buf, err))) return rc;
         }
     }
     return HS_OK;

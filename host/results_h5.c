@@ -33,6 +33,38 @@ int hsr_errno(void)
     return e > 0 ? e : 0;
 }
 
+/* A filter's checksum failure on HDF5's error stack: H5Z__filter_fletcher32 says "data error
+ * detected by Fletcher32 checksum". Must be looked at right after the failed call: the next
+ * HDF5 call clears the stack. */
+static herr_t find_checksum(unsigned n, const H5E_error2_t *e, void *data)
+{
+    (void)n;
+    if (e && e->desc && strstr(e->desc, "Fletcher32")) *(int *)data = 1;
+    return 0;
+}
+
+static int checksum_failed(void)
+{
+    int c = 0;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_checksum, &c);
+    return c;
+}
+
+/* CRC-32, IEEE 802.3 polynomial (reflected 0xEDB88320), initial and final xor ~0: the value of
+ * zlib's crc32() and Python's zlib.crc32(). Bitwise: it checks a few KiB of text per file. */
+unsigned long hsr_crc32(const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    unsigned long c = 0xFFFFFFFFul;
+    size_t i;
+    int k;
+    for (i = 0; i < n; ++i) {
+        c ^= b[i];
+        for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320ul & (0ul - (c & 1ul)));
+    }
+    return (c ^ 0xFFFFFFFFul) & 0xFFFFFFFFul;
+}
+
 int hsr_fail(hs_error *err, const char *path, const char *fmt, ...)
 {
     char msg[440];
@@ -285,14 +317,21 @@ static int attr_get_str(hid_t loc, const char *name, char **out)
     return 0;
 }
 
+/* A text is a scalar string dataset: HDF5 cannot chunk a scalar, so instead of Fletcher32 its
+ * checksum is the attribute crc32 (uint32): the CRC-32 of the text's bytes (before the
+ * terminating null), checked by text_get. */
+#define TEXT_CRC_ATTR "crc32"
+
 static int text_put(hid_t loc, const char *name, const char *s)
 {
     size_t k = strlen(s ? s : "") + 1;
     hid_t t = str_type(k), sp = H5Screate(H5S_SCALAR), dcpl = H5Pcreate(H5P_DATASET_CREATE), d = -1;
+    unsigned long crc = hsr_crc32(s ? s : "", k - 1);
     int rc = -1;
     if (t >= 0 && sp >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0 &&
         (d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT)) >= 0 &&
-        H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, s ? s : "") >= 0)
+        H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, s ? s : "") >= 0 &&
+        hsr_attr_put(d, TEXT_CRC_ATTR, H5T_STD_U32LE, H5T_NATIVE_ULONG, -1, &crc) >= 0)
         rc = 0;
     if (d >= 0 && H5Dclose(d) < 0) rc = -1;
     if (dcpl >= 0) H5Pclose(dcpl);
@@ -301,20 +340,39 @@ static int text_put(hid_t loc, const char *name, const char *s)
     return rc;
 }
 
-static int text_get(hid_t loc, const char *name, char **out)
+/* The text of scalar string dataset name: < 0 when it cannot be read, -2 when its checksum
+ * (attribute crc32) is missing or does not match (the message then in err). */
+static int text_get(hid_t loc, const char *name, char **out, const char *path, hs_error *err)
 {
     hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
     long n = 0;
     char **v = NULL;
-    int rc;
+    unsigned long want = 0, got;
+    int rc, has;
     *out = NULL;
     if (d < 0) return -1;
     rc = get_strings(d, 0, &n, &v);
+    has = H5Aexists(d, TEXT_CRC_ATTR) > 0 && attr_get(d, TEXT_CRC_ATTR, H5T_NATIVE_ULONG, &want) == 0;
     H5Dclose(d);
     if (rc < 0) return -1;
     if (n != 1) {
         hsr_free_strs(v, n);
         return -1;
+    }
+    got = hsr_crc32(v[0], strlen(v[0]));
+    if (!has || got != want) {
+        hsr_free_strs(v, n);
+        if (!has)
+            hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                         "results file is damaged: dataset /%s has no checksum (attribute %s)",
+                         name, TEXT_CRC_ATTR);
+        else
+            hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                         "results file is damaged: dataset /%s: checksum mismatch (its text has "
+                         "CRC-32 0x%08lx, its attribute %s says 0x%08lx): its bytes changed after "
+                         "they were written (a disk, copy or transfer error): it cannot be trusted",
+                         name, got, TEXT_CRC_ATTR, want);
+        return -2;
     }
     *out = v[0];
     free(v);
@@ -511,12 +569,96 @@ int hsr_rows_io(hid_t d, int rank, long ncols, hid_t mtype, long row0, long nrow
     cnt[1] = (hsize_t)ncols;
     if ((fs = H5Dget_space(d)) < 0) return -1;
     ms = H5Screate_simple(rank, cnt, NULL);
-    if (ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0)
+    if (ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0) {
         st = wbuf ? H5Dwrite(d, mtype, ms, fs, H5P_DEFAULT, wbuf)
                   : H5Dread(d, mtype, ms, fs, H5P_DEFAULT, rbuf);
+        if (st < 0 && checksum_failed()) st = -2; /* before the next call clears the stack */
+    }
     if (ms >= 0) H5Sclose(ms);
     H5Sclose(fs);
-    return st < 0 ? -1 : 0;
+    return st == -2 ? -2 : st < 0 ? -1 : 0;
+}
+
+int hsr_checksum_fail(hid_t d, const char *name, int rank, long ncols, long row0, long nrows,
+                      const char *path, hs_error *err)
+{
+    static const char *const why =
+        "its bytes changed after they were written (a disk, copy or transfer error): its values "
+        "cannot be trusted";
+    hid_t dcpl = H5Dget_create_plist(d), t = H5Dget_type(d);
+    hsize_t cd[2] = {0, 0};
+    long crow = 0, c, c0, c1, nbad = 0, first = -1;
+    size_t esz = t >= 0 ? H5Tget_size(t) : 0;
+    void *buf = NULL;
+    if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 2, cd) >= 1)
+        crow = (long)cd[0];
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (crow > 0 && esz > 0 && nrows > 0 && ncols > 0)
+        buf = malloc((size_t)crow * (size_t)ncols * esz);
+    if (buf) { /* the damaged chunks among those of the rows, one read each */
+        c0 = row0 / crow;
+        c1 = (row0 + nrows - 1) / crow;
+        for (c = c0; c <= c1; ++c) {
+            long a = c * crow > row0 ? c * crow : row0,
+                 b = (c + 1) * crow < row0 + nrows ? (c + 1) * crow : row0 + nrows;
+            if (hsr_rows_io(d, rank, ncols, t, a, b - a, NULL, buf) == -2) {
+                if (first < 0) first = c;
+                ++nbad;
+            }
+        }
+        free(buf);
+    }
+    if (t >= 0) H5Tclose(t);
+    if (first < 0) /* not found again (no memory?): the rows asked for */
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "results file is damaged: dataset %s: checksum mismatch (Fletcher32) "
+                            "in rows %ld..%ld: %s",
+                            name, row0, row0 + nrows - 1, why);
+    {
+        long a = first * crow, b = (first + 1) * crow - 1;
+        hsize_t dims[2] = {0, 0};
+        hid_t s = H5Dget_space(d);
+        if (s >= 0) {
+            H5Sget_simple_extent_dims(s, dims, NULL);
+            H5Sclose(s);
+        }
+        if (dims[0] > 0 && b > (long)dims[0] - 1) b = (long)dims[0] - 1;
+        if (nbad > 1)
+            return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                                "results file is damaged: dataset %s: checksum mismatch "
+                                "(Fletcher32) in chunk %ld (rows %ld..%ld) and in %ld more "
+                                "chunks of the %ld read: %s",
+                                name, first, a, b, nbad - 1, (row0 + nrows - 1) / crow - row0 / crow + 1, why);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "results file is damaged: dataset %s: checksum mismatch (Fletcher32) "
+                            "in chunk %ld (rows %ld..%ld): %s",
+                            name, first, a, b, why);
+    }
+}
+
+int hsr_rows_read(hid_t d, const char *name, int rank, long ncols, hid_t mtype, long row0,
+                  long nrows, void *rbuf, const char *path, hs_error *err)
+{
+    int st = hsr_rows_io(d, rank, ncols, mtype, row0, nrows, NULL, rbuf);
+    if (st == -2) return hsr_checksum_fail(d, name, rank, ncols, row0, nrows, path, err);
+    if (st < 0) return hsr_fail(err, path, "cannot read rows %ld..%ld of %s", row0, row0 + nrows - 1, name);
+    return HS_OK;
+}
+
+int hsr_has_checksum(hid_t d)
+{
+    hid_t dcpl, s = H5Dget_space(d);
+    hssize_t np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    unsigned flags = 0, conf = 0;
+    size_t nv = 0;
+    int rc;
+    if (s >= 0) H5Sclose(s);
+    if (np < 0) return -1;
+    if (np == 0) return 1; /* no data, nothing to check */
+    if ((dcpl = H5Dget_create_plist(d)) < 0) return -1;
+    rc = H5Pget_filter_by_id2(dcpl, H5Z_FILTER_FLETCHER32, &flags, &nv, NULL, 0, NULL, &conf) >= 0;
+    H5Pclose(dcpl);
+    return rc;
 }
 
 hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
@@ -529,12 +671,21 @@ hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsiz
         if (dims[k] == 0) zero = 1; /* HDF5 chunks cannot be empty */
     ok = sp >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0 &&
          H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) >= 0;
-    if (ok && rows > 0 && !zero) {
+    if (ok && !zero) {
+        size_t rowb = H5Tget_size(ftype) * (size_t)(rank > 1 ? dims[1] : 1);
+        if (rows <= 0) { /* one chunk of the whole (small) dataset */
+            rows = (long)dims[0];
+            if (rowb > 0 && (size_t)rows * rowb > RES_H5CHUNK_MAX) rows = (long)(RES_H5CHUNK_MAX / rowb);
+            if (rows < 1) rows = 1;
+        }
         cd[0] = (hsize_t)rows;
         cd[1] = rank > 1 ? dims[1] : 1;
-        /* no fill (rows are written before they are read) unless a fill value is asked
-         * for: then every row reads as it until written */
-        ok = H5Pset_chunk(dcpl, rank, cd) >= 0 &&
+        /* a Fletcher32 checksum per chunk, verified by HDF5 on every read (a mismatch fails
+         * the read: hsr_rows_io -2). No fill value is asked for the rows (they are written
+         * before they are read), but HDF5 writes every checksummed chunk at creation anyway
+         * (zeros), so unwritten rows read as 0 with a valid checksum; with a fill value, every
+         * row reads as it until written */
+        ok = H5Pset_chunk(dcpl, rank, cd) >= 0 && H5Pset_fletcher32(dcpl) >= 0 &&
              (fill ? H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, fill) >= 0 &&
                          H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0
                    : H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0);
@@ -737,10 +888,10 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
             hsr_info_free(I);
             return hsr_fail(err, path, "cannot read the root attribute %s", sn[k]);
         }
-    if (text_get(f, "model_text", &I->model_text) < 0 ||
-        text_get(f, "sweep_text", &I->sweep_text) < 0) {
+    if ((k = text_get(f, "model_text", &I->model_text, path, err)) < 0 ||
+        (k = text_get(f, "sweep_text", &I->sweep_text, path, err)) < 0) {
         hsr_info_free(I);
-        return hsr_fail(err, path, "cannot read /model_text or /sweep_text");
+        return k == -2 ? HS_ERR_IO : hsr_fail(err, path, "cannot read /model_text or /sweep_text");
     }
     if (attr_get_strs(f, "signals", &n, &I->sname) < 0) goto fail;
     I->nsig = (int)n;
@@ -792,15 +943,26 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     {
         hid_t s = H5Dget_space(d);
         hssize_t nt = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+        int rc = HS_OK;
         if (s >= 0) H5Sclose(s);
         I->ntime = (long)nt;
         I->ttime = nt >= 0 ? (double *)malloc((size_t)(nt > 0 ? nt : 1) * sizeof(double)) : NULL;
-        k = !I->ttime ||
-            (nt > 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, I->ttime) < 0);
-        H5Dclose(d);
-        if (k) {
+        if (!I->ttime) {
+            H5Dclose(d);
             I->ntime = 0;
             goto fail;
+        }
+        if (hsr_has_checksum(d) != 1)
+            rc = hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                              "results file is damaged: dataset /traj/time has no checksum "
+                              "(Fletcher32 filter)");
+        else if (nt > 0)
+            rc = hsr_rows_read(d, "/traj/time", 1, 1, H5T_NATIVE_DOUBLE, 0, (long)nt, I->ttime,
+                               path, err);
+        H5Dclose(d);
+        if (rc) {
+            hsr_info_free(I);
+            return rc;
         }
     }
     return HS_OK;

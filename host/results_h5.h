@@ -11,6 +11,7 @@
 
 #define RES_FORMAT_VERSION 4 /* root attribute format_version; bump on layout changes */
 #define RES_NAME_MAX 200     /* signal names become dataset names */
+#define RES_H5CHUNK_MAX ((size_t)64 << 20) /* HDF5 chunks stay well below its 4 GiB limit */
 
 extern const char *const hsr_stat_name[HS_NSTAT]; /* min, max, final, mean, rms, t_max */
 
@@ -52,20 +53,35 @@ int hsr_attr_get_int(hid_t loc, const char *name, int *v); /* a scalar attribute
 int hsr_attr_put_strs(hid_t loc, const char *name, long n, const char *const *s);
 int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored statistics */
 
-/* datasets: all space allocated at creation; rows > 0: chunked by that many rows, filled with
- * *fill at creation if given, else never filled; rows == 0: contiguous and filled with *fill if
- * given. No object times recorded. */
+/* datasets: all space allocated at creation, chunked by `rows` rows (rows == 0: the whole
+ * dataset in one chunk, at most RES_H5CHUNK_MAX bytes) with a Fletcher32 checksum per chunk,
+ * read as *fill until written if fill is given (else as zeros: HDF5 writes every checksummed
+ * chunk at creation). A dataset of no elements is contiguous (no data, nothing to check).
+ * No object times recorded. */
 hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
                   long rows, const double *fill);
+/* 1 if dataset d carries the Fletcher32 filter or holds no elements, 0 if not, < 0 on error */
+int hsr_has_checksum(hid_t d);
 hid_t hsr_make_group(hid_t loc, const char *name);
 /* file access list: closing the file closes every object; locking 0: without HDF5's own file
  * lock (results.c holds its lock on files it writes) */
 hid_t hsr_file_access(int locking);
 int hsr_errno(void); /* errno of a failed system call on HDF5's error stack, 0 if none */
 /* rows [row0, row0 + nrows) of a rank-1 or rank-2 (ncols) dataset: written from wbuf if not
- * NULL, else read into rbuf */
+ * NULL, else read into rbuf; -2 when a chunk's Fletcher32 checksum failed (on a read, or on
+ * the read of a chunk that a write changes in part), -1 on another error */
 int hsr_rows_io(hid_t d, int rank, long ncols, hid_t mtype, long row0, long nrows, const void *wbuf,
                 void *rbuf);
+/* hsr_rows_io's read with the error in err: a checksum failure names the dataset (name), the
+ * damaged chunk and its rows; another failure says "cannot read rows ... of name" */
+int hsr_rows_read(hid_t d, const char *name, int rank, long ncols, hid_t mtype, long row0,
+                  long nrows, void *rbuf, const char *path, hs_error *err);
+/* The error of a checksum failure (hsr_rows_io -2) met in rows [row0, row0 + nrows) of d:
+ * finds the first damaged chunk by reading the chunks one by one, and names it and its rows */
+int hsr_checksum_fail(hid_t d, const char *name, int rank, long ncols, long row0, long nrows,
+                      const char *path, hs_error *err);
+/* CRC-32 (IEEE 802.3, as zlib's crc32 and Python's zlib.crc32) of n bytes */
+unsigned long hsr_crc32(const void *p, size_t n);
 int hsr_write_all(hid_t d, hid_t mtype, const void *buf);
 
 /* the run description */

@@ -172,7 +172,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
                **tunits = NULL, **jnames = NULL, **jkinds = NULL;
     char (*namebuf)[112] = NULL;
     double *ttime = NULL;
-    long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0;
+    long n = o->n > 0 ? o->n : sw->n, nsteps, ntime, c, nchunk, done = 0, i_begin, i_end, written = 0, done0 = 0;
     int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0, neig = 0;
     double t0 = now_s();
     hs_progress pr;
@@ -305,6 +305,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     for (c = 0; c < nchunk; ++c)
         if (hs_results_chunk_done(res, c)) done += (c == nchunk - 1) ? (i_end - i_begin) - c * L.chunk : L.chunk;
     if (done > 0) fprintf(o->report, "run: resuming, %ld instances already done\n", done);
+    done0 = done; /* the throughput is of what this run computes */
     fflush(o->report); /* before the progress lines on stderr */
     /* progress per finished instance, and SIGINT/SIGTERM stop the run between two chunks
      * with every written chunk kept (host/progress.h) */
@@ -425,11 +426,15 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     } else if (!rc) {
         double el = now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
-        if (!rc)
+        if (!rc) {
+            long ran = (i_end - i_begin) - done0; /* a resumed run computed only the rest */
             fprintf(o->report, "run: %ld instances in %.3f s (%.1f instances/s, %.3g instance-steps/s%s); "
-                    "results %s\n", i_end - i_begin, el, (double)(i_end - i_begin) / el,
-                    (double)(i_end - i_begin) * (double)nsteps / el,
+                    "results %s\n", ran, el, (double)ran / el, (double)ran * (double)nsteps / el,
                     md->model.step == HS_STEP_ADAPTIVE ? " of the output grid dt: adaptive steps" : "", o->out);
+            if (done0 > 0)
+                fprintf(o->report, "run: %ld of the %ld instances were computed by the run this one resumed\n",
+                        done0, i_end - i_begin);
+        }
     }
 done:
     hs_interrupt_release();

@@ -1070,6 +1070,13 @@ static int load_model(sctx *c, const yt_node *node, const char *rel)
     }
     rc = hs_model_load_text(text, c->sw->model_path, c->md, c->y.err);
     free(text);
+    if (rc != HS_OK && c->y.err) { /* where the model came from, as a compiler names the line
+                                      that included a header */
+        hs_error *e = c->y.err;
+        size_t k = strlen(e->msg);
+        snprintf(e->msg + k, sizeof e->msg - k, " (in the model file named by %s:%d:%d, key 'model')",
+                 c->y.file, node ? node->line : 0, node ? node->col : 0);
+    }
     return rc;
 }
 
@@ -1168,6 +1175,9 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     sw->t_end = sw->dt = sw->rtol = NAN;
     sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
     if (!path) path = "<text>";
+    if (strlen(path) >= sizeof sw->path)
+        return hs_error_set(err, HS_ERR_LIMIT, "", 0, 0, "", "the sweep file's path has %lu characters, more than the %d a path may have: %.60s...",
+                            (unsigned long)strlen(path), (int)sizeof sw->path - 1, path);
     snprintf(sw->path, sizeof sw->path, "%s", path);
     if (!text) return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "no sweep text");
     if (err) memset(err, 0, sizeof *err);
@@ -1175,6 +1185,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     memset(&c, 0, sizeof c);
     c.y.file = path;
     c.y.err = err;
+    c.y.what = "sweep file";
     c.sw = sw;
     c.md = model;
     c.root = root;

@@ -429,18 +429,49 @@ int yt_missing(const yt_ctx *c, const yt_node *m, const char *path, const char *
                    "required key is missing or empty");
 }
 
-/* Every key a plain string, known and unique. */
+/* 1 if s may be echoed in a message as a key: a name of at most YT_ECHO_MAX characters of
+ * letters, digits, '_', '-', '.', '[' and ']'. Anything else (a line of some other file read
+ * by mistake, binary bytes) is described, never repeated. */
+#define YT_ECHO_MAX 64
+static int echoable(const char *s)
+{
+    size_t k = 0;
+    for (; s[k]; ++k) {
+        unsigned char ch = (unsigned char)s[k];
+        if (k >= YT_ECHO_MAX || !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                                  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.' ||
+                                  ch == '[' || ch == ']'))
+            return 0;
+    }
+    return k > 0;
+}
+
+/* Every key a plain string, known and unique. At the top level (path ""), a mapping none of
+ * whose keys is allowed is not the kind of file asked for at all: it is refused as such,
+ * without repeating any of its text (a sweep's model: /etc/shadow). */
 int yt_check_keys(const yt_ctx *c, const yt_node *m, const char *path, const char *const *allowed)
 {
     char kp[128], list[400];
     int i, j, a;
+    if (!path[0] && m->n >= 2) {
+        int known = 0;
+        for (i = 0; i + 1 < m->n && !known; i += 2)
+            for (a = 0; allowed[a] && !known; ++a)
+                known = m->kid[i]->type == YT_SCALAR && !strcmp(allowed[a], m->kid[i]->text);
+        if (!known)
+            return yt_fail(c, HS_ERR_SCHEMA, m, "",
+                           "not a hydrosweep %s: none of its top-level keys is one a %s has (%s, "
+                           "%s, ...); is this the right path?",
+                           c->what ? c->what : "file", c->what ? c->what : "file", allowed[0],
+                           allowed[0] && allowed[1] ? allowed[1] : "");
+    }
     for (i = 0; i + 1 < m->n; i += 2) {
         const yt_node *k = m->kid[i];
         if (k->type != YT_SCALAR)
             return yt_fail(c, HS_ERR_SCHEMA, k, path, "mapping keys must be plain strings");
         for (j = 0; j < i; j += 2)
             if (m->kid[j]->type == YT_SCALAR && !strcmp(m->kid[j]->text, k->text))
-                return yt_fail(c, HS_ERR_SCHEMA, k, yt_join(kp, sizeof kp, path, k->text),
+                return yt_fail(c, HS_ERR_SCHEMA, k, echoable(k->text) ? yt_join(kp, sizeof kp, path, k->text) : path,
                                "duplicate key (first given at line %d)", m->kid[j]->line);
         for (a = 0; allowed[a]; ++a)
             if (!strcmp(allowed[a], k->text)) break;
@@ -452,6 +483,11 @@ int yt_check_keys(const yt_ctx *c, const yt_node *m, const char *path, const cha
                     snprintf(list + used, sizeof list - used, "%s%s", a ? ", " : "", allowed[a]);
                 if (w > 0) used += (size_t)w;
             }
+            if (!echoable(k->text)) /* described, not repeated */
+                return yt_fail(c, HS_ERR_SCHEMA, k, path,
+                               "unknown key: %lu characters that are not a name (a key is a name of "
+                               "at most %d letters, digits, '_', '-' or '.'; allowed here: %s)",
+                               (unsigned long)strlen(k->text), YT_ECHO_MAX, list);
             return yt_fail(c, HS_ERR_SCHEMA, k, yt_join(kp, sizeof kp, path, k->text),
                            "unknown key (allowed here: %s)", list);
         }

@@ -33,6 +33,7 @@ typedef struct yt_node {
 typedef struct yt_ctx {
     const char *file;
     hs_error *err;
+    const char *what; /* "model file", "sweep file": in messages (NULL: "file") */
 } yt_ctx;
 
 /* Parses text into *root (NULL for an empty document). what names the kind of file in

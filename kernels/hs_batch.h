@@ -15,6 +15,7 @@
 #endif
 
 #include "hs_integrator.h"
+#include "hs_rules.h"
 
 #define HS_MAX_OUT 32 /* recorded signals */
 #define HS_MAX_TRAJ 8 /* signals with trajectories */
@@ -83,11 +84,13 @@ HS_HD static inline long hs_traj_count(long nsteps, int every)
 
 /* A basic sanity check of physical values on the device side (the host validates models
  * fully when they are loaded; sampled values are checked here so that an instance with,
- * e.g., a negative bulk modulus drawn from a wide normal is flagged, not run). */
+ * e.g., a negative bulk modulus drawn from a wide normal, or an rtol of 0, is flagged, not
+ * run). The integrator's settings meet the same rules here as in a model file. */
 HS_HD static inline int hs_model_values_ok(const hs_model *m)
 {
     int i;
-    if (!(m->dt > 0.0) || !(m->t_end > 0.0) || !(m->penalty > 0.0) || !(m->penalty_ratio >= 0.0)) return 0;
+    /* the integrator's settings: the table every route checks (hs_rules.h) */
+    if (hs_irule_broken(m) >= 0) return 0;
     /* the double-step formulation solves position equations only (host/model_validate.c) */
     if (m->formulation != HS_FORM_PENALTY && (m->formulation != HS_FORM_DOUBLE_STEP || m->nnh > 0)) return 0;
     for (i = 0; i < m->nbody; ++i) {

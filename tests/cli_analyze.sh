@@ -3,13 +3,17 @@
 # SALib's Saltelli design (SALib.sample.sobol.sample with scramble=False and the documented
 # skip: bit-identical values), and `hydrosweep analyze sobol` gives, and stores in /sobol, the
 # indices SALib.analyze.sobol computes from the same statistic with the same seed; bad input
-# (not a saltelli sweep, an unknown signal, failed instances) exits 2 with the reason, no
-# SALib exits 4; and the whole chain (the C design, the analysis) gives Ishigami's known
-# indices within their confidence intervals.
+# (not a saltelli sweep, an unknown signal, failed instances, --resamples, --conf or --seed out
+# of range) exits 2 with the reason, no SALib exits 4; N = 16 base points draw the warning that
+# the intervals are too wide (raise instances); and the whole chain (the C design, the analysis)
+# gives Ishigami's known indices within their confidence intervals, without that warning.
 # Usage: cli_analyze.sh PATH/TO/hydrosweep   (from the repository root)
-# SALib is not a Debian package: it is installed into a virtual environment here (pip, from
-# PyPI, without its dependencies, which Debian's numpy, scipy, pandas and matplotlib provide);
-# exit 77 (skipped) when that cannot be done (no network, no venv, no scipy).
+# SALib is not a Debian package: it is installed into a virtual environment here by the recipe
+# that `hydrosweep analyze --help` prints (and the README gives): a venv of Debian's python3 made
+# with --system-site-packages, pip install --no-deps SALib multiprocess dill (from PyPI; numpy,
+# scipy, pandas and matplotlib are Debian's: without --no-deps pip would bring a newer numpy that
+# Debian's h5py cannot import); exit 77 (skipped) when that cannot be done (no network, no venv,
+# no scipy). tests/cli_analyze_args.sh checks the options and the warning without SALib.
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
@@ -19,8 +23,19 @@ if [ -z "$PY" ] || ! "$PY" -c "import ensurepip" >/dev/null 2>&1; then
   echo "cli_analyze: SKIPPED: no python3 with numpy, h5py, pandas, scipy and venv (scripts/install-deps.sh)"
   exit 77
 fi
-if ! "$PY" -m venv --system-site-packages "$tmp/venv" >"$tmp/venv.log" 2>&1 ||
-   ! timeout 120 "$tmp/venv/bin/pip" install -q --no-deps SALib multiprocess dill >"$tmp/pip.log" 2>&1; then
+# the recipe of `hydrosweep analyze --help`, V being the venv: its venv and pip lines
+"$HS" analyze --help >"$tmp/help.log" 2>&1
+mkvenv=$(sed -n 's#^ *\(/usr/bin/python3 -m venv --system-site-packages\) V$#\1#p' "$tmp/help.log")
+pipargs=$(sed -n 's#^ *V/bin/pip install \(--no-deps SALib.*\)$#\1#p' "$tmp/help.log")
+if [ -z "$mkvenv" ] || [ -z "$pipargs" ] || ! grep -qF "pip install $pipargs" "$ROOT/README.md"; then
+  bad "analyze --help (and the README) give no recipe of the form '/usr/bin/python3 -m venv --system-site-packages V'" \
+      "'V/bin/pip install --no-deps SALib ...': $(cat "$tmp/help.log")"
+  finish cli_analyze
+  exit 1
+fi
+mkvenv=${mkvenv/\/usr\/bin\/python3/$PY}
+if ! $mkvenv "$tmp/venv" >"$tmp/venv.log" 2>&1 ||
+   ! timeout 120 "$tmp/venv/bin/pip" install -q $pipargs >"$tmp/pip.log" 2>&1; then
   echo "cli_analyze: SKIPPED: SALib could not be installed from PyPI: $(tail -2 "$tmp/pip.log" 2>/dev/null)"
   exit 77
 fi
@@ -44,6 +59,9 @@ PYEOF
 out=$(HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal p_piston --stat max --seed 5 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q "rank  parameter" <<<"$out" && grep -q "stored: s.h5:/sobol/p_piston/max" <<<"$out" && ok ||
   bad "analyze rc $rc: $out"
+# N = 16 base points: intervals as wide as the indices, and S1 above ST: the warning says so
+grep -q "^hydrosweep analyze: warning: the confidence intervals are wide against the indices (.*N = 16 base points is too few for reliable indices; raise \`instances\` in the sweep file" <<<"$out" &&
+  ok || bad "no warning of too few base points: $out"
 # the stored indices equal SALib's own analysis of the same column with the same seed
 "$VPY" - <<'PYEOF' && ok || bad "stored indices differ from SALib's"
 import sys, warnings
@@ -62,6 +80,8 @@ for k in ("S1", "S1_conf", "ST", "ST_conf", "S2"):
     if not np.array_equal(a, b, equal_nan=True):
         print(k, a, b); sys.exit(1)
 assert [n.decode() for n in g.attrs["names"]] == names and g.attrs["N"] == 16 and g.attrs["seed"] == 5
+# checksummed like the engine's datasets
+assert all(g[k].fletcher32 for k in ("S1", "S1_conf", "ST", "ST_conf", "S2", "S2_conf")), "fletcher32"
 # the valve's flow coefficient drives the peak piston pressure of the valve opening most
 assert names[int(np.argmax(g["ST"][()]))] == "valve.dcv.Cv", g["ST"][()]
 PYEOF
@@ -89,7 +109,9 @@ import h5py, numpy as np
 from hydrosweep import analyze
 X = h5py.File("ish.h5")["params"][()]
 y = np.sin(X[:, 0]) + 7 * np.sin(X[:, 1]) ** 2 + 0.1 * X[:, 2] ** 4 * np.sin(X[:, 0])
-df = analyze.sobol("ish.h5", "j1", "max", y=y, seed=2).loc[["gravity.x", "gravity.y", "gravity.z"]]
+df = analyze.sobol("ish.h5", "j1", "max", y=y, seed=2)
+assert "warning" not in df.attrs, df.attrs["warning"]  # N = 8192: narrow intervals
+df = df.loc[["gravity.x", "gravity.y", "gravity.z"]]
 S1, ST = [0.3139, 0.4424, 0.0], [0.5576, 0.4424, 0.2437]
 for k, (name, r) in enumerate(df.iterrows()):
     print("  %s: S1 %.4f +- %.4f (known %.4f), ST %.4f +- %.4f (known %.4f)"
@@ -103,8 +125,14 @@ HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal nope >e.log 2>&1; rc=$?
 "$HS" run "$ROOT/tests/data/sweep_small.yaml" -b cpu -o mc.h5 --no-progress >/dev/null 2>&1
 HS_PYTHON=$VPY "$HS" analyze sobol mc.h5 --signal p_piston >e.log 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "need a sweep with method: saltelli" e.log && ok || bad "not saltelli rc $rc: $(cat e.log)"
+for a in "--resamples 0" "--resamples -1" "--resamples 1e12" "--conf 1.5" "--conf nan" "--seed -5"; do
+  HS_PYTHON=$VPY "$HS" analyze sobol s.h5 --signal p_piston --no-store $a >e.log 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "^hydrosweep analyze: error: the .* must be" e.log && ! grep -q Traceback e.log && ok ||
+    bad "analyze $a: rc $rc: $(cat e.log)"
+done
 HS_PYTHON=/nonexistent/python "$HS" analyze sobol s.h5 --signal p_piston >e.log 2>&1; rc=$?
-[ $rc -eq 4 ] && grep -q "pip install SALib" e.log && ok || bad "no SALib rc $rc: $(cat e.log)"
+[ $rc -eq 4 ] && grep -qF "/nonexistent/python (HS_PYTHON): not found" e.log &&
+  grep -qF "pip install --no-deps SALib multiprocess dill" e.log && ok || bad "no SALib rc $rc: $(cat e.log)"
 "$HS" analyze >e.log 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "usage: hydrosweep analyze sobol" e.log && ok || bad "usage rc $rc"
 finish cli_analyze

@@ -75,6 +75,18 @@ while IFS=$'\t' read -r file line key msg only; do
   done
 done <"$BAD/cases.tsv"
 [ "$ncase" -ge 30 ] && ok || bad "only $ncase corpus cases read"
+# a file that is not YAML of ours at all is refused as such: no line of it is repeated
+for c in validate run; do
+  "$HS" "$c" "$BAD/sweep_model_not_yaml.yaml" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ $rc -eq 2 ] && grep -q "not a hydrosweep model file" "$tmp/err" && ! grep -q "SECRET\|root:\|daemon" "$tmp/err" "$tmp/out" &&
+    ok || bad "$c: rc $rc, the password file's text echoed or not refused as such: $(cat "$tmp/err")"
+done
+"$HS" info /etc/passwd >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && ! grep -q "root:\|/bin/" "$tmp/err" && ok || bad "info /etc/passwd echoes it: $(cat "$tmp/err")"
+"$HS" info "$BAD/model_long_key.yaml" >"$tmp/out" 2>"$tmp/err"
+! grep -q "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" "$tmp/err" && ok ||
+  bad "a 300-character key echoed"
 
 # --- 2. single-byte insertions into the shipped files --------------------------------------
 # insert FILE POS BYTE OUT: OUT is FILE with the byte (printf escape) inserted at offset POS
@@ -145,6 +157,24 @@ refused 2 "enum 1.5" -- "$HS" simulate models/fourbar_jaiswal2021_friction.yaml 
   "$HS" simulate "$M" --dt 1e-3 --t-end 0.02 -o "$tmp/y.csv" >/dev/null 2>&1 && cmp -s "$tmp/x.csv" "$tmp/y.csv" &&
   [ "$(wc -l <"$tmp/x.csv")" -eq 22 ] && ok || bad "--t-end/--dt in either order"
 
+# a path longer than 255 characters is refused with that reason, never cut (the messages
+# would name another file)
+long=$tmp/$(printf '%0130d' 0)/$(printf '%0130d' 1)
+mkdir -p "$long" && cp "$M" "$long/m.yaml"
+refused 2 "a model path of ${#long} + 7 characters" -- "$HS" info "$long/m.yaml" &&
+  has "long path" "more than the 255 a path may have"
+rm -rf "$tmp/$(printf '%0130d' 0)"
+# --set NAME without its value is a usage error (exit 1) for every command that takes --set
+for c in simulate info linearize kernel; do
+  refused 1 "$c --set NAME" -- "$HS" "$c" "$M" --set integrator.rtol && has "$c --set NAME" "needs NAME=VALUE"
+done
+refused 1 "info --set=NAME" -- "$HS" info "$M" --set=integrator.rtol
+# kernel --arch: checked against the architectures NVRTC lists, before any compilation
+for a in sm_9 sm_1000 sm_12 sm_90x 'sm_90;x' 90; do
+  refused 1 "kernel --arch $a" -- "$HS" kernel "$M" --arch "$a" --only specialised &&
+    has "kernel --arch $a" "not an architecture this NVRTC compiles for"
+done
+
 # --- 5. outputs -----------------------------------------------------------------------------
 refused 2 "simulate -o /dev/full" -- "$HS" simulate "$M" --t-end 0.5 -o /dev/full &&
   has "-o /dev/full" "/dev/full" && has "-o /dev/full" "character device, not a regular file"
@@ -195,6 +225,27 @@ for kb in 1 4 16 40; do
     bad "run on a full disk ($kb KiB): exit $rc (want 3, no crash): $(head -c 300 "$tmp/err")"
   [ ! -e "$tmp/full.h5.part" ] && [ ! -e "$tmp/full.h5" ] && ok || bad "full disk ($kb KiB): files left"
 done
+# merge on a full disk, at every size up to the merged file's: fails with neither file left
+# (the CSV is renamed into place only after the results file: never a CSV without its .h5)
+"$HS" run "$S" --shard 0/2 -o "$tmp/sh0.h5" --no-progress >/dev/null 2>&1 &&
+  "$HS" run "$S" --shard 1/2 -o "$tmp/sh1.h5" --no-progress >/dev/null 2>&1 &&
+  "$HS" merge "$tmp/whole.h5" "$tmp/sh0.h5" "$tmp/sh1.h5" >/dev/null 2>&1 || bad "shards and their merge"
+kbw=$((($(stat -c %s "$tmp/whole.h5") + 1023) / 1024))
+nfail=0
+for kb in 1 8 $(seq $((kbw > 24 ? kbw - 24 : 2)) 2 $((kbw + 1))); do
+  rm -f "$tmp"/fm.*
+  (trap '' XFSZ; ulimit -f $kb; exec "$HS" merge "$tmp/fm.h5" "$tmp/sh0.h5" "$tmp/sh1.h5") >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    [ -e "$tmp/fm.h5" ] && [ -e "$tmp/fm.csv" ] && [ ! -e "$tmp/fm.h5.part" ] && [ ! -e "$tmp/fm.csv.part" ] && ok ||
+      bad "merge with $kb KiB: exit 0 but files $(ls "$tmp"/fm.* 2>/dev/null | tr '\n' ' ')"
+  else
+    nfail=$((nfail + 1))
+    grep -q 'File too large' "$tmp/err" && [ -z "$(ls "$tmp"/fm.* 2>/dev/null)" ] && ok ||
+      bad "merge on a full disk ($kb KiB): exit $rc, files left: $(ls "$tmp"/fm.* 2>/dev/null | tr '\n' ' ') $(head -c 200 "$tmp/err")"
+  fi
+done
+[ $nfail -ge 3 ] && ok || bad "merge on a full disk: only $nfail sizes failed (the sizes tried do not test it)"
 (trap '' XFSZ; ulimit -f 8; exec "$HS" simulate "$M" --t-end 2 -o "$tmp/full.csv") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'File too large' "$tmp/err" && grep -q 'full.csv' "$tmp/err" && ok ||

@@ -145,4 +145,47 @@ echo "  inline commands: $ran ran, $skipped skipped (placeholders or fragments)"
   && tr '\n' ' ' <"$ROOT/README.md" | tr -s ' ' | grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' \
   && ok || bad "--set joint.j1.z0 suggests the model's joints, as the README says: rc $rc $(cat set.txt)"
 
+# --- the docs say what the code does (each a class: a new option, plot kind or sweep file
+#     that the docs do not name fails here)
+cd "$ROOT" || exit 1
+# every option a command's parser takes is named by its --help
+for c in simulate info run validate merge kernel linearize; do
+  src=host/cli_$c.c
+  case $c in validate | merge) src=host/cli_run.c ;; esac
+  [ -f "$src" ] || continue
+  "$HS" "$c" --help >"$tmp/help.txt" 2>&1
+  for o in $(grep -o '!strcmp(a, "--[a-z-]*")\|!strcmp(argv\[i\], "--[a-z-]*")' "$src" | grep -o -- '--[a-z-]*' | sort -u); do
+    case "$c:$o" in *:--help | validate:--progress | validate:--no-progress | validate:--resume | validate:--stop-after | validate:--shard | validate:--batch | merge:*) continue ;; esac
+    grep -q -- "$o" "$tmp/help.txt" && ok || bad "hydrosweep $c --help does not name its option $o"
+  done
+done
+# every plot kind is named by hydrosweep --help and hydrosweep plot --help
+"$HS" --help >"$tmp/help.txt" 2>&1
+"$HS" plot --help >"$tmp/phelp.txt" 2>&1
+for k in $(sed -n 's/^KINDS = (\(.*\))$/\1/p' python/hydrosweep/plot.py | tr -d '",'); do
+  grep -q -- "$k" "$tmp/phelp.txt" && ok || bad "hydrosweep plot --help does not name the kind $k"
+done
+for w in "fan chart" histogram scatter status stability simulate; do
+  grep -q "$w" "$tmp/help.txt" && ok || bad "hydrosweep --help does not name the plot of $w"
+done
+# every shipped sweep is in docs/sweep-format.md's table
+for f in sweeps/*.yaml; do
+  grep -q "^| \`$(basename "$f")\` |" docs/sweep-format.md && ok || bad "docs/sweep-format.md does not list $f"
+done
+# a sweep's comment that states how long it runs ("t_end = N s", "the N s work cycle", "N s
+# load case") states its simulation's t_end
+for f in sweeps/*.yaml; do
+  te=$(sed -n 's/^simulation: {.*t_end: *\([0-9.]*\) *s.*/\1/p' "$f")
+  [ -n "$te" ] || continue
+  stated=$(grep '^#' "$f" | grep -o 't_end = [0-9.]* s\|[0-9.]* s work cycle\|[0-9.]* s load case' | grep -o '[0-9.][0-9.]*' | sort -u)
+  for n in $stated; do
+    [ "$n" = "$te" ] && ok || bad "$f: a comment states a run of $n s, the simulation runs to t_end $te s"
+  done
+done
+# the README's package list is what scripts/install-deps.sh installs
+want=$(sed -n '/^PKGS=(/,/)/p' scripts/install-deps.sh | tr -s ' ()' '\n' | grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -v '^PKGS$' | sort -u)
+have=$(tr '\n' ' ' <README.md | tr -s ' ' | sed -n 's/.*exactly what `scripts\/install-deps.sh` installs: *`\([^`]*\)`.*/\1/p' | tr ' ' '\n' | grep -v '^$' | sort -u)
+[ -n "$want" ] && [ "$want" = "$have" ] && ok || bad "README's package list differs from install-deps.sh: $(diff <(echo "$want") <(echo "$have") | tr '\n' ' ')"
+! grep -q "still to come" README.md && ok || bad "README says a part is still to come"
+
 finish cli_docs

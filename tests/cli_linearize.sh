@@ -96,4 +96,7 @@ chk 1 "usage: hydrosweep linearize"
 chk 2 "nonexistent.yaml" nonexistent.yaml
 chk 2 "cylinder.lift.friction.Fq" "$M" --set cylinder.lift.friction.Fq=1
 chk 3 "outside the simulated span" "$M" --at t=100
+# an implausible value is warned of, as info and simulate warn of it
+"$HS" linearize "$M" --set fluid.B_oil=1 >/dev/null 2>"$tmp/lw.txt"
+grep -q 'warning: implausible values: fluid.B_oil = 1 Pa' "$tmp/lw.txt" && ok || bad "linearize warns of B_oil = 1 Pa: $(cat "$tmp/lw.txt")"
 finish cli_linearize

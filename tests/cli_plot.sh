@@ -100,11 +100,21 @@ import hydrosweep.plot as hp
 fig = hp.fan("r.h5", "p_piston", nominal="nom.csv")
 w, h = fig.get_size_inches() * fig.dpi
 assert (round(w), round(h)) == (800, 500), (w, h)
-assert len(fig.axes[0].get_lines()) == 2  # median and nominal
+lines = {l.get_label(): l for l in fig.axes[0].get_lines()}
+assert sorted(lines) == ["each instance's peak (every step)", "median", "nominal"], sorted(lines)
 import h5py, numpy as np
-t = h5py.File("r.h5", "r")["traj/time"][()]
-xn = fig.axes[0].get_lines()[1].get_xdata()
+f = h5py.File("r.h5", "r")
+t = f["traj/time"][()]
+xn = lines["nominal"].get_xdata()
 assert np.allclose(xn, t, rtol=0, atol=1e-12), (xn, t)  # the dense nominal, at the sample times
+# the peak dots are the per-instance maxima at full step resolution, not the sampled ones
+ym = lines["each instance's peak (every step)"].get_ydata()
+cols = [c.decode() if isinstance(c, bytes) else c for c in f.attrs["columns"]]
+pmax = f["stats/p_piston"][()][:, cols.index("max")]
+pmax = pmax[hp._finished(f)[1]]
+pmax = pmax[np.isfinite(pmax)]
+k = hp._signal_scale(f, "p_piston")[0]
+assert len(ym) == len(pmax) and np.isclose(ym.max(), pmax.max() * k, rtol=1e-12), (ym.max(), pmax.max(), k)
 print("ok")
 EOF
 

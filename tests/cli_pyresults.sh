@@ -71,13 +71,20 @@ for col in ("steps", "newton_mean", "newton_max", "rejected_steps"):
 ds = r.stats
 cols = [c.decode() for c in f.attrs["columns"]]
 for sig in ("crank_angle", "p_piston", "W_lift"):
-    check(ds[sig].dims == ("instance", "statistic") and same(ds[sig].values, f["stats/" + sig][()]),
+    vcols = [i for i, c in enumerate(cols) if c != "t_max"]
+    check(ds[sig].dims == ("instance", "statistic") and same(ds[sig].values, f["stats/" + sig][()][:, vcols]),
           "stats %s: the stored values" % sig)
-check(list(ds["statistic"].values) == cols and same(ds["instance"].values, inst), "stats coordinates")
+    check(same(r.t_max[sig].values, f["stats/" + sig][()][:, cols.index("t_max")])
+          and r.t_max[sig].attrs["units"] == "s", "t_max %s: the stored times, in s" % sig)
+check(list(ds["statistic"].values) == [c for c in cols if c != "t_max"] and same(ds["instance"].values, inst),
+      "stats coordinates: the statistics in the signal's unit")
+e = r.ensemble
+check(str(e.sel(signal="p_piston", statistic="t_max")["units"].values) == "s"
+      and str(e.sel(signal="p_piston", statistic="max")["units"].values) == "Pa", "ensemble: each statistic's unit")
 check(ds["p_piston"].attrs["units"] == "Pa" and ds["crank_angle"].attrs["units"] == "rad"
       and ds["W_lift"].attrs["units"] == "J", "stats units")
 arr = ds[["crank_angle", "p_piston", "W_lift"]].to_array("signal")
-check(arr.dims == ("signal", "instance", "statistic") and arr.shape == (3, 20, 5), "to_array: %s" % (arr.dims,))
+check(arr.dims == ("signal", "instance", "statistic") and arr.shape == (3, 20, len(vcols)), "to_array: %s" % (arr.dims,))
 check(float(ds["p_piston"].sel(instance=0, statistic="max")) == f["stats/p_piston"][0, cols.index("max")],
       "stats.sel by instance and statistic")
 
@@ -102,7 +109,8 @@ try:
     matplotlib.use("Agg")
     import hydrosweep.plot as hp
     fig = hp.fan(r, "p_piston")
-    check(len(fig.axes[0].get_lines()) == 1, "plot.fan(Results): the median line")
+    check(sorted(l.get_label() for l in fig.axes[0].get_lines()) == ["each instance's peak (every step)", "median"],
+          "plot.fan(Results): the median line and the peaks")
     fig = hp.hist(r, "p_piston", "max")
     check(len(fig.axes) == 2, "plot.hist(Results): histogram and ECDF")
 except ImportError:
@@ -124,7 +132,7 @@ check(not q.complete and int(done.sum()) == 1 and "INCOMPLETE" in repr(q), "part
 check(same(q.status["status"].values[rows], g["status"][()][rows]) and (q.status["status"].values[~rows] == -1).all()
       and not q.finished[~rows].any(), "partial: unwritten rows status -1, not finished")
 check(np.isnan(q.stats["p_piston"].values[~rows]).all()
-      and same(q.stats["p_piston"].values[rows], g["stats/p_piston"][()][rows]), "partial: unwritten stats NaN")
+      and same(q.stats["p_piston"].values[rows], g["stats/p_piston"][()][rows][:, vcols]), "partial: unwritten stats NaN")
 check(np.isnan(q.params.values[~rows]).all(), "partial: unwritten params NaN")
 q.close()
 try:

@@ -46,6 +46,9 @@ cmp -s a.csv m.csv && ok || bad "merged CSV == one run's"
 grep -q -- '--resume' stop.txt && ok || bad "says how to resume"
 "$HS" run "$SW" -o c.h5 --resume --no-progress >res.txt 2>&1 && ok || bad "resume: $(cat res.txt)"
 grep -q 'resuming, 8 instances already done' res.txt && ok || bad "resume counts done instances: $(cat res.txt)"
+# its throughput is of the 16 instances it computed, not of all 24
+grep -q '^run: 16 instances in ' res.txt && grep -q '8 of the 24 instances were computed by the run this one resumed' res.txt &&
+  ok || bad "resumed throughput counts only what it computed: $(grep '^run:' res.txt)"
 # every dataset and attribute equal (the file bytes differ: HDF5 lays out its metadata anew
 # when a file is reopened)
 same_h5 a.h5 c.h5 && ok || bad "resumed run == uninterrupted run"

@@ -58,6 +58,11 @@ printf 'name: x\nbodies:\n  - name: a\n    mass: 1\n    shape: point\n    colour
   --set integrator.tol_position=1e-16 -o "$tmp/f.csv" >"$tmp/fs.txt" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q 'FAILED' "$tmp/fs.txt" && [ "$(wc -l <"$tmp/f.csv")" -ge 2 ] \
   && ok || bad "Newton failure: rc $rc, $(cat "$tmp/fs.txt")"
+# ... and says so on stderr (the summary with -o goes to stdout)
+"$HS" simulate models/fourbar_rahikainen2018_mech.yaml --set integrator.max_iter=1 \
+  --set integrator.tol_position=1e-16 -o "$tmp/f.csv" >/dev/null 2>"$tmp/fe.txt"; rc=$?
+[ $rc -eq 3 ] && grep -q 'error: the integration FAILED at t = ' "$tmp/fe.txt" && ok ||
+  bad "Newton failure on stderr: rc $rc, $(cat "$tmp/fe.txt")"
 
 # --- a hydraulic model: pressure, spool and cylinder columns; static start of Pub. I
 "$HS" simulate models/fourbar_rahikainen2018.yaml --t-end 0.6 -o "$tmp/h.csv" >"$tmp/hs.txt" 2>&1 \

@@ -1,7 +1,9 @@
 /* test_results.c -- results files (host/results.c): layout and contents read back with the
  * HDF5 API, the .part file and its rename, the CSV summary, resume after an interruption,
  * merging shards, reading one instance, quantiles and the ensemble statistics (on the host,
- * and for backend gpu through hs_gpu_quantiles or its host fallback: quantiles_on). */
+ * and for backend gpu through hs_gpu_quantiles or its host fallback: quantiles_on), and the
+ * checksums: bytes flipped in a piece or in a .part's finished chunk fail merge and resume,
+ * naming the dataset and the chunk. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -637,13 +639,16 @@ static void test_full_run(void)
      * where the file keeps it (checked below against f_stat) */
     {
         char row[128];
-        snprintf(row, sizeof row, "\n  %-11s %-6s %13.6g %13.6g %13.6g\n", "", "mean", 0.0, 0.0, 0.0);
+        snprintf(row, sizeof row, "\n  %-11s %-6s %13.6g %13.6g %13.6g  N\n", "", "mean", 0.0, 0.0, 0.0);
         CHECK(table && strstr(table, row) && !strstr(table, "e-95") && !strstr(table, "e-94"),
               "round-off-sized quantiles print as 0:\n%s", table ? table : "");
     }
     CHECK(table && strstr(table, "crank_angle") && strstr(table, "t_max") && !strstr(table, "rms"),
           "ensemble table rows");
-    CHECK(table && strstr(table, "95%   quantiles on host\n"),
+    /* every row in its own unit: the signal's, s for t_max (a time) */
+    CHECK(table && strstr(table, "  unit  ") && strstr(table, "  rad\n") && strstr(table, "  s\n"),
+          "ensemble table rows name their units:\n%s", table ? table : "");
+    CHECK(table && strstr(table, "95%  unit  quantiles on host\n"),
           "ensemble table column header says where the quantiles were computed:\n%s",
           table ? table : "");
     free(table);
@@ -1274,7 +1279,7 @@ static void test_quantiles_on(void)
           want);
     {
         char line[96];
-        snprintf(line, sizeof line, "95%%   quantiles on %s\n", want);
+        snprintf(line, sizeof line, "95%%  unit  quantiles on %s\n", want);
         CHECK(table && strstr(table, line), "gpu run table says '%s':\n%s", line,
               table ? table : "");
     }
@@ -1295,6 +1300,251 @@ static void test_quantiles_on(void)
     check_same_files(pg, pg2, "two identical gpu-backend runs, whole files");
 }
 
+/* ---- checksums (docs/results-format.md, Checksums) ---- */
+
+static int copy_file(const char *from, const char *to)
+{
+    long n;
+    char *b = slurp(from, &n);
+    FILE *f;
+    int ok;
+    if (!b) return -1;
+    f = fopen(to, "wb");
+    ok = f && fwrite(b, 1, (size_t)n, f) == (size_t)n;
+    if (f && fclose(f) != 0) ok = 0;
+    free(b);
+    return ok ? 0 : -1;
+}
+
+/* XORs 0x5a into byte `at` of the raw data of dataset name in file p: of its chunk `chunk`
+ * (H5Dget_chunk_info: where HDF5 stored it) or, for a contiguous dataset (chunk < 0), of its
+ * data (H5Dget_offset). What a disk, a copy or a transfer error does to a file. */
+static int flip_byte(const char *p, const char *name, int chunk, long at)
+{
+    hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT), d = -1, s = -1;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0, off[2];
+    unsigned mask = 0;
+    FILE *fp;
+    int c, ok = 0;
+    if (f >= 0 && (d = H5Dopen2(f, name, H5P_DEFAULT)) >= 0 && (s = H5Dget_space(d)) >= 0) {
+        if (chunk >= 0) {
+            if (H5Dget_chunk_info(d, s, (hsize_t)chunk, off, &mask, &addr, &size) < 0)
+                addr = HADDR_UNDEF;
+        } else {
+            addr = H5Dget_offset(d);
+            size = H5Dget_storage_size(d);
+        }
+    }
+    if (s >= 0) H5Sclose(s);
+    if (d >= 0) H5Dclose(d);
+    if (f >= 0) H5Fclose(f);
+    if (addr == HADDR_UNDEF || (hsize_t)at >= size) {
+        printf("  flip_byte: no byte %ld in chunk %d of %s in %s\n", at, chunk, name, p);
+        return -1;
+    }
+    if ((fp = fopen(p, "r+b")) != NULL) {
+        if (fseek(fp, (long)addr + at, SEEK_SET) == 0 && (c = fgetc(fp)) != EOF &&
+            fseek(fp, (long)addr + at, SEEK_SET) == 0 && fputc(c ^ 0x5a, fp) != EOF)
+            ok = 1;
+        if (fclose(fp) != 0) ok = 0;
+    }
+    return ok ? 0 : -1;
+}
+
+/* Every dataset with data carries the Fletcher32 filter, the texts their crc32 attribute. */
+static void check_checksums_stored(const char *p)
+{
+    hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT);
+    const char *names[] = {"/instance",   "/params",         "/status",       "/steps",
+                           "/newton_mean", "/newton_max",    "/rejected_steps", "/done",
+                           "/traj/time",  "/stats/p_piston", "/traj/p_rod",   "/ensemble/F_lift"};
+    int k, bare = 0;
+    CHECK(f >= 0, "open %s", p);
+    if (f < 0) return;
+    for (k = 0; k < (int)(sizeof names / sizeof names[0]); ++k) {
+        hid_t d = H5Dopen2(f, names[k], H5P_DEFAULT), dcpl = d >= 0 ? H5Dget_create_plist(d) : -1;
+        unsigned flags = 0, conf = 0;
+        size_t nv = 0;
+        if (dcpl < 0 || H5Pget_filter_by_id2(dcpl, H5Z_FILTER_FLETCHER32, &flags, &nv, NULL, 0, NULL,
+                                             &conf) < 0) {
+            printf("  %s has no Fletcher32 filter\n", names[k]);
+            ++bare;
+        }
+        if (dcpl >= 0) H5Pclose(dcpl);
+        if (d >= 0) H5Dclose(d);
+    }
+    CHECK(bare == 0, "%s: %d datasets without checksum", p, bare);
+    {
+        hid_t d = H5Dopen2(f, "/model_text", H5P_DEFAULT);
+        long crc = d >= 0 ? attr_long(d, "crc32") : -999;
+        CHECK(crc >= 0, "/model_text has the attribute crc32");
+        if (d >= 0) H5Dclose(d);
+    }
+    H5Fclose(f);
+}
+
+static void test_checksums(void)
+{
+    /* shards [0, 3), [3, 7), [7, 10): chunks of 3 rows, piece c1 has chunks 0 (rows 0..2) and
+     * 1 (row 3) */
+    static const struct {
+        const char *ds;
+        int chunk;
+        long at;
+        const char *want;
+    } merge_cases[] = {
+        {"/status", 0, 5, "dataset /status: checksum mismatch (Fletcher32) in chunk 0 (rows 0..2)"},
+        {"/stats/p_piston", 1, 9, "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 1 (rows 3..3)"},
+        {"/params", 0, 17, "dataset /params: checksum mismatch (Fletcher32) in chunk 0 (rows 0..2)"},
+        {"/traj/p_rod", 0, 60, "dataset /traj/p_rod: checksum mismatch"},
+        {"/instance", 1, 0, "dataset /instance: checksum mismatch"},
+        {"/newton_mean", 0, 3, "dataset /newton_mean: checksum mismatch"},
+        {"/done", 0, 0, "dataset /done: checksum mismatch"},
+        {"/traj/time", 0, 8, "dataset /traj/time: checksum mismatch"},
+        {"/model_text", -1, 3, "dataset /model_text: checksum mismatch"},
+        {"/sweep_text", -1, 0, "dataset /sweep_text: checksum mismatch"},
+    };
+    /* a .part with chunks 0 and 2 written, 1 and 3 not */
+    static const struct {
+        const char *ds;
+        int chunk;
+        long at;
+        const char *want;
+    } resume_cases[] = {
+        {"/status", 2, 2, "dataset /status: checksum mismatch (Fletcher32) in chunk 2 (rows 6..8)"},
+        {"/stats/F_lift", 0, 40, "dataset /stats/F_lift: checksum mismatch (Fletcher32) in chunk 0 (rows 0..2)"},
+        {"/params", 2, 0, "dataset /params: checksum mismatch (Fletcher32) in chunk 2 (rows 6..8)"},
+        {"/traj/crank_angle", 2, 100, "dataset /traj/crank_angle: checksum mismatch (Fletcher32) in chunk 2"},
+        {"/rejected_steps", 0, 23, "dataset /rejected_steps: checksum mismatch"},
+        {"/done", 0, 1, "dataset /done: checksum mismatch"},
+        {"/model_text", -1, 0, "dataset /model_text: checksum mismatch"},
+    };
+    char c[3][128], x[128], out[128], outpart[140], part[128], q[128], qpart[128], ref[128];
+    const char *pieces[3];
+    hs_results_layout L;
+    hs_results_meta M;
+    hs_results *r = NULL;
+    hs_error e;
+    batch b;
+    int k, rc;
+    long ch;
+    path_in(c[0], sizeof c[0], "c0.h5");
+    path_in(c[1], sizeof c[1], "c1.h5");
+    path_in(c[2], sizeof c[2], "c2.h5");
+    path_in(x, sizeof x, "x1.h5");
+    path_in(out, sizeof out, "cm.h5");
+    snprintf(outpart, sizeof outpart, "%s.part", out);
+    path_in(ref, sizeof ref, "a.h5");
+    check_checksums_stored(ref);
+    CHECK(run_range(c[0], 0, 3, CH, 42, 1, NULL) == 0, "shard [0, 3)");
+    CHECK(run_range(c[1], 3, 7, CH, 42, 1, NULL) == 0, "shard [3, 7)");
+    CHECK(run_range(c[2], 7, 10, CH, 42, 1, NULL) == 0, "shard [7, 10)");
+    pieces[0] = c[0];
+    pieces[1] = x;
+    pieces[2] = c[2];
+    /* bytes flipped in one piece: the merge fails naming the file, the dataset and the chunk,
+     * and leaves no output */
+    for (k = 0; k < (int)(sizeof merge_cases / sizeof merge_cases[0]); ++k) {
+        CHECK(copy_file(c[1], x) == 0 &&
+                  flip_byte(x, merge_cases[k].ds, merge_cases[k].chunk, merge_cases[k].at) == 0,
+              "corrupt %s of a piece", merge_cases[k].ds);
+        rc = hs_results_merge(out, pieces, 3, &e);
+        CHECK(rc == HS_ERR_IO && strstr(e.msg, merge_cases[k].want) && strstr(e.file, "x1.h5") &&
+                  strstr(e.msg, "cannot be trusted"),
+              "merge with %s corrupt: rc %d, %s: %s", merge_cases[k].ds, rc, e.file, e.msg);
+        CHECK(!exists(out) && !exists(outpart), "no merged file after a corrupt piece");
+    }
+    /* the same piece, intact: the merge is the single run's file */
+    pieces[1] = c[1];
+    rc = hs_results_merge(out, pieces, 3, &e);
+    CHECK(rc == 0, "merge of the intact pieces");
+    if (rc) show_err(&e);
+    check_same_datasets(ref, out, "merged (intact pieces) vs single run");
+    check_checksums_stored(out);
+
+    /* reading one instance checks the rows it reads */
+    CHECK(copy_file(ref, x) == 0 && flip_byte(x, "/params", 1, 20) == 0, "corrupt /params");
+    {
+        char names[4][112], mp[64];
+        double vals[4];
+        int np = 0;
+        rc = hs_results_read_instance(x, 4, 4, names, vals, &np, mp, sizeof mp, &e);
+        CHECK(rc == HS_ERR_IO && strstr(e.msg, "dataset /params: checksum mismatch (Fletcher32) in chunk 1 (rows 3..5)"),
+              "read an instance of a corrupt /params: %s", e.msg);
+        rc = hs_results_read_instance(x, 8, 4, names, vals, &np, mp, sizeof mp, &e);
+        CHECK(rc == 0 && vals[1] == f_param(8, 1), "an instance of an intact chunk reads");
+    }
+
+    /* resume: the finished chunks of the .part are read (checked) before anything runs */
+    path_in(part, sizeof part, "p.h5.part");
+    path_in(q, sizeof q, "q.h5");
+    path_in(qpart, sizeof qpart, "q.h5.part");
+    {
+        char pp[128];
+        path_in(pp, sizeof pp, "p.h5");
+        make_layout(&L, &M, 0, NT, CH, 42);
+        rc = hs_results_create(pp, &L, &M, &r, &e);
+        CHECK(rc == 0, "create p");
+        if (rc) return;
+        for (ch = 0; ch < 4; ch += 2) {
+            make_batch(&b, 0, NT, CH, ch);
+            CHECK(hs_results_write_chunk(r, ch, b.params, &b.bo, &e) == 0, "write chunk %ld", ch);
+        }
+        hs_results_close(r);
+        r = NULL;
+    }
+    for (k = 0; k < (int)(sizeof resume_cases / sizeof resume_cases[0]); ++k) {
+        CHECK(copy_file(part, qpart) == 0 &&
+                  flip_byte(qpart, resume_cases[k].ds, resume_cases[k].chunk, resume_cases[k].at) == 0,
+              "corrupt %s of the .part", resume_cases[k].ds);
+        make_layout(&L, &M, 0, NT, CH, 42);
+        rc = hs_results_resume(q, &L, &M, &r, &e);
+        CHECK(rc == HS_ERR_IO && !r && strstr(e.msg, resume_cases[k].want) && strstr(e.file, "q.h5.part") &&
+                  strstr(e.msg, "cannot be trusted"),
+              "resume with %s corrupt: rc %d, %s: %s", resume_cases[k].ds, rc, e.file, e.msg);
+        if (r) hs_results_close(r);
+        r = NULL;
+        CHECK(exists(qpart) && !exists(q), "the corrupt .part is left as it was");
+    }
+    /* bytes flipped in a chunk not written yet: that chunk is written whole (HDF5 does not
+     * read it back), so the run resumes and finishes as the uninterrupted one. (Not so the
+     * last chunk, of 1 row in a chunk of 3: HDF5 reads such an edge chunk before writing it,
+     * and the write fails on the damaged chunk, naming it.) */
+    CHECK(copy_file(part, qpart) == 0 && flip_byte(qpart, "/status", 1, 3) == 0 &&
+              flip_byte(qpart, "/stats/p_piston", 1, 7) == 0,
+          "corrupt unwritten chunks of the .part");
+    make_layout(&L, &M, 0, NT, CH, 42);
+    rc = hs_results_resume(q, &L, &M, &r, &e);
+    CHECK(rc == 0, "resume with only unwritten chunks corrupt");
+    if (rc) {
+        show_err(&e);
+        return;
+    }
+    for (ch = 1; ch < 4; ch += 2) {
+        make_batch(&b, 0, NT, CH, ch);
+        CHECK(hs_results_write_chunk(r, ch, b.params, &b.bo, &e) == 0, "write chunk %ld", ch);
+    }
+    rc = hs_results_finish(r, NULL, &e);
+    CHECK(rc == 0, "finish the resumed run");
+    if (rc) show_err(&e);
+    hs_results_close(r);
+    check_same_datasets(ref, q, "resumed over corrupt unwritten chunks vs uninterrupted");
+    /* ... and the edge chunk: its write reads it back, and fails naming it */
+    remove(q);
+    CHECK(copy_file(part, qpart) == 0 && flip_byte(qpart, "/stats/p_piston", 3, 7) == 0,
+          "corrupt the unwritten last chunk of the .part");
+    rc = hs_results_resume(q, &L, &M, &r, &e);
+    CHECK(rc == 0, "resume with the unwritten last chunk corrupt");
+    if (rc) return;
+    make_batch(&b, 0, NT, CH, 3);
+    rc = hs_results_write_chunk(r, 3, b.params, &b.bo, &e);
+    CHECK(rc == HS_ERR_IO &&
+              strstr(e.msg, "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 3 (rows 9..9)"),
+          "write over a corrupt edge chunk: %s", e.msg);
+    hs_results_close(r);
+}
+
 static void cleanup(void)
 {
     const char *names[] = {"a.h5",  "a.csv",  "b.h5",      "b.csv",     "s0.h5",      "s0.csv",
@@ -1302,7 +1552,9 @@ static void cleanup(void)
                            "s4.h5", "s4.csv", "m.h5",      "m.csv",     "i1.h5",      "i1.csv",
                            "i2.h5", "i2.csv", "k.h5", "k.csv", "t.h5", "t.csv", "b.h5.part", "m.h5.part", "bad.h5.part",
                            "qc.h5", "qc.csv", "qg.h5", "qg.csv", "qg2.h5", "qg2.csv",
-                           "lock.h5", "lock.csv", "lock.h5.part"};
+                           "lock.h5", "lock.csv", "lock.h5.part",
+                           "c0.h5", "c0.csv", "c1.h5", "c1.csv", "c2.h5", "c2.csv", "x1.h5",
+                           "cm.h5", "cm.csv", "cm.h5.part", "p.h5.part", "q.h5", "q.csv", "q.h5.part"};
     char p[128];
     int k;
     for (k = 0; k < (int)(sizeof names / sizeof names[0]); ++k) {
@@ -1331,6 +1583,7 @@ int main(void)
     test_identical();
     test_quantiles_on();
     test_lock();
+    test_checksums();
     if (getenv("HS_TEST_KEEP")) /* to look at the files with h5dump */
         printf("files kept in %s\n", dir);
     else

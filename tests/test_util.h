@@ -8,6 +8,7 @@
 
 #include "hs/model.h"
 #include "hs_linalg.h"
+#include "hs_rules.h"
 
 static int tu_pass = 0, tu_fail = 0;
 
@@ -53,10 +54,12 @@ static inline void tu_model_defaults(hs_model *m)
     int j;
     memset(m, 0, sizeof *m);
     for (j = 0; j < HS_MAX_BODIES; ++j) hs_m3_identity(m->joint_rot0[j]);
+    hs_irule_defaults(m); /* every integrator setting valid (kernels/hs_rules.h), then the tests' */
     m->dt = 1e-3;
     m->t_end = 1.0;
     m->tol_z = 1e-10;
     m->penalty = 1e9;
+    m->penalty_ratio = 0.0;
     m->max_iter = 20;
     m->fd_rel = 1e-8;
     m->fd_floor = 1e-2;

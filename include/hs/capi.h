@@ -23,6 +23,9 @@ const char *hs_capi_version(void);
  * hs_capi_model_free. */
 hs_capi_model *hs_capi_model_load(const char *path, char *msg, size_t nmsg);
 void hs_capi_model_free(hs_capi_model *m);
+/* A model equal to m as it is in memory: the text it was loaded from (not its file again, which
+ * may have changed or gone) with every parameter's current value. NULL with msg filled. */
+hs_capi_model *hs_capi_model_copy(const hs_capi_model *m, char *msg, size_t nmsg);
 /* The model's name (its name: key). */
 const char *hs_capi_model_name(const hs_capi_model *m);
 

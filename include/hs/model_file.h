@@ -10,11 +10,11 @@
 extern "C" {
 #endif
 
-/* The most steps (t_end / dt) an integration may take: an instance of 10^9 steps already runs
- * for hours, and more would overflow the step counters of the trajectories and statistics.
- * Checked by hs_model_validate (model files, --set, --t-end, --dt, sweep simulation
- * overrides) and by the sweep loader for swept integrator.dt / integrator.t_end. */
-#define HS_MAX_STEPS 1e9
+/* HS_MAX_STEPS, the most steps (t_end / dt) an integration may take, and the other rules of
+ * the integrator's settings: kernels/hs_rules.h, checked by hs_model_validate (model files,
+ * --set, --t-end, --dt, sweep simulation overrides), per drawn instance (hs_model_values_ok)
+ * and by the sweep loader for swept integrator.dt / integrator.t_end. */
+#include "../../kernels/hs_rules.h"
 
 /* How a parameter is stored in hs_model. */
 enum hs_param_type {

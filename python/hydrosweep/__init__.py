@@ -17,7 +17,7 @@ xarray objects.
   run(sweep, backend=, n=, out=, threads=, progress=)
                             `hydrosweep run`: the Results object of the file it wrote
   open_results(path, partial=False)
-                            a results file: .params, .status, .stats, .traj(signal), .ensemble,
+                            a results file: .params, .status, .stats, .t_max, .traj(signal), .ensemble,
                             .eig (hydrosweep.results.Results)
   plot                      fan charts, histograms, scatters, status counts, stability maps
   analyze.sobol(results, signal, stat="max")
@@ -40,7 +40,10 @@ def __getattr__(name):
     runs it once)."""
     if name in ("plot", "analyze"):
         import importlib
-        return importlib.import_module("." + name, __name__)
+        mod = importlib.import_module("." + name, __name__)
+        if name == "plot":  # matplotlib is the extra [plot]: say so at hs.plot, not at the first figure
+            mod._pyplot()
+        return mod
     raise AttributeError("module 'hydrosweep' has no attribute %r" % name)
 
 
@@ -51,6 +54,31 @@ def open_results(path, partial=False):
     (its unwritten rows NaN, status -1). Needs pandas and xarray."""
     from .results import Results
     return Results(path, partial=partial)
+
+
+def _int_arg(name, v, lo, hi, allow_none=False):
+    """v as a Python int in [lo, hi], or HydrosweepError: never wrapped or truncated on its
+    way to C (ctypes would wrap 2**64 + 1 to 1 and truncate 2.5 to 2)."""
+    if v is None and allow_none:
+        return None
+    import numbers
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise HydrosweepError("%s must be an integer, got %r" % (name, v))
+    v = int(v)
+    if not lo <= v <= hi:
+        raise HydrosweepError("%s must be in [%d, %d], got %d" % (name, lo, hi, v))
+    return v
+
+
+def _path_arg(name, p):
+    """A path for the C library: str, bytes or os.PathLike, without NUL (C would cut it
+    there and use another file)."""
+    if not isinstance(p, (str, bytes, os.PathLike)):
+        raise HydrosweepError("%s must be a path, got %r" % (name, p))
+    b = os.fsencode(p)
+    if b"\0" in b:
+        raise HydrosweepError("%s %r contains a NUL character" % (name, p))
+    return os.fsdecode(b)
 
 
 def _value_text(v):
@@ -104,13 +132,16 @@ class Model:
     rule raises HydrosweepError with the library's message). simulate() and run() use the
     model's current values."""
 
-    def __init__(self, path):
+    def __init__(self, path, _copy_of=None):
         from . import _capi
         self._c = _capi.lib()
-        self.path = os.fspath(path)
+        self.path = _path_arg("model", path)
         self._sets = []
         buf = _capi.msgbuf()
-        h = self._c.hs_capi_model_load(_capi.enc(self.path), buf, len(buf))
+        if _copy_of is not None:  # the model in memory, not its file again
+            h = self._c.hs_capi_model_copy(_copy_of._h, buf, len(buf))
+        else:
+            h = self._c.hs_capi_model_load(_capi.enc(self.path), buf, len(buf))
         if not h:
             raise HydrosweepError(_capi.dec(buf.value))
         self._h = h
@@ -163,11 +194,10 @@ class Model:
         return self
 
     def copy(self):
-        """A new Model from the same file with the same parameter changes."""
-        m = Model(self.path)
-        for a in self._sets:
-            n, v = a.split("=", 1)
-            m.set(n, v)
+        """A new Model equal to this one as it is in memory: the text loaded (not the file
+        again, which may have changed or been removed since) with every value set on it."""
+        m = Model(self.path, _copy_of=self)
+        m._sets = list(self._sets)
         return m
 
     def close(self):
@@ -208,12 +238,11 @@ def simulate(model, set=None, t_end=None, dt=None, every=1):
             m.set("integrator.t_end", t_end)
         if dt is not None:
             m.set("integrator.dt", dt)
-        if int(every) < 1:
-            raise HydrosweepError("simulate: every must be >= 1, got %r" % every)
+        every = _int_arg("simulate: every", every, 1, 2**62)
         with tempfile.TemporaryDirectory() as tmp:
             csv = os.path.join(tmp, "sim.csv")
             buf = _capi.msgbuf()
-            rc = m._c.hs_capi_simulate_csv(m._h, _capi.enc(csv), int(every), buf, len(buf))
+            rc = m._c.hs_capi_simulate_csv(m._h, _capi.enc(csv), every, buf, len(buf))
             if rc:
                 raise HydrosweepError(_capi.dec(buf.value))
             df = pd.read_csv(csv, float_precision="round_trip")
@@ -234,16 +263,22 @@ def run(sweep, backend="cpu", n=None, out=None, threads=0, progress=True):
     library's message; so does a failed run."""
     from . import _capi
     L = _capi.lib()
-    sweep = os.fspath(sweep)
+    sweep = _path_arg("sweep", sweep)
+    n = _int_arg("n (instances; None: the sweep's)", n, 1, 2**53, allow_none=True)
+    threads = _int_arg("threads (0: all cores)", threads, 0, 2**31 - 1)
+    if progress not in (True, False, 0, 1, 2):
+        raise HydrosweepError("progress must be True, False, 0, 1 or 2, got %r" % (progress,))
+    if not isinstance(backend, str):
+        raise HydrosweepError("backend must be a string, got %r" % (backend,))
     if out is None:
         base = os.path.splitext(os.path.basename(sweep))[0]
         os.makedirs("out", exist_ok=True)
         out = os.path.join("out", base + ".h5")
-    out = os.fspath(out)
+    out = _path_arg("out", out)
     if os.path.dirname(out):  # the results' directory, as `hydrosweep run` makes out/
         os.makedirs(os.path.dirname(out), exist_ok=True)
     buf = _capi.msgbuf()
-    rc = L.hs_capi_run(_capi.enc(sweep), _capi.enc(backend), int(n or 0), _capi.enc(out), int(threads),
+    rc = L.hs_capi_run(_capi.enc(sweep), _capi.enc(backend), n or 0, _capi.enc(out), threads,
                        2 if progress is True else (0 if not progress else int(progress)), buf, len(buf))
     if rc:
         raise HydrosweepError(_capi.dec(buf.value))

@@ -53,6 +53,7 @@ def lib():
         "hs_capi_version": (c_char_p, []),
         "hs_capi_model_load": (c_void_p, [c_char_p, c_char_p, c_size_t]),
         "hs_capi_model_free": (None, [c_void_p]),
+        "hs_capi_model_copy": (c_void_p, [c_void_p, c_char_p, c_size_t]),
         "hs_capi_model_name": (c_char_p, [c_void_p]),
         "hs_capi_param_count": (c_int, [c_void_p]),
         "hs_capi_param_name": (c_char_p, [c_void_p, c_int]),
@@ -78,7 +79,11 @@ def msgbuf():
 
 
 def enc(s):
-    return os.fsencode(s) if isinstance(s, (str, os.PathLike)) else s
+    """A str or path as the bytes C takes; one with a NUL is refused (C would cut it there)."""
+    b = os.fsencode(s) if isinstance(s, (str, os.PathLike)) else s
+    if isinstance(b, bytes) and b"\0" in b:
+        raise HydrosweepError("%r contains a NUL character" % (s,))
+    return b
 
 
 def dec(b):

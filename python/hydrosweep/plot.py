@@ -44,10 +44,19 @@ FIGSIZE = (8.0, 5.0)
 DPI = 100
 
 
+MATPLOTLIB_MISSING = ("hydrosweep.plot needs matplotlib, which cannot be imported here (%s: %s): pip install "
+                      "'hydrosweep[plot]' (from the repository: pip install '.[plot]'; or pip install matplotlib; "
+                      "Debian: apt-get install python3-matplotlib)")
+
+
 def _pyplot():
     """matplotlib's pyplot on a non-interactive backend when no display is set (a headless
-    run, CI): the figures are only saved."""
-    import matplotlib
+    run, CI): the figures are only saved. matplotlib is the extra [plot]: without it, a message
+    that says how to install it rather than a bare ModuleNotFoundError."""
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise ModuleNotFoundError(MATPLOTLIB_MISSING % (type(e).__name__, e), name="matplotlib") from e
     if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -115,6 +124,20 @@ def fan(res, signal, nominal=None):
         ax.fill_between(t, q[0], q[4], color="tab:blue", alpha=0.2, lw=0, label="5–95 %")
         ax.fill_between(t, q[1], q[3], color="tab:blue", alpha=0.4, lw=0, label="25–75 %")
         ax.plot(t, q[2], color="tab:blue", lw=1.5, label="median")
+        # the bands are of samples every `every` s: a peak between two samples is not in them;
+        # each instance's peak at full step resolution (stats max and t_max) is drawn too
+        sigs, cols = texts(f.attrs["signals"]), texts(f.attrs["columns"])
+        every = float(np.median(np.diff(t))) if t.size > 1 else 0.0
+        peaks = ""
+        if signal in sigs and "max" in cols and "t_max" in cols:
+            st = f["stats/" + signal][()][ok]
+            pm, pt = st[:, cols.index("max")] * k, st[:, cols.index("t_max")]
+            good = np.isfinite(pm) & np.isfinite(pt)
+            if good.any():
+                ax.plot(pt[good], pm[good], ".", color="tab:red", ms=2, alpha=0.5,
+                        label="each instance's peak (every step)")
+                peaks = "; dots: each instance's peak at every step (peaks up to %.4g %s)" % (
+                    float(np.max(pm[good])), unit)
         if nominal:
             tn, yn = _csv_column(nominal, signal)
             # at the trajectories' times when the nominal run has them all (a denser CSV would
@@ -126,7 +149,8 @@ def fan(res, signal, nominal=None):
             ax.plot(tn, yn * k, color="k", lw=1.0, ls="--", label="nominal")
         ax.set_xlabel("t (s)")
         ax.set_ylabel("%s (%s)" % (signal, unit))
-        ax.set_title(_title(f, "%s, %d finished" % (signal, y.shape[0])), fontsize=10)
+        ax.set_title(_title(f, "%s, %d finished" % (signal, y.shape[0])) +
+                     "\nbands: samples every %.3g s%s" % (every, peaks), fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=9)
         fig.tight_layout()
@@ -309,11 +333,13 @@ def stability(res, param_x=None, param_y=None, what="min_damping"):
         label = "smallest damping ratio of the nonzero eigenvalues" if what == "min_damping" else \
             "largest real part of the nonzero eigenvalues (1/s)"
         level = 1.0 if what == "min_damping" else 0.0
+        line = False
         fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
         if py is None:
             o = np.argsort(x[ok])
             ax.plot(x[ok][o], v[ok][o], ".-", color="tab:blue", ms=5)
             ax.axhline(level, color="k", lw=0.8, ls="--")
+            line = True
             ax.set_xlabel("%s (%s)" % (px, ux))
             ax.set_ylabel(label)
         else:
@@ -325,9 +351,12 @@ def stability(res, param_x=None, param_y=None, what="min_damping"):
                 Z = np.full((ys.size, xs.size), np.nan)
                 Z[np.searchsorted(ys, y[ok]), np.searchsorted(xs, x[ok])] = v[ok]
                 m = ax.pcolormesh(xs, ys, Z, shading="nearest", cmap=cmap)
-                if np.nanmin(Z) < level < np.nanmax(Z) or (what == "min_damping" and np.nanmin(Z) < level):
-                    ax.contour(xs, ys, Z, levels=[level - 1e-9 if what == "min_damping" else level],
-                               colors="k", linewidths=1.0)
+                # the line only where the map crosses it (overdamped instances have damping 1
+                # exactly: the line is just below); a map on one side has none, and says so
+                lvl = level - 1e-9 if what == "min_damping" else level
+                if np.nanmin(Z) < lvl < np.nanmax(Z):
+                    ax.contour(xs, ys, Z, levels=[lvl], colors="k", linewidths=1.0)
+                    line = True
             else:
                 m = ax.scatter(x[ok], y[ok], c=v[ok], cmap=cmap, s=16)
             bad = written & ~ok
@@ -337,8 +366,16 @@ def stability(res, param_x=None, param_y=None, what="min_damping"):
             fig.colorbar(m, ax=ax, label=label)
             ax.set_xlabel("%s (%s)" % (px, ux))
             ax.set_ylabel("%s (%s)" % (py, uy))
-        ax.set_title(_title(f, "stability map (line: %s)" % ("damping 1" if what == "min_damping" else
-                                                              "real part 0")), fontsize=10)
+        if line:
+            note = "line: %s" % ("damping 1" if what == "min_damping" else "real part 0")
+        elif ok.any():
+            below = bool(np.all(v[ok] < level - (1e-9 if what == "min_damping" else 0.0)))
+            note = ("every instance oscillatory (damping < 1)" if below else "every instance overdamped") \
+                if what == "min_damping" else \
+                ("every instance stable (real parts < 0)" if below else "every instance unstable or marginal")
+        else:
+            note = "no instance linearized"
+        ax.set_title(_title(f, "stability map (%s)" % note), fontsize=10)
         fig.tight_layout()
         return fig
 

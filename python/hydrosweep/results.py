@@ -6,6 +6,7 @@ version); `decode_status` names the bits of /status. examples/read_results.py an
 hydrosweep.plot read files through these functions.
 """
 import os
+import zlib
 
 import h5py
 import numpy as np
@@ -32,6 +33,129 @@ def warning_mask(bits):
 
 class ResultsError(Exception):
     """The file cannot be read as a complete hydrosweep results file."""
+
+
+# ------------------------------------------------------------------------------------------
+# checksums (docs/results-format.md, Checksums): every dataset with data carries HDF5's
+# Fletcher32 filter, one checksum per chunk, which HDF5 verifies on every read (h5py raises
+# OSError "... data error detected by Fletcher32 checksum"); the scalar texts /model_text and
+# /sweep_text carry an attribute crc32 instead (CRC-32 of the text, zlib.crc32). The file
+# open_results returns reads its datasets through _Dataset, which turns either failure into a
+# ResultsError naming the file, the dataset, the chunk and its rows.
+
+_TEXT_CRC = "crc32"
+
+
+def _checksum_error(e):
+    return "Fletcher32" in str(e)
+
+
+def _locked(e):
+    """An OSError of HDF5's file lock: a process (a running hydrosweep) has the file open for
+    writing (h5py: BlockingIOError, "unable to lock file, errno = 11")."""
+    return isinstance(e, BlockingIOError) or "lock" in str(e)
+
+
+_WHY = ("its bytes changed after they were written (a disk, copy or transfer error): its values "
+        "cannot be trusted")
+
+
+def _damaged(ds, e):
+    """The message for a checksum failure met reading dataset ds: its damaged chunks, found
+    by reading them one by one."""
+    where = ""
+    if ds.chunks and ds.shape and ds.shape[0] > 0:
+        crow, bad = ds.chunks[0], []
+        for k, r0 in enumerate(range(0, ds.shape[0], crow)):
+            try:
+                h5py.Dataset.__getitem__(ds, np.s_[r0:r0 + crow])
+            except OSError as e2:
+                if _checksum_error(e2):
+                    bad.append(k)
+        if bad:
+            r0 = bad[0] * crow
+            where = " in chunk %d (rows %d..%d)" % (bad[0], r0, min(r0 + crow, ds.shape[0]) - 1)
+            if len(bad) > 1:
+                where += " and in %d more chunks (%s)" % (len(bad) - 1, ", ".join(str(b) for b in bad[1:8])
+                                                          + (", ..." if len(bad) > 8 else ""))
+    return ("%s: results file is damaged: dataset %s: checksum mismatch (Fletcher32)%s: %s (HDF5: %s)"
+            % (ds.file.filename, ds.name, where, _WHY, e))
+
+
+class _Dataset(h5py.Dataset):
+    """An h5py.Dataset whose reads raise ResultsError on a checksum failure (see above)."""
+
+    def __getitem__(self, args, new_dtype=None):
+        try:
+            v = h5py.Dataset.__getitem__(self, args) if new_dtype is None else \
+                h5py.Dataset.__getitem__(self, args, new_dtype=new_dtype)
+        except OSError as e:
+            if _checksum_error(e):
+                raise ResultsError(_damaged(self, e)) from None
+            raise
+        if self.shape == () and self.dtype.kind == "S" and _TEXT_CRC in self.attrs:
+            t = bytes(v).split(b"\0", 1)[0]
+            want = int(self.attrs[_TEXT_CRC])
+            if zlib.crc32(t) & 0xFFFFFFFF != want:
+                raise ResultsError("%s: results file is damaged: dataset %s: checksum mismatch (its text has "
+                                   "CRC-32 0x%08x, its attribute %s says 0x%08x): %s"
+                                   % (self.file.filename, self.name, zlib.crc32(t) & 0xFFFFFFFF, _TEXT_CRC,
+                                      want, _WHY))
+        return v
+
+    def read_direct(self, *args, **kw):
+        try:
+            return h5py.Dataset.read_direct(self, *args, **kw)
+        except OSError as e:
+            if _checksum_error(e):
+                raise ResultsError(_damaged(self, e)) from None
+            raise
+
+
+class _Checked:
+    """Groups and files whose datasets are _Datasets."""
+
+    def __getitem__(self, name):
+        obj = super().__getitem__(name)
+        if isinstance(obj, h5py.Dataset) and not isinstance(obj, _Dataset):
+            return _Dataset(obj.id)
+        if isinstance(obj, h5py.Group) and not isinstance(obj, (h5py.File, _Checked)):
+            return _Group(obj.id)
+        return obj
+
+
+class _Group(_Checked, h5py.Group):
+    pass
+
+
+class _File(_Checked, h5py.File):
+    pass
+
+
+def _check_checksums(f, path):
+    """Refuses a results file whose datasets lack their checksums (written by another program,
+    or by a build of format 4 before checksums were stored): their bytes cannot be verified."""
+    names = ["instance", "params", "status", "steps", "newton_mean", "newton_max", "rejected_steps",
+             "done", "traj/time"]
+    names += ["stats/" + s for s in texts(f.attrs.get("signals", h5py.Empty("S1")))]
+    names += ["ensemble/" + s for s in texts(f.attrs.get("signals", h5py.Empty("S1")))]
+    names += ["traj/" + s for s in texts(f.attrs.get("traj_signals", h5py.Empty("S1")))]
+    if int(f.attrs.get("eig_size", 0)) > 0:
+        names += ["eig/" + s for s in ("re", "im", "max_real", "min_damping", "status")]
+    bare = []
+    for n in names:
+        d = h5py.Group.get(f, n)
+        if isinstance(d, h5py.Dataset) and d.size and not d.fletcher32:
+            bare.append("/" + n)
+    for n in ("model_text", "sweep_text"):
+        d = h5py.Group.get(f, n)
+        if isinstance(d, h5py.Dataset) and _TEXT_CRC not in d.attrs:
+            bare.append("/" + n)
+    if bare:
+        raise ResultsError("%s: results file is damaged: dataset%s %s ha%s no checksum (Fletcher32 filter, or the "
+                           "attribute crc32 of a text): written by another program?"
+                           % (path, "s" if len(bare) > 1 else "", ", ".join(bare[:6]) + (", ..." if len(bare) > 6 else ""),
+                              "ve" if len(bare) > 1 else "s"))
 
 
 # ------------------------------------------------------------------------------------------
@@ -88,7 +212,7 @@ def _incomplete(path, final):
             detail = " (%d of %d chunks written)" % (int(np.count_nonzero(done)), done.size)
             sweep = text(f.attrs.get("sweep_path", b"SWEEP"))
     except OSError as e:
-        if "lock" in str(e):  # HDF5 locks a file that a process has open for writing
+        if _locked(e):  # HDF5 locks a file that a process has open for writing
             return ("%s: the run is still going: a running hydrosweep has this file open "
                     "for writing (HDF5: %s); it becomes %s when the last chunk is written"
                     % (path, e, final))
@@ -102,7 +226,9 @@ def _incomplete(path, final):
 
 def open_results(path):
     """Opens PATH read-only and checks that it is a complete hydrosweep results file of a
-    format this reader knows. Returns the h5py.File; raises ResultsError otherwise."""
+    format this reader knows, whose datasets carry their checksums. Returns the h5py.File (its
+    reads raise ResultsError, naming the dataset and the chunk, where a checksum does not
+    match); raises ResultsError otherwise."""
     if path.endswith(".part"):
         if not os.path.exists(path):
             raise ResultsError("%s: no such file" % path)
@@ -113,7 +239,7 @@ def open_results(path):
         raise ResultsError("%s: no such file (and no %s.part of an interrupted run)"
                            % (path, path))
     try:
-        f = h5py.File(path, "r")
+        f = _File(path, "r")
     except OSError as e:
         raise ResultsError("%s: cannot be opened as HDF5 (not an HDF5 file, damaged, or being "
                            "written by a running hydrosweep): %s" % (path, e))
@@ -129,6 +255,11 @@ def open_results(path):
     if int(f.attrs.get("complete", 0)) != 1:
         f.close()
         raise ResultsError(_incomplete(path, path))
+    try:
+        _check_checksums(f, path)
+    except ResultsError:
+        f.close()
+        raise
     return f
 
 
@@ -143,10 +274,13 @@ class Results:
     status      pandas.DataFrame (instance): status, finished, bits (names of the bits set),
                 steps, newton_mean, newton_max, rejected_steps
     stats       xarray.Dataset: one variable per recorded signal, dims (instance, statistic),
-                its SI unit in .attrs["units"] (t_max: in s, its .attrs["t_max_units"]);
-                .stats.to_array("signal") is instance x signal x statistic
+                statistic min, max, final, mean, rms (those stored), in the signal's SI unit
+                (.attrs["units"]); .stats.to_array("signal") is instance x signal x statistic
+    t_max       xarray.Dataset: per signal, when each instance first reached its maximum (s;
+                None when t_max was not stored)
     traj(s)     xarray.DataArray (instance, time) of a trajectory signal
-    ensemble    xarray.DataArray (signal, statistic, quantile): the stored 5/50/95 % quantiles
+    ensemble    xarray.DataArray (signal, statistic, quantile): the stored 5/50/95 % quantiles,
+                each one's unit in the coordinate units (signal, statistic)
     eig         xarray.Dataset of the eigenvalues (sweeps with outputs.eigenvalues; None
                 otherwise): re, im (instance, mode; by decreasing real part), max_real and
                 min_damping of the nonzero ones, status (0 ok, 1 no equilibrium, 2 failed,
@@ -168,15 +302,35 @@ class Results:
             p = path if path.endswith(".part") else path + ".part"
             if not os.path.exists(p):
                 raise ResultsError("%s: no such file" % p)
-            f = h5py.File(p, "r")
+            try:
+                f = _File(p, "r")
+            except OSError as e:
+                if _locked(e):
+                    raise ResultsError("%s: the run is still writing it: a running hydrosweep has this file open "
+                                       "for writing (HDF5: %s); open it when the run has stopped (interrupted, or "
+                                       "complete as %s)" % (p, e, p[:-len(".part")])) from None
+                raise ResultsError("%s: cannot be opened as HDF5 (not an HDF5 file, or damaged): %s"
+                                   % (p, e)) from None
             if int(f.attrs.get("format_version", -1)) != FORMAT_VERSION:
                 f.close()
                 raise ResultsError("%s: not a results file of format_version %d" % (p, FORMAT_VERSION))
+            try:
+                _check_checksums(f, p)
+            except ResultsError:
+                f.close()
+                raise
             path = p
         else:
             f = open_results(path)
         self.path = path
         self._f = f
+        try:
+            self._read(f)
+        except BaseException:
+            f.close()  # a damaged dataset (ResultsError) or another failure: not left open
+            raise
+
+    def _read(self, f):
         self.attrs = {}
         for k, v in f.attrs.items():
             if isinstance(v, h5py.Empty) or (isinstance(v, np.ndarray) and v.dtype.kind == "S"):
@@ -248,13 +402,29 @@ class Results:
 
     @property
     def stats(self):
+        # the statistics in the signal's unit; t_max (a time) is apart, in .t_max, so that no
+        # selection of a statistic carries a unit that is not its own
         xr = self._xr
+        keep = [i for i, c in enumerate(self.columns) if c != "t_max"]
         data = {}
         for s in self.signals:
-            data[s] = xr.DataArray(self._rows(self._f["stats/" + s][()]), dims=("instance", "statistic"),
-                                   attrs={"units": self.units[s], "t_max_units": "s"})
-        ds = xr.Dataset(data, coords={"instance": self.instance, "statistic": self.columns})
-        ds["statistic"].attrs["note"] = "t_max in s; the others in the signal's unit"
+            data[s] = xr.DataArray(self._rows(self._f["stats/" + s][()])[:, keep], dims=("instance", "statistic"),
+                                   attrs={"units": self.units[s]})
+        ds = xr.Dataset(data, coords={"instance": self.instance,
+                                      "statistic": [self.columns[i] for i in keep]})
+        ds["finished"] = ("instance", self.finished)
+        return ds
+
+    @property
+    def t_max(self):
+        # when each signal first reached its maximum (s); None when t_max was not stored
+        if "t_max" not in self.columns:
+            return None
+        xr = self._xr
+        c = self.columns.index("t_max")
+        ds = xr.Dataset({s: xr.DataArray(self._rows(self._f["stats/" + s][()])[:, c], dims=("instance",),
+                                         attrs={"units": "s"}) for s in self.signals},
+                        coords={"instance": self.instance})
         ds["finished"] = ("instance", self.finished)
         return ds
 
@@ -288,6 +458,10 @@ class Results:
     def ensemble(self):
         vals = np.stack([self._f["ensemble/" + s][()] for s in self.signals]) if self.signals else \
             np.zeros((0, len(self.columns), 3))
+        # each (signal, statistic) in its own unit: the coordinate units (t_max in s)
+        units = np.array([["s" if c == "t_max" else self.units[s] for c in self.columns] for s in self.signals],
+                         dtype=object).reshape(len(self.signals), len(self.columns))
         return self._xr.DataArray(vals, dims=("signal", "statistic", "quantile"),
                                   coords={"signal": self.signals, "statistic": self.columns,
-                                          "quantile": [0.05, 0.5, 0.95]}, name="ensemble")
+                                          "quantile": [0.05, 0.5, 0.95],
+                                          "units": (("signal", "statistic"), units)}, name="ensemble")

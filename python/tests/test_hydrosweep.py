@@ -177,6 +177,9 @@ def test_results_describe_themselves(tmp_path):
     r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "u.h5", progress=False)
     assert r.units["p_piston"] == "Pa" and r.units["crank_angle"] == "rad" and r.units["crank_angle_dot"] == "rad/s"
     assert r.stats["p_piston"].attrs["units"] == "Pa" and r.traj("crank_angle_dot").attrs["units"] == "rad/s"
+    # no selection of a statistic carries another's unit: t_max (a time) is apart, in s
+    assert "t_max" not in r.stats["statistic"].values and r.t_max["p_piston"].attrs["units"] == "s"
+    assert str(r.ensemble.sel(signal="p_piston", statistic="t_max")["units"].values) == "s"
     assert set(r.joint_kinds.values()) == {"revolute"} and "crank_angle" in r.joint_kinds
     assert r.model_name == "fourbar_rahikainen2018"
     names = [n for _, n, _, _ in r.status_bits]
@@ -208,3 +211,196 @@ def test_plot_writes_the_file_named(tmp_path):
     with pytest.raises(hs.HydrosweepError, match="symbolic link"):
         hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "link.png", progress=False)
     assert victim.read_text() == "keep"
+
+
+def test_rules_on_every_route(tmp_path):
+    """The integrator's rules (kernels/hs_rules.h) from Python: Model.set refuses what a model
+    file refuses, and a sweep's drawn value that breaks one makes its instance invalid (128)."""
+    m = hs.load_model(os.path.join(ROOT, "models", "double_pendulum.yaml"))
+    for name, bad in [("integrator.rtol", 0), ("integrator.rtol", 2), ("integrator.h_min", 0),
+                      ("integrator.atol_position", -1), ("integrator.max_iter", 2.5)]:
+        with pytest.raises(hs.HydrosweepError, match=name.split(".")[1]):
+            m.set(name, bad)
+    sw = tmp_path / "r.yaml"
+    sw.write_text("model: %s\nmethod: grid\nsimulation: {t_end: 0.02 s, dt: 1 ms, step: adaptive}\n"
+                  "parameters:\n  integrator.rtol: {values: [0, 1e-300, 2, -1, 1e-6]}\n"
+                  "outputs: {signals: [j1]}\n" % os.path.join(ROOT, "models", "double_pendulum.yaml"))
+    r = hs.run(sw, out=tmp_path / "r.h5", progress=False)
+    assert list(r.status["status"]) == [128, 128, 128, 128, 0]
+
+
+def test_arguments_are_checked_not_wrapped(tmp_path):
+    """Integers reach C as given or are refused (ctypes would wrap or truncate them); a path
+    with a NUL is refused (C would cut it)."""
+    sweep = os.path.join(ROOT, "tests", "data", "sweep_python.yaml")
+    for bad in [2**64 + 1, 2.5, 0, -1, True, "3"]:
+        with pytest.raises(hs.HydrosweepError, match="n "):
+            hs.run(sweep, n=bad, out=tmp_path / "a.h5", progress=False)
+    for bad in [2**40, -1, 1.0]:
+        with pytest.raises(hs.HydrosweepError, match="threads"):
+            hs.run(sweep, threads=bad, out=tmp_path / "a.h5", progress=False)
+    with pytest.raises(hs.HydrosweepError, match="NUL"):
+        hs.run(sweep + "\0.other", out=tmp_path / "a.h5", progress=False)
+    with pytest.raises(hs.HydrosweepError, match="NUL"):
+        hs.run(sweep, out=str(tmp_path / "a.h5") + "\0x", progress=False)
+    with pytest.raises(hs.HydrosweepError, match="NUL"):
+        hs.load_model(PUB1 + "\0x")
+    with pytest.raises(hs.HydrosweepError, match="every"):
+        hs.simulate(PUB1, t_end=0.01, every=2.5)
+    assert not os.path.exists(tmp_path / "a.h5")
+
+
+def test_simulate_uses_the_model_in_memory(tmp_path):
+    """hs.simulate(m) runs the Model as loaded plus what was set on it: not the file on disk,
+    which may have been edited or removed since."""
+    src = tmp_path / "m.yaml"
+    src.write_text(open(os.path.join(ROOT, "models", "double_pendulum.yaml")).read())
+    m = hs.load_model(src)
+    m.set("body.link1.mass", 3.0)
+    a = hs.simulate(m, t_end=0.05)
+    src.write_text(src.read_text().replace("name:", "name_broken:", 1))  # the file edited: no longer valid
+    b = hs.simulate(m, t_end=0.05)
+    os.remove(src)  # and removed
+    c = hs.simulate(m, t_end=0.05)
+    assert a.equals(b) and a.equals(c)
+    m2 = m.copy()
+    assert m2.params["body.link1.mass"] == 3.0
+    ref = hs.load_model(os.path.join(ROOT, "models", "double_pendulum.yaml"))
+    d = hs.simulate(ref, t_end=0.05)
+    assert not a.equals(d)  # the set mass made a difference
+
+
+def test_plots_say_what_they_show(tmp_path):
+    """A fan chart shows each instance's peak (the bands are of samples, which can miss it) and
+    says how often it is sampled; a stability map whose instances are all on one side of the
+    line says so instead of promising a line, and leaks no matplotlib warning."""
+    pytest.importorskip("matplotlib")
+    import warnings
+    r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "f.h5", progress=False)
+    fig = hs.plot.fan(r, "p_piston")
+    title = fig.axes[0].get_title()
+    assert "samples every" in title and "peaks up to" in title, title
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    assert any("peak" in lab for lab in labels), labels
+    sw = tmp_path / "osc.yaml"
+    sw.write_text("model: %s\nmethod: grid\nsimulation: {t_end: 0.01 s}\nparameters:\n"
+                  "  cylinder.lift.friction.Fs: {values: [210 N, 260 N]}\n"
+                  "  fluid.B_oil: {values: [2000 MPa, 3000 MPa]}\n"
+                  "outputs: {signals: [p_piston], eigenvalues: true}\n"
+                  % os.path.join(ROOT, "models", "fourbar3d_agundez2023.yaml"))
+    s = hs.run(sw, out=tmp_path / "osc.h5", progress=False)
+    assert (s.eig["min_damping"].values < 1).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = hs.plot.stability(s)
+    title = fig.axes[0].get_title()
+    assert "every instance oscillatory" in title and "line:" not in title, title
+
+
+def _flip_byte(src, dst, name, chunk, at):
+    """A copy dst of results file src with byte `at` of chunk `chunk` of dataset `name` XORed
+    (where HDF5 stored it): what a disk, a copy or a transfer error does to a file. chunk None:
+    the data of a contiguous (scalar) dataset."""
+    import shutil
+    import h5py
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r") as f:
+        d = f[name]
+        off = d.id.get_offset() if chunk is None else d.id.get_chunk_info(chunk).byte_offset
+    with open(dst, "r+b") as fh:
+        fh.seek(off + at)
+        b = fh.read(1)
+        fh.seek(off + at)
+        fh.write(bytes([b[0] ^ 0x5A]))
+    return dst
+
+
+def test_checksums_damaged_file_raises(tmp_path, capsys):
+    """Bytes flipped in /status, /stats/<signal>, /params or a text of a results file: reading
+    it through hydrosweep.open_results (and plot, which reads through it) raises ResultsError
+    naming the dataset and the damaged chunk with its rows, never returns the changed values
+    (docs/results-format.md, Checksums). sweep_python.yaml: 20 instances in chunks of 8."""
+    import h5py
+    from hydrosweep.results import ResultsError, open_results
+    good = tmp_path / "c.h5"
+    hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=good, progress=False).close()
+    with h5py.File(good, "r") as f:
+        assert f["status"].fletcher32 and f["stats/p_piston"].fletcher32 and f["done"].fletcher32
+        assert "crc32" in f["model_text"].attrs
+    cases = [("status", 1, 2, "rows 8..15", lambda r: r.status),
+             ("stats/p_piston", 2, 5, "rows 16..19", lambda r: r.stats),
+             ("params", 0, 20, "rows 0..7", lambda r: r.params),
+             ("traj/crank_angle_dot", 1, 40, "rows 8..15", lambda r: r.traj("crank_angle_dot"))]
+    for name, chunk, at, rows, read in cases:
+        bad = _flip_byte(good, tmp_path / "bad.h5", name, chunk, at)
+        want = r"bad\.h5: results file is damaged: dataset /%s: checksum mismatch \(Fletcher32\) in chunk %d \(%s\)" \
+            % (name, chunk, rows)
+        with pytest.raises(ResultsError, match=want):
+            with hs.open_results(bad) as r:
+                read(r)
+        with open_results(str(bad)) as f:  # the h5py.File of plot and analyze
+            with pytest.raises(ResultsError, match=want):
+                f[name][()]
+    bad = _flip_byte(good, tmp_path / "bad.h5", "model_text", None, 3)
+    with pytest.raises(ResultsError, match=r"dataset /model_text: checksum mismatch"):
+        hs.open_results(bad)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        matplotlib = None
+    if matplotlib is not None:  # `hydrosweep plot` (its main): exit 2 with the message, no PNG
+        from hydrosweep.plot import main as plot_main
+        bad = _flip_byte(good, tmp_path / "bad.h5", "stats/p_piston", 0, 5)
+        assert plot_main([str(bad), "--kind", "hist", "--signal", "p_piston", "-o", str(tmp_path / "h.png")]) == 2
+        err = capsys.readouterr().err
+        assert "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 0 (rows 0..7)" in err, err
+        assert not (tmp_path / "h.png").exists()
+    with hs.open_results(good) as r:  # the intact file reads
+        assert r.status.shape[0] == 20
+
+
+def test_partial_part_being_written_raises(tmp_path):
+    """open_results(partial=True) on a .part that a run is writing (it holds the file's lock, as
+    hydrosweep run does): a ResultsError saying the run is still writing it, not HDF5's raw
+    BlockingIOError; once the lock is gone it opens."""
+    import fcntl
+    import shutil
+    from hydrosweep.results import ResultsError
+    if os.environ.get("HDF5_USE_FILE_LOCKING", "").upper() == "FALSE":
+        pytest.skip("HDF5's file locking is switched off (HDF5_USE_FILE_LOCKING=FALSE)")
+    done = tmp_path / "w.h5"
+    hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=done, progress=False).close()
+    part = tmp_path / "w2.h5.part"
+    shutil.copy(done, part)
+    fd = os.open(part, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # what a running hydrosweep holds on its .part
+        with pytest.raises(ResultsError, match="the run is still writing it"):
+            hs.open_results(part, partial=True)
+        with pytest.raises(ResultsError, match="still"):
+            hs.open_results(tmp_path / "w2.h5", partial=True)
+    finally:
+        os.close(fd)
+    with hs.open_results(part, partial=True) as r:
+        assert r.instance.size == 20
+
+
+def test_plot_without_matplotlib_says_how_to_install_it(tmp_path):
+    """matplotlib is the extra [plot]: hs.plot, `import hydrosweep.plot` and its functions,
+    without it, name the extra rather than raise a bare ModuleNotFoundError."""
+    import sys
+    pkg = os.path.dirname(os.path.dirname(hs.__file__))
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"  # an import of it now fails
+        "import hydrosweep as hs\n"
+        "for get in (lambda: hs.plot, lambda: __import__('hydrosweep.plot').plot.fan('x.h5', 'p')):\n"
+        "    try:\n"
+        "        get()\n"
+        "    except ModuleNotFoundError as e:\n"
+        "        assert \"pip install 'hydrosweep[plot]'\" in str(e) and e.name == 'matplotlib', e\n"
+        "    else:\n"
+        "        raise SystemExit('no error')\n"
+        "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=pkg + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stdout + p.stderr

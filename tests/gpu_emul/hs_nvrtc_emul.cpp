@@ -107,6 +107,21 @@ const char *nvrtcGetErrorString(nvrtcResult r)
     }
 }
 
+/* the architectures NVRTC 13.0 lists */
+static const int emul_archs[] = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
+
+nvrtcResult nvrtcGetNumSupportedArchs(int *n)
+{
+    *n = (int)(sizeof emul_archs / sizeof emul_archs[0]);
+    return NVRTC_SUCCESS;
+}
+
+nvrtcResult nvrtcGetSupportedArchs(int *archs)
+{
+    for (size_t k = 0; k < sizeof emul_archs / sizeof emul_archs[0]; ++k) archs[k] = emul_archs[k];
+    return NVRTC_SUCCESS;
+}
+
 nvrtcResult nvrtcVersion(int *major, int *minor)
 {
     *major = 13;

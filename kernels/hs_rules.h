@@ -1,0 +1,179 @@
+/* hs_rules.h -- the rules of the integrator's settings, defined once. A value reaches a model
+ * by five routes: the model file, `--set NAME=VALUE`, a sweep's `simulation:`, a sweep's
+ * `parameters:` (drawn per instance) and Python's Model.set. The first three and Python are
+ * refused at once with the rule (host/model_validate.c reports the first rule broken by
+ * hs_irule_broken); a drawn value that breaks a rule makes its instance invalid (status
+ * HS_ST_INVALID: hs_model_values_ok, hs_batch.h), as a drawn negative mass does. All of them
+ * evaluate this one table, so no route can accept what another refuses.
+ *
+ * Each rule bounds one setting by an interval that may depend on the others (dt <= t_end,
+ * h_min <= h_init <= h_max), so that the bounds of a swept setting follow from the model it
+ * is swept in (the sweep loader refuses a distribution whose draws would all or mostly break
+ * them only where they are the run's size, t_end / dt: host/sweep_load.c). */
+#ifndef HS_RULES_H
+#define HS_RULES_H
+
+#include "hs_model.h"
+
+/* The most steps (t_end / dt) an integration may take: an instance of 10^9 steps already runs
+ * for hours, and more would overflow the step counters of the trajectories and statistics. */
+#ifndef HS_MAX_STEPS
+#define HS_MAX_STEPS 1e9
+#endif
+
+/* The largest finite double: an upper bound that only Inf and NaN break. */
+#define HS_RULE_INF 1.7976931348623157e308
+
+/* X(ID, key of the integrator mapping, member of hs_model, the parameter's unit (`info`), the
+ * unit suffixes a model file takes for it (host/yaml_tree.h yt_get_num: "" none, "|rad|m" none,
+ * rad or m), its default, what its rule says). The order is that of `hydrosweep info`'s list;
+ * the bounds are in hs_irule_bounds. */
+#define HS_INTEGRATOR_RULES(X)                                                                        \
+    X(DT, "dt", dt, "s", "s", 1e-3, "dt must be > 0 and <= t_end, and t_end / dt at most HS_MAX_STEPS") \
+    X(T_END, "t_end", t_end, "s", "s", 1.0, "t_end must be >= dt and at most HS_MAX_STEPS steps of dt")  \
+    X(TOL_POSITION, "tol_position", tol_z, "", "|rad|m", 1e-7, "tol_position must be > 0 and finite")   \
+    X(PENALTY, "penalty", penalty, "", "", 1e9, "penalty must be > 0 and finite")                        \
+    X(PENALTY_RATIO, "penalty_ratio", penalty_ratio, "", "", 4.0,                                        \
+      "penalty_ratio must be in [0, 1e12] (0: the penalty as given)")                                 \
+    X(MAX_ITER, "max_iter", max_iter, "", "", 20.0, "max_iter must be an integer in [1, 1000000]")       \
+    X(FD_REL, "fd_rel", fd_rel, "", "", 1e-8, "fd_rel must be > 0 and finite")                           \
+    X(FD_FLOOR, "fd_floor", fd_floor, "", "", 1e-2, "fd_floor must be > 0 and finite")                   \
+    X(TOL_PRESSURE, "tol_pressure", tol_p, "Pa", "Pa", 1e-2, "tol_pressure must be > 0 and finite")      \
+    X(TOL_FRICTION, "tol_friction", tol_fs, "", "|m", 1e-7, "tol_friction must be > 0 and finite")       \
+    HS_INTEGRATOR_RULES_ADAPTIVE(X)
+
+/* The error-controlled steps' settings (listed after the integrator's enumerations). rtol =
+ * atol = 1e-4 in the units of each class (pressures: of 1 MPa, friction states: of 1 mm)
+ * reach about the accuracy of fixed 1 ms steps on the seed 003 cycle with a quarter of their
+ * Newton iterations (docs/model-format.md). */
+#define HS_INTEGRATOR_RULES_ADAPTIVE(X)                                                               \
+    X(RTOL, "rtol", rtol, "", "", 1e-4, "rtol must be in [1e-14, 1]")                                   \
+    X(ATOL_POSITION, "atol_position", atol_z, "", "|rad|m", 1e-4,                                       \
+      "atol_position must be > 0 and finite: a zero would divide the error of a zero value by zero")  \
+    X(ATOL_VELOCITY, "atol_velocity", atol_zd, "", "|rad/s|m/s", 1e-4,                                  \
+      "atol_velocity must be > 0 and finite: a zero would divide the error of a zero value by zero")  \
+    X(ATOL_PRESSURE, "atol_pressure", atol_p, "Pa", "Pa", 100.0,                                        \
+      "atol_pressure must be > 0 and finite: a zero would divide the error of a zero value by zero")  \
+    X(ATOL_FRICTION, "atol_friction", atol_fs, "", "|m", 1e-7,                                          \
+      "atol_friction must be > 0 and finite: a zero would divide the error of a zero value by zero")  \
+    X(ATOL_SPOOL, "atol_spool", atol_U, "V", "V", 1e-3,                                                 \
+      "atol_spool must be > 0 and finite: a zero would divide the error of a zero value by zero")     \
+    X(H_INIT, "h_init", h_init, "s", "s", 1e-4, "the steps must satisfy 0 < h_min <= h_init <= h_max")  \
+    X(H_MIN, "h_min", h_min, "s", "s", 1e-8, "the steps must satisfy 0 < h_min <= h_init <= h_max")     \
+    X(H_MAX, "h_max", h_max, "s", "s", 0.05, "the steps must satisfy 0 < h_min <= h_init <= h_max")
+
+#define HS_IRULE_ENUM_(ID, key, member, unit, units, def, text) HS_IR_##ID,
+enum hs_irule { HS_INTEGRATOR_RULES(HS_IRULE_ENUM_) HS_IR_COUNT };
+#undef HS_IRULE_ENUM_
+
+/* The value rule r bounds. */
+HS_HD static inline double hs_irule_value(const hs_model *m, int r)
+{
+    switch (r) {
+#define HS_IRULE_CASE_(ID, key, member, unit, units, def, text)                                                        \
+    case HS_IR_##ID: return m->member;
+        HS_INTEGRATOR_RULES(HS_IRULE_CASE_)
+#undef HS_IRULE_CASE_
+    default: return 0.0;
+    }
+}
+
+/* Every setting of the table at its default (a model file's integrator: mapping without it). */
+HS_HD static inline void hs_irule_defaults(hs_model *m)
+{
+#define HS_IRULE_DEF_(ID, key, member, unit, units, def, text) m->member = (def);
+    HS_INTEGRATOR_RULES(HS_IRULE_DEF_)
+#undef HS_IRULE_DEF_
+}
+
+/* Where rule r's value is stored in m (the loader reads it into there). */
+HS_HD static inline double *hs_irule_ptr(hs_model *m, int r)
+{
+    switch (r) {
+#define HS_IRULE_PTR_(ID, key, member, unit, units, def, text)                                         \
+    case HS_IR_##ID: return &m->member;
+        HS_INTEGRATOR_RULES(HS_IRULE_PTR_)
+#undef HS_IRULE_PTR_
+    default: return (double *)0;
+    }
+}
+
+/* Rule r's interval for its value, given the other settings of m: [lo, hi], lo excluded when
+ * *lo_open; *integer when only integers are allowed. */
+HS_HD static inline void hs_irule_bounds(const hs_model *m, int r, double *lo, double *hi, int *lo_open,
+                                         int *integer)
+{
+    *lo = 0.0;
+    *hi = HS_RULE_INF;
+    *lo_open = 1;
+    *integer = 0;
+    switch (r) {
+    case HS_IR_DT: /* (0, t_end], and t_end / dt <= HS_MAX_STEPS */
+        if (m->t_end / HS_MAX_STEPS > 0.0) {
+            *lo = m->t_end / HS_MAX_STEPS;
+            *lo_open = 0;
+        }
+        *hi = m->t_end;
+        return;
+    case HS_IR_T_END: /* [dt, HS_MAX_STEPS dt], and > 0 */
+        if (m->dt > 0.0) {
+            *lo = m->dt;
+            *lo_open = 0;
+        }
+        *hi = m->dt * HS_MAX_STEPS;
+        return;
+    case HS_IR_PENALTY_RATIO:
+        *lo_open = 0;
+        *hi = 1e12;
+        return;
+    case HS_IR_MAX_ITER:
+        *lo = 1.0;
+        *lo_open = 0;
+        *hi = 1e6;
+        *integer = 1;
+        return;
+    case HS_IR_RTOL:
+        *lo = 1e-14;
+        *lo_open = 0;
+        *hi = 1.0;
+        return;
+    case HS_IR_H_MIN: /* (0, h_init] */
+        *hi = m->h_init;
+        return;
+    case HS_IR_H_INIT: /* [h_min, h_max] */
+        *lo = m->h_min;
+        *lo_open = !(m->h_min > 0.0);
+        if (*lo_open) *lo = 0.0;
+        *hi = m->h_max;
+        return;
+    case HS_IR_H_MAX: /* [h_init, inf) */
+        if (m->h_init > 0.0) {
+            *lo = m->h_init;
+            *lo_open = 0;
+        }
+        return;
+    default: /* tolerances, penalty, increments: (0, inf) */
+        return;
+    }
+}
+
+/* 1 if the value v satisfies rule r in the model m (the other settings as m has them). */
+HS_HD static inline int hs_irule_admits(const hs_model *m, int r, double v)
+{
+    double lo, hi;
+    int lo_open, integer;
+    hs_irule_bounds(m, r, &lo, &hi, &lo_open, &integer);
+    if (!(lo_open ? v > lo : v >= lo) || !(v <= hi)) return 0; /* NaN breaks both */
+    return !integer || v == (double)(long)v;
+}
+
+/* The first rule the settings of m break, or -1 when they keep every one. */
+HS_HD static inline int hs_irule_broken(const hs_model *m)
+{
+    int r;
+    for (r = 0; r < HS_IR_COUNT; ++r)
+        if (!hs_irule_admits(m, r, hs_irule_value(m, r))) return r;
+    return -1;
+}
+
+#endif

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# cli_checksums.sh -- bytes flipped in a results file (what a disk, a copy or a transfer error
+# does) are an error wherever the file is read, never silently used (docs/results-format.md,
+# Checksums): `hydrosweep merge` with a shard whose /status, /stats/<signal> or /params has a
+# flipped byte, `run --resume` of a .part whose finished chunk has one, and `hydrosweep plot`
+# of a file with one exit non-zero with the dataset's name and the chunk in the message, and
+# write no output; the intact files merge, resume and plot.
+# The byte is found where HDF5 stored the chunk: `h5ls -va` lists every chunk's address.
+# Usage: cli_checksums.sh PATH/TO/hydrosweep   (from the repository root)
+# Exit 77 (skipped) without h5ls (apt-get install hdf5-tools); the plot case is skipped without
+# a python3 with numpy, h5py and matplotlib.
+set -u
+HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ROOT=$(pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+if ! command -v h5ls >/dev/null 2>&1; then
+  echo "cli_checksums: SKIPPED: no h5ls (apt-get install hdf5-tools)"
+  exit 77
+fi
+cd "$tmp" || exit 1
+SW=$ROOT/tests/data/sweep_small.yaml # 24 instances, chunks of 8
+run() { "$HS" run "$SW" -b cpu --no-progress "$@" >run.log 2>&1 || { cat run.log; exit 1; }; }
+run --shard 0/2 -o s0.h5
+run --shard 1/2 -o s1.h5
+run -o whole.h5
+
+# flip FILE DATASET CHUNK BYTE: XORs 0x5a into byte BYTE of chunk CHUNK of DATASET's raw data
+flip() {
+  local addr size
+  read -r size addr < <(h5ls -va "$1/$2" |
+    awk -v c="$3" '/^ *0x[0-9a-f]+ +[0-9]+ +[0-9]+ +\[/ { if (n++ == c) { print $2, $3; exit } }')
+  if [ -z "${addr:-}" ] || [ "$4" -ge "$size" ]; then
+    echo "flip: no byte $4 in chunk $3 of $2 in $1"
+    return 1
+  fi
+  local b
+  b=$(od -An -tu1 -j $((addr + $4)) -N1 "$1" | tr -d ' ')
+  printf "$(printf '\\%03o' $((b ^ 0x5a)))" | dd of="$1" bs=1 seek=$((addr + $4)) conv=notrunc status=none
+}
+
+# expect NAME STATUS TEXT... -- CMD...: exit STATUS (non-zero: any non-zero) and every TEXT in
+# the output
+expect() {
+  local name=$1 want=$2 out st t
+  shift 2
+  local texts=()
+  while [ "$1" != "--" ]; do texts+=("$1"); shift; done
+  shift
+  out=$("$@" 2>&1)
+  st=$?
+  if { [ "$want" = nonzero ] && [ "$st" -eq 0 ]; } || { [ "$want" != nonzero ] && [ "$st" -ne "$want" ]; }; then
+    bad "$name: exit $st (want $want): $out"
+    return
+  fi
+  for t in "${texts[@]}"; do
+    case $out in
+      *"$t"*) ;;
+      *) bad "$name: no '$t' in: $out"; return ;;
+    esac
+  done
+  ok
+}
+
+# --- merge: a flipped byte in one shard's /status, /stats/<signal>, /params
+for case in "status 1 5 /status" "stats/p_piston 0 77 /stats/p_piston" "params 1 3 /params"; do
+  set -- $case
+  cp s1.h5 bad.h5
+  flip bad.h5 "$1" "$2" "$3" || bad "flip $1"
+  expect "merge, $4 flipped" nonzero "bad.h5" "dataset $4: checksum mismatch (Fletcher32) in chunk $2" -- \
+    "$HS" merge m.h5 s0.h5 bad.h5
+  [ ! -e m.h5 ] && [ ! -e m.h5.part ] && ok || bad "merge, $4 flipped: an output was left"
+done
+expect "merge of the intact shards" 0 -- "$HS" merge m.h5 s0.h5 s1.h5
+# the merged file equals the single run's (h5diff: datasets and attributes)
+if command -v h5diff >/dev/null 2>&1; then
+  h5diff -c whole.h5 m.h5 /status >/dev/null 2>&1 && h5diff whole.h5 m.h5 /stats/p_piston >/dev/null 2>&1 &&
+    ok || bad "the merged file differs from the single run's"
+fi
+
+# --- resume: a flipped byte in a finished chunk of the .part (2 of 3 chunks written)
+"$HS" run "$SW" -b cpu --no-progress -o p.h5 --stop-after 2 >stop.log 2>&1
+[ -f p.h5.part ] && [ ! -e p.h5 ] && ok || bad "--stop-after 2 left no .part: $(tail -3 stop.log)"
+for case in "status 1 9 /status" "stats/W_lift 0 100 /stats/W_lift" "params 0 30 /params" \
+            "traj/p_piston 1 200 /traj/p_piston"; do
+  set -- $case
+  cp p.h5.part q.h5.part
+  flip q.h5.part "$1" "$2" "$3" || bad "flip $1"
+  expect "resume, $4 flipped" nonzero "q.h5.part" "dataset $4: checksum mismatch (Fletcher32) in chunk $2" -- \
+    "$HS" run "$SW" -b cpu --no-progress -o q.h5 --resume
+  [ -f q.h5.part ] && [ ! -e q.h5 ] && ok || bad "resume, $4 flipped: the .part was not left as it was"
+done
+cp p.h5.part q.h5.part
+expect "resume of the intact .part" 0 -- "$HS" run "$SW" -b cpu --no-progress -o q.h5 --resume
+[ -f q.h5 ] && cmp -s q.csv whole.csv && ok || bad "the resumed run's CSV differs from the single run's"
+
+# --- plot (python/hydrosweep/results.py): a flipped byte in the data drawn
+PY=$(python_with numpy h5py matplotlib)
+if [ -n "$PY" ]; then
+  export HS_PYTHON=$PY
+  cp whole.h5 badp.h5
+  flip badp.h5 stats/p_piston 2 8 || bad "flip stats/p_piston"
+  expect "plot hist, /stats/p_piston flipped" nonzero "badp.h5" \
+    "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 2 (rows 16..23)" -- \
+    "$HS" plot badp.h5 --kind hist --signal p_piston -o h.png
+  [ ! -e h.png ] && ok || bad "plot of a damaged file wrote h.png"
+  cp whole.h5 badp.h5
+  flip badp.h5 status 0 2 || bad "flip status"
+  expect "plot status, /status flipped" nonzero "dataset /status: checksum mismatch (Fletcher32) in chunk 0 (rows 0..7)" -- \
+    "$HS" plot badp.h5 --kind status -o s.png
+  expect "plot of the intact file" 0 -- "$HS" plot whole.h5 --kind hist --signal p_piston -o h.png
+else
+  echo "cli_checksums: plot cases skipped (no python3 with numpy, h5py, matplotlib)"
+fi
+finish cli_checksums
