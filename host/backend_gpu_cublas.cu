@@ -239,9 +239,9 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
         HS_GPU_TRY(cudaMemcpy(&maxsteps, d_maxsteps, sizeof maxsteps, cudaMemcpyDeviceToHost), "init kernel");
         HS_GPU_TRY(cudaMemcpy(&nmax, d_maxnx, sizeof nmax, cudaMemcpyDeviceToHost), "init kernel");
         maxsteps_l = (long)maxsteps;
-        /* a step may take sub-steps that land on the signals' knots (hs_step_span): at most
-         * one more per knot */
-        for (K = 1; K <= maxsteps_l * (long)(job->base->nknot + 1); ++K) {
+        /* a step may take sub-steps that land on the signals' knots and test inputs'
+         * switches (hs_step_span): at most one more per knot, two per test input */
+        for (K = 1; K <= maxsteps_l * (long)(job->base->nknot + 2 * job->base->nsignal + 1); ++K) {
             int running = 0;
             /* the time loop is the host's: progress once per step (the copies of the Newton
              * loop have synchronised), and a stop request ends the job between two steps */

@@ -190,7 +190,17 @@ int hs_cli_info(int argc, char **argv)
         printf("cuts:             %d (constraint equations: %d)\n", m->ncut, m->ncon);
     printf("points:           %d\n", m->npoint);
     printf("loads:            %d\n", m->nload);
-    printf("signals:          %d (knots: %d)\n", m->nsignal, m->nknot);
+    printf("signals:          %d (knots: %d)", m->nsignal, m->nknot);
+    { /* the test inputs (seed 004 Pub. III eqs. 12-15) by name */
+        int k, first = 1;
+        for (k = 0; k < m->nsignal; ++k)
+            if (m->sig_kind[k] != HS_SIGK_KNOTS) {
+                printf("%s%s %s", first ? "; test inputs: " : ", ", d->signal_name[k],
+                       hs_signal_kind_names[m->sig_kind[k]]);
+                first = 0;
+            }
+    }
+    putchar('\n');
     if (hs_model_has_hydraulics(m)) {
         printf("volumes:          %d (sources: %d)\n", m->nvol, m->nsrc);
         printf("throttles:        %d\n", m->nthr);

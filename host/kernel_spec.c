@@ -78,6 +78,8 @@ const hs_field hs_model_fields[] = {
     HS_FCOUNTED(sig_n, HS_FT_INT, nsignal, 1),
     HS_FCOUNTED(knot_t, HS_FT_DOUBLE, nknot, 1),
     HS_FCOUNTED(knot_v, HS_FT_DOUBLE, nknot, 1),
+    HS_FCOUNTED(sig_kind, HS_FT_INT, nsignal, 1),
+    HS_FCOUNTED(sig_test, HS_FT_DOUBLE, nsignal, HS_TP_COUNT),
     HS_FFIXED(gravity, HS_FT_DOUBLE, 3),
     HS_FSCALAR(nvol, HS_FT_INT),
     HS_FSCALAR(nsrc, HS_FT_INT),
@@ -217,7 +219,8 @@ static int field_index(const char *name)
  * such; a friction model is not (it sets the friction states, nfs). */
 static int branch_int(int fi)
 {
-    static const char *const names[] = {"vol_model", "formulation", NULL};
+    /* a signal's kind too: a search over test inputs stays on one specialised kernel */
+    static const char *const names[] = {"vol_model", "formulation", "sig_kind", NULL};
     int k;
     for (k = 0; names[k]; ++k)
         if (fi >= 0 && !strcmp(hs_model_fields[fi].name, names[k])) return 1;

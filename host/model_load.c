@@ -469,13 +469,34 @@ static int parse_points(ctx *c)
                         "points", "point");
 }
 
+/* A signal's kind and its test parameters (kernels/hs_test_input.h): kind knots when
+ * absent; every parameter its default when absent, whatever the kind, so that a sweep may
+ * switch the kind per instance. */
+static int parse_signal_test(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    int rc, k;
+    if ((rc = yt_get_enum(&c->y, y, path, "kind", 0, hs_signal_kind_names, HS_SIGK_KNOTS, &m->sig_kind[i])))
+        return rc;
+    for (k = 0; k < HS_TP_COUNT; ++k)
+        if ((rc = yt_get_num(&c->y, y, path, hs_test_param_keys[k],
+                             hs_test_param_units[k][0] ? hs_test_param_units[k] : NULL, 0,
+                             hs_test_param_defaults[k], &m->sig_test[i][k])))
+            return rc;
+    return HS_OK;
+}
+
 static int parse_signals(ctx *c)
 {
-    static const char *const keys[] = {"name", "knots", NULL};
+    const char *keys[3 + HS_TP_COUNT + 1];
     hs_model *m = &c->d->model;
     const yt_node *l, *names[HS_MAX_SIGNALS];
     char path[64], kp[128];
     int rc, i, k;
+    keys[0] = "name";
+    keys[1] = "knots";
+    keys[2] = "kind";
+    for (k = 0; k <= HS_TP_COUNT; ++k) keys[3 + k] = hs_test_param_keys[k]; /* NULL last */
     m->nknot = 0;
     if ((rc = get_list(c, c->root, "signals", HS_MAX_SIGNALS, "HS_MAX_SIGNALS", 0, &l)) || !l)
         return rc;
@@ -484,15 +505,24 @@ static int parse_signals(ctx *c)
         snprintf(path, sizeof path, "signals[%d]", i);
         if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
             (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->signal_name[i], HS_NAME_LEN,
-                             &names[i])))
+                             &names[i])) ||
+            (rc = parse_signal_test(c, y, path, i)))
             return rc;
         kn = yt_map_get(y, "knots");
         yt_join(kp, sizeof kp, path, "knots");
-        if (!kn) return yt_missing(&c->y, y, path, "knots");
+        m->sig_start[i] = m->nknot;
+        m->sig_n[i] = 0;
+        if (!kn && m->sig_kind[i] != HS_SIGK_KNOTS) { /* a test input alone */
+            c->signal_map[i] = y;
+            continue;
+        }
+        if (!kn)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp,
+                           "required key is missing: a signal is its knots, or a test input "
+                           "(kind: step, ramp, impulse or sine)");
         if ((rc = yt_need(&c->y, kn, YT_SEQ, kp))) return rc;
         if (kn->n == 0)
             return yt_fail(&c->y, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
-        m->sig_start[i] = m->nknot;
         m->sig_n[i] = kn->n;
         for (k = 0; k < kn->n; ++k) {
             const yt_node *p = kn->kid[k];

@@ -39,6 +39,16 @@ extern const char *const hs_fric_param_keys[HS_FP_COUNT + 1];
 extern const char *const hs_fric_param_units[HS_FP_COUNT];
 extern const double hs_fric_param_defaults[HS_FP_COUNT];
 
+/* Names of enum hs_signal_kind (signals[].kind and the enum parameter signal.S.kind: knots,
+ * step, ramp, impulse, sine), NULL-terminated; and the test inputs' parameters: YAML keys
+ * (NULL-terminated), units ("" the signal's own), defaults and rules in words
+ * (kernels/hs_test_input.h). */
+extern const char *const hs_signal_kind_names[HS_SIGK_COUNT + 1];
+extern const char *const hs_test_param_keys[HS_TP_COUNT + 1];
+extern const char *const hs_test_param_units[HS_TP_COUNT];
+extern const double hs_test_param_defaults[HS_TP_COUNT];
+extern const char *const hs_test_param_rules[HS_TP_COUNT];
+
 #ifdef __cplusplus
 }
 #endif

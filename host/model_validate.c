@@ -328,10 +328,19 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     }
     for (i = 0; i < m->nsignal; ++i) {
         const double *t = m->knot_t + m->sig_start[i];
-        int n = m->sig_n[i];
-        if (n < 1 || m->sig_start[i] < 0 || m->sig_start[i] + n > m->nknot)
+        int n = m->sig_n[i], kind = m->sig_kind[i];
+        /* the test inputs' rules, whatever the kind (a sweep may switch it): hs_test_input.h */
+        if (kind < 0 || kind >= HS_SIGK_COUNT)
+            return vfail(d, err, w, HS_WHERE_SIGNAL, i, "kind", -1, HS_ERR_VALUE, "unknown signal kind %d",
+                         kind);
+        for (k = 0; k < HS_TP_COUNT; ++k)
+            if (hs_test_param_broken(k, m->sig_test[i][k]))
+                return vfail(d, err, w, HS_WHERE_SIGNAL, i, hs_test_param_keys[k], -1, HS_ERR_VALUE,
+                             "%s (got %.10g)", hs_test_param_rules[k], m->sig_test[i][k]);
+        if (n < 0 || m->sig_start[i] < 0 || m->sig_start[i] + n > m->nknot ||
+            (n < 1 && kind == HS_SIGK_KNOTS))
             return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", -1, HS_ERR_VALUE,
-                         "a signal needs at least one knot inside the knot table");
+                         "a signal of kind knots needs at least one knot inside the knot table");
         for (k = 1; k < n; ++k) {
             if (t[k] < t[k - 1])
                 return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,

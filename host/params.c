@@ -94,6 +94,23 @@ const char *const hs_fric_param_units[HS_FP_COUNT] = {
 const double hs_fric_param_defaults[HS_FP_COUNT] = {
     0.0, 0.0, 0.01, 1e7, 1e3, 0.0, 0.0, 2.0, 0.0, 0.1, 0.05, 1.0, 1.0, 0.0, 1e-3};
 
+/* the signals' kinds and the test inputs' parameters: kernels/hs_test_input.h's tables */
+#define HS_SIGK_NAME_(ID, name) name,
+const char *const hs_signal_kind_names[HS_SIGK_COUNT + 1] = {HS_SIGNAL_KINDS(HS_SIGK_NAME_) NULL};
+#undef HS_SIGK_NAME_
+#define HS_TP_KEY_(ID, key, unit, def, lo, open, text) key,
+#define HS_TP_UNIT_(ID, key, unit, def, lo, open, text) unit,
+#define HS_TP_DEF_(ID, key, unit, def, lo, open, text) def,
+#define HS_TP_TEXT_(ID, key, unit, def, lo, open, text) text,
+const char *const hs_test_param_keys[HS_TP_COUNT + 1] = {HS_TEST_PARAMS(HS_TP_KEY_) NULL};
+const char *const hs_test_param_units[HS_TP_COUNT] = {HS_TEST_PARAMS(HS_TP_UNIT_)};
+const double hs_test_param_defaults[HS_TP_COUNT] = {HS_TEST_PARAMS(HS_TP_DEF_)};
+const char *const hs_test_param_rules[HS_TP_COUNT] = {HS_TEST_PARAMS(HS_TP_TEXT_)};
+#undef HS_TP_KEY_
+#undef HS_TP_UNIT_
+#undef HS_TP_DEF_
+#undef HS_TP_TEXT_
+
 static void copy_str(char *dst, size_t n, const char *src)
 {
     size_t k;
@@ -166,10 +183,18 @@ int hs_parse_quantity(const char *s, double *value, char *unit_out, size_t unit_
     return -1;
 }
 
-/* Signal values are the only parameters whose unit depends on what uses them. */
+/* Signal values are the only parameters whose unit depends on what uses them: the knots'
+ * values and the test inputs' levels (signal.S.v.K, signal.S.v0, .v_max, .a). */
 static int is_signal_value(const char *name)
 {
-    return strncmp(name, "signal.", 7) == 0 && strstr(name, ".v.") != NULL;
+    const char *d;
+    int k;
+    if (strncmp(name, "signal.", 7) != 0) return 0;
+    if (strstr(name, ".v.") != NULL) return 1;
+    if (!(d = strrchr(name, '.'))) return 0;
+    for (k = 0; k < HS_TP_COUNT; ++k)
+        if (!hs_test_param_units[k][0] && !strcmp(d + 1, hs_test_param_keys[k])) return 1;
+    return 0;
 }
 
 int hs_param_unit_fits(const hs_param *p, const char *got)
@@ -431,6 +456,13 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
         for (k = 0; k < m->sig_n[s]; ++k)
             add(&t, "", OFF1(knot_v, m->sig_start[s] + k), "signal.%s.v.%d", d->signal_name[s],
                 k);
+        /* every signal may be switched to a test input (seed 004 Pub. III eqs. 12-15), per
+         * instance: its kind and every test parameter, whatever its kind in the file */
+        add(&t, "", OFFI(sig_kind, s), "signal.%s.kind", d->signal_name[s]);
+        make_enum(&t, hs_signal_kind_names, HS_SIGK_COUNT);
+        for (k = 0; k < HS_TP_COUNT; ++k)
+            add(&t, hs_test_param_units[k], OFF2(sig_test, s, k, HS_TP_COUNT), "signal.%s.%s",
+                d->signal_name[s], hs_test_param_keys[k]);
     }
 
     add_hydraulics(&t, d);

@@ -108,6 +108,13 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
         if (!(m->thr_Cv[i] > 0.0 && m->thr_dplim[i] > 0.0)) return 0;
     for (i = 0; i < m->ndcv; ++i)
         if (!(m->dcv_Cv[i] >= 0.0 && m->dcv_tau[i] > 0.0 && m->dcv_dplim[i] > 0.0)) return 0;
+    for (i = 0; i < m->nsignal; ++i) { /* a signal's kind and test parameters (hs_test_input.h) */
+        int k;
+        if (m->sig_kind[i] < 0 || m->sig_kind[i] >= HS_SIGK_COUNT) return 0;
+        if (m->sig_kind[i] == HS_SIGK_KNOTS && m->sig_n[i] < 1) return 0;
+        for (k = 0; k < HS_TP_COUNT; ++k)
+            if (hs_test_param_broken(k, m->sig_test[i][k])) return 0;
+    }
     for (i = 0; i < m->ncyl; ++i) {
         const double *P = m->cyl_fp[i];
         if (!(m->cyl_d_rod[i] > 0.0 && m->cyl_d_rod[i] < m->cyl_d_piston[i])) return 0;

@@ -27,6 +27,7 @@
 #define HS_MODEL_H
 
 #include "hs_hd.h"
+#include "hs_test_input.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -236,11 +237,13 @@ typedef struct hs_model {
     int load_force_sig[HS_MAX_LOADS]; /* signal index, -1: constant 1 */
     int load_torque_sig[HS_MAX_LOADS];
 
-    /* ---- signals: piecewise linear in t, constant beyond the ends ---- */
+    /* ---- signals: piecewise linear in t, constant beyond the ends, or a test input ---- */
     int sig_start[HS_MAX_SIGNALS]; /* first knot */
     int sig_n[HS_MAX_SIGNALS]; /* knots; equal times make a jump, right value from the jump on */
     double knot_t[HS_MAX_KNOTS]; /* s (nknot) */
     double knot_v[HS_MAX_KNOTS]; /* (nknot) */
+    int sig_kind[HS_MAX_SIGNALS]; /* enum hs_signal_kind (hs_test_input.h): knots or a test (nsignal) */
+    double sig_test[HS_MAX_SIGNALS][HS_TP_COUNT]; /* enum hs_test_param, SI (nsignal x HS_TP_COUNT) */
 
     /* ---- environment ---- */
     double gravity[3]; /* m/s^2 */

@@ -1,4 +1,5 @@
-/* hs_signal.h -- piecewise-linear functions of time (inputs: loads, U_ref).
+/* hs_signal.h -- the inputs (loads, U_ref) as functions of time: piecewise linear between
+ * knots, or a test input of seed 004 Pub. III (hs_test_input.h).
  * Knot times are non-decreasing; two equal times make a jump. hs_signal_eval is
  * right-continuous (the value after a jump at the jump time); hs_signal_eval_side gives
  * either limit. The integrator lands its steps on every knot (hs_step_span), uses the left
@@ -11,6 +12,28 @@
 
 #include "hs_model.h"
 
+/* A test input (hs_test_input.h, seed 004 Pub. III eqs. 12-15) at t; side as below. Its
+ * switching times t_s (step, ramp) and t_s -+ d/2 (impulse) are where the integrator lands its
+ * steps (hs_signal_next_switch). */
+HS_HD static inline double hs_test_eval(const hs_mview *m, int sig, double t, int side)
+{
+    const double *P = HS_D(m, sig_test)[sig];
+    double ts = P[HS_TP_TS], slack = 1e-12 * (fabs(t) > 1.0 ? fabs(t) : 1.0), a, b;
+    switch (HS_I(m, sig_kind, sig)) {
+    case HS_SIGK_STEP: /* eq. 12: v_max from t_s on */
+        return (side < 0 ? t > ts + slack : t >= ts - slack) ? P[HS_TP_VMAX] : P[HS_TP_V0];
+    case HS_SIGK_RAMP: /* eq. 13, continuous: v0 + (t - t_s) v_max / t_rise from t_s on */
+        return t > ts ? P[HS_TP_V0] + (t - ts) * P[HS_TP_VMAX] / P[HS_TP_TRISE] : P[HS_TP_V0];
+    case HS_SIGK_IMPULSE: /* eq. 14: v_max on [t_s - d/2, t_s + d/2) */
+        a = ts - 0.5 * P[HS_TP_D];
+        b = ts + 0.5 * P[HS_TP_D];
+        if (side < 0) return (t > a + slack && t <= b + slack) ? P[HS_TP_VMAX] : P[HS_TP_V0];
+        return (t >= a - slack && t < b - slack) ? P[HS_TP_VMAX] : P[HS_TP_V0];
+    default: /* HS_SIGK_SINE, eq. 15 with omega = 2 pi f */
+        return P[HS_TP_V0] + P[HS_TP_A] * sin(2.0 * HS_PI * P[HS_TP_F] * t);
+    }
+}
+
 /* side < 0: the limit from the left (before a jump at t); side >= 0: from the right. */
 HS_HD static inline double hs_signal_eval_side(const hs_mview *m, int sig, double t, int side)
 {
@@ -18,6 +41,7 @@ HS_HD static inline double hs_signal_eval_side(const hs_mview *m, int sig, doubl
     const double *T, *V;
     double slack;
     if (sig < 0) return 1.0; /* no signal: constant unit factor */
+    if (HS_I(m, sig_kind, sig) != HS_SIGK_KNOTS) return hs_test_eval(m, sig, t, side);
     k0 = HS_I(m, sig_start, sig);
     n = HS_I(m, sig_n, sig);
     T = HS_D(m, knot_t) + k0;
@@ -43,6 +67,45 @@ HS_HD static inline double hs_signal_eval_side(const hs_mview *m, int sig, doubl
 HS_HD static inline double hs_signal_eval(const hs_mview *m, int sig, double t)
 {
     return hs_signal_eval_side(m, sig, t, 1);
+}
+
+/* The first time strictly inside (t0, t1) (by more than sl) where a signal switches or kinks
+ * (a knot of a knots signal, the switching times of a test input), else t1: the integrator
+ * lands its steps there (hs_step_span, hs_adapt.h). */
+HS_HD static inline double hs_signal_next_switch(const hs_mview *m, double t0, double t1, double sl)
+{
+    int s, k;
+    for (s = 0; s < HS_N(m, nsignal); ++s) {
+        int kind = HS_I(m, sig_kind, s);
+        if (kind == HS_SIGK_KNOTS) {
+            int k0 = HS_I(m, sig_start, s), n = HS_I(m, sig_n, s);
+            for (k = k0; k < k0 + n; ++k) {
+                double tk = HS_D(m, knot_t)[k];
+                if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
+            }
+        } else if (kind != HS_SIGK_SINE) {
+            const double *P = HS_D(m, sig_test)[s];
+            double ts = P[HS_TP_TS], d = kind == HS_SIGK_IMPULSE ? 0.5 * P[HS_TP_D] : 0.0, tk;
+            for (k = 0; k < 2; ++k) {
+                tk = k ? ts + d : ts - d;
+                if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
+            }
+        }
+    }
+    return t1;
+}
+
+/* Every signal of kind knots, its test parameters their defaults (hs_test_input.h): for a
+ * model built in code (a model file sets them as it reads the signals). */
+HS_HD static inline void hs_signal_defaults(hs_model *m)
+{
+    int s;
+    for (s = 0; s < HS_MAX_SIGNALS; ++s) {
+        m->sig_kind[s] = HS_SIGK_KNOTS;
+#define HS_TP_SET_(ID, key, unit, def, lo, open, text) m->sig_test[s][HS_TP_##ID] = (def);
+        HS_TEST_PARAMS(HS_TP_SET_)
+#undef HS_TP_SET_
+    }
 }
 
 /* Does any load signal jump at t (left and right limits differ)? */

@@ -150,15 +150,11 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
 /* hs_step in phases. The CUDA cuBLAS path (host/backend_gpu_cublas.cu) runs the same phases
  * with the Newton systems of all instances solved in one batched call between two kernels. */
 
-/* The first signal knot strictly inside (t0, t1) (by more than sl), else t1. */
+/* The first signal knot or switch strictly inside (t0, t1) (by more than sl), else t1
+ * (hs_signal.h). */
 HS_HD static inline double hs_next_knot(const hs_mview *m, double t0, double t1, double sl)
 {
-    int k;
-    for (k = 0; k < HS_N(m, nknot); ++k) {
-        double tk = HS_D(m, knot_t)[k];
-        if (tk > t0 + sl && tk < t1 - sl) t1 = tk;
-    }
-    return t1;
+    return hs_signal_next_switch(m, t0, t1, sl);
 }
 
 /* The next (sub-)step from s->t into w: its end t1 is the end tg of the current step of dt

@@ -152,6 +152,29 @@ refused 2 "--set max_iter=1e300" -- "$HS" simulate "$M" --set integrator.max_ite
   has "--set max_iter big" "key 'integrator.max_iter'"
 refused 2 "enum 1.5" -- "$HS" simulate models/fourbar_jaiswal2021_friction.yaml \
   --set cylinder.lift.friction.model=1.5 -o "$tmp/x.csv" && has "enum 1.5" "cylinder.lift.friction.model"
+# the test inputs' rules (kernels/hs_test_input.h) on every route: --set refused (exit 2,
+# the parameter named), a swept value breaking one flags its instance (status 128), the
+# others run
+CR=models/crane_rahikainen2020_single.yaml
+refused 2 "--set signal.U_ref.d=-1" -- "$HS" simulate "$CR" --set signal.U_ref.kind=impulse --set signal.U_ref.d=-1 \
+  -o "$tmp/x.csv" && has "--set d" "signal.U_ref.d" && has "--set d" "must be a finite time > 0 s"
+refused 2 "--set signal.U_ref.f=0" -- "$HS" simulate "$CR" --set "signal.U_ref.f=0 Hz" -o "$tmp/x.csv" &&
+  has "--set f" "signal.U_ref.f"
+refused 2 "--set signal.U_ref.kind=stair" -- "$HS" simulate "$CR" --set signal.U_ref.kind=stair -o "$tmp/x.csv" &&
+  has "--set kind" "signal.U_ref.kind"
+cat >"$tmp/ti.yaml" <<EOF
+model: $PWD/$CR
+method: grid
+simulation: {t_end: 20 ms, dt: 1 ms}
+parameters:
+  signal.U_ref.kind: {values: [ramp]}
+  signal.U_ref.t_rise: {values: [0 s, 0.5 s, -1 s]}
+outputs:
+  signals: [theta1]
+EOF
+"$HS" run "$tmp/ti.yaml" -o "$tmp/ti.h5" --no-progress >"$tmp/out" 2>&1
+cut -d, -f1,2 "$tmp/ti.csv" 2>/dev/null | tr '\n' ' ' | grep -q '^instance,status 0,128 1,0 2,128 $' && ok ||
+  bad "swept t_rise 0 and -1 s: those instances flagged invalid (128), the other runs: $(cut -d, -f1,2 "$tmp/ti.csv" 2>/dev/null | tr '\n' ' ') $(tail -2 "$tmp/out")"
 # --t-end and --dt are applied together: their order does not matter
 "$HS" simulate "$M" --t-end 0.02 --dt 1e-3 -o "$tmp/x.csv" >/dev/null 2>&1 &&
   "$HS" simulate "$M" --dt 1e-3 --t-end 0.02 -o "$tmp/y.csv" >/dev/null 2>&1 && cmp -s "$tmp/x.csv" "$tmp/y.csv" &&

@@ -426,7 +426,8 @@ static void test_tangent_models(void)
         "models/fourbar_jaiswal2021.yaml",         "models/fourbar_jaiswal2021_friction.yaml",
         "models/fourbar_rahikainen2018.yaml",      "models/fourbar_rahikainen2018_mech.yaml",
         "models/fourbar_rahikainen2018_smallvalve.yaml", "models/quickreturn_jaiswal2021.yaml",
-        "models/fourbar3d_agundez2023.yaml",       "models/fourbar_jaiswal2021_friction.yaml"};
+        "models/fourbar3d_agundez2023.yaml",       "models/crane_rahikainen2020_double.yaml",
+        "models/fourbar_jaiswal2021_friction.yaml"};
     static hs_model_desc d;
     static hs_state s;
     static hs_work w2;

@@ -143,14 +143,26 @@ static void test_table(hs_model_desc *d)
     CHECK(i >= 0 && !strcmp(d->param[i].unit, "N m"), "torque unit");
     i = hs_param_find(d, "integrator.t_end");
     CHECK(i >= 0 && hs_param_get(d, i) == 2.0 && !strcmp(d->param[i].unit, "s"), "t_end");
+    /* an enumeration (the integrator's five, a signal's kind) is an int with a value name;
+     * every other parameter a double */
     for (i = 0; i < d->nparam; ++i)
-        if (strcmp(d->param[i].name, "integrator.newton") && strcmp(d->param[i].name, "integrator.step") &&
-            strcmp(d->param[i].name, "integrator.predictor") && strcmp(d->param[i].name, "integrator.formulation") &&
-            strcmp(d->param[i].name, "integrator.method"))
+        if (d->param[i].type == HS_PARAM_ENUM)
+            CHECK(d->param[i].offset + sizeof(int) <= sizeof(hs_model) && d->param[i].offset % sizeof(int) == 0 &&
+                      hs_param_value_name(d, i) != NULL,
+                  "offset and value name of the enumeration %s", d->param[i].name);
+        else
             CHECK(d->param[i].offset + sizeof(double) <= sizeof(hs_model) &&
                       d->param[i].offset % sizeof(double) == 0 &&
                       d->param[i].type == HS_PARAM_DOUBLE && hs_param_value_name(d, i) == NULL,
                   "offset and type of %s", d->param[i].name);
+    i = hs_param_find(d, "signal.s.kind");
+    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, sig_kind) &&
+              !strcmp(hs_param_value_name(d, i), "knots"),
+          "signal.s.kind: an enum at hs_model.sig_kind[0], knots by default");
+    i = hs_param_find(d, "signal.s.f");
+    CHECK(i >= 0 && hs_param_get(d, i) == 1.0 && !strcmp(d->param[i].unit, "Hz") &&
+              d->param[i].offset == offsetof(hs_model, sig_test) + HS_TP_F * sizeof(double),
+          "signal.s.f: the sine's frequency, 1 Hz by default");
     i = hs_param_find(d, "integrator.formulation");
     CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, formulation) &&
               !strcmp(hs_param_value_name(d, i), "penalty"),

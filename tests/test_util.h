@@ -9,6 +9,7 @@
 #include "hs/model.h"
 #include "hs_linalg.h"
 #include "hs_rules.h"
+#include "hs_signal.h"
 
 static int tu_pass = 0, tu_fail = 0;
 
@@ -55,6 +56,7 @@ static inline void tu_model_defaults(hs_model *m)
     memset(m, 0, sizeof *m);
     for (j = 0; j < HS_MAX_BODIES; ++j) hs_m3_identity(m->joint_rot0[j]);
     hs_irule_defaults(m); /* every integrator setting valid (kernels/hs_rules.h), then the tests' */
+    hs_signal_defaults(m); /* signals of knots, test parameters valid (kernels/hs_signal.h) */
     m->dt = 1e-3;
     m->t_end = 1.0;
     m->tol_z = 1e-10;

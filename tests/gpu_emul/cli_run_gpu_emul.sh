@@ -8,7 +8,8 @@
 #    backend's file (the same step code, compiled alike on the host), CSV byte-identical,
 #    quantiles_on "gpu (Thrust)";
 #  - a sweep that varies an enumeration (the friction model) cannot be specialised: the
-#    generic kernel runs, says why, and gives the cpu backend's results;
+#    generic kernel runs, says why, and gives the cpu backend's results; one that switches a
+#    signal's kind (seed 004 Pub. III's test inputs, a branch selector) stays specialised;
 #  - cublas path: LAPACK's LU in place of ours: same status and steps, the rest within 1e-6
 #    relative (measured: ~1e-9; E_balance ~1e-9 J absolute);
 #  - progress counted per instance on the device (asynchronous emulated kernels): lines while
@@ -70,6 +71,21 @@ awk -F, 'NR == 1 { ok = $3 == "steps" && $6 == "rejected_steps"; next }
 grep -q 'instance-steps/s of the output grid dt: adaptive steps' ca.txt && ok || bad "adaptive: the rate is per grid step: $(tail -1 ca.txt)"
 HS_GPU_PATH=cublas "$HE" run ad.yaml -b gpu -o ba.h5 --no-progress >ba.txt 2>&1
 [ $? -ne 0 ] && grep -q 'integrator.step: fixed only' ba.txt && ok || bad "cublas refuses adaptive steps: $(tail -2 ba.txt)"
+# seed 004 Pub. III's test inputs switched per instance (signal.U_ref.kind, a branch
+# selector): the specialised kernel runs them all, equal to the cpu backend; cublas within
+# its bounds; validate (the reference backend) passes
+TI=$(dirname "$SW")/sweep_test_inputs.yaml
+"$HS" run "$TI" -b cpu -o ct.h5 --no-progress >ct.txt 2>&1 && ok || bad "cpu run of the test inputs: $(tail -3 ct.txt)"
+HS_GPU_VERBOSE=1 "$HE" run "$TI" -b gpu -o gt.h5 --no-progress >gt.txt 2>&1 && ok || bad "gpu run of the test inputs: $(tail -3 gt.txt)"
+grep -q '^gpu specialised: 12 instances' gt.txt && ! grep -q 'generic kernel' gt.txt && ok ||
+  bad "test inputs swept: the specialised kernel runs: $(grep gpu gt.txt)"
+same_datasets ct.h5 gt.h5 && ok || bad "test inputs: specialised gpu == cpu, every dataset"
+HS_GPU_PATH=cublas "$HE" run "$TI" -b gpu -o bt.h5 --no-progress >bt.txt 2>&1 && ok || bad "cublas run of the test inputs: $(tail -3 bt.txt)"
+h5diff -q ct.h5 bt.h5 /status /status >/dev/null 2>&1 && h5diff -q ct.h5 bt.h5 /steps /steps >/dev/null 2>&1 &&
+  h5diff -q -p 1e-6 ct.h5 bt.h5 /stats/p_piston /stats/p_piston >/dev/null 2>&1 &&
+  h5diff -q -p 1e-6 ct.h5 bt.h5 /stats/U_dcv /stats/U_dcv >/dev/null 2>&1 && ok ||
+  bad "test inputs: cublas == cpu (status, steps; statistics within 1e-6)"
+"$HE" validate "$TI" --sample 12 -b gpu >vt.txt 2>&1 && ok || bad "validate the test inputs on the gpu: $(tail -5 vt.txt)"
 # a swept enumeration: no specialised kernel; the generic one runs and says why
 sed 's/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/' "$SW" >enum.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" enum.yaml
