@@ -15,15 +15,16 @@ M=$ROOT/models/double_pendulum.yaml
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
 cd "$tmp"
 
-# refused WHAT CMD...: exit 2 and "symbolic link" in its message (in err.txt)
-refused_link() {
-  local what=$1
-  shift
+# refused_as PATTERN WHAT CMD...: exit 2 and PATTERN (grep) in its message (in err.txt)
+refused_as() {
+  local pat=$1 what=$2
+  shift 2
   "$@" >out.txt 2>err.txt
   local rc=$?
-  [ $rc -eq 2 ] && grep -q "symbolic link" err.txt && ok ||
-    bad "$what: exit $rc (want 2, 'symbolic link'): $(head -c 400 err.txt)"
+  [ $rc -eq 2 ] && grep -q "$pat" err.txt && ok || bad "$what: exit $rc (want 2, '$pat'): $(head -c 400 err.txt)"
 }
+# refused WHAT CMD...: a symbolic link refused
+refused_link() { refused_as "symbolic link" "$@"; }
 victim_intact() { # WHAT: the victim keeps its text, and LINK (if given) is still a link
   [ "$(cat victim.txt)" = "precious" ] && ok || bad "$1: the victim was written through the link"
   if [ -n "${2:-}" ]; then [ -L "$2" ] && ok || bad "$1: the link $2 was replaced"; fi
@@ -59,14 +60,7 @@ rc=$?
   [ ! -e out_link.csv ] && ok || bad "run -o LINK-to-stdout: exit $rc: $(head -c 300 err.txt)"
 # a FIFO and a directory (a device is refused as a FIFO is: not a regular file; cli_bad_inputs
 # tries /dev/full, which is never opened for writing here)
-refused_dev() {
-  local what=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ $rc -eq 2 ] && grep -q "not a regular file\|is a directory" err.txt && ok ||
-    bad "$what: exit $rc: $(head -c 300 err.txt)"
-}
+refused_dev() { refused_as "not a regular file\|is a directory" "$@"; }
 mkfifo f.h5
 refused_dev "run -o FIFO" "$HS" run "$S" -o f.h5 --no-progress
 [ -p f.h5 ] && [ ! -e f.csv ] && [ ! -e f.h5.part ] && ok || bad "run -o FIFO made files"
