@@ -14,6 +14,7 @@
  * HS_GPU_THREADS, HS_GPU_BATCH and HS_GPU_VERBOSE are described in host/backend_gpu.h.
  * Also here: hs_gpu_available and hs_gpu_quantiles (Thrust). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,6 +484,16 @@ int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
                                 "the cublas path advances all instances in lockstep, one step of dt "
                                 "at a time: it runs integrator.step: fixed only (adaptive steps run "
                                 "on the specialised, fused_local and fused paths)");
+        {
+            int k, cosim = job->base->coupling == HS_COUPLE_COSIM;
+            for (k = 0; k < job->ov->n; ++k)
+                if (job->ov->offset[k] == offsetof(hs_model, coupling)) cosim = 1;
+            if (cosim)
+                return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",
+                                    "the cublas path takes monolithic steps only: co-simulation "
+                                    "(integrator.coupling: cosim) runs on the specialised, fused_local "
+                                    "and fused paths");
+        }
         return hs_backend_gpu_cublas(job, err);
     }
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_GPU_PATH",

@@ -208,6 +208,12 @@ int hs_cli_info(int argc, char **argv)
         printf("cylinders:        %d (friction states: %d)\n", m->ncyl, m->nfs);
     }
     print_formulation(d);
+    if (m->coupling == HS_COUPLE_COSIM) /* seed 004 Pub. III: kernels/hs_cosim.h */
+        printf("coupling:         cosim (H = dt = %g s; mechanics %s, extrapolation %s; hydraulics %s, h_hyd %g s, "
+               "extrapolation %s; %s exchanged)\n",
+               m->dt, hs_cosim_mech_names[m->cosim_mech], hs_cosim_extrap_names[m->cosim_extrap_mech],
+               hs_cosim_hyd_names[m->cosim_hyd], m->cosim_h_hyd, hs_cosim_extrap_names[m->cosim_extrap],
+               m->cosim_exchange == HS_CEX_FORCE ? "forces" : "pressures");
     {
         int v, nsp = 0;
         for (v = 0; v < m->nvol; ++v) nsp += m->vol_model[v] == HS_VOL_SP;

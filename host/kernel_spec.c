@@ -164,6 +164,13 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(h_init, HS_FT_DOUBLE),
     HS_FSCALAR(h_min, HS_FT_DOUBLE),
     HS_FSCALAR(h_max, HS_FT_DOUBLE),
+    HS_FSCALAR(coupling, HS_FT_INT),
+    HS_FSCALAR(cosim_mech, HS_FT_INT),
+    HS_FSCALAR(cosim_hyd, HS_FT_INT),
+    HS_FSCALAR(cosim_exchange, HS_FT_INT),
+    HS_FSCALAR(cosim_extrap, HS_FT_INT),
+    HS_FSCALAR(cosim_extrap_mech, HS_FT_INT),
+    HS_FSCALAR(cosim_h_hyd, HS_FT_DOUBLE),
     {NULL, 0, 0, 0, 0, 0, 0, 0}};
 
 int hs_field_at(size_t off)
@@ -220,7 +227,9 @@ static int field_index(const char *name)
 static int branch_int(int fi)
 {
     /* a signal's kind too: a search over test inputs stays on one specialised kernel */
-    static const char *const names[] = {"vol_model", "formulation", "sig_kind", NULL};
+    /* and the co-simulation's configuration: a search over configurations too (hs_cosim.h) */
+    static const char *const names[] = {"vol_model", "formulation", "sig_kind", "coupling", "cosim_mech",
+                                        "cosim_hyd", "cosim_exchange", "cosim_extrap", "cosim_extrap_mech", NULL};
     int k;
     for (k = 0; names[k]; ++k)
         if (fi >= 0 && !strcmp(hs_model_fields[fi].name, names[k])) return 1;
@@ -428,6 +437,10 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
             else sb_printf(&b, "#define HS_SPEC_B_%s(m) (%d)\n", f->name, v);
         }
     }
+    /* the co-simulation's data (hs_cosim in hs_work: kernels/hs_state.h) only where an instance
+     * co-simulates */
+    if (m->coupling == HS_COUPLE_COSIM || var[field_index("coupling")])
+        sb_printf(&b, "#define HS_SPEC_COSIM 1\n");
     sb_printf(&b, "\n/* topology */\n");
     for (i = 0; hs_model_fields[i].name; ++i)
         if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE && hs_model_fields[i].is_array) /* a swept branch

@@ -26,6 +26,7 @@ typedef struct ctx {
     hs_model_desc *d;
     const yt_node *root;
     const yt_node *integ; /* integrator mapping or NULL */
+    const yt_node *cosim; /* cosim mapping or NULL */
     /* YAML node and list index of each entity, by model index (bodies and joints sorted) */
     const yt_node *body_map[HS_MAX_BODIES], *joint_map[HS_MAX_BODIES];
     int body_y[HS_MAX_BODIES], joint_y[HS_MAX_BODIES];
@@ -600,7 +601,7 @@ static int parse_integrator(ctx *c)
                                        "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
                                        "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
                                        "atol_velocity", "atol_pressure", "atol_friction",
-                                       "atol_spool", "h_init", "h_min", "h_max", NULL};
+                                       "atol_spool", "h_init", "h_min", "h_max", "coupling", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "integrator");
     const char *p = "integrator";
@@ -612,6 +613,7 @@ static int parse_integrator(ctx *c)
     m->formulation = HS_FORM_PENALTY;
     m->step = HS_STEP_FIXED;
     m->method = HS_METHOD_AUTO;
+    m->coupling = HS_COUPLE_MONOLITHIC;
     if (!y) return HS_OK;
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys))) return rc;
     {
@@ -632,7 +634,48 @@ static int parse_integrator(ctx *c)
         (rc = yt_get_enum(&c->y, y, p, "formulation", 0, hs_formulation_names, HS_FORM_PENALTY,
                           &m->formulation)) ||
         (rc = yt_get_enum(&c->y, y, p, "step", 0, hs_step_names, HS_STEP_FIXED, &m->step)) ||
-        (rc = yt_get_enum(&c->y, y, p, "method", 0, hs_method_names, HS_METHOD_AUTO, &m->method)))
+        (rc = yt_get_enum(&c->y, y, p, "method", 0, hs_method_names, HS_METHOD_AUTO, &m->method)) ||
+        (rc = yt_get_enum(&c->y, y, p, "coupling", 0, hs_coupling_names, HS_COUPLE_MONOLITHIC, &m->coupling)))
+        return rc;
+    return HS_OK;
+}
+
+/* The cosim section: the co-simulation's configuration (kernels/hs_cosim.h; seed 004 Pub. III
+ * Table 3), used when integrator.coupling is cosim. Defaults: i3al_p, the trapezoidal rule
+ * (A-stable: the explicit methods need h_hyd below the stiffest volume's limit, which the
+ * cranes' small valve volume breaks at 0.1 ms; Pub. III chose Euler for its circuit), the force
+ * exchanged, Lagrange order 2 for the hydraulics' inputs (the choice of every row of Pub. III
+ * Table 4 but one) and 0 for the mechanics' (Table 3), h_hyd = 0.1 ms (Table 3). The
+ * integrate choice is the hydraulics' only: "integrate" as mechanics_extrapolation is refused
+ * by the rules (kernels/hs_rules.h). On a model without cylinders there is nothing to co-simulate. */
+static int parse_cosim(ctx *c)
+{
+    static const char *const keys[] = {"mechanics", "hydraulics", "exchange", "extrapolation",
+                                       "mechanics_extrapolation", "h_hyd", NULL};
+    hs_model *m = &c->d->model;
+    const yt_node *y = yt_map_get(c->root, "cosim");
+    const char *p = "cosim";
+    int rc;
+    c->cosim = y;
+    m->cosim_mech = HS_CMECH_I3AL_P;
+    m->cosim_hyd = HS_CHYD_TRAPEZOIDAL;
+    m->cosim_exchange = HS_CEX_FORCE;
+    m->cosim_extrap = 2;
+    m->cosim_extrap_mech = 0;
+    m->cosim_h_hyd = 1e-4;
+    if (!y) return HS_OK;
+    if (m->ncyl == 0)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, yt_map_key(c->root, "cosim"), "cosim",
+                       "the model has no hydraulic cylinder: co-simulation couples a mechanism and "
+                       "its cylinders' hydraulics (hydraulics.cylinders), so a cosim section needs one");
+    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
+        (rc = yt_get_enum(&c->y, y, p, "mechanics", 0, hs_cosim_mech_names, HS_CMECH_I3AL_P, &m->cosim_mech)) ||
+        (rc = yt_get_enum(&c->y, y, p, "hydraulics", 0, hs_cosim_hyd_names, HS_CHYD_TRAPEZOIDAL, &m->cosim_hyd)) ||
+        (rc = yt_get_enum(&c->y, y, p, "exchange", 0, hs_cosim_exchange_names, HS_CEX_FORCE, &m->cosim_exchange)) ||
+        (rc = yt_get_enum(&c->y, y, p, "extrapolation", 0, hs_cosim_extrap_names, 2, &m->cosim_extrap)) ||
+        (rc = yt_get_enum(&c->y, y, p, "mechanics_extrapolation", 0, hs_cosim_extrap_names, 0,
+                          &m->cosim_extrap_mech)) ||
+        (rc = yt_get_num(&c->y, y, p, "h_hyd", "s", 0, 1e-4, &m->cosim_h_hyd)))
         return rc;
     return HS_OK;
 }
@@ -1126,6 +1169,11 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
                 return yt_map_get(c->integ, other);
             }
         }
+        if (!strncmp(w->field, "cosim.", 6)) {
+            snprintf(key, n, "%s", w->field);
+            v = c->cosim ? yt_map_get(c->cosim, w->field + 6) : NULL;
+            return v ? v : c->cosim ? c->cosim : c->integ ? c->integ : c->root;
+        }
         if (hs_is_integrator_key(w->field)) {
             snprintf(key, n, "integrator.%s", w->field);
             v = c->integ ? yt_map_get(c->integ, w->field) : NULL;
@@ -1160,7 +1208,7 @@ static int load_root(ctx *c)
 {
     static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints",
                                        "cuts", "points", "signals", "loads", "fluid",
-                                       "hydraulics", "integrator", NULL};
+                                       "hydraulics", "integrator", "cosim", NULL};
     hs_model_desc *d = c->d;
     hs_where w;
     hs_error verr;
@@ -1177,7 +1225,7 @@ static int load_root(ctx *c)
     if ((rc = yt_get_vec(&c->y, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
         (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
         (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_hydraulics(c)) ||
-        (rc = parse_integrator(c)))
+        (rc = parse_integrator(c)) || (rc = parse_cosim(c)))
         return rc;
     hs_model_derive(&d->model);
     if ((rc = hs_params_build(d, c->y.err)) != HS_OK) return rc;

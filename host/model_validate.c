@@ -18,7 +18,7 @@ int hs_is_integrator_key(const char *f)
                                     "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
                                     "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
                                     "atol_velocity", "atol_pressure", "atol_friction",
-                                    "atol_spool", "h_init", "h_min", "h_max", NULL};
+                                    "atol_spool", "h_init", "h_min", "h_max", "coupling", NULL};
     int i;
     for (i = 0; k[i]; ++i)
         if (!strcmp(k[i], f)) return 1;
@@ -381,6 +381,17 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "method %s needs formulation: penalty (the double-step formulation takes "
                      "trapezoidal steps only)",
                      m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
+    {
+        /* the co-simulation's rules: kernels/hs_rules.h */
+#define HS_CRULE_KEY_(ID, key, text) key,
+#define HS_CRULE_TEXT_(ID, key, text) text,
+        static const char *const ck[HS_CR_COUNT] = {HS_COSIM_RULES(HS_CRULE_KEY_)};
+        static const char *const ct[HS_CR_COUNT] = {HS_COSIM_RULES(HS_CRULE_TEXT_)};
+#undef HS_CRULE_KEY_
+#undef HS_CRULE_TEXT_
+        int r = hs_crule_broken(m);
+        if (r >= 0) return vfail(d, err, w, HS_WHERE_MODEL, 0, ck[r], -1, HS_ERR_VALUE, "%s", ct[r]);
+    }
     return HS_OK;
 }
 

@@ -78,6 +78,12 @@ const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NU
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
 const char *const hs_method_names[5] = {"trapezoidal", "esdirk3", "esdirk4", "auto", NULL};
 const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
+const char *const hs_coupling_names[3] = {"monolithic", "cosim", NULL};
+const char *const hs_cosim_mech_names[2] = {"i3al_p", NULL};
+const char *const hs_cosim_hyd_names[4] = {"euler", "trapezoidal", "rk4", NULL};
+const char *const hs_cosim_exchange_names[3] = {"force", "pressures", NULL};
+const char *const hs_cosim_extrap_names[HS_CEXT_INTEGRATE + 2] = {"0", "1", "2", "3", "4", "integrate", NULL};
+typedef char hs_check_extrap_names[HS_CEXT_INTEGRATE == HS_CEXT_MAX_ORDER + 1 ? 1 : -1];
 
 const char *const hs_friction_names[HS_FRICTION_COUNT + 1] = {
     "none", "viscous", "brown_mcphee", "bengisu_akay", "lugre", "lugre_modified",
@@ -278,6 +284,40 @@ static void make_enum(table *t, const char *const *names, int n)
     t->p[t->n - 1].hi = (double)(n - 1);
 }
 
+/* The enumerations among the integrator's settings and the co-simulation's: parameter name,
+ * member of hs_model (an int), value names, how many. */
+typedef struct enum_param {
+    const char *name;
+    size_t offset;
+    const char *const *names;
+    int n;
+} enum_param;
+static const enum_param integ_enums[] = {
+    {"integrator.newton", offsetof(hs_model, newton), hs_newton_names, 3},
+    {"integrator.predictor", offsetof(hs_model, predictor), hs_predictor_names, 3},
+    {"integrator.formulation", offsetof(hs_model, formulation), hs_formulation_names, 2},
+    {"integrator.step", offsetof(hs_model, step), hs_step_names, 2},
+    {"integrator.method", offsetof(hs_model, method), hs_method_names, 4},
+};
+static const enum_param cosim_enums[] = {
+    {"integrator.coupling", offsetof(hs_model, coupling), hs_coupling_names, 2},
+    {"cosim.mechanics", offsetof(hs_model, cosim_mech), hs_cosim_mech_names, 1},
+    {"cosim.hydraulics", offsetof(hs_model, cosim_hyd), hs_cosim_hyd_names, 3},
+    {"cosim.exchange", offsetof(hs_model, cosim_exchange), hs_cosim_exchange_names, 2},
+    {"cosim.extrapolation", offsetof(hs_model, cosim_extrap), hs_cosim_extrap_names, HS_CEXT_INTEGRATE + 1},
+    {"cosim.mechanics_extrapolation", offsetof(hs_model, cosim_extrap_mech), hs_cosim_extrap_names,
+     HS_CEXT_MAX_ORDER + 1},
+};
+
+static void add_enums(table *t, const enum_param *e, int n)
+{
+    int k;
+    for (k = 0; k < n; ++k) {
+        add(t, "", e[k].offset, "%s", e[k].name);
+        make_enum(t, e[k].names, e[k].n);
+    }
+}
+
 /* The parameter added last takes integer values in [lo, hi] only. */
 static void make_integer(table *t, double lo, double hi)
 {
@@ -468,17 +508,12 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     add_hydraulics(&t, d);
 
     add_irules(&t, HS_IR_DT, HS_IR_RTOL); /* kernels/hs_rules.h, up to the adaptive ones */
-    add(&t, "", offsetof(hs_model, newton), "integrator.newton");
-    make_enum(&t, hs_newton_names, 3);
-    add(&t, "", offsetof(hs_model, predictor), "integrator.predictor");
-    make_enum(&t, hs_predictor_names, 3);
-    add(&t, "", offsetof(hs_model, formulation), "integrator.formulation");
-    make_enum(&t, hs_formulation_names, 2);
-    add(&t, "", offsetof(hs_model, step), "integrator.step");
-    make_enum(&t, hs_step_names, 2);
-    add(&t, "", offsetof(hs_model, method), "integrator.method");
-    make_enum(&t, hs_method_names, 4);
+    add_enums(&t, integ_enums, (int)(sizeof integ_enums / sizeof integ_enums[0]));
     add_irules(&t, HS_IR_RTOL, HS_IR_COUNT);
+    if (m->ncyl > 0) { /* co-simulation: the cylinders are its power bonds (kernels/hs_cosim.h) */
+        add_enums(&t, cosim_enums, (int)(sizeof cosim_enums / sizeof cosim_enums[0]));
+        add(&t, "s", offsetof(hs_model, cosim_h_hyd), "cosim.h_hyd");
+    }
 
     if (t.oom) {
         free(t.p);

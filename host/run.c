@@ -38,16 +38,24 @@ void hs_sweep_overrides(const hs_sweep *sw, const hs_model_desc *md, hs_override
 
 int hs_sweep_apply_simulation(const hs_sweep *sw, hs_model_desc *md, hs_error *err)
 {
-    int rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
+    int rc, j;
+    /* a swept cosim.h_hyd (values that divide dt: the loader checked them) stands in for the
+     * model's, which need not divide the sweep's dt */
+    for (j = 0; j < sw->nparam; ++j)
+        if (!strcmp(sw->param[j].name, "cosim.h_hyd") && sw->param[j].nvalues > 0)
+            md->model.cosim_h_hyd = sw->param[j].values[0];
+    rc = hs_model_set_time(md, sw->t_end, sw->dt, err);
     if (rc) return rc;
     if (sw->newton >= 0) md->model.newton = sw->newton;
     if (sw->formulation >= 0) md->model.formulation = sw->formulation;
     if (sw->step >= 0) md->model.step = sw->step;
     if (sw->integ_method >= 0) md->model.method = sw->integ_method;
     if (!isnan(sw->rtol)) md->model.rtol = sw->rtol;
+    if (sw->coupling >= 0) md->model.coupling = sw->coupling;
     /* the combination against the model's rules (double_step refuses nonholonomic cuts,
-     * esdirk needs adaptive steps and the penalty formulation); the loader checked it too */
-    if (sw->formulation >= 0 || sw->step >= 0 || sw->integ_method >= 0 || !isnan(sw->rtol))
+     * esdirk needs adaptive steps and the penalty formulation, cosim needs cylinders); the
+     * loader checked it too */
+    if (sw->formulation >= 0 || sw->step >= 0 || sw->integ_method >= 0 || !isnan(sw->rtol) || sw->coupling >= 0)
         rc = hs_model_validate(md, err);
     return rc;
 }

@@ -40,6 +40,18 @@ const char *hs_status_string(int status)
     if (status & HS_ST_STEPSIZE)
         return "adaptive steps: the error tolerance could not be met at the smallest step "
                "(integrator.h_min): loosen rtol/atol or lower h_min";
+    {
+        /* any other bit: its description in the one table (kernels/hs_status.h) */
+#define HS_ST_PAIR_(N, v, name, warn, desc) {(v), (desc)},
+        static const struct {
+            int v;
+            const char *desc;
+        } bits[] = {HS_STATUS_BITS(HS_ST_PAIR_)};
+#undef HS_ST_PAIR_
+        size_t k;
+        for (k = 0; k < sizeof bits / sizeof bits[0]; ++k)
+            if (status & bits[k].v) return bits[k].desc;
+    }
     return "unknown failure";
 }
 
@@ -196,8 +208,17 @@ static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
     for (j = 0; j < m->ncyl; ++j)
         fprintf(c->f, ",%.15g,%.12g,%.12g,%.12g,%.12g", o->s[j], o->sd[j], o->F[j], o->Ffric[j],
                 s->W_cyl[j]);
-    fprintf(c->f, ",%.15g,%.15g,%.15g,%.15g,%.6e,%d\n", o->Ekin, o->Epot, s->W_ext, Eb,
+    fprintf(c->f, ",%.15g,%.15g,%.15g,%.15g,%.6e,%d", o->Ekin, o->Epot, s->W_ext, Eb,
             o->phi_norm, s->step ? s->iters : 0);
+    if (m->coupling == HS_COUPLE_COSIM) { /* the residuals, in hs_output_at's order */
+        double e = 0.0;
+        for (j = 0; j < m->ncyl; ++j) {
+            fprintf(c->f, ",%.12g,%.12g", o->P_res[j], o->E_res[j]);
+            e += o->E_res[j];
+        }
+        fprintf(c->f, ",%.12g", e);
+    }
+    fprintf(c->f, "\n");
     return csv_failed(c); /* a failed write stops the run: the CSV could not hold it */
 }
 

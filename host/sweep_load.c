@@ -39,7 +39,9 @@ static const char *const k_dists[] = {
 int hs_output_count(const hs_model_desc *d)
 {
     const hs_model *m = &d->model;
-    return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6;
+    /* a co-simulated model has its residuals too: P_res and E_res of each cylinder, E_res */
+    return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6 +
+           (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0);
 }
 
 /* The k-th signal in CSV column order. */
@@ -77,7 +79,18 @@ hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
         return r;
     }
     k -= 5 * m->ncyl;
-    if (k < 6) r.kind = tail_kinds[k];
+    if (k < 6) {
+        r.kind = tail_kinds[k];
+        return r;
+    }
+    k -= 6;
+    if (m->coupling != HS_COUPLE_COSIM) return r;
+    if (k < 2 * m->ncyl) {
+        r.kind = k % 2 ? HS_SIG_ERES : HS_SIG_PRES;
+        r.index = k / 2;
+    } else if (k == 2 * m->ncyl) {
+        r.kind = HS_SIG_ERES_SUM;
+    }
     return r;
 }
 
@@ -118,6 +131,12 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
     case HS_SIG_EBAL: snprintf(buf, n, "E_balance"); break;
     case HS_SIG_PHI: snprintf(buf, n, "phi_norm"); break;
     case HS_SIG_ITERS: snprintf(buf, n, "newton_iters"); break;
+    case HS_SIG_PRES:
+    case HS_SIG_ERES:
+        if (i >= 0 && i < m->ncyl)
+            snprintf(buf, n, "%s%s", ref.kind == HS_SIG_PRES ? "P_res_" : "E_res_", d->cyl_name[i]);
+        break;
+    case HS_SIG_ERES_SUM: snprintf(buf, n, "E_res"); break;
     default: break;
     }
     if (!buf[0]) snprintf(buf, n, "unknown_signal");
@@ -143,6 +162,9 @@ const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
     case HS_SIG_EBAL: return "J";
     case HS_SIG_PHI: return "m or rad"; /* the norm of every constraint row: mixed */
     case HS_SIG_ITERS: return "-";
+    case HS_SIG_PRES: return "W";
+    case HS_SIG_ERES:
+    case HS_SIG_ERES_SUM: return "J";
     default: return "";
     }
 }
@@ -233,6 +255,8 @@ typedef struct sctx {
     hs_sweep *sw;
     hs_model_desc *md;
     const yt_node *root;
+    char hhyd_msg[512]; /* the co-simulation's h_hyd rule broken by simulation: alone, decided
+                           once the parameters are read (check_hhyd): "" when kept */
 } sctx;
 
 /* Up to three candidates closest to a name (edit distance <= max(2, len/4)), closest first. */
@@ -748,28 +772,36 @@ static int parse_outputs(sctx *c)
  * dt are, not the model file's at run time. */
 static int check_simulation_modes(sctx *c, const yt_node *m)
 {
-    static const char *const keys[] = {"newton", "formulation", "step", "method", "rtol"};
+    static const char *const keys[] = {"newton", "formulation", "step", "method", "rtol", "coupling"};
     enum { nkey = sizeof keys / sizeof keys[0] };
     hs_sweep *sw = c->sw;
     hs_model *mo = &c->md->model;
-    int n0 = mo->newton, f0 = mo->formulation, s0 = mo->step, m0 = mo->method, rc, k, at = -1;
+    int n0 = mo->newton, f0 = mo->formulation, s0 = mo->step, m0 = mo->method, c0 = mo->coupling, rc, k, at = -1;
     double r0 = mo->rtol;
     hs_error e;
     if (sw->newton < 0 && sw->formulation < 0 && sw->step < 0 && sw->integ_method < 0 &&
-        isnan(sw->rtol))
+        sw->coupling < 0 && isnan(sw->rtol))
         return HS_OK;
     if (sw->newton >= 0) mo->newton = sw->newton;
     if (sw->formulation >= 0) mo->formulation = sw->formulation;
     if (sw->step >= 0) mo->step = sw->step;
     if (sw->integ_method >= 0) mo->method = sw->integ_method;
     if (!isnan(sw->rtol)) mo->rtol = sw->rtol;
+    if (sw->coupling >= 0) mo->coupling = sw->coupling;
     rc = hs_model_validate(c->md, &e);
+    mo->coupling = c0;
     mo->newton = n0;
     mo->formulation = f0;
     mo->step = s0;
     mo->method = m0;
     mo->rtol = r0;
     if (rc == HS_OK) return HS_OK;
+    if (!strcmp(e.key, "cosim.h_hyd")) {
+        /* simulation's dt against the model's cosim.h_hyd: a sweep that gives cosim.h_hyd
+         * values of its own may keep it (check_hhyd, after the parameters) */
+        snprintf(c->hhyd_msg, sizeof c->hhyd_msg, "%s", e.msg);
+        return HS_OK;
+    }
     /* the key the rule names (integrator.<key>), else the first one given */
     for (k = 0; k < nkey; ++k)
         if (yt_map_get(m, keys[k]) && !strncmp(e.key, "integrator.", 11) && !strcmp(e.key + 11, keys[k])) at = k;
@@ -782,20 +814,68 @@ static int check_simulation_modes(sctx *c, const yt_node *m)
     }
 }
 
-/* simulation: {t_end, dt, newton, formulation, step, method, rtol}: checked against the model's rules on a scratch copy
+/* The co-simulation's hydraulic step against the communication step of the run (simulation's
+ * dt or the model's): every listed value of a swept cosim.h_hyd must divide it (a value that
+ * does not is this file's error at the parameter, not an invalid instance at run time); a
+ * drawn one cannot be checked, so h_hyd is swept by values only; without a swept h_hyd the
+ * model's must divide it (the rule simulation: broke, c->hhyd_msg, reported at its dt). */
+static int check_hhyd(sctx *c)
+{
+    hs_model *mo = &c->md->model;
+    const yt_node *sim = yt_map_get(c->root, "simulation"), *pm = yt_map_get(c->root, "parameters");
+    double dt = isnan(c->sw->dt) ? mo->dt : c->sw->dt;
+    int j, k, cosim = mo->coupling == HS_COUPLE_COSIM || c->sw->coupling == HS_COUPLE_COSIM;
+    if (!cosim) return HS_OK;
+    for (j = 0; j < c->sw->nparam; ++j) {
+        const hs_sweep_param *sp = &c->sw->param[j];
+        const yt_node *at = pm ? yt_map_get(pm, sp->name) : NULL;
+        char key[160];
+        if (strcmp(sp->name, "cosim.h_hyd")) continue;
+        snprintf(key, sizeof key, "parameters.%s", sp->name);
+        if (sp->dist != HS_DIST_VALUES)
+            return yt_fail(&c->y, HS_ERR_VALUE, at ? at : pm, key,
+                           "cosim.h_hyd must divide the communication step dt a whole number of times: "
+                           "sweep it with values (a drawn value would not)");
+        for (k = 0; k < sp->nvalues; ++k) {
+            double h = sp->values[k];
+            if (!hs_cosim_h_hyd_ok(dt, h))
+                return yt_fail(&c->y, HS_ERR_VALUE, at ? at : pm, key,
+                               "value %g s does not divide the communication step dt = %g s a whole number "
+                               "of times (to 1e-9 relative)",
+                               h, dt);
+        }
+        return HS_OK;
+    }
+    {
+        double h = mo->cosim_h_hyd;
+        if (c->hhyd_msg[0] || !hs_cosim_h_hyd_ok(dt, h)) {
+            const yt_node *at = sim ? yt_map_get(sim, "dt") : NULL;
+            if (!at && sim) at = yt_map_get(sim, "coupling");
+            return yt_fail(&c->y, HS_ERR_VALUE, at ? at : sim ? sim : c->root,
+                           at && at == yt_map_get(sim, "dt") ? "simulation.dt" : "simulation.coupling",
+                           "the model's cosim.h_hyd (%g s) does not divide the communication step dt = %g s a "
+                           "whole number of times: set one that does in the model, or sweep cosim.h_hyd with "
+                           "values that do",
+                           h, dt);
+        }
+    }
+    return HS_OK;
+}
+
+/* simulation: {t_end, dt, newton, formulation, step, method, rtol, coupling}: checked against the model's rules on a scratch copy
  * (hs_sweep_apply_simulation applies them for hs_run and `validate`); the loaded model itself
  * stays as its file says. */
 static int parse_simulation(sctx *c)
 {
     static const char *const keys[] = {"t_end", "dt", "newton", "formulation", "step", "method", "rtol",
-                                       NULL};
+                                       "coupling", NULL};
     const yt_node *m = yt_map_get(c->root, "simulation");
     hs_sweep *sw = c->sw;
     hs_error e;
     double t0, d0;
     int rc;
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
+    sw->newton = sw->step = sw->formulation = sw->integ_method = sw->coupling = -1;
     if (!m) return HS_OK;
     if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
         (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
@@ -806,7 +886,8 @@ static int parse_simulation(sctx *c)
                           &sw->formulation)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "step", 0, hs_step_names, -1, &sw->step)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "method", 0, hs_method_names, -1, &sw->integ_method)) ||
-        (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)))
+        (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)) ||
+        (rc = yt_get_enum(&c->y, m, "simulation", "coupling", 0, hs_coupling_names, -1, &sw->coupling)))
         return rc;
     if (!isnan(sw->rtol) && !(sw->rtol >= 1e-14 && sw->rtol <= 1.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "rtol"), "simulation.rtol",
@@ -822,12 +903,20 @@ static int parse_simulation(sctx *c)
     rc = hs_model_set_time(c->md, sw->t_end, sw->dt, &e);
     c->md->model.t_end = t0;
     c->md->model.dt = d0;
+    if (rc != HS_OK && !strcmp(e.key, "cosim.h_hyd")) { /* the model co-simulates: check_hhyd */
+        snprintf(c->hhyd_msg, sizeof c->hhyd_msg, "%s", e.msg);
+        rc = HS_OK;
+    }
     if (rc != HS_OK) {
         int on_t = isnan(sw->dt) || (!strcmp(e.key, "integrator.t_end") && !isnan(sw->t_end));
         return yt_fail(&c->y, rc, yt_map_get(m, on_t ? "t_end" : "dt"),
                        on_t ? "simulation.t_end" : "simulation.dt", "%s", e.msg);
     }
-    return check_simulation_modes(c, m);
+    if ((rc = check_simulation_modes(c, m))) return rc;
+    /* the coupling decides which signals there are (a co-simulation's residuals: hs_output_at),
+     * so the outputs below are read against it: set on the loaded model now */
+    if (sw->coupling >= 0) c->md->model.coupling = sw->coupling;
+    return HS_OK;
 }
 
 /* The smallest and largest value sweep parameter sp can take: the listed values, the bounds
@@ -1111,7 +1200,8 @@ static int load_root(sctx *c, const char *text, const char *path)
     if (in && (rc = int_node(c, in, "instances", 1, nmax, &n))) return rc;
     if ((rc = resolve_model(c, path, mn, rel))) return rc;
     if ((rc = load_model(c, mn, rel)) != HS_OK) return rc;
-    if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = parse_outputs(c)))
+    if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = check_hhyd(c)) ||
+        (rc = parse_outputs(c)))
         return rc;
     /* trajectories share one time axis (/traj/time, from the model's dt and t_end): a swept
      * step or end time would give every instance its own */
@@ -1173,7 +1263,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     memset(sw, 0, sizeof *sw);
     memset(model, 0, sizeof *model);
     sw->t_end = sw->dt = sw->rtol = NAN;
-    sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
+    sw->newton = sw->step = sw->formulation = sw->integ_method = sw->coupling = -1;
     if (!path) path = "<text>";
     if (strlen(path) >= sizeof sw->path)
         return hs_error_set(err, HS_ERR_LIMIT, "", 0, 0, "", "the sweep file's path has %lu characters, more than the %d a path may have: %.60s...",
@@ -1197,7 +1287,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
         memset(model, 0, sizeof *model);
         snprintf(sw->path, sizeof sw->path, "%s", path);
         sw->t_end = sw->dt = sw->rtol = NAN;
-        sw->newton = sw->step = sw->formulation = sw->integ_method = -1;
+        sw->newton = sw->step = sw->formulation = sw->integ_method = sw->coupling = -1;
     }
     return rc;
 }

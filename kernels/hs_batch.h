@@ -38,6 +38,9 @@ enum hs_sig_kind {
     HS_SIG_EBAL, /* energy balance E_kin + E_pot - W_ext - sum W_cyl - initial */
     HS_SIG_PHI, /* constraint violation norm */
     HS_SIG_ITERS, /* Newton iterations of the step */
+    HS_SIG_PRES, /* co-simulation: residual power of a cylinder's bond (index: cylinder) */
+    HS_SIG_ERES, /* its accumulated residual energy sum |delta E| */
+    HS_SIG_ERES_SUM, /* the sum over the bonds */
     HS_SIG_COUNT
 };
 
@@ -91,6 +94,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
     int i;
     /* the integrator's settings: the table every route checks (hs_rules.h) */
     if (hs_irule_broken(m) >= 0) return 0;
+    if (hs_crule_broken(m) >= 0) return 0; /* and the co-simulation's */
     /* the double-step formulation solves position equations only (host/model_validate.c) */
     if (m->formulation != HS_FORM_PENALTY && (m->formulation != HS_FORM_DOUBLE_STEP || m->nnh > 0)) return 0;
     for (i = 0; i < m->nbody; ++i) {
@@ -245,6 +249,16 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     case HS_SIG_EBAL: return o->Ekin + o->Epot - s->W_ext - o->W_cyl - E0;
     case HS_SIG_PHI: return o->phi_norm;
     case HS_SIG_ITERS: return s->step ? (double)s->iters : 0.0;
+#if HS_COSIM_ON
+    case HS_SIG_PRES: return o->P_res[r.index];
+    case HS_SIG_ERES: return o->E_res[r.index];
+    case HS_SIG_ERES_SUM: {
+        double e = 0.0;
+        int c;
+        for (c = 0; c < HS_N(m, ncyl); ++c) e += o->E_res[c];
+        return e;
+    }
+#endif
     default: return 0.0;
     }
 }

@@ -2,11 +2,12 @@
  * (minimum-norm corrections of the free coordinates), consistent velocities, static
  * equilibrium of the cylinders initialised "at equilibrium" (seed 004 Pub. I eqs. 53-54; seed
  * 000 text after eq. 45), the chamber pressures that follow, and accelerations and multipliers
- * from the acceleration-level augmented Lagrangian (hs_consistent_rates, hs_trapezoid.h). */
+ * from the acceleration-level augmented Lagrangian (hs_consistent_rates, hs_trapezoid.h), and a
+ * co-simulation's first exchange (hs_cosim_start). */
 #ifndef HS_INIT_H
 #define HS_INIT_H
 
-#include "hs_trapezoid.h"
+#include "hs_cosim.h"
 
 /* Solves Jf Jf^T y = r (ncon), Jf = Phi_z with the held columns removed, then dz = -Jf^T y:
  * the minimum-norm change of the free coordinates that cancels r to first order. A relative
@@ -144,6 +145,10 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     w->kin_x = 0;
     w->tan_h = 0.0;
     w->it_step = 0;
+#if HS_COSIM_ON
+    w->cs.hold = 0; /* no hydraulics held (hs_cosim_hold) before hs_cosim_start */
+    w->cs.nh = 0;
+#endif
 #if HS_TRIG_CACHE
     hs_trig_start(&w->trig);
 #endif
@@ -217,6 +222,9 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
         s->status |= HS_ST_GEOMETRY;
         return s->status;
     }
+#if HS_COSIM_ON
+    hs_cosim_start(m, s, w); /* the exchange at t = 0 */
+#endif
     return 0;
 }
 

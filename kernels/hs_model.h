@@ -159,6 +159,44 @@ enum hs_method {
                           trapezoidal rule (hs_method) */
 };
 
+/* How the mechanism and the hydraulics are integrated together (integrator.coupling; seed
+ * 004 Pub. III Sect. 2, dissertation Sects. 2.3-2.4). */
+enum hs_coupling {
+    HS_COUPLE_MONOLITHIC = 0, /* one implicit system, one step (seed 004 Pub. I) */
+    HS_COUPLE_COSIM = 1 /* two subsystems, each with its own integrator, exchanging values every
+                           communication step H = dt in a non-iterative Jacobi scheme
+                           (Pub. III Sects. 2.2-2.3; kernels/hs_cosim.h) */
+};
+
+/* The co-simulated mechanical subsystem's method (cosim.mechanics; Pub. III Sect. 3.1.3). */
+enum hs_cosim_mech {
+    HS_CMECH_I3AL_P = 0 /* the engine's index-3 augmented Lagrangian with projections and the
+                           trapezoidal rule, one step of H (Pub. III eqs. 18-19) */
+};
+
+/* The co-simulated hydraulic subsystem's integrator (cosim.hydraulics), steps of h_hyd. */
+enum hs_cosim_hyd {
+    HS_CHYD_EULER = 0, /* forward Euler (Pub. III Table 3: FWE) */
+    HS_CHYD_TRAPEZOIDAL = 1, /* the implicit trapezoidal rule (Table 3: TR), Newton iteration */
+    HS_CHYD_RK4 = 2 /* the classical explicit Runge-Kutta method of order 4 */
+};
+
+/* What the hydraulics sends to the mechanics (cosim.exchange; dissertation Sect. 3.2). */
+enum hs_cosim_exchange {
+    HS_CEX_FORCE = 0, /* the cylinder force F (Pub. III eq. 30): evaluated by the hydraulics
+                         with its extrapolated rod rate, a direct feed-through */
+    HS_CEX_PRESSURES = 1 /* the chamber pressures p1, p2 (and friction states): the mechanics
+                            evaluates eq. 30 with its own s, sdot (Pub. IV) */
+};
+
+/* How the hydraulics extrapolates its inputs s, sdot over a communication step
+ * (cosim.extrapolation; Pub. III Sect. 3.3): Lagrange polynomials of order 0-4 through the
+ * last m + 1 communicated values, or integration of the exchanged acceleration (I2). The
+ * mechanics extrapolates its inputs (forces or pressures) to the end of its step by a
+ * Lagrange polynomial of order cosim.mechanics_extrapolation, 0-4 (Pub. III Table 3: 0). */
+#define HS_CEXT_INTEGRATE 5
+#define HS_CEXT_MAX_ORDER 4
+
 #define HS_NAME_LEN 48
 
 typedef struct hs_model {
@@ -327,6 +365,15 @@ typedef struct hs_model {
     double h_init; /* first step, and the step after a signal knot (a restart), s */
     double h_min; /* below this a step that fails is the instance's failure, s */
     double h_max; /* largest step, s */
+
+    /* ---- co-simulation (coupling = HS_COUPLE_COSIM; kernels/hs_cosim.h) ---- */
+    int coupling; /* enum hs_coupling */
+    int cosim_mech; /* enum hs_cosim_mech */
+    int cosim_hyd; /* enum hs_cosim_hyd */
+    int cosim_exchange; /* enum hs_cosim_exchange */
+    int cosim_extrap; /* Lagrange order 0..HS_CEXT_MAX_ORDER, or HS_CEXT_INTEGRATE */
+    int cosim_extrap_mech; /* the mechanics' inputs: Lagrange order 0..HS_CEXT_MAX_ORDER */
+    double cosim_h_hyd; /* the hydraulics' step, s; dt (= H) a whole multiple of it */
 } hs_model;
 
 /* ---- how the engine reads the model ----

@@ -89,6 +89,7 @@ HS_HD static inline void hs_evaluate_kin_hyd(const hs_mview *m, const hs_state *
     hs_kin_velocities_sub(m, zd, &w->kin, vmask);
     if (hyd && (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0)) {
         hs_hydraulics(m, &w->kin, p, fs, U, s->s0, &w->hyd);
+        hs_cosim_hold(m, w);
         HS_UNROLL
         for (c = 0; c < HS_N(m, ncyl); ++c) hs_cylinder_jac(m, &w->kin, &w->hyd, c, w->js[c]);
     }
@@ -235,6 +236,7 @@ HS_HD static inline void hs_residual_hyd(const hs_mview *m, const hs_state *s, c
 {
     int n = HS_N(m, nz);
     hs_hydraulic_rates_f(m, x + n, x + n + HS_N(m, nvol), w->U1, &w->hyd, 1);
+    hs_cosim_hold(m, w);
     hs_residual_rows(m, s, x, w, f);
 }
 
@@ -276,6 +278,7 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
             w->hyd = f0h;
 #else
             hs_hydraulic_rates_f(m, x + HS_N(m, nz), x + HS_N(m, nz) + HS_N(m, nvol), w->U1, &w->hyd, 1);
+            hs_cosim_hold(m, w);
 #endif
         }
         x0 = x[i];

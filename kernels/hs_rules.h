@@ -176,4 +176,67 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
     return -1;
 }
 
+/* The co-simulation's rules (integrator.coupling and the cosim section: kernels/hs_cosim.h),
+ * defined once like the integrator's: X(ID, the key it is about, what it says). The loader
+ * reports the first one broken (host/model_validate.c); a drawn value that breaks one makes
+ * its instance invalid (hs_model_values_ok). */
+#define HS_COSIM_RULES(X)                                                                              \
+    X(COUPLING, "coupling", "coupling must be monolithic or cosim")                                    \
+    X(MECHANICS, "cosim.mechanics", "cosim.mechanics must be i3al_p")                                  \
+    X(HYDRAULICS, "cosim.hydraulics", "cosim.hydraulics must be euler, trapezoidal or rk4")            \
+    X(EXCHANGE, "cosim.exchange", "cosim.exchange must be force or pressures")                         \
+    X(EXTRAPOLATION, "cosim.extrapolation",                                                            \
+      "cosim.extrapolation must be a Lagrange order 0, 1, 2, 3 or 4, or integrate")                    \
+    X(EXTRAPOLATION_MECH, "cosim.mechanics_extrapolation",                                            \
+      "cosim.mechanics_extrapolation must be a Lagrange order 0, 1, 2, 3 or 4")                        \
+    X(H_HYD, "cosim.h_hyd",                                                                            \
+      "cosim.h_hyd must be > 0 and divide the communication step integrator.dt a whole number of "     \
+      "times (to 1e-9 relative)")                                                                     \
+    X(CYLINDERS, "coupling",                                                                           \
+      "coupling cosim needs hydraulics with at least one cylinder: the cylinders are the power "       \
+      "bonds between the two subsystems")                                                             \
+    X(VOLUME_SP, "coupling",                                                                           \
+      "coupling cosim needs lumped volumes: a singular_perturbation volume's pressure is an "          \
+      "algebraic equation that the hydraulic subsystem's explicit steps do not solve")               \
+    X(STEP, "coupling",                                                                                \
+      "coupling cosim takes fixed steps: the communication step H is integrator.dt (step: adaptive "   \
+      "is for monolithic coupling)")                                                                  \
+    X(FORMULATION, "coupling",                                                                         \
+      "coupling cosim's mechanics i3al_p is the penalty formulation: formulation double_step is for "  \
+      "monolithic coupling")
+
+#define HS_CRULE_ENUM_(ID, key, text) HS_CR_##ID,
+enum hs_crule { HS_COSIM_RULES(HS_CRULE_ENUM_) HS_CR_COUNT };
+#undef HS_CRULE_ENUM_
+
+/* Does the hydraulic step h divide the communication step dt a whole number of times (to 1e-9
+ * relative), at most HS_MAX_STEPS of them? The rule cosim.h_hyd keeps, here and in the sweep
+ * loader's checks of listed values (host/sweep_load.c). */
+HS_HD static inline int hs_cosim_h_hyd_ok(double dt, double h)
+{
+    double r = dt / h;
+    return h > 0.0 && r >= 1.0 - 1e-9 && r <= HS_MAX_STEPS && fabs(r - floor(r + 0.5)) <= 1e-9 * r;
+}
+
+/* The first co-simulation rule the model breaks, or -1. A monolithic model keeps them all
+ * (its cosim values are not used), except that its coupling must be one of the two. */
+HS_HD static inline int hs_crule_broken(const hs_model *m)
+{
+    int v;
+    if (m->coupling != HS_COUPLE_MONOLITHIC && m->coupling != HS_COUPLE_COSIM) return HS_CR_COUPLING;
+    if (m->coupling == HS_COUPLE_MONOLITHIC) return -1;
+    if (m->cosim_mech != HS_CMECH_I3AL_P) return HS_CR_MECHANICS;
+    if (m->cosim_hyd < HS_CHYD_EULER || m->cosim_hyd > HS_CHYD_RK4) return HS_CR_HYDRAULICS;
+    if (m->cosim_exchange != HS_CEX_FORCE && m->cosim_exchange != HS_CEX_PRESSURES) return HS_CR_EXCHANGE;
+    if (m->cosim_extrap < 0 || m->cosim_extrap > HS_CEXT_INTEGRATE) return HS_CR_EXTRAPOLATION;
+    if (m->cosim_extrap_mech < 0 || m->cosim_extrap_mech > HS_CEXT_MAX_ORDER) return HS_CR_EXTRAPOLATION_MECH;
+    if (!hs_cosim_h_hyd_ok(m->dt, m->cosim_h_hyd)) return HS_CR_H_HYD;
+    if (m->ncyl < 1) return HS_CR_CYLINDERS;
+    for (v = 0; v < m->nvol; ++v)
+        if (m->vol_model[v] != HS_VOL_LUMPED) return HS_CR_VOLUME_SP;
+    if (m->step != HS_STEP_FIXED) return HS_CR_STEP;
+    if (m->formulation != HS_FORM_PENALTY) return HS_CR_FORMULATION;
+    return -1;
+}
+
 #endif

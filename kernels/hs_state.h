@@ -12,6 +12,7 @@
  *   hs_trapezoid.h   one step of the seeds' scheme: spans, predictor, projections, finish
  *   hs_esdirk.h      the ESDIRK tables and one attempt of an ESDIRK step
  *   hs_adapt.h       error norms, the step-size controller, one adaptive step, dense output
+ *   hs_cosim.h       co-simulation of the mechanism and the hydraulics; hs_step
  *   hs_init.h        the consistent initial state
  *   hs_integrator.h  all of them
  *
@@ -82,6 +83,35 @@ typedef struct hs_state {
     unsigned short ds_repart; /* partitions chosen again since t = 0 (saturates at 65535) */
 } hs_state;
 typedef char hs_check_ds_dep[HS_MAX_Z <= 16 ? 1 : -1];
+
+/* A co-simulated instance's exchange data (kernels/hs_cosim.h): the communicated history of
+ * the mechanics' outputs that the hydraulics extrapolates, the inputs each side holds over the
+ * current communication step, and the energy residuals of the power bonds (one per cylinder:
+ * force and rod rate; Pub. III Sects. 2.2-2.3). Present in every generic build and in a
+ * specialised one whose sweep co-simulates (HS_SPEC_COSIM): 440 B for two cylinders. */
+#if !defined(HS_SPEC) || defined(HS_SPEC_COSIM)
+#define HS_COSIM_ON 1
+#else
+#define HS_COSIM_ON 0
+#endif
+#define HS_CEXT_NHIST (HS_CEXT_MAX_ORDER + 1)
+typedef struct hs_cosim {
+    int hold; /* during the mechanical step: 1 pressures and friction states held (their rates
+                 0), 2 the cylinder forces F_in as well; 0 otherwise (hs_cosim_hold) */
+    int nh; /* communication points in the history (<= HS_CEXT_NHIST) */
+    double th[HS_CEXT_NHIST]; /* their times, the newest first, s (nhist) */
+    double sh[HS_CEXT_NHIST][HS_CAP_CYLS]; /* the mechanics' s there, m (nhist x ncyl) */
+    double sdh[HS_CEXT_NHIST][HS_CAP_CYLS]; /* and sdot, m/s (nhist x ncyl) */
+    double sdd[HS_CAP_CYLS]; /* sddot at the newest point, for I2 (ncyl) */
+    double uh[HS_CEXT_NHIST][HS_CAP_VOLS + HS_CAP_FS]; /* the hydraulics' outputs there: the
+                                 cylinder forces (ncyl) or the pressures and friction states
+                                 (nvol + nfs) with the pressures exchanged (nhist x nu) */
+    double F_in[HS_CAP_CYLS]; /* the force the mechanics holds at the end of the step: the
+                                 cylinder force, or the pressure force p1 A1 - p2 A2 (exchange
+                                 pressures), extrapolated, N (ncyl) */
+    double P_res[HS_CAP_CYLS]; /* residual power of each bond at the newest point, W (ncyl) */
+    double E_res[HS_CAP_CYLS]; /* sum over the steps of |delta E| of each bond, J (ncyl) */
+} hs_cosim;
 
 /* The rates at the start of the last accepted step and its size: the history that the
  * predictor one Taylor degree higher (hs_step_prologue) and the adaptive local error estimate
@@ -181,6 +211,9 @@ typedef struct hs_work {
 #if HS_WORK_HIST
     hs_hist hist; /* fixed steps with modified Newton: the predictor's rate history (hs_step) */
 #endif
+#if HS_COSIM_ON
+    hs_cosim cs; /* co-simulation (hs_cosim.h) */
+#endif
 } hs_work;
 
 #if HS_TRIG_CACHE
@@ -196,11 +229,33 @@ typedef struct hs_obs {
     double phid_norm; /* ||Phi_z zdot||_2 */
     double W_cyl; /* sum of the cylinders' work, J */
     double s[HS_CAP_CYLS], sd[HS_CAP_CYLS], F[HS_CAP_CYLS], Ffric[HS_CAP_CYLS]; /* (ncyl) */
+#if HS_COSIM_ON
+    double P_res[HS_CAP_CYLS], E_res[HS_CAP_CYLS]; /* co-simulation's residuals, W and J (ncyl) */
+#endif
 } hs_obs;
 
 HS_HD static inline int hs_isfinite(double v)
 {
     return v == v && v - v == 0.0;
+}
+
+/* The co-simulation's mechanical step holds the hydraulics (hs_cosim.h): after an evaluation of
+ * the hydraulics into w->hyd, the pressure and friction-state rates are zeroed (the trapezoidal
+ * rule then keeps the held values: x = p) and, with the force exchanged, the cylinder forces
+ * are the held input. Nothing otherwise. */
+HS_HD static inline void hs_cosim_hold(const hs_mview *m, hs_work *w)
+{
+#if HS_COSIM_ON
+    int i;
+    if (!w->cs.hold) return;
+    for (i = 0; i < HS_N(m, nvol); ++i) w->hyd.h[i] = 0.0;
+    for (i = 0; i < HS_N(m, nfs); ++i) w->hyd.fsd[i] = 0.0;
+    if (w->cs.hold == 2)
+        for (i = 0; i < HS_N(m, ncyl); ++i) w->hyd.F[i] = w->cs.F_in[i];
+#else
+    (void)m;
+    (void)w;
+#endif
 }
 
 /* Is the model integrated by the double-step formulation (integrator.formulation)? */
@@ -245,6 +300,10 @@ HS_HD static inline void hs_observe_current(const hs_mview *m, const hs_state *s
         o->F[i] = w->hyd.F[i];
         o->Ffric[i] = w->hyd.Ffric[i];
         o->W_cyl += s->W_cyl[i];
+#if HS_COSIM_ON
+        o->P_res[i] = HS_B(m, coupling) == HS_COUPLE_COSIM ? w->cs.P_res[i] : 0.0;
+        o->E_res[i] = HS_B(m, coupling) == HS_COUPLE_COSIM ? w->cs.E_res[i] : 0.0;
+#endif
     }
 }
 

@@ -33,7 +33,15 @@
     X(IMPLAUSIBLE, 1024, "implausible", 1, "warning: a parameter value outside its plausible range")   \
     X(STEPSIZE, 2048, "step_size", 0,                                                                  \
       "adaptive steps: the error tolerance could not be met at the smallest step allowed "            \
-      "(integrator.h_min)")
+      "(integrator.h_min)")                                                                          \
+    X(COSIM, 4096, "cosim_diverged", 0,                                                                \
+      "co-simulation: the hydraulic subsystem diverged (a value not finite or beyond "                \
+      "HS_COSIM_P_BLOWUP, its extrapolated stroke out of the cylinder, or its Newton iteration "      \
+      "failed)")                                                                                      \
+    X(COSIM_STIFF, 8192, "cosim_stiff", 1,                                                             \
+      "warning: co-simulation: an explicit hydraulic step h_hyd beyond its stability limit (h_hyd "    \
+      "|dp'/dp| > 2 for euler, 2.785 for rk4) at some communication step: pressures may oscillate; "  \
+      "use cosim.hydraulics trapezoidal or a smaller h_hyd")
 
 #define HS_ST_ENUM_(N, v, name, warn, desc) HS_ST_##N = (v),
 enum hs_status_bits { HS_STATUS_BITS(HS_ST_ENUM_) };

@@ -314,6 +314,7 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
         }
     if (HS_N(m, ncyl) > 0 || HS_N(m, nvol) > 0) {
         hs_hydraulics(m, &w->kin, w->x + n, w->x + n + HS_N(m, nvol), w->U1, s->s0, &w->hyd);
+        hs_cosim_hold(m, w);
         if (w->hyd.stroke_out) {
             s->status |= HS_ST_STROKE;
             return s->status;
@@ -401,11 +402,12 @@ HS_HD static inline int hs_step_solve(const hs_mview *m, hs_state *s, hs_work *w
  * With integrator.newton = modified a (sub-)step whose modified Newton iteration fails
  * (iteration limit, non-finite or singular) is taken again from its predictor with full
  * Newton, so modified Newton never fails a step that full Newton would pass; s->iters counts
- * the iterations of every attempt and sub-step. With integrator.predictor = extrapolated (by
+ * the iterations of every attempt and sub-step (hs_step, hs_cosim.h, calls it for monolithic
+ * coupling). With integrator.predictor = extrapolated (by
  * default with modified Newton) a step is predicted one Taylor degree higher from the rates of
  * the previous (sub-)step (w->hist); by default full Newton keeps the seeds' predictor, whose
  * iteration counts the papers quote. */
-HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
+HS_HD static inline int hs_step_fixed(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int r;
     if (s->status) return s->status;

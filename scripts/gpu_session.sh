@@ -154,6 +154,22 @@ if [ "$(left)" -gt 90 ]; then
     fi
 fi
 
+# ---- co-simulation configurations on the GPU (seed 004 Pub. III; kernels/hs_cosim.h): the
+# grid of sweeps/cosim_configurations.yaml on the specialised kernel, then validate against the
+# reference backend ----
+if [ "$(left)" -gt 90 ]; then
+    rm -f "$OUTDIR/cosim.h5" "$OUTDIR/cosim.csv"
+    if timeout $(($(left) - 60)) "$BUILD/hydrosweep" run sweeps/cosim_configurations.yaml -b gpu -o "$OUTDIR/cosim.h5" \
+        --no-progress >"$OUTDIR/cosim.log" 2>&1 &&
+        timeout $(($(left) - 30)) "$BUILD/hydrosweep" validate sweeps/cosim_configurations.yaml --sample 24 -b gpu \
+            >>"$OUTDIR/cosim.log" 2>&1; then
+        say "- cosim grid: $(grep -E '^run: [0-9]+ instances' "$OUTDIR/cosim.log" | tail -1); $(grep '^validate:' "$OUTDIR/cosim.log" | tail -1)"
+    else
+        status=1
+        say "- cosim grid: FAILED or out of time ($(tail -2 "$OUTDIR/cosim.log" | tr '\n' ' '))"
+    fi
+fi
+
 # ---- Nsight Compute profile of the specialised kernel (--ncu): 50688 instances, 0.3 s ----
 if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
     sed -e "s|^model: *\(\S*\)|model: $ROOT/sweeps/\1|" -e 's|^simulation:.*$|simulation: {t_end: 0.3 s, dt: 1 ms}|' \

@@ -148,7 +148,7 @@ for i in range(n):
     check(names == [nm for b, nm in code if st[i] & b], "row %d decodes %d: %s" % (i, st[i], names))
 B, maxit, steps = par[:, 0], par[:, 1], f["steps"][()]
 W = rr.warning_mask(bits)
-check(W == 512 | 1024, "warning bits %d" % W)
+check(W == 512 | 1024 | 8192, "warning bits %d" % W)
 fail = st & ~W  # the failure bits; the warning bits leave an instance finished
 check(np.all((fail == 128) == (B <= 0)) and np.all(steps[B <= 0] == 0), "invalid <=> B_oil <= 0")
 check(np.all(fail[(B > 0) & (maxit >= 20)] == 0) and np.all(steps[fail == 0] == 400),

@@ -247,18 +247,20 @@ static void test_values(void)
         CHECK(pget("cylinder.lift.init.p") == 3.5e6 && pget("valve.dcv.k_AT") == 0.5 &&
                   pget("cylinder.lift.friction.Fs") == 830.0,
               "parameter values");
-        /* order: mechanism, fluid, sources, volumes, throttles, valves, cylinders, integrator */
+        /* order: mechanism, fluid, sources, volumes, throttles, valves, cylinders, integrator,
+         * co-simulation (a model with a cylinder) */
         {
             static const char *const order[] = {
                 "signal.uref.v.1", "fluid.B_oil", "fluid.rho", "source.pump.p", "source.tank.p",
                 "volume.valve.V", "volume.rod.p0", "throttle.thr.Cd", "throttle.thr.dp_lim",
                 "valve.dcv.Cv", "valve.dcv.U0", "cylinder.lift.at_a.x", "cylinder.lift.init.p",
                 "integrator.dt", "integrator.tol_friction", "integrator.newton", "integrator.step",
-                "integrator.rtol", "integrator.atol_spool", "integrator.h_max", NULL};
+                "integrator.rtol", "integrator.atol_spool", "integrator.h_max", "integrator.coupling",
+                "cosim.mechanics", "cosim.extrapolation", "cosim.h_hyd", NULL};
             for (i = 1; order[i]; ++i)
                 CHECK(hs_param_find(g_d, order[i - 1]) < hs_param_find(g_d, order[i]),
                       "parameter order: %s before %s", order[i - 1], order[i]);
-            CHECK(hs_param_find(g_d, "integrator.h_max") == g_d->nparam - 1, "integrator.h_max last");
+            CHECK(hs_param_find(g_d, "cosim.h_hyd") == g_d->nparam - 1, "cosim.h_hyd last");
         }
     }
 }

@@ -51,6 +51,7 @@ typedef struct hs_sweep {
     double t_end, dt; /* overrides; NAN when not given */
     int newton; /* override of integrator.newton (enum hs_newton); -1 when not given */
     int formulation; /* override of integrator.formulation (enum hs_formulation); -1: not given */
+    int coupling; /* override of integrator.coupling (enum hs_coupling); -1: not given */
     int step; /* override of integrator.step (enum hs_step_control); -1 when not given */
     double rtol; /* override of integrator.rtol; NAN when not given */
     int integ_method; /* override of integrator.method (enum hs_method); -1 when not given */

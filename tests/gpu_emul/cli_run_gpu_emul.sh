@@ -86,6 +86,18 @@ h5diff -q ct.h5 bt.h5 /status /status >/dev/null 2>&1 && h5diff -q ct.h5 bt.h5 /
   h5diff -q -p 1e-6 ct.h5 bt.h5 /stats/U_dcv /stats/U_dcv >/dev/null 2>&1 && ok ||
   bad "test inputs: cublas == cpu (status, steps; statistics within 1e-6)"
 "$HE" validate "$TI" --sample 12 -b gpu >vt.txt 2>&1 && ok || bad "validate the test inputs on the gpu: $(tail -5 vt.txt)"
+# a co-simulation configuration grid (kernels/hs_cosim.h; the configuration values are branch
+# selectors): the specialised kernel runs every instance, equal to the cpu backend to the bit;
+# the reference backend (validate) agrees; the cublas path, monolithic steps only, refuses
+CO=$(dirname "$SW")/../../sweeps/cosim_configurations.yaml
+"$HS" run "$CO" -b cpu -o cc.h5 --no-progress >cc.txt 2>&1 && ok || bad "cpu run of the cosim grid: $(tail -3 cc.txt)"
+HS_GPU_VERBOSE=1 "$HE" run "$CO" -b gpu -o gc.h5 --no-progress >gc.txt 2>&1 && ok || bad "gpu run of the cosim grid: $(tail -3 gc.txt)"
+grep -q '^gpu specialised: 24 instances' gc.txt && ! grep -q 'generic kernel' gc.txt && ok ||
+  bad "cosim configurations swept: the specialised kernel runs: $(grep gpu gc.txt)"
+same_datasets cc.h5 gc.h5 && ok || bad "cosim grid: specialised gpu == cpu, every dataset"
+"$HE" validate "$CO" --sample 24 -b gpu >vc.txt 2>&1 && ok || bad "validate the cosim grid on the gpu: $(tail -5 vc.txt)"
+HS_GPU_PATH=cublas "$HE" run "$CO" -b gpu -o bc.h5 --no-progress >bc.txt 2>&1
+[ $? -ne 0 ] && grep -q 'monolithic steps only' bc.txt && [ ! -e bc.h5 ] && ok || bad "cublas refuses co-simulation: $(tail -2 bc.txt)"
 # a swept enumeration: no specialised kernel; the generic one runs and says why
 sed 's/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/' "$SW" >enum.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" enum.yaml
