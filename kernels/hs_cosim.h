@@ -119,11 +119,8 @@ HS_HD static inline int hs_cosim_rates(const hs_mview *m, const hs_state *s, con
 {
     int nv = HS_N(m, nvol), nf = HS_N(m, nfs), c, i, out = 0;
     hs_cosim_inputs(m, cs, t, o->s, o->sd);
-    for (c = 0; c < HS_N(m, ncyl); ++c) {
-        o->lp[c] = HS_D(m, cyl_l_p0)[c] + (o->s[c] - s->s0[c]);
-        o->lr[c] = HS_D(m, cyl_stroke)[c] - o->lp[c];
-        if (!(o->lp[c] > 0.0 && o->lr[c] > 0.0)) out = 1;
-    }
+    for (c = 0; c < HS_N(m, ncyl); ++c)
+        if (hs_chambers(m, s->s0, c, o)) out = 1;
     hs_hydraulic_rates_f(m, y, y + nv, y + nv + nf, o, 0);
     for (i = 0; i < nv; ++i) dy[i] = o->h[i];
     for (i = 0; i < nf; ++i) dy[nv + i] = o->fsd[i];
@@ -147,11 +144,7 @@ HS_HD static inline int hs_cosim_trapezoid(const hs_mview *m, const hs_state *s,
         y0[i] = y[i];
         y[i] += h * f0[i]; /* Euler predictor */
     }
-    for (i = 0; i < HS_N(m, ndcv); ++i) {
-        int d = HS_I(m, dcv_sig, i);
-        y[n + i] = hs_spool_step(y[n + i], d >= 0 ? hs_signal_eval_side(m, d, t0, 1) : 0.0,
-                                 d >= 0 ? hs_signal_eval_side(m, d, t1, -1) : 0.0, h, HS_D(m, dcv_tau)[i]);
-    }
+    for (i = 0; i < HS_N(m, ndcv); ++i) y[n + i] = hs_spool_advance(m, i, y[n + i], t0, t1, h);
     w->tan_ok = 0; /* the mechanics' factorised tangent is overwritten */
     for (it = 0; it < (int)HS_D(m, max_iter); ++it) {
         int conv = 1;
@@ -259,8 +252,7 @@ HS_HD static inline double hs_cylinder_sdd(const hs_mview *m, const hs_work *w, 
  * (exchange: force) or the pressure force p1 A1 - p2 A2 (exchange: pressures). */
 HS_HD static inline double hs_cosim_bond_force(const hs_mview *m, const hs_hyd *o, const double *p, int c)
 {
-    if (HS_B(m, cosim_exchange) == HS_CEX_FORCE) return o->F[c];
-    return p[HS_I(m, cyl_vol_p, c)] * HS_D(m, cyl_Ap)[c] - p[HS_I(m, cyl_vol_r, c)] * HS_D(m, cyl_Ar)[c];
+    return HS_B(m, cosim_exchange) == HS_CEX_FORCE ? o->F[c] : hs_pressure_force(m, p, c);
 }
 
 /* The exchange at time t: the mechanics' outputs of the state s (w describing it: kinematics,
@@ -299,21 +291,18 @@ HS_HD static inline void hs_cosim_outputs(const hs_mview *m, const hs_hyd *o, co
         for (k = 0; k < HS_N(m, nvol) + HS_N(m, nfs); ++k) u[k] = y[k];
 }
 
-/* The exchange at t = 0 (after hs_init, w describing the initial state): the history holds
- * the initial outputs of both, the residuals are zero (the inputs are exact at the start). */
+/* The exchange at t = 0 (at the end of hs_init, which emptied the history and zeroed the
+ * residuals: the inputs are exact at the start; w describing the initial state): the history
+ * holds the initial outputs of both. */
 HS_HD static inline void hs_cosim_start(const hs_mview *m, hs_state *s, hs_work *w)
 {
-    hs_cosim *cs = &w->cs;
     double y[HS_CAP_VOLS + HS_CAP_FS], u[HS_CAP_VOLS + HS_CAP_FS];
     int c;
-    cs->hold = 0;
-    cs->nh = 0;
     if (!hs_is_cosim(m)) return;
     for (c = 0; c < HS_N(m, nvol); ++c) y[c] = s->p[c];
     for (c = 0; c < HS_N(m, nfs); ++c) y[HS_N(m, nvol) + c] = s->fs[c];
     hs_cosim_outputs(m, &w->hyd, y, u);
     hs_cosim_push(m, s, w, s->t, u);
-    for (c = 0; c < HS_N(m, ncyl); ++c) cs->P_res[c] = cs->E_res[c] = 0.0;
 }
 
 /* One communication step of H = dt (to t_end for a last, shorter one): the hydraulics in
@@ -366,9 +355,7 @@ HS_HD HS_NOINLINE static inline int hs_cosim_step(const hs_mview *m, hs_state *s
      * F_in (force exchanged), or the pressures and friction states with zero rates */
     hs_cosim_mech_inputs(m, cs, tg, u);
     for (c = 0; c < HS_N(m, ncyl); ++c)
-        cs->F_in[c] = HS_B(m, cosim_exchange) == HS_CEX_FORCE
-                          ? u[c]
-                          : u[HS_I(m, cyl_vol_p, c)] * HS_D(m, cyl_Ap)[c] - u[HS_I(m, cyl_vol_r, c)] * HS_D(m, cyl_Ar)[c];
+        cs->F_in[c] = HS_B(m, cosim_exchange) == HS_CEX_FORCE ? u[c] : hs_pressure_force(m, u, c);
     if (HS_B(m, cosim_exchange) != HS_CEX_FORCE) {
         for (i = 0; i < nv; ++i) s->p[i] = u[i];
         for (i = 0; i < nf; ++i) s->fs[i] = u[nv + i];

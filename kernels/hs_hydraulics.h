@@ -47,6 +47,15 @@ HS_HD static inline hs_real hs_spool_step(hs_real U0, hs_real Uref0, hs_real Ure
     return (U0 * (1.0 - a) + a * (Uref0 + Uref1)) / (1.0 + a);
 }
 
+/* Spool i of valve position U after the trapezoidal step of h from t0 to t1 (hs_spool_step),
+ * U_ref's right limit at t0 and left limit at t1. */
+HS_HD static inline hs_real hs_spool_advance(const hs_mview *m, int i, hs_real U, double t0, double t1, double h)
+{
+    int d = HS_I(m, dcv_sig, i);
+    return hs_spool_step(U, d >= 0 ? hs_signal_eval_side(m, d, t0, 1) : 0.0,
+                         d >= 0 ? hs_signal_eval_side(m, d, t1, -1) : 0.0, h, HS_D(m, dcv_tau)[i]);
+}
+
 /* The spool rate (U_ref - U) / tau of valve i at time t (U_ref's left limit if side < 0):
  * seed 001 eq. (4). */
 HS_HD static inline hs_real hs_spool_rate(const hs_mview *m, int i, hs_real U, double t, int side)
@@ -113,6 +122,22 @@ HS_HD static inline hs_real hs_sp_pressure(const hs_mview *m, int v, const hs_re
     return (hs_node_p(m, p, o) + a * hs_node_p(m, p, src)) / (1.0 + a);
 }
 
+/* The chamber lengths of cylinder c at its length o->s[c], with the consistent sign
+ * l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md); 1 when one is <= 0 (the stroke left). */
+HS_HD static inline int hs_chambers(const hs_mview *m, const hs_real *s0, int c, hs_hyd *o)
+{
+    o->lp[c] = HS_D(m, cyl_l_p0)[c] + (o->s[c] - s0[c]);
+    o->lr[c] = HS_D(m, cyl_stroke)[c] - o->lp[c];
+    return o->lp[c] <= 0.0 || o->lr[c] <= 0.0;
+}
+
+/* The pressure force p1 A1 - p2 A2 of cylinder c at pressures p (nvol) (seed 004 Pub. III
+ * eq. 30 without friction and end dampers). */
+HS_HD static inline hs_real hs_pressure_force(const hs_mview *m, const hs_real *p, int c)
+{
+    return p[HS_I(m, cyl_vol_p, c)] * HS_D(m, cyl_Ap)[c] - p[HS_I(m, cyl_vol_r, c)] * HS_D(m, cyl_Ar)[c];
+}
+
 /* Geometry of every cylinder (length, rate, direction, attachment points) and its chamber
  * lengths with the consistent sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md);
  * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0.
@@ -124,9 +149,7 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
     HS_UNROLL
     for (c = 0; c < HS_N(m, ncyl); ++c) {
         hs_cylinder_geometry(m, k, c, o);
-        o->lp[c] = HS_D(m, cyl_l_p0)[c] + (o->s[c] - s0[c]);
-        o->lr[c] = HS_D(m, cyl_stroke)[c] - o->lp[c];
-        if (o->lp[c] <= 0.0 || o->lr[c] <= 0.0) o->stroke_out = 1;
+        if (hs_chambers(m, s0, c, o)) o->stroke_out = 1;
     }
 }
 
@@ -157,7 +180,7 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
         Vch[vr] = Ar * o->lr[c];
         dVch[vp] = Ap * o->sd[c]; /* the piston side grows on extension */
         dVch[vr] = -Ar * o->sd[c];
-        Fp = p[vp] * Ap - p[vr] * Ar;
+        Fp = hs_pressure_force(m, p, c);
         if (!(keep_fric && hs_friction_velocity_only(m, c)))
             o->Ffric[c] = hs_friction_force(m, c, o->sd[c], fs + HS_I(m, cyl_fs0, c), Fp,
                                             o->fsd + HS_I(m, cyl_fs0, c));

@@ -146,8 +146,9 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     w->tan_h = 0.0;
     w->it_step = 0;
 #if HS_COSIM_ON
-    w->cs.hold = 0; /* no hydraulics held (hs_cosim_hold) before hs_cosim_start */
+    w->cs.hold = 0; /* no hydraulics held (hs_cosim_hold); the exchange empty (hs_cosim_start) */
     w->cs.nh = 0;
+    for (i = 0; i < HS_N(m, ncyl); ++i) w->cs.P_res[i] = w->cs.E_res[i] = 0.0; /* observed always */
 #endif
 #if HS_TRIG_CACHE
     hs_trig_start(&w->trig);

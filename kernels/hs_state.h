@@ -301,8 +301,8 @@ HS_HD static inline void hs_observe_current(const hs_mview *m, const hs_state *s
         o->Ffric[i] = w->hyd.Ffric[i];
         o->W_cyl += s->W_cyl[i];
 #if HS_COSIM_ON
-        o->P_res[i] = HS_B(m, coupling) == HS_COUPLE_COSIM ? w->cs.P_res[i] : 0.0;
-        o->E_res[i] = HS_B(m, coupling) == HS_COUPLE_COSIM ? w->cs.E_res[i] : 0.0;
+        o->P_res[i] = w->cs.P_res[i]; /* zero unless co-simulated (hs_init) */
+        o->E_res[i] = w->cs.E_res[i];
 #endif
     }
 }

@@ -213,10 +213,7 @@ HS_HD static inline void hs_step_prologue(const hs_mview *m, const hs_state *s, 
     t1 = w->t1;
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i)
-        w->U1[i] = hs_spool_step(
-            s->U[i], HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t0, 1) : 0.0,
-            HS_I(m, dcv_sig, i) >= 0 ? hs_signal_eval_side(m, HS_I(m, dcv_sig, i), t1, -1) : 0.0, h,
-            HS_D(m, dcv_tau)[i]);
+        w->U1[i] = hs_spool_advance(m, i, s->U[i], t0, t1, h);
     HS_UNROLL
     for (i = 0; i < n; ++i) w->x[i] = s->z[i] + h * s->zd[i] + 0.5 * h * h * s->zdd[i];
     HS_UNROLL
