@@ -21,6 +21,7 @@ static void usage(FILE *f)
             "                   file, or the trajectories of a simulate CSV (PNG)\n"
             "  linearize MODEL  Jacobian and eigenvalues about the static equilibrium or a state (seed 001)\n"
             "  analyze sobol R  Sobol' sensitivity indices (SALib) of a saltelli sweep's results\n"
+            "  analyze cosim R  each co-simulation configuration's largest stable step H (Pub. III Table 4)\n"
             "\n"
             "hydrosweep <command> --help shows the options of a command.\n"
             "hydrosweep --version prints the version and commit.\n");

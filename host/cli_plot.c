@@ -29,9 +29,9 @@ extern char **environ;
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: hydrosweep plot RESULTS.h5 [--kind fan|hist|scatter|status|stability] [--signal S]\n"
-            "                       [--stat STAT] [--param P] [--nominal CSV | --no-nominal]\n"
-            "                       [--what min_damping|max_real] -o out.png\n"
+            "usage: hydrosweep plot RESULTS.h5 [--kind fan|hist|scatter|status|stability|cosim]\n"
+            "                       [--signal S] [--stat STAT] [--param P] [--nominal CSV | --no-nominal]\n"
+            "                       [--what min_damping|max_real] [--input NAME] -o out.png\n"
             "       hydrosweep plot SIMULATE.csv [--model MODEL] -o out.png\n"
             "\n"
             "Draws a results file of `hydrosweep run` (or a CSV of `hydrosweep simulate`) as a PNG\n"
@@ -49,6 +49,10 @@ static void usage(FILE *f)
             "            damping ratio (--what max_real: the largest real part) of each instance's\n"
             "            nonzero eigenvalues over two swept parameters (--param X --param Y, default\n"
             "            the first two), with the line where the least damped mode turns oscillatory\n"
+            "  cosim     a cosim_search's accumulated energy residual E_res against the communication\n"
+            "            step H, one line per configuration, for one test input (--input NAME,\n"
+            "            default the first): Pub. III Fig. 3, each configuration's largest stable H\n"
+            "            (hydrosweep analyze cosim) circled, its first failed run crossed\n"
             "  simulate  a `hydrosweep simulate` CSV: joints, pressures, energies (the default for\n"
             "            a .csv; --model names the model file, whose revolute joints are drawn in deg)\n"
             "  --signal S  a signal as named in the sweep (default: the first with a trajectory, or\n"
@@ -371,7 +375,19 @@ static void usage_analyze(FILE *f)
     fprintf(f,
             "usage: hydrosweep analyze sobol RESULTS.h5 --signal S [--stat STAT] [--resamples K]\n"
             "                          [--conf C] [--seed N] [--no-store]\n"
+            "       hydrosweep analyze cosim RESULTS.h5 [--json] [--max-order P] [--floor E]\n"
             "\n"
+            "cosim: seed 004 Pub. III's configuration search applied to the results of a sweep with\n"
+            "method: cosim_search (docs/sweep-format.md): per test input the configuration with the\n"
+            "largest stable communication step H (Table 4's form), every configuration's largest\n"
+            "stable H, and the one stable under every input up to the largest H. Stable: below the\n"
+            "first failed run and the first whose accumulated residual E_res grows faster than H^P\n"
+            "over one increment of H (local order ln(E_k/E_k-1) / ln(H_k/H_k-1) > P, default 6;\n"
+            "residuals at most E, default 1e-9 J, always pass). --json prints everything, with E_res\n"
+            "and the local order of every run. Needs numpy and h5py. hydrosweep plot RESULTS --kind\n"
+            "cosim draws E_res against H (Pub. III Fig. 3).\n"
+            "\n"
+            "sobol:\n"
             "First-order and total Sobol' indices, with bootstrap confidence intervals, of one\n"
             "statistic (--stat, default max) of a recorded signal over the swept parameters,\n"
             "computed by SALib (SALib.analyze.sobol) from the results of a sweep with\n"
@@ -407,9 +423,16 @@ int hs_cli_analyze(int argc, char **argv)
             usage_analyze(stdout);
             return 0;
         }
-    if (argc < 3 || strcmp(argv[1], "sobol") != 0) {
+    if (argc < 3 || (strcmp(argv[1], "sobol") != 0 && strcmp(argv[1], "cosim") != 0)) {
         usage_analyze(stderr);
         return 1;
+    }
+    if (!strcmp(argv[1], "cosim")) {
+        static const char *const cmods[] = {"numpy", "h5py", NULL};
+        return run_python_module("analyze", "hydrosweep.analyze", cmods, "numpy and h5py",
+                                 "apt-get install python3-numpy python3-h5py (Debian 12; scripts/install-deps.sh "
+                                 "does), or pip install hydrosweep in a venv",
+                                 argc, argv, 0);
     }
     return run_python_module("analyze", "hydrosweep.analyze", mods, "numpy, h5py, pandas and SALib",
                              "SALib is not packaged by Debian 12: /usr/bin/python3 -m venv --system-site-packages V "

@@ -171,6 +171,8 @@ const hs_field hs_model_fields[] = {
     HS_FSCALAR(cosim_extrap, HS_FT_INT),
     HS_FSCALAR(cosim_extrap_mech, HS_FT_INT),
     HS_FSCALAR(cosim_h_hyd, HS_FT_DOUBLE),
+    HS_FSCALAR(cosim_i1al_xi, HS_FT_DOUBLE),
+    HS_FSCALAR(cosim_i1al_omega, HS_FT_DOUBLE),
     {NULL, 0, 0, 0, 0, 0, 0, 0}};
 
 int hs_field_at(size_t off)

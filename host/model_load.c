@@ -641,7 +641,8 @@ static int parse_integrator(ctx *c)
 }
 
 /* The cosim section: the co-simulation's configuration (kernels/hs_cosim.h; seed 004 Pub. III
- * Table 3), used when integrator.coupling is cosim. Defaults: i3al_p, the trapezoidal rule
+ * Table 3), used when integrator.coupling is cosim. Defaults: i3al_p (i1al's stabilisation:
+ * xi = 1, critical damping, omega = 10 rad/s: kernels/hs_i1al.h), the trapezoidal rule
  * (A-stable: the explicit methods need h_hyd below the stiffest volume's limit, which the
  * cranes' small valve volume breaks at 0.1 ms; Pub. III chose Euler for its circuit), the force
  * exchanged, Lagrange order 2 for the hydraulics' inputs (the choice of every row of Pub. III
@@ -651,7 +652,7 @@ static int parse_integrator(ctx *c)
 static int parse_cosim(ctx *c)
 {
     static const char *const keys[] = {"mechanics", "hydraulics", "exchange", "extrapolation",
-                                       "mechanics_extrapolation", "h_hyd", NULL};
+                                       "mechanics_extrapolation", "h_hyd", "i1al_xi", "i1al_omega", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "cosim");
     const char *p = "cosim";
@@ -663,6 +664,8 @@ static int parse_cosim(ctx *c)
     m->cosim_extrap = 2;
     m->cosim_extrap_mech = 0;
     m->cosim_h_hyd = 1e-4;
+    m->cosim_i1al_xi = 1.0;
+    m->cosim_i1al_omega = 10.0;
     if (!y) return HS_OK;
     if (m->ncyl == 0)
         return yt_fail(&c->y, HS_ERR_SCHEMA, yt_map_key(c->root, "cosim"), "cosim",
@@ -675,7 +678,9 @@ static int parse_cosim(ctx *c)
         (rc = yt_get_enum(&c->y, y, p, "extrapolation", 0, hs_cosim_extrap_names, 2, &m->cosim_extrap)) ||
         (rc = yt_get_enum(&c->y, y, p, "mechanics_extrapolation", 0, hs_cosim_extrap_names, 0,
                           &m->cosim_extrap_mech)) ||
-        (rc = yt_get_num(&c->y, y, p, "h_hyd", "s", 0, 1e-4, &m->cosim_h_hyd)))
+        (rc = yt_get_num(&c->y, y, p, "h_hyd", "s", 0, 1e-4, &m->cosim_h_hyd)) ||
+        (rc = yt_get_num(&c->y, y, p, "i1al_xi", "", 0, 1.0, &m->cosim_i1al_xi)) ||
+        (rc = yt_get_num(&c->y, y, p, "i1al_omega", "rad/s", 0, 10.0, &m->cosim_i1al_omega)))
         return rc;
     return HS_OK;
 }

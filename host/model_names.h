@@ -34,11 +34,11 @@ extern const char *const hs_method_names[5];
 extern const char *const hs_formulation_names[3];
 
 /* Names of the co-simulation's enumerations (kernels/hs_model.h), NULL-terminated:
- * integrator.coupling (monolithic, cosim), cosim.mechanics (i3al_p), cosim.hydraulics
+ * integrator.coupling (monolithic, cosim), cosim.mechanics (i3al_p, i1al), cosim.hydraulics
  * (euler, trapezoidal, rk4), cosim.exchange (force, pressures), cosim.extrapolation (0, 1, 2,
  * 3, 4, integrate: the Lagrange orders, then HS_CEXT_INTEGRATE). */
 extern const char *const hs_coupling_names[3];
-extern const char *const hs_cosim_mech_names[2];
+extern const char *const hs_cosim_mech_names[3];
 extern const char *const hs_cosim_hyd_names[4];
 extern const char *const hs_cosim_exchange_names[3];
 extern const char *const hs_cosim_extrap_names[HS_CEXT_INTEGRATE + 2];

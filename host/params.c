@@ -79,7 +79,7 @@ const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
 const char *const hs_method_names[5] = {"trapezoidal", "esdirk3", "esdirk4", "auto", NULL};
 const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
 const char *const hs_coupling_names[3] = {"monolithic", "cosim", NULL};
-const char *const hs_cosim_mech_names[2] = {"i3al_p", NULL};
+const char *const hs_cosim_mech_names[3] = {"i3al_p", "i1al", NULL};
 const char *const hs_cosim_hyd_names[4] = {"euler", "trapezoidal", "rk4", NULL};
 const char *const hs_cosim_exchange_names[3] = {"force", "pressures", NULL};
 const char *const hs_cosim_extrap_names[HS_CEXT_INTEGRATE + 2] = {"0", "1", "2", "3", "4", "integrate", NULL};
@@ -301,7 +301,7 @@ static const enum_param integ_enums[] = {
 };
 static const enum_param cosim_enums[] = {
     {"integrator.coupling", offsetof(hs_model, coupling), hs_coupling_names, 2},
-    {"cosim.mechanics", offsetof(hs_model, cosim_mech), hs_cosim_mech_names, 1},
+    {"cosim.mechanics", offsetof(hs_model, cosim_mech), hs_cosim_mech_names, 2},
     {"cosim.hydraulics", offsetof(hs_model, cosim_hyd), hs_cosim_hyd_names, 3},
     {"cosim.exchange", offsetof(hs_model, cosim_exchange), hs_cosim_exchange_names, 2},
     {"cosim.extrapolation", offsetof(hs_model, cosim_extrap), hs_cosim_extrap_names, HS_CEXT_INTEGRATE + 1},
@@ -513,6 +513,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     if (m->ncyl > 0) { /* co-simulation: the cylinders are its power bonds (kernels/hs_cosim.h) */
         add_enums(&t, cosim_enums, (int)(sizeof cosim_enums / sizeof cosim_enums[0]));
         add(&t, "s", offsetof(hs_model, cosim_h_hyd), "cosim.h_hyd");
+        add(&t, "", offsetof(hs_model, cosim_i1al_xi), "cosim.i1al_xi");
+        add(&t, "rad/s", offsetof(hs_model, cosim_i1al_omega), "cosim.i1al_omega");
     }
 
     if (t.oom) {
@@ -557,14 +559,16 @@ const char *hs_param_value_name(const hs_model_desc *d, int index)
     return e >= 0 && e < p->n_enum ? p->enum_names[e] : NULL;
 }
 
-/* "a (0), b (1), ..." */
+/* "a (0), b (1), ...", or "0, 1, ..., integrate" where the integers are not values
+ * (hs_param_enum_by_index) */
 static void enum_list(const hs_param *p, char *buf, size_t n)
 {
     size_t used = 0;
-    int k;
+    int k, idx = hs_param_enum_by_index(p);
     buf[0] = '\0';
     for (k = 0; k < p->n_enum && used < n; ++k) {
-        int w = snprintf(buf + used, n - used, "%s%s (%d)", k ? ", " : "", p->enum_names[k], k);
+        int w = idx ? snprintf(buf + used, n - used, "%s%s (%d)", k ? ", " : "", p->enum_names[k], k)
+                    : snprintf(buf + used, n - used, "%s%s", k ? ", " : "", p->enum_names[k]);
         if (w > 0) used += (size_t)w;
     }
 }
@@ -577,6 +581,14 @@ static int unknown_param(const hs_model_desc *d, const char *name, hs_error *err
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name,
                         "unknown parameter of model %s%s ('hydrosweep info %s' lists them)",
                         d->name[0] ? d->name : "?", near, d->path[0] ? d->path : "MODEL");
+}
+
+int hs_param_enum_by_index(const hs_param *p)
+{
+    int k;
+    for (k = 0; k < p->n_enum; ++k)
+        if (p->enum_names[k][0] >= '0' && p->enum_names[k][0] <= '9') return 0;
+    return 1;
 }
 
 int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err)
@@ -678,8 +690,8 @@ int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
             if (strlen(p->enum_names[k]) == (size_t)(e - s) &&
                 !strncmp(p->enum_names[k], s, (size_t)(e - s)))
                 return hs_param_set(d, name, (double)k, err);
-        if (hs_parse_quantity(eq + 1, &v, unit, sizeof unit) == 0 && !unit[0] && v == floor(v) &&
-            v >= 0.0 && v < p->n_enum)
+        if (hs_param_enum_by_index(p) && hs_parse_quantity(eq + 1, &v, unit, sizeof unit) == 0 && !unit[0] &&
+            v == floor(v) && v >= 0.0 && v < p->n_enum)
             return hs_param_set(d, name, v, err);
         enum_list(p, list, sizeof list);
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name, "'%s' is not one of: %s", eq + 1,

@@ -22,6 +22,11 @@ int hs_params_build(hs_model_desc *d, hs_error *err);
  * integrator.tol_position takes rad or m. */
 int hs_param_unit_fits(const hs_param *p, const char *got);
 
+/* 1 if a value of enumeration p may be given by its integer (0 .. n_enum - 1) as well as by its
+ * name: not when one of its names is a numeral (cosim.extrapolation: 0, 1, 2, 3, 4,
+ * integrate), where 5 would silently mean the sixth name, not an order 5. */
+int hs_param_enum_by_index(const hs_param *p);
+
 /* 1 if the model has any hydraulic entity (volumes, sources, throttles, valves, cylinders). */
 int hs_model_has_hydraulics(const hs_model *m);
 

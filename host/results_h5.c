@@ -403,6 +403,9 @@ void hsr_info_free(hsr_info *I)
     free(I->model_name);
     hsr_free_strs(I->jname, I->njoint);
     hsr_free_strs(I->jkind, I->njoint);
+    hsr_free_strs(I->sin, I->nsin);
+    free(I->pdim);
+    if (I->penum) hsr_free_strs(I->penum, I->nparam);
     memset(I, 0, sizeof *I);
 }
 
@@ -438,6 +441,28 @@ static int check_names(int n, const char *const *s, const char *what, const char
                                     what, s[k]);
     }
     return HS_OK;
+}
+
+/* I's search description (hsr_info.nsin ...) from copies of these; I->nparam is set. */
+static int search_copy(int nsin, int nH, const char *const *sin, const int *pdim, const char *const *penum,
+                       hsr_info *I)
+{
+    I->sin = hsr_dup_strs(nsin, sin);
+    I->pdim = (int *)malloc((size_t)(I->nparam > 0 ? I->nparam : 1) * sizeof *I->pdim);
+    I->penum = hsr_dup_strs(I->nparam, penum);
+    if (!I->sin || !I->pdim || !I->penum) {
+        hsr_free_strs(I->sin, nsin);
+        free(I->pdim);
+        if (I->penum) hsr_free_strs(I->penum, I->nparam);
+        I->sin = NULL;
+        I->pdim = NULL;
+        I->penum = NULL;
+        return -1;
+    }
+    if (I->nparam > 0) memcpy(I->pdim, pdim, (size_t)I->nparam * sizeof *I->pdim);
+    I->nsin = nsin;
+    I->s_nH = nH;
+    return 0;
 }
 
 int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, const char *path,
@@ -504,6 +529,12 @@ int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, cons
     I->njoint = M->njoint > 0 && M->joint_names && M->joint_kinds ? M->njoint : 0;
     I->jname = hsr_dup_strs(I->njoint, M->joint_names);
     I->jkind = hsr_dup_strs(I->njoint, M->joint_kinds);
+    if (M->nsearch_input > 0 && M->search_inputs && M->search_param_roles &&
+        search_copy(M->nsearch_input, M->search_nH, (const char *const *)M->search_inputs, M->search_param_roles,
+                    M->search_param_enums, I) < 0) {
+        hsr_info_free(I);
+        return hsr_oom(err, path);
+    }
     if (!I->pname || !I->punit || !I->sname || !I->tname || !I->ttime || !I->model_text ||
         !I->sweep_text || !I->model_path || !I->sweep_path || !I->method || !I->backend ||
         !I->device || !I->version || !I->commit || !I->sunit || !I->tunit || !I->model_name ||
@@ -796,6 +827,14 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
                         "cannot write the root attributes signal_units, traj_units, model_name, "
                         "joint_names, joint_kinds");
     if (status_table_put(f) < 0) return hsr_fail(err, path, "cannot write the status bits' attributes");
+    if (I->nsin > 0 &&
+        (hsr_attr_put_strs(f, "search_inputs", I->nsin, (const char *const *)I->sin) < 0 ||
+         hsr_attr_put(f, "search_nH", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &I->s_nH) < 0 ||
+         hsr_attr_put(f, "search_param_roles", H5T_STD_I32LE, H5T_NATIVE_INT, I->nparam, I->pdim) < 0 ||
+         hsr_attr_put_strs(f, "search_param_enums", I->nparam, (const char *const *)I->penum) < 0))
+        return hsr_fail(err, path,
+                        "cannot write the search's attributes search_inputs, search_nH, search_param_roles, "
+                        "search_param_enums");
     if (text_put(f, "model_text", I->model_text) < 0 ||
         text_put(f, "sweep_text", I->sweep_text) < 0)
         return hsr_fail(err, path, "cannot write /model_text or /sweep_text");
@@ -939,6 +978,37 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
         goto fail;
     }
     I->nparam = (int)np;
+    if (H5Aexists(f, "search_inputs") > 0) { /* method cosim_search */
+        long ns = 0;
+        hid_t a;
+        hssize_t na = -1;
+        if (attr_get_strs(f, "search_inputs", &ns, &I->sin) < 0 || ns < 1 ||
+            attr_get(f, "search_nH", H5T_NATIVE_INT, &I->s_nH) < 0 || I->s_nH < 1) {
+            hsr_free_strs(I->sin, ns);
+            I->sin = NULL;
+            goto fail;
+        }
+        I->nsin = (int)ns;
+        I->pdim = (int *)calloc((size_t)(I->nparam > 0 ? I->nparam : 1), sizeof *I->pdim);
+        if (!I->pdim || (a = H5Aopen(f, "search_param_roles", H5P_DEFAULT)) < 0) goto fail;
+        {
+            hid_t sp = H5Aget_space(a);
+            if (sp >= 0) {
+                na = H5Sget_simple_extent_npoints(sp);
+                H5Sclose(sp);
+            }
+        }
+        if (na != I->nparam || (na > 0 && H5Aread(a, H5T_NATIVE_INT, I->pdim) < 0)) {
+            H5Aclose(a);
+            goto fail;
+        }
+        H5Aclose(a);
+        if (attr_get_strs(f, "search_param_enums", &ns, &I->penum) < 0 || ns != I->nparam) {
+            if (I->penum) hsr_free_strs(I->penum, ns);
+            I->penum = NULL;
+            goto fail;
+        }
+    }
     if ((d = H5Dopen2(f, "/traj/time", H5P_DEFAULT)) < 0) goto fail;
     {
         hid_t s = H5Dget_space(d);
@@ -1010,6 +1080,15 @@ int hsr_info_copy(const hsr_info *a, hsr_info *o)
     o->model_name = hsr_dupstr(a->model_name);
     o->jname = hsr_dup_strs(a->njoint, (const char *const *)a->jname);
     o->jkind = hsr_dup_strs(a->njoint, (const char *const *)a->jkind);
+    o->sin = NULL;
+    o->pdim = NULL;
+    o->penum = NULL;
+    o->nsin = 0;
+    if (a->nsin > 0 &&
+        search_copy(a->nsin, a->s_nH, (const char *const *)a->sin, a->pdim, (const char *const *)a->penum, o) < 0) {
+        hsr_info_free(o);
+        return -1;
+    }
     ok = o->pname && o->punit && o->sname && o->tname && o->ttime && o->model_text &&
          o->sweep_text && o->model_path && o->sweep_path && o->method && o->backend && o->device &&
          o->version && o->commit && o->sunit && o->tunit && o->model_name && o->jname && o->jkind;

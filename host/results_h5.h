@@ -30,6 +30,10 @@ typedef struct hsr_info {
     char *model_name;
     int njoint;
     char **jname, **jkind; /* (njoint) the joints' names and kinds */
+    int nsin, s_nH; /* method cosim_search: test inputs and values of H (hs_results_meta), 0 else */
+    char **sin; /* (nsin) the test inputs' names */
+    int *pdim; /* (nparam) each parameter's role in the search (hs_results_meta); NULL unless nsin > 0 */
+    char **penum; /* (nparam) an enumeration's value names joined by ",", else ""; NULL unless nsin > 0 */
 } hsr_info;
 
 /* errors (HS_ERR_IO with "HDF5: ..." / "out of memory", file = path) and small helpers */

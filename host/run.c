@@ -15,7 +15,8 @@
 #include "hs/run.h"
 #include "simulate.h"
 
-static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli"};
+static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli",
+                                            "cosim_search"};
 
 static double now_s(void)
 {
@@ -184,12 +185,17 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0, neig = 0;
     double t0 = now_s();
     hs_progress pr;
+    int sdims[HS_MAX_SWEEP];
+    char senums[HS_MAX_SWEEP][256];
+    const char *senum_p[HS_MAX_SWEEP];
+    const char *snames_in[64];
 
     /* the sweep's simulation overrides go into the shared model, validated */
     if ((rc = hs_sweep_apply_simulation(sw, md, err))) return rc;
-    if (sw->method == HS_SAMPLE_GRID && n != sw->n)
+    if ((sw->method == HS_SAMPLE_GRID || sw->method == HS_SAMPLE_COSIM_SEARCH) && n != sw->n)
         return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "instances",
-                            "a grid sweep has exactly %ld instances; -n cannot change that", sw->n);
+                            "a %s sweep has exactly %ld instances; -n cannot change that",
+                            method_names[sw->method], sw->n);
     sw_n.n = n;
     if (o->shard_n > 1) {
         if (o->shard_k < 0 || o->shard_k >= o->shard_n)
@@ -304,6 +310,31 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     meta.njoint = md->model.nz;
     meta.joint_names = jnames;
     meta.joint_kinds = jkinds;
+    if (sw->method == HS_SAMPLE_COSIM_SEARCH) {
+        /* analyze cosim: which instance is which configuration, test input and H */
+        for (j = 0; j < sw->nparam && j < HS_MAX_SWEEP; ++j) {
+            const hs_param *p = &md->param[sw->param[j].index];
+            size_t used = 0;
+            int k;
+            /* its role: H, the hydraulics' step, a test input's, a configuration's */
+            sdims[j] = sw->param[j].dim >= sw->search.dim_config     ? 3
+                       : sw->param[j].dim == sw->search.dim_input     ? 2
+                       : !strcmp(sw->param[j].name, "integrator.dt") ? 0
+                                                                      : 1;
+            senums[j][0] = '\0';
+            for (k = 0; p->type == HS_PARAM_ENUM && k < p->n_enum; ++k) {
+                int w = snprintf(senums[j] + used, sizeof senums[j] - used, "%s%s", k ? "," : "", p->enum_names[k]);
+                if (w > 0 && (size_t)w < sizeof senums[j] - used) used += (size_t)w;
+            }
+            senum_p[j] = senums[j];
+        }
+        meta.search_param_enums = senum_p;
+        for (j = 0; j < sw->search.ninput && j < 64; ++j) snames_in[j] = sw->search.input_name[j];
+        meta.nsearch_input = sw->search.ninput < 64 ? sw->search.ninput : 64;
+        meta.search_inputs = snames_in;
+        meta.search_nH = sw->search.nH;
+        meta.search_param_roles = sdims;
+    }
     rc = o->resume ? hs_results_resume(o->out, &L, &meta, &res, err)
                    : hs_results_create(o->out, &L, &meta, &res, err);
     if (rc) goto done;

@@ -19,10 +19,12 @@
 #include "model_names.h"
 #include "params.h"
 #include "suggest.h"
+#include "sweep_search.h"
 #include "simulate.h"
 #include "yaml_tree.h"
 
-static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli", NULL};
+static const char *const k_methods[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli",
+                                        "cosim_search", NULL};
 static const char *const k_stats[] = {"min", "max", "final", "mean", "rms", "t_max", NULL};
 static const char *const k_dists[] = {
     "uniform", "normal", "truncated_normal", "lognormal", "values", "range", NULL};
@@ -214,13 +216,18 @@ double hs_sweep_sample(const hs_sweep *sw, long i, int j)
     p = &sw->param[j];
     seed = (uint64_t)sw->seed;
     ii = (uint64_t)i;
-    if (sw->method == HS_SAMPLE_GRID) {
-        int counts[HS_MAX_SWEEP], k;
-        for (k = 0; k <= j && k < HS_MAX_SWEEP; ++k) {
-            counts[k] = sw->param[k].nvalues;
-            if (counts[k] < 1) return NAN;
-        }
-        return j < HS_MAX_SWEEP ? p->values[hs_grid_digit(ii, j, counts)] : NAN;
+    if (sw->method == HS_SAMPLE_GRID || sw->method == HS_SAMPLE_COSIM_SEARCH) {
+        /* the digit of p's dimension; the parameters of a dimension (ascending, contiguous) have
+         * as many values each */
+        int counts[HS_MAX_SWEEP], k, nd = 0;
+        if (j >= HS_MAX_SWEEP || p->dim < 0 || p->dim > j) return NAN;
+        for (k = 0; k <= j; ++k)
+            if (sw->param[k].dim == nd) {
+                counts[nd++] = sw->param[k].nvalues;
+                if (counts[nd - 1] < 1) return NAN;
+            }
+        if (nd != p->dim + 1 || p->nvalues != counts[p->dim]) return NAN;
+        return p->values[hs_grid_digit(ii, p->dim, counts)];
     }
     switch (sw->method) {
     case HS_SAMPLE_MONTE_CARLO: u = hs_uniform(seed, ii, (uint32_t)j, HS_STREAM_MC); break;
@@ -384,8 +391,8 @@ static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param 
                 *out = (double)k;
                 return HS_OK;
             }
-        if (hs_parse_quantity(y->text, &v, unit, sizeof unit) == 0 && !unit[0] && v == floor(v) &&
-            v >= 0.0 && v < p->n_enum) {
+        if (hs_param_enum_by_index(p) && hs_parse_quantity(y->text, &v, unit, sizeof unit) == 0 && !unit[0] &&
+            v == floor(v) && v >= 0.0 && v < p->n_enum) {
             *out = v;
             return HS_OK;
         }
@@ -408,6 +415,17 @@ static int integer_ok(sctx *c, const yt_node *y, const char *kp, const hs_param 
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
                    "%s takes integer values from %.17g to %.17g only: %.17g%s%s is not one",
                    p->name, p->lo, p->hi, v, what ? " " : "", what ? what : "");
+}
+
+int hs_sweep_value_node(const yt_ctx *y, const yt_node *v, const char *kp, const hs_param *p, double *out)
+{
+    sctx c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    c.y = *y;
+    if (p->type == HS_PARAM_ENUM) return enum_value(&c, v, kp, p, out);
+    if ((rc = param_num(&c, v, kp, p, out))) return rc;
+    return integer_ok(&c, v, kp, p, *out, NULL);
 }
 
 static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
@@ -461,11 +479,11 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
                        "[...] or range: {from, to, n}, not %s (a continuous distribution draws "
                        "non-integers)",
                        p->name, p->lo, p->hi, dk->text);
-    if (c->sw->method == HS_SAMPLE_GRID && dist != 4 && dist != 5)
+    if ((c->sw->method == HS_SAMPLE_GRID || c->sw->method == HS_SAMPLE_COSIM_SEARCH) && dist != 4 && dist != 5)
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
-                       "method grid takes value lists: values: [...] or range: {from, to, n}, "
+                       "method %s takes value lists: values: [...] or range: {from, to, n}, "
                        "not %s",
-                       dk->text);
+                       k_methods[c->sw->method], dk->text);
     if (yt_is_null(dv)) return yt_missing(&c->y, v, path, dk->text);
     switch (dist) {
     case 0: /* uniform: [low, high] or {low, high} */
@@ -613,6 +631,7 @@ static int parse_parameters(sctx *c)
         snprintf(sp->name, sizeof sp->name, "%s", key->text);
         sp->index = pi;
         sp->line = key->line;
+        sp->dim = i; /* a grid's own dimension (cosim_search lays them out again) */
         sp->a = sp->b = sp->c = sp->d = NAN;
         sw->nparam = i + 1; /* owned from here on (hs_sweep_free) */
         if ((rc = parse_dist(c, key, v, &c->md->param[pi], sp))) return rc;
@@ -807,6 +826,8 @@ static int check_simulation_modes(sctx *c, const yt_node *m)
         if (yt_map_get(m, keys[k]) && !strncmp(e.key, "integrator.", 11) && !strcmp(e.key + 11, keys[k])) at = k;
     for (k = 0; k < nkey && at < 0; ++k)
         if (yt_map_get(m, keys[k])) at = k;
+    if (at < 0) /* none given: the coupling of method cosim_search */
+        return yt_fail(&c->y, rc, yt_map_get(c->root, "method"), "method", "%s (model %s)", e.msg, c->md->path);
     {
         char key[64];
         snprintf(key, sizeof key, "simulation.%s", keys[at]);
@@ -876,7 +897,10 @@ static int parse_simulation(sctx *c)
     int rc;
     sw->t_end = sw->dt = sw->rtol = NAN;
     sw->newton = sw->step = sw->formulation = sw->integ_method = sw->coupling = -1;
-    if (!m) return HS_OK;
+    if (!m) {
+        if (sw->method == HS_SAMPLE_COSIM_SEARCH) c->md->model.coupling = sw->coupling = HS_COUPLE_COSIM;
+        return HS_OK;
+    }
     if ((rc = yt_need(&c->y, m, YT_MAP, "simulation")) ||
         (rc = yt_check_keys(&c->y, m, "simulation", keys)) ||
         (rc = yt_get_num(&c->y, m, "simulation", "t_end", "s", 0, NAN, &sw->t_end)) ||
@@ -889,6 +913,16 @@ static int parse_simulation(sctx *c)
         (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "coupling", 0, hs_coupling_names, -1, &sw->coupling)))
         return rc;
+    if (sw->method == HS_SAMPLE_COSIM_SEARCH) { /* the search co-simulates, each H an instance's dt */
+        if (!isnan(sw->dt))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt",
+                           "a cosim_search takes its communication steps H (each instance's dt) from "
+                           "search: H_ini, H_inc, H_max; leave simulation.dt out");
+        if (sw->coupling == HS_COUPLE_MONOLITHIC)
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "coupling"), "simulation.coupling",
+                           "a cosim_search co-simulates: coupling must be cosim (or left out)");
+        sw->coupling = HS_COUPLE_COSIM;
+    }
     if (!isnan(sw->rtol) && !(sw->rtol >= 1e-14 && sw->rtol <= 1.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "rtol"), "simulation.rtol",
                        "rtol must be in [1e-14, 1] (is %g)", sw->rtol);
@@ -1172,7 +1206,7 @@ static int load_model(sctx *c, const yt_node *node, const char *rel)
 static int load_root(sctx *c, const char *text, const char *path)
 {
     static const char *const keys[] = {"model",      "instances",  "seed",    "method", "chunk",
-                                       "simulation", "parameters", "outputs", NULL};
+                                       "simulation", "parameters", "outputs", "search", "inputs", NULL};
     hs_sweep *sw = c->sw;
     const yt_node *mn, *in;
     char rel[256];
@@ -1196,13 +1230,35 @@ static int load_root(sctx *c, const char *text, const char *path)
            : sw->method == HS_SAMPLE_LHS ? LHS_MAX_INSTANCES
                                          : MAX_INSTANCES;
     in = yt_map_get(c->root, "instances");
-    if (!in && sw->method != HS_SAMPLE_GRID) return yt_missing(&c->y, c->root, "", "instances");
+    if (!in && sw->method != HS_SAMPLE_GRID && sw->method != HS_SAMPLE_COSIM_SEARCH)
+        return yt_missing(&c->y, c->root, "", "instances");
+    if (in && sw->method == HS_SAMPLE_COSIM_SEARCH)
+        return yt_fail(&c->y, HS_ERR_VALUE, in, "instances",
+                       "a cosim_search has one instance per configuration, test input and H: leave "
+                       "instances out");
+    for (j = 0; j < 2 && sw->method != HS_SAMPLE_COSIM_SEARCH; ++j) {
+        static const char *const sk[2] = {"search", "inputs"};
+        if (yt_map_get(c->root, sk[j]))
+            return yt_fail(&c->y, HS_ERR_SCHEMA, yt_map_key(c->root, sk[j]), sk[j],
+                           "%s: belongs to method cosim_search (this sweep's method is %s)", sk[j],
+                           k_methods[sw->method]);
+    }
     if (in && (rc = int_node(c, in, "instances", 1, nmax, &n))) return rc;
     if ((rc = resolve_model(c, path, mn, rel))) return rc;
     if ((rc = load_model(c, mn, rel)) != HS_OK) return rc;
-    if ((rc = parse_simulation(c)) || (rc = parse_parameters(c)) || (rc = check_hhyd(c)) ||
-        (rc = parse_outputs(c)))
+    if (sw->method == HS_SAMPLE_COSIM_SEARCH && c->md->model.ncyl < 1)
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(c->root, "method"), "method",
+                       "method cosim_search co-simulates the mechanism and its hydraulics, but model %s "
+                       "has no hydraulic cylinder",
+                       c->md->name);
+    if ((rc = parse_simulation(c)) || (rc = parse_parameters(c))) return rc;
+    if (sw->method == HS_SAMPLE_COSIM_SEARCH) {
+        if ((rc = hs_search_load(&c->y, c->root, sw, c->md))) return rc;
+        n = sw->n;
+    } else if ((rc = check_hhyd(c))) {
         return rc;
+    }
+    if ((rc = parse_outputs(c))) return rc;
     /* trajectories share one time axis (/traj/time, from the model's dt and t_end): a swept
      * step or end time would give every instance its own */
     for (j = 0; sw->out.ntraj > 0 && j < sw->nparam; ++j)
@@ -1312,5 +1368,6 @@ void hs_sweep_free(hs_sweep *sw)
     for (j = 0; j < sw->nparam; ++j) free(sw->param[j].values);
     free(sw->param);
     free(sw->text);
+    free(sw->search.input_name);
     memset(sw, 0, sizeof *sw);
 }

@@ -3,8 +3,11 @@
  * step, exchanging values every communication step H (= integrator.dt) in a non-iterative
  * Jacobi scheme. At t_n both send their outputs computed from their previous inputs, then
  * integrate to t_n+1 independently:
- *   mechanics   the engine's trapezoidal index-3 augmented Lagrangian step with projections
- *               (i3al_p, Pub. III eqs. 18-19: hs_step_solve, hs_step_finish) over H, the
+ *   mechanics   one step over H by cosim.mechanics: the engine's trapezoidal index-3
+ *               augmented Lagrangian step with projections (i3al_p, Pub. III eqs. 18-19:
+ *               hs_step_solve, hs_step_finish) or the index-1 augmented Lagrangian with the
+ *               trapezoidal rule on the accelerations (i1al, eqs. 17a-17b: hs_i1al_solve,
+ *               hs_step_accept; hs_i1al.h), the
  *               hydraulics held (hs_cosim_hold): the cylinder forces F (exchange: force) or
  *               the chamber pressures and friction states (exchange: pressures; Pub. IV),
  *               extrapolated to t_n+1 by a Lagrange polynomial of order
@@ -32,7 +35,7 @@
 #ifndef HS_COSIM_H
 #define HS_COSIM_H
 
-#include "hs_trapezoid.h"
+#include "hs_i1al.h"
 
 /* A pressure beyond this (10 GPa, ten times the largest plausible one) is a diverged
  * co-simulation, not a hydraulic state. */
@@ -313,7 +316,7 @@ HS_HD static inline void hs_cosim_start(const hs_mview *m, hs_state *s, hs_work 
 HS_HD HS_NOINLINE static inline int hs_cosim_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
     hs_cosim *cs = &w->cs;
-    int nv = HS_N(m, nvol), nf = HS_N(m, nfs), nd = HS_N(m, ndcv), i, c, k, nsub, r;
+    int nv = HS_N(m, nvol), nf = HS_N(m, nfs), nd = HS_N(m, ndcv), i, c, k, nsub, r, i1;
     double dt = HS_D(m, dt), t0 = s->t, tg = (double)(s->step + 1) * dt, te = HS_D(m, t_end), sl, h;
     double y[HS_CAP_Y], yd[HS_CAP_Y], Fout[HS_CAP_CYLS], sdx[HS_CAP_CYLS], u[HS_CAP_VOLS + HS_CAP_FS];
     hs_hyd o;
@@ -367,9 +370,11 @@ HS_HD HS_NOINLINE static inline int hs_cosim_step(const hs_mview *m, hs_state *s
     w->t1 = w->tg = tg;
     w->h = h;
     w->it_step = 0;
-    r = hs_step_solve(m, s, w, NULL);
+    i1 = HS_B(m, cosim_mech) == HS_CMECH_I1AL;
+    r = i1 ? hs_i1al_solve(m, s, w) : hs_step_solve(m, s, w, NULL);
     if (r == 0) hs_newton_fail(m, s, w);
-    if (r != 1 || hs_step_finish(m, s, w)) {
+    /* i1al's rates are its own (index 1: no projections) */
+    if (r != 1 || (i1 ? hs_step_accept(m, s, w) : hs_step_finish(m, s, w))) {
         cs->hold = 0;
         return s->status;
     }

@@ -5,7 +5,7 @@
  *
  *   hs_status.h <- hs_state.h <- hs_residual.h <- hs_double_step.h <- hs_newton.h
  *     <- hs_trapezoid.h <- hs_esdirk.h <- hs_adapt.h;
- *   hs_trapezoid.h <- hs_cosim.h (co-simulation; hs_step) <- hs_init.h
+ *   hs_trapezoid.h <- hs_i1al.h <- hs_cosim.h (co-simulation; hs_step) <- hs_init.h
  *
  * (hs_state.h says what each computes). A new integrator or formulation is a new header in
  * that chain, not a new section of an existing one. */

@@ -170,8 +170,11 @@ enum hs_coupling {
 
 /* The co-simulated mechanical subsystem's method (cosim.mechanics; Pub. III Sect. 3.1.3). */
 enum hs_cosim_mech {
-    HS_CMECH_I3AL_P = 0 /* the engine's index-3 augmented Lagrangian with projections and the
-                           trapezoidal rule, one step of H (Pub. III eqs. 18-19) */
+    HS_CMECH_I3AL_P = 0, /* the engine's index-3 augmented Lagrangian with projections and the
+                            trapezoidal rule, one step of H (Pub. III eqs. 18-19) */
+    HS_CMECH_I1AL = 1 /* the index-1 augmented Lagrangian with the accelerations as unknowns
+                         (Pub. III eqs. 17a-17b) and the trapezoidal rule, one step of H, no
+                         projections (kernels/hs_i1al.h) */
 };
 
 /* The co-simulated hydraulic subsystem's integrator (cosim.hydraulics), steps of h_hyd. */
@@ -374,6 +377,8 @@ typedef struct hs_model {
     int cosim_extrap; /* Lagrange order 0..HS_CEXT_MAX_ORDER, or HS_CEXT_INTEGRATE */
     int cosim_extrap_mech; /* the mechanics' inputs: Lagrange order 0..HS_CEXT_MAX_ORDER */
     double cosim_h_hyd; /* the hydraulics' step, s; dt (= H) a whole multiple of it */
+    double cosim_i1al_xi; /* i1al's constraint stabilisation (Pub. III eq. 17): damping ratio xi */
+    double cosim_i1al_omega; /* and natural frequency omega, rad/s */
 } hs_model;
 
 /* ---- how the engine reads the model ----

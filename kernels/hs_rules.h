@@ -182,7 +182,7 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
  * its instance invalid (hs_model_values_ok). */
 #define HS_COSIM_RULES(X)                                                                              \
     X(COUPLING, "coupling", "coupling must be monolithic or cosim")                                    \
-    X(MECHANICS, "cosim.mechanics", "cosim.mechanics must be i3al_p")                                  \
+    X(MECHANICS, "cosim.mechanics", "cosim.mechanics must be i3al_p or i1al")                          \
     X(HYDRAULICS, "cosim.hydraulics", "cosim.hydraulics must be euler, trapezoidal or rk4")            \
     X(EXCHANGE, "cosim.exchange", "cosim.exchange must be force or pressures")                         \
     X(EXTRAPOLATION, "cosim.extrapolation",                                                            \
@@ -192,6 +192,12 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
     X(H_HYD, "cosim.h_hyd",                                                                            \
       "cosim.h_hyd must be > 0 and divide the communication step integrator.dt a whole number of "     \
       "times (to 1e-9 relative)")                                                                     \
+    X(I1AL_XI, "cosim.i1al_xi",                                                                        \
+      "cosim.i1al_xi (the damping ratio of i1al's constraint stabilisation, Pub. III eq. 17) must be " \
+      ">= 0 and finite")                                                                              \
+    X(I1AL_OMEGA, "cosim.i1al_omega",                                                                  \
+      "cosim.i1al_omega (the natural frequency of i1al's constraint stabilisation, Pub. III eq. 17) "  \
+      "must be >= 0 rad/s and finite")                                                                \
     X(CYLINDERS, "coupling",                                                                           \
       "coupling cosim needs hydraulics with at least one cylinder: the cylinders are the power "       \
       "bonds between the two subsystems")                                                             \
@@ -202,8 +208,8 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
       "coupling cosim takes fixed steps: the communication step H is integrator.dt (step: adaptive "   \
       "is for monolithic coupling)")                                                                  \
     X(FORMULATION, "coupling",                                                                         \
-      "coupling cosim's mechanics i3al_p is the penalty formulation: formulation double_step is for "  \
-      "monolithic coupling")
+      "coupling cosim's mechanical methods i3al_p and i1al are augmented Lagrangians (the penalty "     \
+      "formulation): formulation double_step is for monolithic coupling")
 
 #define HS_CRULE_ENUM_(ID, key, text) HS_CR_##ID,
 enum hs_crule { HS_COSIM_RULES(HS_CRULE_ENUM_) HS_CR_COUNT };
@@ -225,12 +231,14 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
     int v;
     if (m->coupling != HS_COUPLE_MONOLITHIC && m->coupling != HS_COUPLE_COSIM) return HS_CR_COUPLING;
     if (m->coupling == HS_COUPLE_MONOLITHIC) return -1;
-    if (m->cosim_mech != HS_CMECH_I3AL_P) return HS_CR_MECHANICS;
+    if (m->cosim_mech != HS_CMECH_I3AL_P && m->cosim_mech != HS_CMECH_I1AL) return HS_CR_MECHANICS;
     if (m->cosim_hyd < HS_CHYD_EULER || m->cosim_hyd > HS_CHYD_RK4) return HS_CR_HYDRAULICS;
     if (m->cosim_exchange != HS_CEX_FORCE && m->cosim_exchange != HS_CEX_PRESSURES) return HS_CR_EXCHANGE;
     if (m->cosim_extrap < 0 || m->cosim_extrap > HS_CEXT_INTEGRATE) return HS_CR_EXTRAPOLATION;
     if (m->cosim_extrap_mech < 0 || m->cosim_extrap_mech > HS_CEXT_MAX_ORDER) return HS_CR_EXTRAPOLATION_MECH;
     if (!hs_cosim_h_hyd_ok(m->dt, m->cosim_h_hyd)) return HS_CR_H_HYD;
+    if (!(m->cosim_i1al_xi >= 0.0 && m->cosim_i1al_xi <= HS_RULE_INF)) return HS_CR_I1AL_XI;
+    if (!(m->cosim_i1al_omega >= 0.0 && m->cosim_i1al_omega <= HS_RULE_INF)) return HS_CR_I1AL_OMEGA;
     if (m->ncyl < 1) return HS_CR_CYLINDERS;
     for (v = 0; v < m->nvol; ++v)
         if (m->vol_model[v] != HS_VOL_LUMPED) return HS_CR_VOLUME_SP;

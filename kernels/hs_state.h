@@ -12,6 +12,7 @@
  *   hs_trapezoid.h   one step of the seeds' scheme: spans, predictor, projections, finish
  *   hs_esdirk.h      the ESDIRK tables and one attempt of an ESDIRK step
  *   hs_adapt.h       error norms, the step-size controller, one adaptive step, dense output
+ *   hs_i1al.h        the co-simulation's index-1 augmented Lagrangian mechanical step
  *   hs_cosim.h       co-simulation of the mechanism and the hydraulics; hs_step
  *   hs_init.h        the consistent initial state
  *   hs_integrator.h  all of them

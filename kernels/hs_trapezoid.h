@@ -275,28 +275,18 @@ HS_HD static inline int hs_projected_rates(const hs_mview *m, hs_state *s, hs_wo
     return 0;
 }
 
-/* Epilogue of a converged (sub-)step: projections (eqs. 20-21 / 27-28), checks, accept,
- * energies, the right-limit rates after a load jump. At the end of a step of dt (w->t1 ==
- * w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w describing the
- * new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current reads). Returns
- * s->status (0: accepted). */
-HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
+/* The accepting half of hs_step_finish, once the (sub-)step's rates are final: w->x holds
+ * the new positions, pressures and friction states, w->zd and w->zdd the velocities and
+ * accelerations, w->kin the kinematics there (positions and velocities), w->phi and w->J
+ * Phi and Phi_z there. Checks, accept, energies, the right-limit rates after a load jump; at
+ * the end of a step of dt (w->t1 == w->tg) the step and its iterations are counted. The
+ * co-simulation's i1al step (hs_i1al.h), which has its own rates and no projections, ends
+ * here too. Returns s->status (0: accepted). */
+HS_HD static inline int hs_step_accept(const hs_mview *m, hs_state *s, hs_work *w)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, e;
     double dt = w->h, c1 = 2.0 / dt;
     double t1 = w->t1;
-    if (hs_double_step(m)) {
-        /* the last update moved the independent coordinates: the loop closed at them, the
-         * dependent rates from eqs. 13 and 15 (Phi = 0, Phi_z zd = 0 and its derivative hold
-         * to rounding: no projection) */
-        if (hs_ds_close(m, s, w->x, w)) {
-            s->status |= HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG;
-            return s->status;
-        }
-        hs_ds_rates(m, s, w->x, w);
-    } else if (hs_projected_rates(m, s, w)) {
-        return s->status;
-    }
     HS_UNROLL
     for (i = 0; i < n; ++i)
         if (!hs_isfinite(w->zd[i]) || !hs_isfinite(w->zdd[i])) {
@@ -366,6 +356,28 @@ HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *
     }
     if (hs_loads_jump(m, t1)) return hs_consistent_rates(m, s, w, t1);
     return 0;
+}
+
+/* Epilogue of a converged (sub-)step: projections (eqs. 20-21 / 27-28), then hs_step_accept
+ * (checks, accept, energies, the right-limit rates after a load jump). At the end of a step
+ * of dt (w->t1 == w->tg) the step and its iterations are counted; hs_step_done tells. Leaves w
+ * describing the new state (kinematics, Phi, Phi_z, hydraulics: what hs_observe_current
+ * reads). Returns s->status (0: accepted). */
+HS_HD HS_NOINLINE static inline int hs_step_finish(const hs_mview *m, hs_state *s, hs_work *w)
+{
+    if (hs_double_step(m)) {
+        /* the last update moved the independent coordinates: the loop closed at them, the
+         * dependent rates from eqs. 13 and 15 (Phi = 0, Phi_z zd = 0 and its derivative hold
+         * to rounding: no projection) */
+        if (hs_ds_close(m, s, w->x, w)) {
+            s->status |= HS_ST_MAXITER | HS_ST_SINGULAR_CONFIG;
+            return s->status;
+        }
+        hs_ds_rates(m, s, w->x, w);
+    } else if (hs_projected_rates(m, s, w)) {
+        return s->status;
+    }
+    return hs_step_accept(m, s, w);
 }
 
 /* 1 when the last hs_step_finish completed a step of dt (not only a sub-step to a knot). */

@@ -256,11 +256,12 @@ static void test_values(void)
                 "valve.dcv.Cv", "valve.dcv.U0", "cylinder.lift.at_a.x", "cylinder.lift.init.p",
                 "integrator.dt", "integrator.tol_friction", "integrator.newton", "integrator.step",
                 "integrator.rtol", "integrator.atol_spool", "integrator.h_max", "integrator.coupling",
-                "cosim.mechanics", "cosim.extrapolation", "cosim.h_hyd", NULL};
+                "cosim.mechanics", "cosim.extrapolation", "cosim.h_hyd", "cosim.i1al_xi", "cosim.i1al_omega",
+                NULL};
             for (i = 1; order[i]; ++i)
                 CHECK(hs_param_find(g_d, order[i - 1]) < hs_param_find(g_d, order[i]),
                       "parameter order: %s before %s", order[i - 1], order[i]);
-            CHECK(hs_param_find(g_d, "cosim.h_hyd") == g_d->nparam - 1, "cosim.h_hyd last");
+            CHECK(hs_param_find(g_d, "cosim.i1al_omega") == g_d->nparam - 1, "cosim.i1al_omega last");
         }
     }
 }

@@ -376,6 +376,37 @@ static void test_integers_and_steps(hs_model_desc *d)
           "restored");
 }
 
+/* An enumeration with numerals among its names takes its names only: cosim.extrapolation's
+ * "5" is no order (its sixth name is integrate), and is refused, as in a sweep's values
+ * (tests/bad_inputs/sweep_cosim_search_extrapolation.yaml); other enumerations take their
+ * integers too. */
+static void test_numeral_enums(void)
+{
+    hs_model_desc *d = (hs_model_desc *)calloc(1, sizeof *d);
+    hs_error e;
+    int rc, pi;
+    if (!d) return;
+    rc = hs_model_load("models/crane_rahikainen2020_single.yaml", d, &e);
+    CHECK(rc == HS_OK, "crane loads (%s)", e.msg);
+    if (rc == HS_OK) {
+        pi = hs_param_find(d, "cosim.extrapolation");
+        CHECK(pi >= 0 && !hs_param_enum_by_index(&d->param[pi]), "cosim.extrapolation: names only");
+        rc = hs_param_set_string(d, "cosim.extrapolation=5", &e);
+        CHECK(rc == HS_ERR_ARG && strstr(e.msg, "one of: 0, 1, 2, 3, 4, integrate") && !strstr(e.msg, "(5)"),
+              "cosim.extrapolation=5 refused, the names listed without integers: %s", e.msg);
+        rc = hs_param_set_string(d, "cosim.extrapolation=3", &e);
+        CHECK(rc == HS_OK && d->model.cosim_extrap == 3, "cosim.extrapolation=3 is order 3");
+        rc = hs_param_set_string(d, "cosim.extrapolation=integrate", &e);
+        CHECK(rc == HS_OK && d->model.cosim_extrap == 5, "integrate by its name");
+        pi = hs_param_find(d, "cosim.hydraulics");
+        CHECK(pi >= 0 && hs_param_enum_by_index(&d->param[pi]), "cosim.hydraulics: names or integers");
+        rc = hs_param_set_string(d, "cosim.hydraulics=2", &e);
+        CHECK(rc == HS_OK && d->model.cosim_hyd == 2, "cosim.hydraulics=2 (rk4)");
+    }
+    hs_model_desc_free(d);
+    free(d);
+}
+
 int main(void)
 {
     hs_model_desc *d = (hs_model_desc *)calloc(1, sizeof *d);
@@ -383,6 +414,7 @@ int main(void)
     int rc;
     if (!d) return 1;
     test_quantities();
+    test_numeral_enums();
     rc = hs_model_load_text(k_model, "pm.yaml", d, &e);
     CHECK(rc == HS_OK, "load: %d:%d %s %s", e.line, e.col, e.key, e.msg);
     if (rc == HS_OK) {

@@ -67,6 +67,14 @@ typedef struct hs_results_meta {
     const char *model_name;
     int njoint;
     const char *const *joint_names, *const *joint_kinds; /* (njoint) */
+    /* method cosim_search (hs_cosim_search of hs/sweep.h), for `hydrosweep analyze cosim`: the
+     * test inputs' names, the values of H, and each parameter's role (0 H, 1 the hydraulics' step,
+     * 2 a test input's, 3 a configuration's); nsearch_input 0 otherwise (root attributes
+     * search_inputs, search_nH, search_param_roles, search_param_enums) */
+    int nsearch_input, search_nH;
+    const char *const *search_inputs; /* (nsearch_input) */
+    const int *search_param_roles; /* (nparam of the layout) */
+    const char *const *search_param_enums; /* (nparam) an enumeration's value names joined by ",", else "" */
 } hs_results_meta;
 
 typedef struct hs_results hs_results; /* opaque */

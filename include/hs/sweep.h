@@ -17,8 +17,11 @@ enum hs_sample_method {
     HS_SAMPLE_LHS = 1, /* Latin hypercube: one draw per stratum, strata permuted per parameter */
     HS_SAMPLE_SOBOL = 2, /* Sobol' points (Joe-Kuo directions), random digital shift by seed */
     HS_SAMPLE_GRID = 3, /* full factorial over per-parameter value lists */
-    HS_SAMPLE_SALTELLI = 4 /* Saltelli's design for Sobol' indices, as SALib's sobol.sample with
-                              scramble=False (hs_saltelli_u): blocks of 2D + 2 instances */
+    HS_SAMPLE_SALTELLI = 4, /* Saltelli's design for Sobol' indices, as SALib's sobol.sample with
+                               scramble=False (hs_saltelli_u): blocks of 2D + 2 instances */
+    HS_SAMPLE_COSIM_SEARCH = 5 /* seed 004 Pub. III Sect. 2.4.1's configuration search as one
+                                  grid: every configuration x test input x communication step H
+                                  (hs_cosim_search) */
 };
 
 enum hs_dist {
@@ -37,7 +40,25 @@ typedef struct hs_sweep_param {
     int nvalues; /* HS_DIST_VALUES */
     double *values; /* (nvalues) heap */
     int line; /* where it was defined in the sweep file (messages) */
+    int dim; /* the grid's dimension (grid, cosim_search): parameters of one dimension take their
+                values from one digit (a cosim_search's test input sets several at once);
+                dimensions ascend with the parameters, the first one fastest */
 } hs_sweep_param;
+
+/* method: cosim_search (seed 004 Pub. III Sect. 2.4.1): the H grid, the test inputs' names.
+ * The instances are (H fastest, then the test input, then the configurations in the order of
+ * parameters:): the parameters integrator.dt (the H grid, dimension 0), cosim.h_hyd (when
+ * search.h_hyd is given: one value), the test inputs' parameters (one shared dimension) and
+ * the configuration parameters (one dimension each). */
+typedef struct hs_cosim_search {
+    double H_ini, H_inc, H_max; /* s: H = H_ini + k H_inc <= H_max */
+    double h_hyd; /* s; NAN: the model's cosim.h_hyd */
+    int nH; /* values of H */
+    int ninput; /* test inputs */
+    int dim_input, dim_config; /* the test inputs' dimension (-1: they set no parameter), the first
+                                  configuration's */
+    char (*input_name)[64]; /* (ninput) heap: their names */
+} hs_cosim_search;
 
 typedef struct hs_sweep {
     char path[256]; /* sweep file */
@@ -62,6 +83,7 @@ typedef struct hs_sweep {
     long chunk; /* instances per written chunk (default 1024) */
     int n_line, n_col; /* where the instance count is given (messages), 0 if unknown */
     char n_key[16];    /* its key: instances, or parameters (a grid's product) */
+    hs_cosim_search search; /* method cosim_search */
 } hs_sweep;
 
 /* Loads a sweep file and the model it names; checks parameter names against the model and

@@ -33,6 +33,7 @@ import warnings
 
 import numpy as np
 
+from . import cosim_search
 from ._paths import check_output_path
 
 from .results import ResultsError, open_results, texts
@@ -236,7 +237,24 @@ def main(argv=None):
                    "(default 0.95)")
     s.add_argument("--seed", type=_int_arg, default=1, help="seed of the bootstrap, 1 .. 2^32 - 1 (default 1)")
     s.add_argument("--no-store", action="store_true", help="do not write /sobol into the results file")
+    c = sub.add_parser("cosim", help="each co-simulation configuration's largest stable H (Pub. III Table 4) from "
+                       "a cosim_search sweep")
+    c.add_argument("input", help="results file of a sweep with method: cosim_search")
+    c.add_argument("--json", action="store_true", help="print the whole analysis as JSON instead of the tables")
+    c.add_argument("--max-order", type=float, default=cosim_search.DEFAULT_MAX_ORDER,
+                   help="the linear region's largest local order of E_res in H (default %g)"
+                   % cosim_search.DEFAULT_MAX_ORDER)
+    c.add_argument("--floor", type=float, default=cosim_search.DEFAULT_FLOOR,
+                   help="residuals at most this (J) are in the linear region (default %g)" % cosim_search.DEFAULT_FLOOR)
     a = p.parse_args(argv)
+    if a.what == "cosim":
+        try:
+            r = cosim_search.search(a.input, a.max_order, a.floor)
+        except (ResultsError, OSError, ValueError) as e:
+            sys.stderr.write("hydrosweep analyze: error: %s\n" % e)
+            return 2
+        print(cosim_search.to_json(r) if a.json else cosim_search.format_table(r))
+        return 0
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SobolAccuracyWarning)  # printed below, after the table

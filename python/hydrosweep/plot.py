@@ -20,6 +20,10 @@ hydrosweep.open_results, and returning the matplotlib Figure):
            parameters (a grid: cells; other designs: dots), with the line where the least
            damped mode turns oscillatory (damping 1) or unstable (real part 0); against one
            parameter when the sweep varies only one
+  cosim    cosim(res, test_input=None): a cosim_search's accumulated energy residual E_res against
+           the communication step H, one line per configuration, for one test input (default the
+           first): Pub. III Fig. 3. Each line ends at its first failed run (a cross); a circle
+           marks each configuration's largest stable H by `hydrosweep analyze cosim`'s rule
   simulate simulate(csv): a `hydrosweep simulate` CSV: joint angles, pressures, the cylinder
            force, and the energy balance
 Values are SI as stored; pressures are drawn in MPa and angles in degrees, and every axis says
@@ -380,7 +384,47 @@ def stability(res, param_x=None, param_y=None, what="min_damping"):
         return fig
 
 
-KINDS = ("fan", "hist", "scatter", "status", "stability", "simulate")
+def cosim(res, test_input=None):
+    """E_res against H per configuration for one test input of a cosim_search (Pub. III Fig. 3),
+    with each configuration's largest stable H (hydrosweep.cosim_search) marked."""
+    from . import cosim_search
+    plt = _pyplot()
+    with _file(res) as f:
+        path = f.filename
+        r = cosim_search.search(path)
+        title = _title(f, "E_res against H, input '%s' (o: largest stable H, x: failure)"
+                       % (test_input if test_input is not None else r["inputs"][0]))
+    if test_input is None:
+        test_input = r["inputs"][0]
+    if test_input not in r["inputs"]:
+        raise ResultsError("%s: no test input '%s' (the search's: %s)" % (path, test_input, ", ".join(r["inputs"])))
+    k = r["inputs"].index(test_input)
+    H = np.array(r["H"]) * 1e3
+    fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    cmap = plt.get_cmap("tab20" if len(r["configs"]) > 10 else "tab10")
+    for c, cf in enumerate(r["configs"]):
+        E = np.array([np.nan if e is None else e for e in cf["E"][k]], dtype=float)
+        fl = np.array(cf["failed"][k])
+        col = cmap(c % cmap.N)
+        first = int(np.argmax(fl)) if fl.any() else len(H)
+        ax.plot(H[:first], E[:first], ".-", color=col, lw=1.0, ms=3, label=cosim_search.config_text(r, c))
+        if first < len(H):
+            ax.plot([H[first]], [E[first - 1] if first > 0 and np.isfinite(E[first - 1]) else np.nan], "x",
+                    color=col, ms=7)
+        h = cf["H_stable"][k]
+        if h is not None:
+            j = r["H"].index(h)
+            ax.plot([H[j]], [E[j]], "o", mfc="none", color=col, ms=8)
+    ax.set_yscale("log")
+    ax.set_xlabel("communication step H (ms)")
+    ax.set_ylabel("accumulated energy residual E_res (J)")
+    ax.legend(fontsize=6, ncol=2, loc="upper left")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+KINDS = ("fan", "hist", "scatter", "status", "stability", "cosim", "simulate")
 
 
 def nominal_csv(exe, results, out):
@@ -439,6 +483,7 @@ def main(argv=None):
                         "the map's x and y (default: the first two)")
     p.add_argument("--what", default="min_damping", choices=("min_damping", "max_real"),
                    help="what a stability map shows (default min_damping)")
+    p.add_argument("--input", dest="test_input", help="the test input a cosim plot draws (default the first)")
     p.add_argument("--nominal", help="CSV of the nominal instance for fan (hydrosweep simulate --from R --nominal)")
     p.add_argument("--no-nominal", action="store_true", help="fan without the nominal instance")
     p.add_argument("--hydrosweep", help="the hydrosweep program, which simulates the nominal instance of a fan "
@@ -473,6 +518,8 @@ def main(argv=None):
                     if not names and not a.param:  # --param is a list (append)
                         raise ResultsError("%s: the sweep varies no parameter: nothing to scatter against" % a.input)
                     fig = scatter(f, a.signal or sigs[0], a.param[0] if a.param else names[0], a.stat)
+                elif kind == "cosim":
+                    fig = cosim(f, a.test_input)
                 elif kind == "stability":
                     px = a.param[0] if a.param else None
                     py = a.param[1] if a.param and len(a.param) > 1 else None

@@ -98,6 +98,46 @@ same_datasets cc.h5 gc.h5 && ok || bad "cosim grid: specialised gpu == cpu, ever
 "$HE" validate "$CO" --sample 24 -b gpu >vc.txt 2>&1 && ok || bad "validate the cosim grid on the gpu: $(tail -5 vc.txt)"
 HS_GPU_PATH=cublas "$HE" run "$CO" -b gpu -o bc.h5 --no-progress >bc.txt 2>&1
 [ $? -ne 0 ] && grep -q 'monolithic steps only' bc.txt && [ ! -e bc.h5 ] && ok || bad "cublas refuses co-simulation: $(tail -2 bc.txt)"
+# both mechanical methods (cosim.mechanics i3al_p, i1al: a branch selector) on a model with a cut
+# joint, the Pub. I four-bar (i1al's stabilised loop closure, kernels/hs_i1al.h): the
+# specialised kernel runs both, equal to the cpu backend in every dataset
+cat >mech.yaml <<EOF
+model: $(cd "$(dirname "$SW")/../../models" && pwd)/fourbar_rahikainen2018.yaml
+method: grid
+simulation: {t_end: 0.6 s, dt: 1 ms, coupling: cosim}
+parameters:
+  cosim.mechanics: {values: [i3al_p, i1al]}
+  cosim.exchange: {values: [force, pressures]}
+outputs:
+  signals: [s_lift, p_piston, phi_norm, E_res, newton_iters]
+EOF
+"$HS" run mech.yaml -b cpu -o cm.h5 --no-progress >cm.txt 2>&1 && ok || bad "cpu run of both mechanics: $(tail -3 cm.txt)"
+HS_GPU_VERBOSE=1 "$HE" run mech.yaml -b gpu -o gm.h5 --no-progress >gm.txt 2>&1 && ok || bad "gpu run of both mechanics: $(tail -3 gm.txt)"
+grep -q '^gpu specialised: 4 instances' gm.txt && ! grep -q 'generic kernel' gm.txt && ok ||
+  bad "cosim.mechanics swept: the specialised kernel runs: $(grep gpu gm.txt)"
+same_datasets cm.h5 gm.h5 && ok || bad "both mechanics: specialised gpu == cpu, every dataset"
+# the configuration search (method cosim_search, host/sweep_search.c): H (each instance's dt),
+# the test inputs and the configurations per instance, on the specialised kernel, equal to the
+# cpu backend in every dataset; the reference backend (validate) agrees
+cat >search.yaml <<EOF
+model: $(cd "$(dirname "$SW")/../../models" && pwd)/crane_rahikainen2020_single.yaml
+method: cosim_search
+simulation: {t_end: 0.3 s}
+search: {H_ini: 1 ms, H_inc: 1 ms, H_max: 4 ms}
+parameters:
+  cosim.hydraulics: {values: [euler, rk4]}
+  cosim.extrapolation: {values: [1, integrate]}
+inputs:
+  - {name: ramp, signal.U_ref.kind: ramp, signal.U_ref.v_max: 10, signal.U_ref.t_s: 0.1 s}
+  - {name: sine, signal.U_ref.kind: sine, signal.U_ref.a: 10, signal.U_ref.f: 17.5 Hz}
+outputs: {signals: [E_res, s_lift]}
+EOF
+"$HS" run search.yaml -b cpu -o cs.h5 --no-progress >cs.txt 2>&1 && ok || bad "cpu run of a cosim search: $(tail -3 cs.txt)"
+HS_GPU_VERBOSE=1 "$HE" run search.yaml -b gpu -o gs.h5 --no-progress >gs.txt 2>&1 && ok || bad "gpu run of a cosim search: $(tail -3 gs.txt)"
+grep -q '^gpu specialised: 32 instances' gs.txt && ! grep -q 'generic kernel' gs.txt && ok ||
+  bad "cosim search: the specialised kernel runs: $(grep gpu gs.txt)"
+same_datasets cs.h5 gs.h5 && ok || bad "cosim search: specialised gpu == cpu, every dataset"
+"$HE" validate search.yaml --sample 32 -b gpu >vs.txt 2>&1 && ok || bad "validate the cosim search on the gpu: $(tail -5 vs.txt)"
 # a swept enumeration: no specialised kernel; the generic one runs and says why
 sed 's/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/' "$SW" >enum.yaml
 sed -i "s|^model: *\(.*\)|model: $(dirname "$SW")/\1|" enum.yaml
