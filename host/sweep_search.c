@@ -309,8 +309,9 @@ int hs_search_load(const yt_ctx *y, const yt_node *root, hs_sweep *sw, hs_model_
         np[n++].values[0] = q->h_hyd;
     }
     din = dim++;
-    if ((rc = parse_inputs(y, root, sw, md, cfg, ncfg, din, np + n, &nin, HS_MAX_SWEEP - n - ncfg))) goto fail;
-    n += nin;
+    rc = parse_inputs(y, root, sw, md, cfg, ncfg, din, np + n, &nin, HS_MAX_SWEEP - n - ncfg);
+    n += nin; /* before the check: a failed parse leaves its first nin parameters to free */
+    if (rc) goto fail;
     if (nin == 0) /* inputs that set nothing: the shared dimension still counts them */
         --dim;
     dcfg = dim;
