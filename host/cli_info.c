@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_tree.h"
+#include "hs/tree.h"
 #include "hs/model_file.h"
 #include "hs/sweep.h"
 #include "model_names.h"
@@ -137,6 +139,15 @@ int hs_cli_info(int argc, char **argv)
         return 1;
     }
 
+    if (hs_tree_file_is_riccati(path)) {
+        if (columns || argc > 2) {
+            fprintf(stderr, "hydrosweep info: %s is a riccati model (an open tree): --set and --columns are not "
+                            "available for it yet\n",
+                    path);
+            return 1;
+        }
+        return hs_cli_info_tree(path);
+    }
     /* hs_model_desc is large (tens of kB): keep it off the stack */
     d = (hs_model_desc *)calloc(1, sizeof *d);
     if (!d) {

@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_tree.h"
+#include "hs/tree.h"
 #include "fileio.h"
 #include "hs/model_file.h"
 #include "hs/results.h"
@@ -167,6 +169,7 @@ int hs_cli_simulate(int argc, char **argv)
             model_path = a;
         }
     }
+    if (model_path && !from && hs_tree_file_is_riccati(model_path)) return hs_cli_simulate_tree(model_path, argc, argv);
     if (nominal && !from) {
         fprintf(stderr, "hydrosweep simulate: --nominal goes with --from RESULTS.h5\n");
         return 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model_names.h"
+#include "model_parts.h"
 #include "model_validate.h"
 #include "params.h"
 #include "yaml_tree.h"
@@ -93,130 +94,6 @@ static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n,
 /* ====================================================================================== */
 /* sections                                                                               */
 /* ====================================================================================== */
-
-typedef struct tbody {
-    const yt_node *map, *name_node;
-    char name[HS_NAME_LEN];
-    int shape, com_given;
-    double mass, dim[3], com[3], inertia[6];
-} tbody;
-
-typedef struct tjoint {
-    const yt_node *map, *name_node, *parent_node, *child_node;
-    char name[HS_NAME_LEN], parent[128], child[128];
-    int type, hold;
-    double axis[3], at_parent[3], at_child[3], rot0[9], z0, zd0;
-} tjoint;
-
-static const char *const k_shapes[] = {"custom", "rod", "beam", "cuboid", "point", NULL};
-
-static int parse_body(ctx *c, const yt_node *y, int i, tbody *b)
-{
-    static const char *const keys[] = {"name", "shape", "mass", "length", "width",
-                                       "height", "com", "inertia", NULL};
-    static const char *const dims[3] = {"length", "width", "height"};
-    char path[64], why[96];
-    int rc, k, ndim;
-    snprintf(path, sizeof path, "bodies[%d]", i);
-    memset(b, 0, sizeof *b);
-    b->map = y;
-    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-        (rc = yt_get_str(&c->y, y, path, "name", 1, 1, b->name, sizeof b->name, &b->name_node)))
-        return rc;
-    if (!strcmp(b->name, "ground")) {
-        char kp[128];
-        return yt_fail(&c->y, HS_ERR_VALUE, b->name_node, yt_join(kp, sizeof kp, path, "name"),
-                       "'ground' is reserved for the fixed frame");
-    }
-    if ((rc = yt_get_enum(&c->y, y, path, "shape", 1, k_shapes, 0, &b->shape)) ||
-        (rc = yt_get_num(&c->y, y, path, "mass", "kg", 1, 0.0, &b->mass)))
-        return rc;
-    ndim = b->shape == HS_SHAPE_ROD ? 1
-           : (b->shape == HS_SHAPE_BEAM || b->shape == HS_SHAPE_CUBOID) ? 3
-                                                                         : 0;
-    for (k = 0; k < 3; ++k) {
-        if (k < ndim) {
-            if ((rc = yt_get_num(&c->y, y, path, dims[k], "m", 1, 0.0, &b->dim[k]))) return rc;
-        } else {
-            snprintf(why, sizeof why, "%s is not used by shape %s", dims[k], k_shapes[b->shape]);
-            if ((rc = yt_forbid(&c->y, y, path, dims[k], why))) return rc;
-        }
-    }
-    b->com_given = yt_map_get(y, "com") != NULL;
-    if ((rc = yt_get_vec(&c->y, y, path, "com", 3, "m", 0, NULL, b->com))) return rc;
-    if (b->shape == HS_SHAPE_CUSTOM)
-        return yt_get_vec(&c->y, y, path, "inertia", 6, "kg m^2", 1, NULL, b->inertia);
-    return yt_forbid(&c->y, y, path, "inertia",
-                     "inertia is given for shape custom only (other shapes compute it)");
-}
-
-/* Rodrigues: rotation by angle about the unit axis k, row-major. */
-static void rodrigues(const double k[3], double a, double R[9])
-{
-    double cs = cos(a), sn = sin(a), v = 1.0 - cs;
-    R[0] = cs + k[0] * k[0] * v;
-    R[1] = k[0] * k[1] * v - k[2] * sn;
-    R[2] = k[0] * k[2] * v + k[1] * sn;
-    R[3] = k[1] * k[0] * v + k[2] * sn;
-    R[4] = cs + k[1] * k[1] * v;
-    R[5] = k[1] * k[2] * v - k[0] * sn;
-    R[6] = k[2] * k[0] * v - k[1] * sn;
-    R[7] = k[2] * k[1] * v + k[0] * sn;
-    R[8] = cs + k[2] * k[2] * v;
-}
-
-static int parse_joint(ctx *c, const yt_node *y, int i, tjoint *t)
-{
-    static const char *const keys[] = {"name", "type", "parent", "child", "axis",
-                                       "at_parent", "at_child", "rotation0", "z0", "zdot0",
-                                       "hold", NULL};
-    static const char *const rkeys[] = {"axis", "angle", NULL};
-    static const char *const types[] = {"revolute", "prismatic", NULL};
-    char path[64], rpath[96];
-    const yt_node *r;
-    int rc, pr;
-    snprintf(path, sizeof path, "joints[%d]", i);
-    memset(t, 0, sizeof *t);
-    t->map = y;
-    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-        (rc = yt_get_str(&c->y, y, path, "name", 1, 1, t->name, sizeof t->name, &t->name_node)) ||
-        (rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &t->type)) ||
-        (rc = yt_get_str(&c->y, y, path, "parent", 1, 0, t->parent, sizeof t->parent,
-                         &t->parent_node)) ||
-        (rc = yt_get_str(&c->y, y, path, "child", 1, 0, t->child, sizeof t->child,
-                         &t->child_node)) ||
-        (rc = yt_get_vec(&c->y, y, path, "axis", 3, "", 1, NULL, t->axis)) ||
-        (rc = yt_get_vec(&c->y, y, path, "at_parent", 3, "m", 0, NULL, t->at_parent)) ||
-        (rc = yt_get_vec(&c->y, y, path, "at_child", 3, "m", 0, NULL, t->at_child)))
-        return rc;
-    pr = t->type == HS_JOINT_PRISMATIC;
-    if ((rc = yt_get_num(&c->y, y, path, "z0", pr ? "m" : "rad", 0, 0.0, &t->z0)) ||
-        (rc = yt_get_num(&c->y, y, path, "zdot0", pr ? "m/s" : "rad/s", 0, 0.0, &t->zd0)) ||
-        (rc = yt_get_bool(&c->y, y, path, "hold", &t->hold)))
-        return rc;
-    t->rot0[0] = t->rot0[4] = t->rot0[8] = 1.0; /* identity unless rotation0 is given */
-    r = yt_map_get(y, "rotation0");
-    if (r) {
-        double ax[3], ang, n;
-        yt_join(rpath, sizeof rpath, path, "rotation0");
-        if ((rc = yt_need(&c->y, r, YT_MAP, rpath)) ||
-            (rc = yt_check_keys(&c->y, r, rpath, rkeys)) ||
-            (rc = yt_get_vec(&c->y, r, rpath, "axis", 3, "", 1, NULL, ax)) ||
-            (rc = yt_get_num(&c->y, r, rpath, "angle", "rad", 1, 0.0, &ang)))
-            return rc;
-        n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
-        if (!(n > 0.0)) {
-            char kp[128];
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(r, "axis"),
-                           yt_join(kp, sizeof kp, rpath, "axis"), "axis must be non-zero");
-        }
-        ax[0] /= n;
-        ax[1] /= n;
-        ax[2] /= n;
-        rodrigues(ax, ang, t->rot0);
-    }
-    return HS_OK;
-}
 
 /* Checks the tree (each body the child of exactly one joint, parents known, no loops) and
  * fills bodies and joints in an order where parents precede children; among the bodies
@@ -349,7 +226,9 @@ static int parse_bodies_joints(ctx *c)
         return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
     }
     for (i = 0; i < nb && rc == HS_OK; ++i) {
-        rc = parse_body(c, bl->kid[i], i, &tb[i]);
+        char path[32];
+        snprintf(path, sizeof path, "bodies[%d]", i);
+        rc = hs_parse_body(&c->y, bl->kid[i], path, 0, &tb[i]);
         memcpy(bn[i], tb[i].name, HS_NAME_LEN);
         names[i] = tb[i].name_node;
     }
@@ -360,7 +239,9 @@ static int parse_bodies_joints(ctx *c)
                       &jl);
     nj = rc == HS_OK ? jl->n : 0;
     for (i = 0; i < nj && rc == HS_OK; ++i) {
-        rc = parse_joint(c, jl->kid[i], i, &tj[i]);
+        char path[32];
+        snprintf(path, sizeof path, "joints[%d]", i);
+        rc = hs_parse_joint(&c->y, jl->kid[i], path, 0, &tj[i]);
         memcpy(jn[i], tj[i].name, HS_NAME_LEN);
         names[i] = tj[i].name_node;
     }
@@ -1221,8 +1102,17 @@ static int load_root(ctx *c)
     if (!c->root)
         return hs_error_set(c->y.err, HS_ERR_SCHEMA, c->y.file, 1, 1, "",
                             "the model file is empty");
-    if ((rc = yt_need(&c->y, c->root, YT_MAP, "")) ||
-        (rc = yt_check_keys(&c->y, c->root, "", keys)) ||
+    if ((rc = yt_need(&c->y, c->root, YT_MAP, ""))) return rc;
+    {
+        /* an open tree of the Riccati method (any size, ball joints): host/tree_load.c */
+        const yt_node *in = yt_map_get(c->root, "integrator"), *f = in && in->type == YT_MAP ? yt_map_get(in, "formulation") : NULL;
+        if (f && f->type == YT_SCALAR && !strcmp(f->text, "riccati"))
+            return yt_fail(&c->y, HS_ERR_VALUE, f, "integrator.formulation",
+                           "riccati models (open trees of any size, seed 002) run with `hydrosweep simulate` and "
+                           "`hydrosweep info`; sweeps, validate, linearize, kernel and the GPU take the formulations "
+                           "penalty and double_step only, for now");
+    }
+    if ((rc = yt_check_keys(&c->y, c->root, "", keys)) ||
         (rc = yt_get_str(&c->y, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))
         return rc;
     if (yt_map_get(c->root, "source") && yt_map_get(c->root, "source")->type != YT_SCALAR)

@@ -33,7 +33,10 @@
 extern "C" {
 #endif
 
-enum hs_joint_type { HS_JOINT_REVOLUTE = 0, HS_JOINT_PRISMATIC = 1 };
+/* Ball joints (3 rotational degrees of freedom) exist in hs_tree (kernels/hs_tree.h), for the
+ * Riccati transfer matrix method; a model's spanning tree (the step's formulations) has
+ * revolute and prismatic joints only, which host/model_validate.c enforces. */
+enum hs_joint_type { HS_JOINT_REVOLUTE = 0, HS_JOINT_PRISMATIC = 1, HS_JOINT_BALL = 2 };
 
 /* How a body's centre of mass and inertia are obtained (hs_model_derive). Shapes lie along
  * the body's local x axis starting at the body origin, except cuboid and point, which are

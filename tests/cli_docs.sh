@@ -8,7 +8,8 @@
 #     start and after a run of the sweep example into out.h5 (the blocks read it);
 #   - every command shown inline in backquotes (`hydrosweep ...`, `./build/hydrosweep ...`,
 #     `/usr/bin/python3 ...`) without placeholders (MODEL, SWEEP, N, [...], ...);
-#   - the example model of docs/model-format.md (info, and simulate to t_end) and the example
+#   - the example model of docs/model-format.md (info, and simulate to t_end), its open-tree
+#     example (info, and 10 ms of simulate) and the example
 #     sweep of docs/sweep-format.md (run: every instance finishes);
 #   - the unknown-name suggestion the README quotes.
 # Every command must exit 0; the lists of what ran and what was skipped are printed.
@@ -79,12 +80,20 @@ cp "$tmp"/x/yaml_docs_sweep-format.md_0.yaml docsweep/example.yaml 2>/dev/null
   bad "docs/sweep-format.md's example sweep: rc $rc $(head -3 sw.txt)"
 
 # --- the example model of docs/model-format.md
-cp "$tmp"/x/yaml_docs_model-format.md_0.yaml crane_demo.yaml 2>/dev/null
+cp "$(grep -l '^name: crane_demo' "$tmp"/x/yaml_docs_model-format.md_*.yaml | head -1)" crane_demo.yaml 2>/dev/null
 "$HS" info crane_demo.yaml >info.txt 2>&1 && grep -q '^model: *crane_demo' info.txt && ok ||
   bad "docs/model-format.md's example: info: $(tail -3 info.txt)"
 "$HS" simulate crane_demo.yaml -o crane_demo_full.csv >sim.txt 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q 'steps *5000 of 5000' sim.txt && ! grep -q 'warning' sim.txt && ok ||
   bad "docs/model-format.md's example simulates to t_end without warnings: rc $rc $(cat sim.txt)"
+
+# --- the open-tree example of docs/model-format.md (a riccati model): info and 10 ms of it
+cp "$(grep -l 'formulation: riccati' "$tmp"/x/yaml_docs_model-format.md_*.yaml | head -1)" tree_demo.yaml 2>/dev/null
+"$HS" info tree_demo.yaml >info.txt 2>&1 && grep -q '^bodies: 1000 ' info.txt && ok ||
+  bad "docs/model-format.md's open-tree example: info: $(tail -3 info.txt)"
+"$HS" simulate tree_demo.yaml --t-end 0.01 -o tree_demo.csv >sim.txt 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '100 steps to t = 0.01 s' sim.txt && ok ||
+  bad "docs/model-format.md's open-tree example simulates: rc $rc $(cat sim.txt)"
 
 # --- every sh block (CI runs install, build, test and sanitize itself)
 nsh=0

@@ -22,7 +22,9 @@
  *     the Bengisu-Akay parabola below the Stribeck velocity.
  *  7. Batch helpers: trajectory sample counts and the running statistics of a signal.
  *  8. Sampling: Philox4x32-10 against Random123's known-answer vectors (tests/kat_vectors of
- *     the Random123 distribution), the uniform built from it, the normal quantile. */
+ *     the Random123 distribution), the uniform built from it, the normal quantile.
+ *  9. The Riccati transfer matrix method (hs_riccati.h, hs_tree_rk4.h) on seed 002's
+ *     demonstration pendulum: theta_7'' = -0.6 g, the hanging rods 0, and one RK4 step. */
 #ifndef SHARED_HEADERS_BODY_H
 #define SHARED_HEADERS_BODY_H
 
@@ -42,6 +44,7 @@
 #include "hs_integrator.h"
 #include "hs_batch.h"
 #include "hs_sample.h"
+#include "hs_tree_rk4.h"
 
 /* ------------------------------------------------------------------------------------------
  * Computations (HS_HD: host and device)
@@ -268,6 +271,55 @@ HS_HD static inline void shb_sample_values(uint32_t w[12], double out[4])
     out[1] = hs_norm_quantile(0.975);
     out[2] = hs_norm_quantile(0.5);
     out[3] = hs_q_uniform(2.0, 6.0, 0.25);
+}
+
+/* Seed 002's demonstration pendulum (models/branch_pendulum_rui2020.yaml) as an hs_tree in the
+ * caller's arrays, its accelerations at the initial state by the Riccati recursion into
+ * out[0..3] (theta_7'' = -0.6 g, worked out in the model file; the hanging rods' absolute
+ * accelerations 0), and one RK4 step of 1 ms: rod 7's angle into out[4]
+ * (-0.3 g (1 ms)^2 to O(dt^4)). w: 4 x HS_TREE_NW, scratch: 40. Returns the recursion's code. */
+HS_HD static inline int shb_riccati_demo(double *w, double *scratch, double out[5])
+{
+    int par[4], jt[4], rc, i;
+    double mass[4], com[12], J[24], atp[12], atc[12], ax[12], y[8];
+    hs_tree t;
+    for (i = 0; i < 4; ++i) {
+        par[i] = i == 0 ? -1 : i == 3 ? 2 : 0;
+        jt[i] = HS_JOINT_REVOLUTE;
+        mass[i] = 1.0;
+        com[3 * i] = 0.5;
+        com[3 * i + 1] = com[3 * i + 2] = 0.0;
+        J[6 * i] = J[6 * i + 3] = J[6 * i + 4] = J[6 * i + 5] = 0.0;
+        J[6 * i + 1] = J[6 * i + 2] = 1.0 / 12.0;
+        atp[3 * i] = i == 2 ? 1.0 : 0.0;
+        atc[3 * i] = i == 0 ? 0.5 : 1.0;
+        atp[3 * i + 1] = atp[3 * i + 2] = atc[3 * i + 1] = atc[3 * i + 2] = 0.0;
+        ax[3 * i] = ax[3 * i + 1] = 0.0;
+        ax[3 * i + 2] = 1.0;
+        y[i] = (i == 1 || i == 2) ? 0.5 * HS_PI : 0.0;
+        y[4 + i] = 0.0;
+    }
+    t.nbody = 4;
+    t.nq = t.nv = 4;
+    t.parent = par;
+    t.jtype = jt;
+    t.iq = t.iv = (const int *)0;
+    t.mass = mass;
+    t.com = com;
+    t.inertia = J;
+    t.at_parent = atp;
+    t.at_child = atc;
+    t.axis = ax;
+    t.rot0 = (const double *)0;
+    t.gravity[0] = t.gravity[2] = 0.0;
+    t.gravity[1] = -9.81;
+    if ((rc = hs_riccati_accel(&t, y, y + 4, (const double *)0, w, out, (double *)0))) return rc;
+    out[1] += out[0]; /* absolute: rod 1 */
+    out[2] += out[0]; /* rod 5 */
+    out[3] += out[2]; /* rod 3 on rod 5 */
+    rc = hs_tree_rk4_step(&t, 1e-3, (const double *)0, y, w, scratch);
+    out[4] = y[0];
+    return rc;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -587,6 +639,18 @@ static void shb_test_sample(void)
 }
 
 /* Runs every check; prints "N passed, M failed"; returns the exit status. */
+static void shb_test_riccati(void)
+{
+    static double w[4 * HS_TREE_NW], scratch[40];
+    double out[5], g = 9.81;
+    SHB_EQ(shb_riccati_demo(w, scratch, out), 0);
+    SHB_NEAR(out[0], -0.6 * g, 1e-13);
+    SHB_NEAR(out[1], 0.0, 1e-13);
+    SHB_NEAR(out[2], 0.0, 1e-13);
+    SHB_NEAR(out[3], 0.0, 1e-13);
+    SHB_NEAR(out[4], -0.3 * g * 1e-6, 1e-10);
+}
+
 static int shb_run(const char *compiler)
 {
     printf("shared headers compiled by %s\n", compiler);
@@ -598,6 +662,7 @@ static int shb_run(const char *compiler)
     shb_test_hydraulic_scalars();
     shb_test_batch_scalars();
     shb_test_sample();
+    shb_test_riccati();
     printf("%d passed, %d failed\n", shb_pass, shb_fail);
     return shb_fail ? 1 : 0;
 }

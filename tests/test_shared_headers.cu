@@ -28,6 +28,7 @@ __global__ void shb_device_path(hs_model *m1, hs_model *m2, hs_kin *k, hs_dyn_wo
     shb_batch_scalars(out + 55);
     iout[8] = hs_run_instance(m2, ov, v, spec, 0, bo, m1, s, w);
     shb_sample_values(words, out + 64);
+    iout[9] = shb_riccati_demo(out + 100, out + 100 + 4 * HS_TREE_NW, out + 68);
 }
 
 int main(void)

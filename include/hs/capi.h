@@ -58,6 +58,46 @@ int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long ever
 int hs_capi_run(const char *sweep_path, const char *backend, long n, const char *out, int threads, int progress,
                 char *msg, size_t nmsg);
 
+/* ---- open trees of the Riccati transfer matrix method (seed 002; hs/tree.h) ---- */
+typedef struct hs_capi_tree hs_capi_tree;
+
+/* Loads a riccati model file (integrator.formulation: riccati); NULL with msg on failure. */
+hs_capi_tree *hs_capi_tree_load(const char *path, char *msg, size_t nmsg);
+/* A tree from arrays, copied (layout of kernels/hs_tree.h): parent (n; -1 ground, parent <
+ * child), jtype (n; 0 revolute, 1 prismatic, 2 ball), mass (n), com (n x 3), inertia about the
+ * com (n x 6: xx yy zz xy xz yz), at_parent, at_child, axis (n x 3; axis unit, ignored for ball
+ * joints), rot0 (n x 9, row-major; NULL: identity), gravity (3). NULL with msg when a rule is
+ * broken (an index, a zero axis, a size). */
+hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, const double *mass, const double *com,
+                                const double *inertia, const double *at_parent, const double *at_child,
+                                const double *axis, const double *rot0, const double *gravity, char *msg,
+                                size_t nmsg);
+void hs_capi_tree_free(hs_capi_tree *t);
+/* Bodies, position and velocity coordinates. */
+void hs_capi_tree_size(const hs_capi_tree *t, int *nbody, int *nq, int *nv);
+/* The initial state of a loaded tree (a made one: zeros and identity quaternions). */
+void hs_capi_tree_state0(const hs_capi_tree *t, double *q, double *v);
+/* Joint accelerations vd (nv) at q (nq), v (nv) with gravity only, and the internal moment and
+ * force at every joint (nbody x 6, the seed's signs) into F unless NULL. 0, or j + 1 when the
+ * articulated inertia at joint j is singular. */
+int hs_capi_tree_accel(hs_capi_tree *t, const double *q, const double *v, double *vd, double *F);
+/* Seconds per hs_capi_tree_accel, timed over nrep calls inside the library (no binding overhead);
+ * negative on failure. */
+double hs_capi_tree_time_accel(hs_capi_tree *t, const double *q, const double *v, long nrep);
+/* nsteps RK4 steps of length dt on (q, v), in place. 0, or j + 1 as hs_capi_tree_accel. */
+int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nsteps);
+/* Seconds per evaluation of the same accelerations by the semi-recursive formulation of the
+ * step (kernels/hs_dynamics.h: M and Q accumulated over the tree, then a dense LU solve of
+ * M zdd = Q), timed over nrep calls, for a tree that fits hs_model (at most HS_MAX_BODIES
+ * bodies, revolute and prismatic joints); its accelerations into vd (nv) unless NULL.
+ * Negative when the tree does not fit or M is singular. */
+double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const double *v, long nrep, double *vd);
+/* The tree's arrays copied out, in hs_capi_tree_make's layout (each sized for nbody). */
+void hs_capi_tree_arrays(const hs_capi_tree *t, int *parent, int *jtype, double *mass, double *com, double *inertia,
+                         double *at_parent, double *at_child, double *axis, double *rot0, double *gravity);
+/* Kinetic and potential energy at (q, v). */
+void hs_capi_tree_energy(hs_capi_tree *t, const double *q, const double *v, double *Ekin, double *Epot);
+
 #ifdef __cplusplus
 }
 #endif

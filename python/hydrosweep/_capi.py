@@ -65,6 +65,18 @@ def lib():
         "hs_capi_column": (None, [c_void_p, c_int, c_char_p, c_size_t, c_char_p, c_size_t]),
         "hs_capi_simulate_csv": (c_int, [c_void_p, c_char_p, c_long, c_char_p, c_size_t]),
         "hs_capi_run": (c_int, [c_char_p, c_char_p, c_long, c_char_p, c_int, c_int, c_char_p, c_size_t]),
+        # open trees (hydrosweep.tree); arrays as c_void_p (numpy's data pointers)
+        "hs_capi_tree_load": (c_void_p, [c_char_p, c_char_p, c_size_t]),
+        "hs_capi_tree_make": (c_void_p, [c_int] + [c_void_p] * 10 + [c_char_p, c_size_t]),
+        "hs_capi_tree_free": (None, [c_void_p]),
+        "hs_capi_tree_size": (None, [c_void_p, c_void_p, c_void_p, c_void_p]),
+        "hs_capi_tree_state0": (None, [c_void_p, c_void_p, c_void_p]),
+        "hs_capi_tree_accel": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p]),
+        "hs_capi_tree_time_accel": (c_double, [c_void_p, c_void_p, c_void_p, c_long]),
+        "hs_capi_tree_rk4": (c_int, [c_void_p, c_void_p, c_void_p, c_double, c_long]),
+        "hs_capi_tree_energy": (None, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p]),
+        "hs_capi_tree_arrays": (None, [c_void_p] * 11),
+        "hs_capi_tree_time_semirecursive": (c_double, [c_void_p, c_void_p, c_void_p, c_long, c_void_p]),
     }
     for name, (res, args) in sig.items():
         f = getattr(L, name)

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Scale of seed 002's Riccati transfer matrix method: time per step against the number of
+bodies, with Pinocchio's articulated-body algorithm and the step's semi-recursive formulation
+on the same machine in the same run.
+
+Family A, the seed's branch system (scripts/branch_system.py; Fig. 1 topology, ball joints,
+3 degrees of freedom per body) from 10 to 33 334 bodies (100 002 degrees of freedom):
+  - riccati: one acceleration evaluation (hs_capi_tree_time_accel: timed inside the library,
+    no binding overhead) and one RK4 step (hs_capi_tree_rk4 over many steps: four evaluations
+    and the state updates);
+  - pin.aba on the same model (validation/val_riccati_pinocchio.py's map), timed by a Python
+    loop (its call overhead included, measured on a 1-body model and reported), where
+    Pinocchio's Data fits in 4 GB: it allocates nv^3 second-order tensors, so from about
+    150 ball-jointed bodies on it cannot run at all;
+  - memory: the library's bytes per body (HS_TREE_BYTES_PER_BODY) and the process's peak
+    resident size after each load.
+Family B, a spatial chain of revolute joints (random axes, 2 to 1000 bodies): riccati, pin.aba,
+and the semi-recursive formulation (M and Q over the tree, a dense LU; up to HS_MAX_BODIES =
+16 bodies, the step's fixed arrays).
+The fitted log-log slope of family A's riccati time per step over N >= 100 is the O(N) claim
+(issue: 1.0 +- 0.1). Writes JSON + Markdown + a log-log plot (PNG) with machine, date, commit.
+
+usage: python3 bench/bench_riccati.py [--quick] [--out bench/results] [--plot docs/riccati_scale.png]
+       (the C library: cmake --build build --target hydrosweep_capi, or HS_CAPI_LIB)
+"""
+import argparse, datetime, json, os, resource, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "validation"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import numpy as np  # noqa: E402
+
+from bench_single import cpu_name  # noqa: E402
+from branch_system import branch_system  # noqa: E402
+from hydrosweep.tree import REVOLUTE, Tree  # noqa: E402
+
+try:
+    import pinocchio as pin
+    import val_riccati_pinocchio as V
+except ImportError:
+    pin = None
+
+
+def timeit(f, min_s=0.3):
+    """Seconds per call of f, over enough calls to take min_s."""
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            f()
+        dt = time.perf_counter() - t0
+        if dt >= min_s:
+            return dt / n
+        n = max(n * 2, int(n * min_s / max(dt, 1e-9)) + 1)
+
+
+def pin_time(d, q, v):
+    """Seconds per pin.aba on the Pinocchio model of d, or None when its Data does not fit."""
+    if pin is None or not V.pinocchio_fits(d):
+        return None
+    model = V.pinocchio_model(d)
+    data = model.createData()
+    qp, vp = V.to_pinocchio(d, q, v)
+    tau = np.zeros(model.nv)
+    return timeit(lambda: pin.aba(model, data, qp, vp, tau))
+
+
+def maxrss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def family_a(sizes, tmp):
+    rows = []
+    for n in sizes:
+        N = 2 * n - 1
+        path = os.path.join(tmp, f"branch_{N}.yaml")
+        with open(path, "w") as f:
+            f.write(branch_system(N, t_end=0.1))
+        t = Tree.load(path)
+        rss = maxrss_mb()
+        q, v = t.state0()
+        rng = np.random.default_rng(n)
+        # a moving state: the initial one is at rest and planar
+        q, v = t.rk4(q, v + 0.01 * rng.normal(size=t.nv), 1e-3, 5)
+        nrep = max(3, int(2e5 / n))
+        ta = t.time_accel(q, v, nrep)
+        nsteps = max(2, int(2e4 / n))
+        t0 = time.perf_counter()
+        t.rk4(q, v, 1e-3, nsteps)
+        ts = (time.perf_counter() - t0) / nsteps
+        tp = pin_time(t.arrays(), q, v) if n <= 200 else None
+        row = dict(bodies=n, N=N, dof=t.nv, riccati_accel_s=ta, riccati_step_s=ts, pin_aba_s=tp,
+                   ratio_riccati_over_pin=(ta / tp if tp else None), maxrss_mb=rss)
+        rows.append(row)
+        print(f"A {n:>6} bodies {t.nv:>6} dof  riccati {ta * 1e6:>10.1f} us/eval {ts * 1e3:>9.3f} ms/step"
+              f"  pin.aba {'%10.1f us' % (tp * 1e6) if tp else '   (no fit)'}"
+              f"  ratio {'%.2f' % row['ratio_riccati_over_pin'] if tp else '-'}  peak RSS {rss:.0f} MB", flush=True)
+        t.close()
+    return rows
+
+
+def family_b(sizes):
+    rows = []
+    for n in sizes:
+        rng = np.random.default_rng(1000 + n)
+        d = V.random_tree(rng, n, chain_bias=1.0, kinds=(REVOLUTE,), pk=(1.0,)) if pin else None
+        if d is None:
+            break
+        t = Tree.make(d["parent"], d["jtype"], d["mass"], d["com"], d["inertia"], d["at_parent"], d["at_child"],
+                      d["axis"], d["rot0"].reshape(n, 9), d["gravity"])
+        q, v = V.random_state(rng, d)
+        ta = t.time_accel(q, v, max(3, int(2e5 / n)))
+        tsr, vsr = t.time_semirecursive(q, v, max(3, int(2e5 / n)))
+        tp = pin_time(d, q, v)
+        if vsr is not None:
+            vd, _ = t.accel(q, v)
+            assert np.max(np.abs(vd - vsr)) <= 1e-9 * max(1, np.max(np.abs(vsr)))
+        rows.append(dict(bodies=n, dof=n, riccati_accel_s=ta, semirecursive_s=tsr, pin_aba_s=tp))
+        print(f"B {n:>6} bodies  riccati {ta * 1e6:>9.2f} us  semi-recursive "
+              f"{'%9.2f us' % (tsr * 1e6) if tsr else '        -'}  pin.aba {'%9.2f us' % (tp * 1e6) if tp else '(no fit)'}",
+              flush=True)
+        t.close()
+    return rows
+
+
+def large_example(tmp, Ns=(999, 66667)):
+    """Seed 002 Sect. 5.2: the branch system run for 0.1 s at dt = 1 ms on one core (RK4), from
+    its initial state (at rest) and from a moving one; time and energy drift."""
+    rows = []
+    for N in Ns:
+        path = os.path.join(tmp, f"large_{N}.yaml")
+        with open(path, "w") as f:
+            f.write(branch_system(N, t_end=0.1))
+        t = Tree.load(path)
+        for label in ("at rest (the seed's)", "moving"):
+            q, v = t.state0()
+            if label == "moving":
+                v = v + 0.1 * np.random.default_rng(N).normal(size=t.nv)
+            e0 = sum(t.energy(q, v))
+            t0 = time.perf_counter()
+            q1, v1 = t.rk4(q, v, 1e-3, 100)
+            wall = time.perf_counter() - t0
+            e1 = sum(t.energy(q1, v1))
+            rows.append(dict(N=N, bodies=t.nbody, dof=t.nv, start=label, wall_s=wall, E0=e0, E1=e1,
+                             drift_rel=abs(e1 - e0) / abs(e0)))
+            print(f"large example N = {N} ({t.nbody} bodies, {t.nv} dof), {label}: 100 steps of 1 ms in {wall:.2f} s, "
+                  f"energy {e0:.9g} -> {e1:.9g} J (relative drift {rows[-1]['drift_rel']:.2e})", flush=True)
+        t.close()
+    return rows
+
+
+def slope(rows, key, nmin):
+    pts = [(r["bodies"], r[key]) for r in rows if r["bodies"] >= nmin and r.get(key)]
+    x, y = np.log([p[0] for p in pts]), np.log([p[1] for p in pts])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def plot(a, b, path, meta):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.8))
+    n = [r["bodies"] for r in a]
+    ax.loglog(n, [r["riccati_step_s"] for r in a], "o-", label="Riccati TMM, RK4 step (ball joints, seed's branch system)")
+    ax.loglog(n, [r["riccati_accel_s"] for r in a], "s-", label="Riccati TMM, one acceleration evaluation")
+    pa = [(r["bodies"], r["pin_aba_s"]) for r in a if r["pin_aba_s"]]
+    if pa:
+        ax.loglog(*zip(*pa), "^--", label="Pinocchio ABA, one evaluation (until its Data outgrows memory)")
+    nb = [(r["bodies"], r["semirecursive_s"]) for r in b if r["semirecursive_s"]]
+    if nb:
+        ax.loglog(*zip(*nb), "v:", label="semi-recursive (dense M, LU; revolute chain, <= 16 bodies)")
+    rb = [(r["bodies"], r["riccati_accel_s"]) for r in b]
+    if rb:
+        ax.loglog(*zip(*rb), "x:", label="Riccati TMM, one evaluation (revolute chain)")
+    ref = np.array([n[0], n[-1]], dtype=float)
+    ax.loglog(ref, a[0]["riccati_step_s"] * ref / ref[0], color="0.7", lw=0.8, label="slope 1")
+    ax.set_xlabel("bodies")
+    ax.set_ylabel("seconds")
+    ax.set_title(f"Open trees, one core ({meta['cpu']}), commit {meta['commit']}", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="sizes up to 1000 bodies")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--plot", default=None, help="also write the plot here (e.g. docs/riccati_scale.png)")
+    a = ap.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT).stdout.strip()
+    sizes_a = [10, 32, 100, 316, 1000, 3162, 10000, 33334] if not a.quick else [10, 32, 100, 316, 1000]
+    sizes_b = [2, 4, 8, 16, 100, 1000]
+    overhead = None
+    if pin is not None:
+        m1 = pin.Model()
+        m1.appendBodyToJoint(m1.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "j"), pin.Inertia.Random(),
+                             pin.SE3.Identity())
+        d1 = m1.createData()
+        z = np.zeros(1)
+        overhead = timeit(lambda: pin.aba(m1, d1, z, z, z))
+    with tempfile.TemporaryDirectory() as tmp:
+        ra = family_a(sizes_a, tmp)
+        rl = large_example(tmp, (999,) if a.quick else (999, 66667))
+    rb = family_b(sizes_b) if pin is not None else []
+    s_step, s_acc = slope(ra, "riccati_step_s", 100), slope(ra, "riccati_accel_s", 100)
+    print(f"log-log slope (N >= 100): RK4 step {s_step:.3f}, evaluation {s_acc:.3f}")
+    date = datetime.date.today().isoformat()
+    meta = dict(date=date, commit=commit, cpu=cpu_name(), cores=os.cpu_count(),
+                pinocchio=(pin.__version__ if pin else None), pin_call_overhead_s=overhead,
+                slope_step=s_step, slope_accel=s_acc, command="python3 bench/bench_riccati.py" + (" --quick" if a.quick else ""))
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(a.out, f"{date}-riccati-scale-{commit}")
+    with open(base + ".json", "w") as f:
+        json.dump(dict(meta=meta, branch_system=ra, revolute_chain=rb, large_example=rl), f, indent=1)
+    with open(base + ".md", "w") as f:
+        f.write(f"# Riccati transfer matrix method: time per step against bodies ({date}, commit {commit})\n\n")
+        f.write(f"CPU: {meta['cpu']}, one core. Pinocchio {meta['pinocchio']} (pip `pin`), "
+                f"its Python call overhead {overhead * 1e6 if overhead else float('nan'):.2f} us (a 1-body pin.aba; included in its times). "
+                f"Command: `{meta['command']}`.\n\n")
+        f.write("## A. The seed's branch system (ball joints; scripts/branch_system.py)\n\n")
+        f.write("| bodies | dof | Riccati eval (us) | Riccati RK4 step (ms) | us per body and step | pin.aba (us) | Riccati / ABA | peak RSS (MB) |\n|---|---|---|---|---|---|---|---|\n")
+        for r in ra:
+            f.write(f"| {r['bodies']} | {r['dof']} | {r['riccati_accel_s'] * 1e6:.1f} | {r['riccati_step_s'] * 1e3:.3f} | "
+                    f"{r['riccati_step_s'] * 1e6 / r['bodies']:.2f} | "
+                    f"{'%.1f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Data does not fit'} | "
+                    f"{'%.2f' % r['ratio_riccati_over_pin'] if r['ratio_riccati_over_pin'] else '-'} | {r['maxrss_mb']:.0f} |\n")
+        f.write(f"\nFitted log-log slope over N >= 100 bodies: RK4 step **{s_step:.3f}**, evaluation {s_acc:.3f} "
+                f"(issue: 1.0 +- 0.1). Memory: the library holds HS_TREE_BYTES_PER_BODY bytes per body (arrays, work, RK4 "
+                f"stages: linear by construction); the peak RSS column is the whole process's (Python, numpy and "
+                f"Pinocchio's Data included).\n\n")
+        f.write("## B. A spatial chain of revolute joints\n\n| bodies | Riccati eval (us) | semi-recursive (us) | pin.aba (us) |\n|---|---|---|---|\n")
+        for r in rb:
+            f.write(f"| {r['bodies']} | {r['riccati_accel_s'] * 1e6:.2f} | "
+                    f"{'%.2f' % (r['semirecursive_s'] * 1e6) if r['semirecursive_s'] else '- (more than 16 bodies)'} | "
+                    f"{'%.2f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Data does not fit'} |\n")
+        f.write("\n## The seed's large example (Sect. 5.2): 0.1 s at dt = 1 ms, RK4, one core\n\n"
+                "| N | bodies | dof | start | wall (s) | E0 (J) | E(0.1 s) (J) | relative energy drift |\n|---|---|---|---|---|---|---|---|\n")
+        for r in rl:
+            f.write(f"| {r['N']} | {r['bodies']} | {r['dof']} | {r['start']} | {r['wall_s']:.2f} | {r['E0']:.9g} | "
+                    f"{r['E1']:.9g} | {r['drift_rel']:.2e} |\n")
+    png = base + ".png"
+    plot(ra, rb, png, meta)
+    if a.plot:
+        plot(ra, rb, a.plot, meta)
+    print(f"wrote {base}.json, .md, .png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+/* capi_tree.c -- the flat C API of open trees (include/hs/capi.h): the Riccati transfer matrix
+ * method for bindings, the Pinocchio cross-check (validation/val_riccati_pinocchio.py) and the
+ * scale benchmark (bench/bench_riccati.py). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hs/capi.h"
+#include "hs/tree.h"
+#include "hs_dynamics.h"
+#include "hs_model_derive.h"
+#include "hs_tree_rk4.h"
+
+struct hs_capi_tree {
+    hs_tree_model m; /* owns the arrays (a made tree fills the same fields) */
+    double *w; /* (nbody x HS_TREE_NW) */
+    double *y, *scratch; /* RK4 state and stages */
+};
+
+static hs_capi_tree *finish(hs_capi_tree *t, char *msg, size_t nmsg)
+{
+    size_t n = (size_t)(t->m.tree.nq + t->m.tree.nv);
+    t->w = (double *)malloc(sizeof(double) * (size_t)t->m.tree.nbody * HS_TREE_NW);
+    t->y = (double *)malloc(sizeof(double) * n);
+    t->scratch = (double *)malloc(sizeof(double) * 5 * n);
+    if (!t->w || !t->y || !t->scratch) {
+        if (msg && nmsg) snprintf(msg, nmsg, "out of memory for a tree of %d bodies", t->m.tree.nbody);
+        hs_capi_tree_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+hs_capi_tree *hs_capi_tree_load(const char *path, char *msg, size_t nmsg)
+{
+    hs_capi_tree *t = (hs_capi_tree *)calloc(1, sizeof *t);
+    hs_error err;
+    if (!t) {
+        if (msg && nmsg) snprintf(msg, nmsg, "out of memory");
+        return NULL;
+    }
+    if (hs_tree_load(path, &t->m, &err)) {
+        if (msg && nmsg) hs_error_format(&err, msg, (unsigned long)nmsg);
+        free(t);
+        return NULL;
+    }
+    return finish(t, msg, nmsg);
+}
+
+hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, const double *mass, const double *com,
+                                const double *inertia, const double *at_parent, const double *at_child,
+                                const double *axis, const double *rot0, const double *gravity, char *msg,
+                                size_t nmsg)
+{
+    hs_capi_tree *t;
+    hs_tree_model *m;
+    int j, k, nq = 0, nv = 0;
+    if (n < 1 || n > HS_TREE_MAX_BODIES || !parent || !jtype || !mass || !com || !inertia || !at_parent ||
+        !at_child || !axis || !gravity) {
+        if (msg && nmsg) snprintf(msg, nmsg, "a tree needs 1 to %d bodies and every array but rot0", HS_TREE_MAX_BODIES);
+        return NULL;
+    }
+    for (j = 0; j < n; ++j) {
+        const char *why = parent[j] < -1 || parent[j] >= j ? "parent must be -1 (ground) or an earlier body"
+                          : jtype[j] < 0 || jtype[j] > 2  ? "jtype must be 0 (revolute), 1 (prismatic) or 2 (ball)"
+                          : !(mass[j] >= 0)               ? "mass must be >= 0"
+                                                          : NULL;
+        if (!why && jtype[j] != HS_JOINT_BALL &&
+            !(axis[3 * j] * axis[3 * j] + axis[3 * j + 1] * axis[3 * j + 1] + axis[3 * j + 2] * axis[3 * j + 2] > 0))
+            why = "axis must be non-zero";
+        if (why) {
+            if (msg && nmsg) snprintf(msg, nmsg, "body %d: %s", j, why);
+            return NULL;
+        }
+    }
+    if (!(t = (hs_capi_tree *)calloc(1, sizeof *t))) return NULL;
+    m = &t->m;
+    m->parent = (int *)malloc(sizeof(int) * (size_t)n);
+    m->jtype = (int *)malloc(sizeof(int) * (size_t)n);
+    m->iq = (int *)malloc(sizeof(int) * (size_t)n);
+    m->iv = (int *)malloc(sizeof(int) * (size_t)n);
+    m->mass = (double *)malloc(sizeof(double) * (size_t)n);
+    m->com = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    m->inertia = (double *)malloc(sizeof(double) * 6 * (size_t)n);
+    m->at_parent = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    m->at_child = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    m->axis = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    m->rot0 = (double *)malloc(sizeof(double) * 9 * (size_t)n);
+    m->q0 = (double *)calloc(4 * (size_t)n, sizeof(double));
+    m->v0 = (double *)calloc(3 * (size_t)n, sizeof(double));
+    if (!m->parent || !m->jtype || !m->iq || !m->iv || !m->mass || !m->com || !m->inertia || !m->at_parent ||
+        !m->at_child || !m->axis || !m->rot0 || !m->q0 || !m->v0) {
+        if (msg && nmsg) snprintf(msg, nmsg, "out of memory for a tree of %d bodies", n);
+        hs_capi_tree_free(t);
+        return NULL;
+    }
+    memcpy(m->parent, parent, sizeof(int) * (size_t)n);
+    memcpy(m->jtype, jtype, sizeof(int) * (size_t)n);
+    memcpy(m->mass, mass, sizeof(double) * (size_t)n);
+    memcpy(m->com, com, sizeof(double) * 3 * (size_t)n);
+    memcpy(m->inertia, inertia, sizeof(double) * 6 * (size_t)n);
+    memcpy(m->at_parent, at_parent, sizeof(double) * 3 * (size_t)n);
+    memcpy(m->at_child, at_child, sizeof(double) * 3 * (size_t)n);
+    for (j = 0; j < n; ++j) {
+        double a = 0;
+        for (k = 0; k < 3; ++k) a += axis[3 * j + k] * axis[3 * j + k];
+        a = a > 0 ? 1.0 / sqrt(a) : 0.0;
+        for (k = 0; k < 3; ++k) m->axis[3 * j + k] = jtype[j] == HS_JOINT_BALL ? (k == 0) : axis[3 * j + k] * a;
+        for (k = 0; k < 9; ++k) m->rot0[9 * j + k] = rot0 ? rot0[9 * j + k] : (k % 4 == 0);
+        m->iq[j] = nq;
+        m->iv[j] = nv;
+        if (jtype[j] == HS_JOINT_BALL) m->q0[nq] = 1.0;
+        nq += hs_joint_nq(jtype[j]);
+        nv += hs_joint_nv(jtype[j]);
+        ++m->njoint[jtype[j]];
+    }
+    m->tree.nbody = n;
+    m->tree.nq = nq;
+    m->tree.nv = nv;
+    m->tree.parent = m->parent;
+    m->tree.jtype = m->jtype;
+    m->tree.iq = m->iq;
+    m->tree.iv = m->iv;
+    m->tree.mass = m->mass;
+    m->tree.com = m->com;
+    m->tree.inertia = m->inertia;
+    m->tree.at_parent = m->at_parent;
+    m->tree.at_child = m->at_child;
+    m->tree.axis = m->axis;
+    m->tree.rot0 = m->rot0;
+    for (k = 0; k < 3; ++k) m->tree.gravity[k] = gravity[k];
+    snprintf(m->name, sizeof m->name, "made");
+    m->dt = 1e-3;
+    m->every = 1;
+    return finish(t, msg, nmsg);
+}
+
+void hs_capi_tree_free(hs_capi_tree *t)
+{
+    if (!t) return;
+    hs_tree_model_free(&t->m);
+    free(t->w);
+    free(t->y);
+    free(t->scratch);
+    free(t);
+}
+
+void hs_capi_tree_size(const hs_capi_tree *t, int *nbody, int *nq, int *nv)
+{
+    *nbody = t->m.tree.nbody;
+    *nq = t->m.tree.nq;
+    *nv = t->m.tree.nv;
+}
+
+void hs_capi_tree_state0(const hs_capi_tree *t, double *q, double *v)
+{
+    memcpy(q, t->m.q0, sizeof(double) * (size_t)t->m.tree.nq);
+    memcpy(v, t->m.v0, sizeof(double) * (size_t)t->m.tree.nv);
+}
+
+int hs_capi_tree_accel(hs_capi_tree *t, const double *q, const double *v, double *vd, double *F)
+{
+    return hs_riccati_accel(&t->m.tree, q, v, (const double *)0, t->w, vd, F);
+}
+
+double hs_capi_tree_time_accel(hs_capi_tree *t, const double *q, const double *v, long nrep)
+{
+    struct timespec a, b;
+    double *vd = t->y; /* nv <= nq + nv */
+    long i;
+    if (nrep < 1) return -1.0;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (i = 0; i < nrep; ++i)
+        if (hs_riccati_accel(&t->m.tree, q, v, (const double *)0, t->w, vd, (double *)0)) return -1.0;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)) / (double)nrep;
+}
+
+int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nsteps)
+{
+    const hs_tree *tr = &t->m.tree;
+    long i;
+    int rc = 0;
+    memcpy(t->y, q, sizeof(double) * (size_t)tr->nq);
+    memcpy(t->y + tr->nq, v, sizeof(double) * (size_t)tr->nv);
+    for (i = 0; i < nsteps && !rc; ++i) rc = hs_tree_rk4_step(tr, dt, (const double *)0, t->y, t->w, t->scratch);
+    memcpy(q, t->y, sizeof(double) * (size_t)tr->nq);
+    memcpy(v, t->y + tr->nq, sizeof(double) * (size_t)tr->nv);
+    return rc;
+}
+
+void hs_capi_tree_energy(hs_capi_tree *t, const double *q, const double *v, double *Ekin, double *Epot)
+{
+    hs_tree_kinematics(&t->m.tree, q, v, t->w);
+    hs_tree_energy(&t->m.tree, t->w, Ekin, Epot);
+}
+
+void hs_capi_tree_arrays(const hs_capi_tree *t, int *parent, int *jtype, double *mass, double *com, double *inertia,
+                         double *at_parent, double *at_child, double *axis, double *rot0, double *gravity)
+{
+    const hs_tree_model *m = &t->m;
+    size_t n = (size_t)m->tree.nbody;
+    memcpy(parent, m->parent, sizeof(int) * n);
+    memcpy(jtype, m->jtype, sizeof(int) * n);
+    memcpy(mass, m->mass, sizeof(double) * n);
+    memcpy(com, m->com, sizeof(double) * 3 * n);
+    memcpy(inertia, m->inertia, sizeof(double) * 6 * n);
+    memcpy(at_parent, m->at_parent, sizeof(double) * 3 * n);
+    memcpy(at_child, m->at_child, sizeof(double) * 3 * n);
+    memcpy(axis, m->axis, sizeof(double) * 3 * n);
+    memcpy(rot0, m->rot0, sizeof(double) * 9 * n);
+    memcpy(gravity, m->tree.gravity, sizeof(double) * 3);
+}
+
+double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const double *v, long nrep, double *vd)
+{
+    const hs_tree_model *tm = &t->m;
+    hs_model *m;
+    hs_kin *k;
+    hs_dyn_work *dw;
+    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], dt = -1.0;
+    int piv[HS_MAX_Z], j, i;
+    long r;
+    struct timespec a, b;
+    if (nrep < 1 || tm->tree.nbody > HS_MAX_BODIES || tm->njoint[HS_JOINT_BALL] > 0) return -1.0;
+    m = (hs_model *)calloc(1, sizeof *m);
+    k = (hs_kin *)malloc(sizeof *k);
+    dw = (hs_dyn_work *)malloc(sizeof *dw);
+    if (!m || !k || !dw) goto done;
+    m->nbody = tm->tree.nbody;
+    for (j = 0; j < m->nbody; ++j) {
+        m->body_parent[j] = tm->parent[j];
+        m->joint_type[j] = tm->jtype[j];
+        m->body_shape[j] = HS_SHAPE_CUSTOM;
+        m->body_mass[j] = tm->mass[j];
+        for (i = 0; i < 3; ++i) {
+            m->body_com[j][i] = tm->com[3 * j + i];
+            m->joint_axis[j][i] = tm->axis[3 * j + i];
+            m->joint_at_parent[j][i] = tm->at_parent[3 * j + i];
+            m->joint_at_child[j][i] = tm->at_child[3 * j + i];
+        }
+        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = tm->inertia[6 * j + i];
+        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = tm->rot0[9 * j + i];
+    }
+    for (i = 0; i < 3; ++i) m->gravity[i] = tm->tree.gravity[i];
+    hs_model_derive(m);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (r = 0; r < nrep; ++r) {
+        hs_kin_positions(m, q, k);
+        hs_kin_velocities(m, v, k);
+        hs_mass_force(m, k, 0.0, M, HS_MAX_Z, Q, dw);
+        if (hs_lu_factor(M, m->nz, HS_MAX_Z, piv)) goto done;
+        hs_lu_solve(M, m->nz, HS_MAX_Z, piv, Q);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    dt = ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)) / (double)nrep;
+    if (vd)
+        for (j = 0; j < m->nz; ++j) vd[j] = Q[j];
+done:
+    free(m);
+    free(k);
+    free(dw);
+    return dt;
+}

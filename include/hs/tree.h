@@ -1,0 +1,77 @@
+/* hs/tree.h -- open trees of any size for the Riccati transfer matrix method (seed 002): the
+ * model files that say integrator.formulation: riccati, loaded into heap arrays that an
+ * hs_tree (kernels/hs_tree.h) views, and their simulation by RK4 (kernels/hs_tree_rk4.h).
+ *
+ * Such a file has the bodies and joints of any model file (revolute, prismatic and ball
+ * joints; no cut joints, no hydraulics) and may add chains: a body and a joint template
+ * repeated count times, so that a file of a few lines describes a tree of 10^5 bodies
+ * (docs/model-format.md, "Open trees: the Riccati formulation"). */
+#ifndef HS_TREE_API_H
+#define HS_TREE_API_H
+
+#include <stdio.h>
+
+#include "errors.h"
+#include "model.h"
+#include "../../kernels/hs_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most bodies a tree file may describe (a chain's count included). Before anything is
+ * allocated the loader also checks that the tree and its integrator's work fit in this
+ * machine's physical memory. */
+#define HS_TREE_MAX_BODIES 10000000
+
+/* Bytes per body of a loaded tree and its RK4 integration (arrays, work, state, stages). */
+#define HS_TREE_BYTES_PER_BODY                                                                   \
+    (sizeof(double) * (1 + 3 + 6 + 3 + 3 + 3 + 9 + HS_TREE_NW + 8 * 7) + sizeof(int) * 4 + HS_NAME_LEN)
+
+typedef struct hs_tree_model {
+    hs_tree tree; /* the view over the arrays below */
+    char name[HS_NAME_LEN];
+    char path[256];
+    int *parent, *jtype, *iq, *iv; /* (nbody) */
+    double *mass; /* (nbody) */
+    double *com, *at_parent, *at_child, *axis; /* (nbody x 3) */
+    double *inertia; /* (nbody x 6) */
+    double *rot0; /* (nbody x 9) */
+    char (*body_name)[HS_NAME_LEN]; /* (nbody) */
+    double *q0, *v0; /* initial positions (nq) and velocities (nv) */
+    int njoint[3]; /* joints by type: revolute, prismatic, ball */
+    double dt, t_end; /* RK4 step and end time, s */
+    int nout; /* bodies recorded in the CSV */
+    int *out_body; /* (nout) */
+    long every; /* steps between CSV rows */
+} hs_tree_model;
+
+/* Does the model file at path ask for integrator.formulation: riccati? 1 yes, 0 no (or not
+ * readable: hs_model_load then reports why). */
+int hs_tree_file_is_riccati(const char *path);
+/* Loads a riccati model file; on failure an hs_errcode with *err filled (file, line, key). */
+int hs_tree_load(const char *path, hs_tree_model *out, hs_error *err);
+int hs_tree_load_text(const char *text, const char *path, hs_tree_model *out, hs_error *err);
+void hs_tree_model_free(hs_tree_model *t);
+/* Index of the body named name, -1 if none. */
+int hs_tree_body_find(const hs_tree_model *t, const char *name);
+
+/* What a run measured. */
+typedef struct hs_tree_sim_result {
+    long steps;
+    double t; /* time reached, s */
+    double E0, E1; /* total energy at the start and the end, J */
+    double wall_s; /* seconds the integration took (the CSV's writing included) */
+    int status; /* 0, or the joint + 1 whose articulated inertia became singular */
+} hs_tree_sim_result;
+
+/* Integrates the tree from its initial state to t_end (t_end < 0: the model's) with RK4 at
+ * its dt, writing a CSV row every `every` steps to csv (NULL: none): t, E_kin, E_pot,
+ * E_total and, per recorded body, its rotation about z and its centre of mass. */
+int hs_tree_simulate(const hs_tree_model *t, double t_end, FILE *csv, hs_tree_sim_result *res, hs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

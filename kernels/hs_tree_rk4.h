@@ -1,0 +1,78 @@
+/* hs_tree_rk4.h -- the classical fourth-order Runge-Kutta step of an open tree whose
+ * accelerations come from the Riccati transfer matrix method (seed 002 Sect. 5.1: "a
+ * fourth-order Runge-Kutta integration scheme with constant step-size").
+ *
+ * State y = [q (nq); v (nv)]. q' is v for revolute and prismatic joints, and
+ * quat' = 1/2 quat (x) (0, rot0 nu) for a ball joint (the relative rotation's quaternion turns
+ * with the relative angular velocity in its own frame, which rot0 maps nu's child frame to).
+ * After the step each quaternion is normalised: the constraint |quat| = 1 drifts by the
+ * step's error otherwise. */
+#ifndef HS_TREE_RK4_H
+#define HS_TREE_RK4_H
+
+#include "hs_riccati.h"
+
+/* yd = dy/dt at y (nq + nv): positions' rates and the Riccati accelerations. f: applied
+ * loads (nbody x 6) or NULL; w: (nbody x HS_TREE_NW). 0 or the failing joint + 1. */
+HS_HD static inline int hs_tree_rate(const hs_tree *t, const hs_real *y, const hs_real *f, hs_real *w, hs_real *yd)
+{
+    const hs_real *q = y, *v = y + t->nq;
+    int j, i;
+    for (j = 0; j < t->nbody; ++j) {
+        int k = hs_tree_iq(t, j), kv = hs_tree_iv(t, j);
+        if (t->jtype[j] == HS_JOINT_BALL) {
+            /* omega = rot0 nu; quat' = 1/2 quat (x) (0, omega) */
+            hs_real om[3], R0[9];
+            const hs_real *qq = q + k;
+            if (t->rot0) {
+                for (i = 0; i < 9; ++i) R0[i] = t->rot0[9L * j + i];
+            } else {
+                hs_m3_identity(R0);
+            }
+            hs_m3_mulv(om, R0, v + kv);
+            yd[k] = 0.5 * (-qq[1] * om[0] - qq[2] * om[1] - qq[3] * om[2]);
+            yd[k + 1] = 0.5 * (qq[0] * om[0] + qq[2] * om[2] - qq[3] * om[1]);
+            yd[k + 2] = 0.5 * (qq[0] * om[1] + qq[3] * om[0] - qq[1] * om[2]);
+            yd[k + 3] = 0.5 * (qq[0] * om[2] + qq[1] * om[1] - qq[2] * om[0]);
+        } else {
+            yd[k] = v[kv];
+        }
+    }
+    return hs_riccati_accel(t, q, v, f, w, yd + t->nq, (hs_real *)0);
+}
+
+/* Unit quaternions again after a step. */
+HS_HD static inline void hs_tree_normalise(const hs_tree *t, hs_real *q)
+{
+    int j;
+    for (j = 0; j < t->nbody; ++j)
+        if (t->jtype[j] == HS_JOINT_BALL) {
+            hs_real *qq = q + hs_tree_iq(t, j);
+            hs_real n = sqrt(qq[0] * qq[0] + qq[1] * qq[1] + qq[2] * qq[2] + qq[3] * qq[3]);
+            qq[0] /= n;
+            qq[1] /= n;
+            qq[2] /= n;
+            qq[3] /= n;
+        }
+}
+
+/* One RK4 step of length h on y (nq + nv), in place. scratch: 5 (nq + nv); w as above.
+ * Loads f are held over the step. 0, or the failing joint + 1 (y unchanged then). */
+HS_HD static inline int hs_tree_rk4_step(const hs_tree *t, hs_real h, const hs_real *f, hs_real *y, hs_real *w,
+                                         hs_real *scratch)
+{
+    int n = t->nq + t->nv, i, rc;
+    hs_real *k1 = scratch, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
+    if ((rc = hs_tree_rate(t, y, f, w, k1))) return rc;
+    for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k1[i];
+    if ((rc = hs_tree_rate(t, yt, f, w, k2))) return rc;
+    for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k2[i];
+    if ((rc = hs_tree_rate(t, yt, f, w, k3))) return rc;
+    for (i = 0; i < n; ++i) yt[i] = y[i] + h * k3[i];
+    if ((rc = hs_tree_rate(t, yt, f, w, k4))) return rc;
+    for (i = 0; i < n; ++i) y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+    hs_tree_normalise(t, y);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# cli_tree.sh -- riccati model files (open trees, seed 002) on the command line
+# (host/cli_tree.c, host/tree_load.c, host/tree_simulate.c): `hydrosweep info` of the
+# demonstration pendulum and of the 500-body branch system; `hydrosweep simulate` of both (the
+# CSV's columns, the demo's theta_7 after the first 10 ms against the closed-form start
+# theta_7 = -0.3 g t^2 to 1e-3 relative, energy kept to 1e-9 relative, the summary line);
+# scripts/branch_system.py for another N; the options a tree does not take (exit 1); the
+# engine's commands refuse a riccati model with the reason (exit 2); the Python binding
+# (hydrosweep.tree) when numpy and the C library are there.
+# Usage: cli_tree.sh PATH/TO/hydrosweep   (from the repository root)
+set -u
+HS=$1
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+D=models/branch_pendulum_rui2020.yaml
+B=models/branch_system_rui2020.yaml
+
+out=$("$HS" info "$D" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "info demo rc $rc: $out"
+grep -q "bodies: 4 (tips 2, multi-input bodies 1, depth 3)" <<<"$out" && ok || bad "demo topology: $out"
+grep -q "joints: 4 revolute, 0 prismatic, 0 ball" <<<"$out" && ok || bad "demo joints: $out"
+out=$("$HS" info "$B" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "info branch rc $rc: $out"
+grep -q "bodies: 500 (tips 2, multi-input bodies 1, depth 498)" <<<"$out" && ok || bad "branch topology: $out"
+grep -q "coordinates: 2000 positions, 1500 velocities" <<<"$out" && ok || bad "branch coordinates: $out"
+
+# the demo: 0.2 s, a row every 10 steps
+"$HS" simulate "$D" --t-end 0.2 -o "$tmp/d.csv" >"$tmp/d.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok || bad "simulate demo rc $rc: $(cat "$tmp/d.out")"
+head -1 "$tmp/d.csv" | grep -q "^t,E_kin,E_pot,E_total,rod1.angle_z,rod1.x,rod1.y,rod1.z,rod3.angle_z" && ok || bad "demo CSV header"
+[ "$(wc -l <"$tmp/d.csv")" -eq 22 ] && ok || bad "demo rows: $(wc -l <"$tmp/d.csv") (header + 21)"
+grep -q "an open tree of 4 bodies (4 revolute, 0 prismatic, 0 ball joints), 4 degrees of freedom" "$tmp/d.out" && ok || bad "summary: $(cat "$tmp/d.out")"
+# theta_7(t) = 1/2 theta_7''(0) t^2 + O(t^4) from rest (theta_7''' = 0 there), theta_7''(0) =
+# -0.6 g (models/branch_pendulum_rui2020.yaml): at t = 10 ms the O(t^4) term is about 2e-4 of
+# it, the tolerance 1e-3; rod 7's angle is column 17
+awk -F, 'NR == 3 { want = 0.5 * (-0.6 * 9.81) * $1 * $1; d = ($17 - want) / want; if (d < 0) d = -d;
+                   exit !(d < 1e-3 && $1 == 0.01) }' "$tmp/d.csv" && ok || bad "theta_7 at 10 ms: $(sed -n 3p "$tmp/d.csv")"
+awk -F, 'NR == 2 { e0 = $4 } NR > 2 { d = ($4 - e0) / e0; if (d < 0) d = -d; if (d > m) m = d }
+         END { exit !(m < 1e-9) }' "$tmp/d.csv" && ok || bad "demo energy drift"
+
+# the branch system of N = 999: 20 ms
+"$HS" simulate "$B" --t-end 0.02 --every 5 -o "$tmp/b.csv" >"$tmp/b.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok || bad "simulate branch rc $rc: $(cat "$tmp/b.out")"
+head -1 "$tmp/b.csv" | grep -q "top_1.angle_z,top_1.x,top_1.y,top_1.z,b11.angle_z" && ok || bad "branch header"
+[ "$(wc -l <"$tmp/b.csv")" -eq 6 ] && ok || bad "branch rows: $(wc -l <"$tmp/b.csv")"
+grep -q "500 bodies (0 revolute, 0 prismatic, 500 ball joints), 1500 degrees of freedom" "$tmp/b.out" && ok || bad "branch summary"
+awk -F, 'NR == 2 { e0 = $4 } NR > 2 { d = ($4 - e0) / e0; if (d < 0) d = -d; if (d > m) m = d }
+         END { exit !(m < 1e-9) }' "$tmp/b.csv" && ok || bad "branch energy drift"
+
+# the generator: another N, loaded and run
+PY=$(python_with sys)
+if [ -n "$PY" ]; then
+  "$PY" scripts/branch_system.py 101 -o "$tmp/b101.yaml" && ok || bad "branch_system.py 101"
+  out=$("$HS" info "$tmp/b101.yaml" 2>&1)
+  grep -q "bodies: 51 " <<<"$out" && ok || bad "N = 101: $out"
+  "$PY" scripts/branch_system.py 101 -o "$tmp/b101.yaml" 2>/dev/null && bad "branch_system.py wrote over a file" || ok
+  "$PY" scripts/branch_system.py 12 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "N = 12 must exit 2"
+fi
+
+# options a tree does not take yet: exit 1 with the reason
+out=$("$HS" simulate "$D" --set body.rod1.mass=2 2>&1); rc=$?
+[ $rc -eq 1 ] && grep -q "not available for a riccati model" <<<"$out" && ok || bad "--set on a tree: rc $rc $out"
+out=$("$HS" info "$D" --columns 2>&1); rc=$?
+[ $rc -eq 1 ] && ok || bad "info --columns on a tree: rc $rc"
+# the engine's commands: exit 2 with the reason, located at the formulation
+out=$("$HS" linearize "$D" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "branch_pendulum_rui2020.yaml:.*integrator.formulation.*hydrosweep simulate" <<<"$out" && ok || bad "linearize a tree: rc $rc $out"
+
+# the Python binding
+PY=$(python_with numpy)
+if [ -n "$PY" ] && [ -n "${HS_CAPI_LIB:-}" -o -f build/libhydrosweep_capi.so ]; then
+  PYTHONPATH=python "$PY" - <<'PYEOF' && ok || bad "hydrosweep.tree"
+import numpy as np
+from hydrosweep.tree import Tree
+t = Tree.load("models/branch_pendulum_rui2020.yaml")
+q, v = t.state0()
+vd, F = t.accel(q, v)
+assert abs(vd[0] / 9.81 + 0.6) < 1e-14, vd
+assert F.shape == (4, 6)
+ek, ep = t.energy(q, v)
+assert ek == 0 and abs(ep + 24.525) < 1e-12, (ek, ep)
+PYEOF
+fi
+finish cli_tree

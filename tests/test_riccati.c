@@ -1,0 +1,720 @@
+/* test_riccati.c -- kernels/hs_riccati.h, hs_tree.h and hs_tree_rk4.h: the Riccati transfer
+ * matrix method (seed 002) against the semi-recursive formulation and against the
+ * Newton-Euler equations of every body.
+ *  1. Seed 002's demonstration pendulum (models/branch_pendulum_rui2020.yaml, Sect. 5.1):
+ *     theta_7''(0) = -0.6 g (worked out by hand in the model file), the others 0; and the
+ *     accelerations equal the semi-recursive formulation's (M zdd = Q, kernels/hs_dynamics.h)
+ *     at 100 random states to 1e-12 relative.
+ *  2. The same on the 3D test tree (revolute and prismatic joints, a fixed rotation rot0,
+ *     oblique gravity) and on 40 random trees of up to 16 bodies.
+ *  3. Ball joints, which the semi-recursive formulation does not have: on random trees of
+ *     revolute, prismatic and ball joints, every body's Newton-Euler equations hold with the
+ *     recovered internal forces (1e-10), every hinge condition holds (no moment about a
+ *     revolute axis or at a ball joint, no force along a slider), and the bodies' angular
+ *     accelerations and centre-of-mass accelerations equal central differences of the
+ *     kinematics' velocities along the motion (1e-6). The demonstration pendulum with ball
+ *     joints (rods with a small inertia about their axis) equals the revolute one (1e-10).
+ *  4. RK4 (hs_tree_rk4.h): the demonstration pendulum's trajectory over 1 s converges at
+ *     fourth order (error ratio 16 +- 3 per halving of dt = 4, 2, 1 ms against 0.5 ms), its
+ *     energy is conserved to the integrator's order (drift ratio >= 10 per halving), and a
+ *     3D ball chain conserves energy to 1e-7 relative over 1 s at dt = 1 ms.
+ *  5. A ball joint on a rod without inertia about its axis is refused with the joint's
+ *     index (the spin about the axis is undetermined: seed 002's rods have J_xx = 0). */
+#include <stdlib.h>
+
+#include "hs/model_file.h"
+#include "hs/tree.h"
+#include "hs_dynamics.h"
+#include "hs_tree_rk4.h"
+#include "test_util.h"
+
+/* zdd of the semi-recursive formulation: M zdd = Q. */
+static int semi_recursive_zdd(const hs_model *m, const double *z, const double *zd, double *zdd)
+{
+    hs_kin k;
+    hs_dyn_work w;
+    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z];
+    int piv[HS_MAX_Z], i;
+    hs_kin_positions(m, z, &k);
+    hs_kin_velocities(m, zd, &k);
+    hs_mass_force(m, &k, 0.0, M, HS_MAX_Z, Q, &w);
+    if (hs_lu_factor(M, m->nz, HS_MAX_Z, piv)) return -1;
+    hs_lu_solve(M, m->nz, HS_MAX_Z, piv, Q);
+    for (i = 0; i < m->nz; ++i) zdd[i] = Q[i];
+    return 0;
+}
+
+/* max |a - b| / max(1, max |b|) over n */
+static double rel_diff(const double *a, const double *b, int n)
+{
+    double d = 0, s = 1;
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (fabs(a[i] - b[i]) > d) d = fabs(a[i] - b[i]);
+        if (fabs(b[i]) > s) s = fabs(b[i]);
+    }
+    return d / s;
+}
+
+/* Riccati and semi-recursive accelerations of model m at ntrial random states; the worst
+ * relative difference. */
+static double compare_semi_recursive(const hs_model *m, int ntrial, double zamp, double vamp)
+{
+    hs_tree t;
+    double w[HS_MAX_BODIES * HS_TREE_NW], worst = 0;
+    int trial, i;
+    hs_tree_of_model(m, &t);
+    for (trial = 0; trial < ntrial; ++trial) {
+        double z[HS_MAX_Z], zd[HS_MAX_Z], a[HS_MAX_Z], b[HS_MAX_Z], d;
+        for (i = 0; i < m->nz; ++i) {
+            z[i] = tu_rand(-zamp, zamp);
+            zd[i] = tu_rand(-vamp, vamp);
+        }
+        CHECK(hs_riccati_accel(&t, z, zd, NULL, w, a, NULL) == 0, "riccati ok");
+        CHECK(semi_recursive_zdd(m, z, zd, b) == 0, "semi-recursive ok");
+        d = rel_diff(a, b, m->nz);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* The semi-recursive formulation's model of a loaded tree of revolute and prismatic joints
+ * (the same arrays: hs_tree_of_model views them back). */
+static void model_of_tree(const hs_tree_model *tm, hs_model *m)
+{
+    int j, i;
+    tu_model_defaults(m);
+    m->nbody = tm->tree.nbody;
+    for (j = 0; j < m->nbody; ++j) {
+        m->body_parent[j] = tm->parent[j];
+        m->joint_type[j] = tm->jtype[j];
+        m->body_shape[j] = HS_SHAPE_CUSTOM;
+        m->body_mass[j] = tm->mass[j];
+        for (i = 0; i < 3; ++i) {
+            m->body_com[j][i] = tm->com[3 * j + i];
+            m->joint_axis[j][i] = tm->axis[3 * j + i];
+            m->joint_at_parent[j][i] = tm->at_parent[3 * j + i];
+            m->joint_at_child[j][i] = tm->at_child[3 * j + i];
+        }
+        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = tm->inertia[6 * j + i];
+        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = tm->rot0[9 * j + i];
+        m->joint_z0[j] = tm->q0[j];
+    }
+    for (i = 0; i < 3; ++i) m->gravity[i] = tm->tree.gravity[i];
+    hs_model_derive(m);
+}
+
+static void test_demo_pendulum(void)
+{
+    hs_tree_model tm;
+    hs_model_desc d;
+    hs_model m;
+    hs_error e;
+    hs_tree t;
+    double w[4 * HS_TREE_NW], a[4], z[4], zd[4] = {0, 0, 0, 0}, g = 9.81, worst;
+    int j;
+    if (hs_tree_load("models/branch_pendulum_rui2020.yaml", &tm, &e) != HS_OK) {
+        CHECK(0, "load: %s", e.msg);
+        return;
+    }
+    CHECK(tm.tree.nbody == 4 && tm.njoint[0] == 4, "4 rods on revolute joints");
+    CHECK(hs_tree_body_find(&tm, "rod7") == 0, "rod 7, on the ground, first");
+    model_of_tree(&tm, &m);
+    hs_tree_of_model(&m, &t);
+    for (j = 0; j < 4; ++j) z[j] = m.joint_z0[j];
+    CHECK(hs_riccati_accel(&t, z, zd, NULL, w, a, NULL) == 0, "demo ok");
+    /* body 0 is rod 7; its relative angle is its absolute angle */
+    CHECK_CLOSE(a[0] / g, -0.6, 1e-14, "theta_7''(0) / g");
+    /* absolute accelerations of rods 1, 5, 3: a[0] + a[1], a[0] + a[2], a[0] + a[2] + a[3] */
+    CHECK(fabs(a[0] + a[1]) < 1e-13 * g, "theta_1''(0) = 0: %g", a[0] + a[1]);
+    CHECK(fabs(a[0] + a[2]) < 1e-13 * g, "theta_5''(0) = 0: %g", a[0] + a[2]);
+    CHECK(fabs(a[0] + a[2] + a[3]) < 1e-13 * g, "theta_3''(0) = 0: %g", a[0] + a[2] + a[3]);
+    /* the loaded tree's own view gives the same numbers */
+    {
+        double a2[4];
+        CHECK(hs_riccati_accel(&tm.tree, z, zd, NULL, w, a2, NULL) == 0 && rel_diff(a2, a, 4) == 0,
+              "the file's tree equals the model view");
+    }
+    worst = compare_semi_recursive(&m, 100, HS_PI, 3.0);
+    printf("demo pendulum: worst relative difference to the semi-recursive formulation %.2e\n", worst);
+    CHECK(worst < 1e-12, "demo vs semi-recursive: %.3e", worst);
+    /* the step's model loader refuses it with the reason */
+    CHECK(hs_model_load("models/branch_pendulum_rui2020.yaml", &d, &e) == HS_ERR_VALUE &&
+              !strcmp(e.key, "integrator.formulation") && strstr(e.msg, "hydrosweep simulate"),
+          "hs_model_load refuses a riccati model: %s", e.msg);
+    hs_tree_model_free(&tm);
+}
+
+/* A random tree of n bodies (revolute 3 of 4, prismatic 1 of 4) with random frames. */
+static void random_model(hs_model *m, int n)
+{
+    int j, i;
+    tu_model_defaults(m);
+    m->nbody = n;
+    for (j = 0; j < n; ++j) {
+        double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5);
+        m->body_parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < 0.6 ? j - 1 : (int)tu_rand(0, j));
+        m->joint_type[j] = tu_rand(0, 1) < 0.25 ? HS_JOINT_PRISMATIC : HS_JOINT_REVOLUTE;
+        for (i = 0; i < 3; ++i) m->joint_axis[j][i] = tu_rand(-1, 1);
+        m->body_shape[j] = HS_SHAPE_CUSTOM;
+        m->body_mass[j] = tu_rand(0.5, 3);
+        for (i = 0; i < 3; ++i) {
+            m->body_com[j][i] = tu_rand(-0.5, 0.5);
+            m->joint_at_parent[j][i] = tu_rand(-0.6, 0.6);
+            m->joint_at_child[j][i] = tu_rand(-0.3, 0.3);
+        }
+        /* principal moments obeying the triangle inequality, small products */
+        m->body_inertia[j][0] = a0;
+        m->body_inertia[j][1] = a1;
+        m->body_inertia[j][2] = tu_rand(fabs(a0 - a1) + 0.05, a0 + a1);
+        for (i = 3; i < 6; ++i) m->body_inertia[j][i] = tu_rand(-0.02, 0.02);
+        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
+        hs_normalize3(u);
+        hs_m3_rot(m->joint_rot0[j], u, tu_rand(-2, 2));
+    }
+    hs_v3_set(m->gravity, tu_rand(-2, 2), -9.81, tu_rand(-2, 2));
+    hs_model_derive(m);
+}
+
+static void test_trees_semi_recursive(void)
+{
+    hs_model m;
+    double worst, all = 0;
+    int k;
+    tu_tree3d(&m);
+    worst = compare_semi_recursive(&m, 100, 2.0, 2.0);
+    CHECK(worst < 1e-12, "3D test tree vs semi-recursive: %.3e", worst);
+    for (k = 0; k < 40; ++k) {
+        random_model(&m, 2 + k % 15);
+        worst = compare_semi_recursive(&m, 10, 2.0, 2.0);
+        CHECK(worst < 1e-11, "random tree %d (%d bodies) vs semi-recursive: %.3e", k, m.nbody, worst);
+        if (worst > all) all = worst;
+    }
+    printf("random trees of 2-16 bodies: worst relative difference %.2e\n", all);
+}
+
+/* ---- trees with ball joints, in arrays of their own ---- */
+#define NB 40
+typedef struct {
+    hs_tree t;
+    int parent[NB], jtype[NB], iq[NB], iv[NB];
+    double mass[NB], com[NB * 3], inertia[NB * 6], at_parent[NB * 3], at_child[NB * 3], axis[NB * 3], rot0[NB * 9];
+} tree_store;
+
+static void store_init(tree_store *s, int n)
+{
+    int j, q = 0, v = 0;
+    hs_tree *t = &s->t;
+    for (j = 0; j < n; ++j) {
+        s->iq[j] = q;
+        s->iv[j] = v;
+        q += hs_joint_nq(s->jtype[j]);
+        v += hs_joint_nv(s->jtype[j]);
+    }
+    t->nbody = n;
+    t->nq = q;
+    t->nv = v;
+    t->parent = s->parent;
+    t->jtype = s->jtype;
+    t->iq = s->iq;
+    t->iv = s->iv;
+    t->mass = s->mass;
+    t->com = s->com;
+    t->inertia = s->inertia;
+    t->at_parent = s->at_parent;
+    t->at_child = s->at_child;
+    t->axis = s->axis;
+    t->rot0 = s->rot0;
+}
+
+static void random_ball_tree(tree_store *s, int n)
+{
+    int j, i;
+    for (j = 0; j < n; ++j) {
+        double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5), r = tu_rand(0, 1);
+        s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < 0.6 ? j - 1 : (int)tu_rand(0, j));
+        s->jtype[j] = r < 0.4 ? HS_JOINT_BALL : r < 0.8 ? HS_JOINT_REVOLUTE : HS_JOINT_PRISMATIC;
+        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
+        hs_normalize3(u);
+        for (i = 0; i < 3; ++i) s->axis[3 * j + i] = u[i];
+        s->mass[j] = tu_rand(0.5, 3);
+        for (i = 0; i < 3; ++i) {
+            s->com[3 * j + i] = tu_rand(-0.5, 0.5);
+            s->at_parent[3 * j + i] = tu_rand(-0.6, 0.6);
+            s->at_child[3 * j + i] = tu_rand(-0.3, 0.3);
+        }
+        s->inertia[6 * j] = a0;
+        s->inertia[6 * j + 1] = a1;
+        s->inertia[6 * j + 2] = tu_rand(fabs(a0 - a1) + 0.05, a0 + a1);
+        for (i = 3; i < 6; ++i) s->inertia[6 * j + i] = tu_rand(-0.02, 0.02);
+        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
+        hs_normalize3(u);
+        hs_m3_rot(s->rot0 + 9 * j, u, tu_rand(-2, 2));
+    }
+    store_init(s, n);
+    hs_v3_set(s->t.gravity, tu_rand(-2, 2), -9.81, tu_rand(-2, 2));
+}
+
+static void random_state(const hs_tree *t, double *q, double *v)
+{
+    int j, i;
+    for (j = 0; j < t->nbody; ++j) {
+        int k = hs_tree_iq(t, j);
+        if (t->jtype[j] == HS_JOINT_BALL) {
+            double n = 0;
+            for (i = 0; i < 4; ++i) {
+                q[k + i] = tu_rand(-1, 1);
+                n += q[k + i] * q[k + i];
+            }
+            for (i = 0; i < 4; ++i) q[k + i] /= sqrt(n);
+        } else {
+            q[k] = tu_rand(-2, 2);
+        }
+    }
+    for (i = 0; i < t->nv; ++i) v[i] = tu_rand(-2, 2);
+}
+
+/* A tree of any size in heap arrays. */
+typedef struct {
+    hs_tree t;
+    int *parent, *jtype, *iq, *iv, nball;
+    double *mass, *com, *inertia, *at_parent, *at_child, *axis, *rot0;
+} tree_store_big;
+
+static int big_alloc(tree_store_big *s, int n)
+{
+    memset(s, 0, sizeof *s);
+    s->parent = (int *)malloc(sizeof(int) * (size_t)n);
+    s->jtype = (int *)malloc(sizeof(int) * (size_t)n);
+    s->iq = (int *)malloc(sizeof(int) * (size_t)n);
+    s->iv = (int *)malloc(sizeof(int) * (size_t)n);
+    s->mass = (double *)malloc(sizeof(double) * (size_t)n);
+    s->com = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    s->inertia = (double *)malloc(sizeof(double) * 6 * (size_t)n);
+    s->at_parent = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    s->at_child = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    s->axis = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    s->rot0 = (double *)malloc(sizeof(double) * 9 * (size_t)n);
+    return s->parent && s->jtype && s->iq && s->iv && s->mass && s->com && s->inertia && s->at_parent &&
+           s->at_child && s->axis && s->rot0;
+}
+
+static void big_free(tree_store_big *s)
+{
+    free(s->parent);
+    free(s->jtype);
+    free(s->iq);
+    free(s->iv);
+    free(s->mass);
+    free(s->com);
+    free(s->inertia);
+    free(s->at_parent);
+    free(s->at_child);
+    free(s->axis);
+    free(s->rot0);
+}
+
+/* As random_ball_tree, mostly chain-like (long paths: 10 000 bodies reach a depth of thousands). */
+static void random_big_tree(tree_store_big *s, int n)
+{
+    int j, i, nq = 0, nv = 0;
+    for (j = 0; j < n; ++j) {
+        double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5), r = tu_rand(0, 1);
+        s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < 0.9 ? j - 1 : (int)tu_rand(0, j));
+        s->jtype[j] = r < 0.4 ? HS_JOINT_BALL : r < 0.85 ? HS_JOINT_REVOLUTE : HS_JOINT_PRISMATIC;
+        s->nball += s->jtype[j] == HS_JOINT_BALL;
+        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
+        hs_normalize3(u);
+        for (i = 0; i < 3; ++i) s->axis[3 * j + i] = u[i];
+        s->mass[j] = tu_rand(0.5, 3);
+        for (i = 0; i < 3; ++i) {
+            s->com[3 * j + i] = tu_rand(-0.5, 0.5);
+            s->at_parent[3 * j + i] = tu_rand(-0.6, 0.6);
+            s->at_child[3 * j + i] = tu_rand(-0.3, 0.3);
+        }
+        s->inertia[6 * j] = a0;
+        s->inertia[6 * j + 1] = a1;
+        s->inertia[6 * j + 2] = tu_rand(fabs(a0 - a1) + 0.05, a0 + a1);
+        for (i = 3; i < 6; ++i) s->inertia[6 * j + i] = tu_rand(-0.02, 0.02);
+        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
+        hs_normalize3(u);
+        hs_m3_rot(s->rot0 + 9 * j, u, tu_rand(-2, 2));
+        s->iq[j] = nq;
+        s->iv[j] = nv;
+        nq += hs_joint_nq(s->jtype[j]);
+        nv += hs_joint_nv(s->jtype[j]);
+    }
+    s->t.nbody = n;
+    s->t.nq = nq;
+    s->t.nv = nv;
+    s->t.parent = s->parent;
+    s->t.jtype = s->jtype;
+    s->t.iq = s->iq;
+    s->t.iv = s->iv;
+    s->t.mass = s->mass;
+    s->t.com = s->com;
+    s->t.inertia = s->inertia;
+    s->t.at_parent = s->at_parent;
+    s->t.at_child = s->at_child;
+    s->t.axis = s->axis;
+    s->t.rot0 = s->rot0;
+    hs_v3_set(s->t.gravity, 0.3, -9.81, -0.2);
+}
+
+/* Newton-Euler residuals of every body and the hinge conditions; the worst, relative to the
+ * largest force or moment term. */
+static void newton_euler_check(const hs_tree *t, const double *w, const double *F, const double *f, double *res,
+                               double *hinge)
+{
+    int j, c, i;
+    double scale = 1e-300, worst = 0, hw = 0;
+    for (j = 0; j < t->nbody; ++j) {
+        const double *wj = w + j * HS_TREE_NW, *acc = wj + HS_TW_ACC, *om = wj + HS_TW_W;
+        double r[3], x[3], y[3], ac[3], J[9], Jb[6], Jw[3], Ja[3], Fr[3], Mr[3], d[3];
+        double mj = t->mass[j];
+        hs_v3_sub(r, wj + HS_TW_C, wj + HS_TW_O);
+        hs_v3_cross(x, acc + 3, r);
+        hs_v3_cross(y, om, r);
+        hs_v3_cross(d, om, y);
+        for (i = 0; i < 3; ++i) ac[i] = acc[i] + x[i] + d[i];
+        for (i = 0; i < 6; ++i) Jb[i] = t->inertia[6 * j + i];
+        hs_m3_inertia_global(J, wj + HS_TW_A, Jb);
+        hs_m3_mulv(Jw, J, om);
+        hs_m3_mulv(Ja, J, acc + 3);
+        hs_v3_cross(x, om, Jw);
+        for (i = 0; i < 3; ++i) {
+            Fr[i] = mj * ac[i] - mj * t->gravity[i] - (f ? f[6 * j + i] : 0) + F[6 * j + 3 + i];
+            Mr[i] = Ja[i] + x[i] - (f ? f[6 * j + 3 + i] : 0) - F[6 * j + i];
+            scale = fmax(scale, fmax(fabs(mj * ac[i]), fabs(F[6 * j + 3 + i])));
+            scale = fmax(scale, fmax(fabs(Ja[i]), fabs(F[6 * j + i])));
+        }
+        /* the parent's force -q_j at o_j */
+        hs_v3_sub(d, wj + HS_TW_O, wj + HS_TW_C);
+        hs_v3_cross(y, d, F + 6 * j + 3);
+        for (i = 0; i < 3; ++i) Mr[i] -= -y[i];
+        for (c = j + 1; c < t->nbody; ++c) {
+            const double *wc = w + c * HS_TREE_NW;
+            if (t->parent[c] != j) continue;
+            hs_v3_sub(d, wc + HS_TW_O, wj + HS_TW_C);
+            hs_v3_cross(y, d, F + 6 * c + 3);
+            for (i = 0; i < 3; ++i) {
+                Fr[i] -= F[6 * c + 3 + i];
+                Mr[i] -= -F[6 * c + i] + y[i];
+            }
+        }
+        for (i = 0; i < 3; ++i) worst = fmax(worst, fmax(fabs(Fr[i]), fabs(Mr[i])));
+        /* hinge conditions */
+        {
+            double H[18], Hm[18];
+            int k = hs_riccati_hinge_maps(t, j, w, H, Hm);
+            for (c = 0; c < k; ++c) {
+                double s = 0;
+                for (i = 0; i < 6; ++i) s += Hm[i * 3 + c] * F[6 * j + i];
+                hw = fmax(hw, fabs(s));
+            }
+        }
+    }
+    *res = worst / scale;
+    *hinge = hw / scale;
+}
+
+/* Angular and centre-of-mass accelerations against central differences of the kinematics
+ * along the motion (q +- h q', v +- h v'); the worst relative difference. */
+static double fd_check(const hs_tree *t, const double *q, const double *v, const double *vd, const double *w)
+{
+    static double wp[NB * HS_TREE_NW], wm[NB * HS_TREE_NW];
+    double qp[4 * NB], qm[4 * NB], vp[3 * NB], vm[3 * NB], y[7 * NB], yd[7 * NB], wt[NB * HS_TREE_NW];
+    double h = 1e-5, worst = 0, scale = 1;
+    int i, j;
+    for (i = 0; i < t->nq; ++i) y[i] = q[i];
+    for (i = 0; i < t->nv; ++i) y[t->nq + i] = v[i];
+    hs_tree_rate(t, y, NULL, wt, yd);
+    for (i = 0; i < t->nq; ++i) {
+        qp[i] = q[i] + h * yd[i];
+        qm[i] = q[i] - h * yd[i];
+    }
+    for (i = 0; i < t->nv; ++i) {
+        vp[i] = v[i] + h * vd[i];
+        vm[i] = v[i] - h * vd[i];
+    }
+    hs_tree_kinematics(t, qp, vp, wp);
+    hs_tree_kinematics(t, qm, vm, wm);
+    for (j = 0; j < t->nbody; ++j) {
+        const double *a = w + j * HS_TREE_NW, *P = wp + j * HS_TREE_NW, *M = wm + j * HS_TREE_NW;
+        double r[3], x[3], yy[3], ac[3], vcp[3], vcm[3], d[3];
+        hs_v3_sub(r, a + HS_TW_C, a + HS_TW_O);
+        hs_v3_cross(x, a + HS_TW_ACC + 3, r);
+        hs_v3_cross(yy, a + HS_TW_W, r);
+        hs_v3_cross(d, a + HS_TW_W, yy);
+        for (i = 0; i < 3; ++i) ac[i] = a[HS_TW_ACC + i] + x[i] + d[i];
+        hs_v3_sub(d, P + HS_TW_C, P + HS_TW_O);
+        hs_v3_cross(x, P + HS_TW_W, d);
+        hs_v3_axpy(vcp, P + HS_TW_V, 1.0, x);
+        hs_v3_sub(d, M + HS_TW_C, M + HS_TW_O);
+        hs_v3_cross(x, M + HS_TW_W, d);
+        hs_v3_axpy(vcm, M + HS_TW_V, 1.0, x);
+        for (i = 0; i < 3; ++i) {
+            double fa = (P[HS_TW_W + i] - M[HS_TW_W + i]) / (2 * h), fc = (vcp[i] - vcm[i]) / (2 * h);
+            worst = fmax(worst, fmax(fabs(fa - a[HS_TW_ACC + 3 + i]), fabs(fc - ac[i])));
+            scale = fmax(scale, fmax(fabs(fa), fabs(fc)));
+        }
+    }
+    return worst / scale;
+}
+
+static void test_ball_trees(void)
+{
+    static tree_store s;
+    static double w[NB * HS_TREE_NW];
+    double q[4 * NB], v[3 * NB], vd[3 * NB], F[6 * NB], f[6 * NB], res, hinge, fd, wr = 0, wh = 0, wf = 0;
+    int k, i, nball = 0;
+    for (k = 0; k < 30; ++k) {
+        int n = 2 + (k * 7) % (NB - 1), j;
+        random_ball_tree(&s, n);
+        for (j = 0; j < n; ++j) nball += s.jtype[j] == HS_JOINT_BALL;
+        random_state(&s.t, q, v);
+        for (i = 0; i < 6 * n; ++i) f[i] = k % 2 ? tu_rand(-3, 3) : 0;
+        CHECK(hs_riccati_accel(&s.t, q, v, k % 2 ? f : NULL, w, vd, F) == 0, "ball tree %d ok", k);
+        newton_euler_check(&s.t, w, F, k % 2 ? f : NULL, &res, &hinge);
+        CHECK(res < 1e-10, "tree %d (%d bodies): Newton-Euler residual %.3e", k, n, res);
+        CHECK(hinge < 1e-12, "tree %d: hinge condition %.3e", k, hinge);
+        if (k % 2 == 0) {
+            fd = fd_check(&s.t, q, v, vd, w);
+            CHECK(fd < 1e-6, "tree %d: accelerations vs central differences %.3e", k, fd);
+            wf = fmax(wf, fd);
+        }
+        wr = fmax(wr, res);
+        wh = fmax(wh, hinge);
+    }
+    CHECK(nball > 100, "%d ball joints tried", nball);
+    printf("ball trees: Newton-Euler %.2e, hinge conditions %.2e, central differences %.2e\n", wr, wh, wf);
+}
+
+/* The demonstration pendulum built in a tree_store: ball joints (ball = 1) or revolute ones,
+ * rods with inertia Jx about their axis. */
+static void demo_store(tree_store *s, int ball, double Jx)
+{
+    static const int par[4] = {-1, 0, 0, 2};
+    static const double atp[4][3] = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 0, 0}};
+    static const double atc[4][3] = {{0.5, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}};
+    int j, i;
+    for (j = 0; j < 4; ++j) {
+        s->parent[j] = par[j];
+        s->jtype[j] = ball ? HS_JOINT_BALL : HS_JOINT_REVOLUTE;
+        s->mass[j] = 1;
+        hs_v3_set(s->com + 3 * j, 0.5, 0, 0);
+        for (i = 0; i < 6; ++i) s->inertia[6 * j + i] = 0;
+        s->inertia[6 * j] = Jx;
+        s->inertia[6 * j + 1] = s->inertia[6 * j + 2] = 1.0 / 12;
+        for (i = 0; i < 3; ++i) {
+            s->at_parent[3 * j + i] = atp[j][i];
+            s->at_child[3 * j + i] = atc[j][i];
+        }
+        hs_v3_set(s->axis + 3 * j, 0, 0, 1);
+        hs_m3_identity(s->rot0 + 9 * j);
+    }
+    store_init(s, 4);
+    hs_v3_set(s->t.gravity, 0, -9.81, 0);
+}
+
+static void test_demo_ball(void)
+{
+    static tree_store sb, sr;
+    static double w[4 * HS_TREE_NW];
+    double z[4], zd[4], qb[16], vb[12], ab[12], ar[4], F[24];
+    int trial, j;
+    demo_store(&sb, 1, 1e-4);
+    demo_store(&sr, 0, 1e-4);
+    for (trial = 0; trial < 20; ++trial) {
+        double worst = 0;
+        for (j = 0; j < 4; ++j) {
+            z[j] = tu_rand(-3, 3);
+            zd[j] = tu_rand(-3, 3);
+            qb[4 * j] = cos(z[j] / 2);
+            qb[4 * j + 1] = qb[4 * j + 2] = 0;
+            qb[4 * j + 3] = sin(z[j] / 2);
+            vb[3 * j] = vb[3 * j + 1] = 0;
+            vb[3 * j + 2] = zd[j];
+        }
+        CHECK(hs_riccati_accel(&sb.t, qb, vb, NULL, w, ab, F) == 0, "ball demo ok");
+        CHECK(hs_riccati_accel(&sr.t, z, zd, NULL, w, ar, NULL) == 0, "revolute demo ok");
+        for (j = 0; j < 4; ++j) {
+            worst = fmax(worst, fabs(ab[3 * j + 2] - ar[j]) / fmax(1, fabs(ar[j])));
+            worst = fmax(worst, fmax(fabs(ab[3 * j]), fabs(ab[3 * j + 1])));
+        }
+        /* 1e-10: the ball joints invert the rods' 3x3 rotational inertia, whose principal values
+         * differ by 833 (J_xx = 1e-4): rounding grows to ~1e-11 there, not in the revolute 1x1 */
+        CHECK(worst < 1e-10, "ball demo equals revolute demo: %.3e", worst);
+    }
+    /* J_xx = 0: the tip rod's spin is undetermined: refused at its joint (index 3 -> 4) */
+    demo_store(&sb, 1, 0.0);
+    CHECK(hs_riccati_accel(&sb.t, qb, vb, NULL, w, ab, F) == 4, "J_xx = 0 refused at the tip rod's joint");
+}
+
+/* The demonstration pendulum over t_end at step dt from its initial state: final y. */
+static int demo_run(const hs_tree *t, const double *y0, double dt, double t_end, double *y, double *E0, double *E1)
+{
+    static double w[4 * HS_TREE_NW];
+    double scratch[5 * 8], Ek, Ep;
+    long n = lround(t_end / dt), i;
+    int rc;
+    for (i = 0; i < 8; ++i) y[i] = y0[i];
+    hs_tree_kinematics(t, y, y + 4, w);
+    hs_tree_energy(t, w, &Ek, &Ep);
+    *E0 = Ek + Ep;
+    for (i = 0; i < n; ++i)
+        if ((rc = hs_tree_rk4_step(t, dt, NULL, y, w, scratch))) return rc;
+    hs_tree_kinematics(t, y, y + 4, w);
+    hs_tree_energy(t, w, &Ek, &Ep);
+    *E1 = Ek + Ep;
+    return 0;
+}
+
+static void test_rk4_demo(void)
+{
+    hs_tree_model tm;
+    hs_error e;
+    const hs_tree *t = &tm.tree;
+    double y0[8], yref[8], y[3][8], E0, E1, err[3], drift[3];
+    int j, r;
+    if (hs_tree_load("models/branch_pendulum_rui2020.yaml", &tm, &e) != HS_OK) {
+        CHECK(0, "load: %s", e.msg);
+        return;
+    }
+    for (j = 0; j < 4; ++j) {
+        y0[j] = tm.q0[j];
+        y0[4 + j] = tm.v0[j];
+    }
+    CHECK(demo_run(t, y0, 0.5e-3, 1.0, yref, &E0, &E1) == 0, "reference run");
+    for (r = 0; r < 3; ++r) {
+        double dt = 4e-3 / (1 << r);
+        CHECK(demo_run(t, y0, dt, 1.0, y[r], &E0, &E1) == 0, "run dt %g", dt);
+        err[r] = 0;
+        for (j = 0; j < 8; ++j) err[r] = fmax(err[r], fabs(y[r][j] - yref[j]));
+        drift[r] = fabs(E1 - E0);
+        printf("RK4 demo dt = %g ms: error at 1 s %.3e, energy drift %.3e J\n", dt * 1e3, err[r], drift[r]);
+    }
+    /* errors against dt = 0.5 ms: e(dt) = C (dt^4 - 0.5^4), so the ratios of successive errors
+     * are 17.0 (2 -> 1 ms) and 16.06 (4 -> 2 ms) at fourth order: within 16 +- 3 */
+    for (r = 0; r < 2; ++r) {
+        double ratio = err[r] / err[r + 1];
+        CHECK(ratio > 13 && ratio < 19, "fourth order: error ratio %.2f (dt %g -> %g ms)", ratio, 4.0 / (1 << r),
+              2.0 / (1 << r));
+        CHECK(drift[r] / drift[r + 1] > 10, "energy drift falls with the integrator's order: %.2f",
+              drift[r] / drift[r + 1]);
+    }
+    CHECK(drift[2] < 1e-8 * 20, "energy drift at dt = 1 ms: %.3e J of a ~20 J scale", drift[2]);
+    hs_tree_model_free(&tm);
+}
+
+/* A hanging chain of 30 ball-jointed rods (radius 1 cm), started swinging out of plane: energy
+ * over 1 s at dt = 1 ms. */
+static void test_rk4_ball_chain(void)
+{
+    static tree_store s;
+    static double w[NB * HS_TREE_NW], y[7 * NB], scratch[5 * 7 * NB];
+    int n = 30, j, i, rc = 0;
+    double Ek, Ep, E0, E1, qn = 0;
+    for (j = 0; j < n; ++j) {
+        s.parent[j] = j - 1;
+        s.jtype[j] = HS_JOINT_BALL;
+        s.mass[j] = 0.2;
+        hs_v3_set(s.com + 3 * j, 0.05, 0, 0);
+        for (i = 0; i < 6; ++i) s.inertia[6 * j + i] = 0;
+        s.inertia[6 * j] = 0.2 * 0.01 * 0.01 / 2;
+        s.inertia[6 * j + 1] = s.inertia[6 * j + 2] = 0.2 * 0.1 * 0.1 / 12;
+        hs_v3_set(s.at_parent + 3 * j, j ? 0.1 : 0, 0, 0);
+        hs_v3_set(s.at_child + 3 * j, 0, 0, 0);
+        hs_v3_set(s.axis + 3 * j, 1, 0, 0);
+        hs_m3_identity(s.rot0 + 9 * j);
+    }
+    store_init(&s, n);
+    hs_v3_set(s.t.gravity, 0, -9.81, 0);
+    for (j = 0; j < n; ++j) {
+        /* the first rod tilted down and out of plane, the rest in line, spinning a little */
+        double ang = j == 0 ? -1.2 : 0.05, ax[3] = {0.3, 0.2, 1};
+        hs_normalize3(ax);
+        y[4 * j] = cos(ang / 2);
+        for (i = 0; i < 3; ++i) y[4 * j + 1 + i] = sin(ang / 2) * ax[i];
+    }
+    for (i = 0; i < s.t.nv; ++i) y[s.t.nq + i] = 0.3 * sin(0.7 * i);
+    hs_tree_kinematics(&s.t, y, y + s.t.nq, w);
+    hs_tree_energy(&s.t, w, &Ek, &Ep);
+    E0 = Ek + Ep;
+    for (i = 0; i < 1000 && !rc; ++i) rc = hs_tree_rk4_step(&s.t, 1e-3, NULL, y, w, scratch);
+    CHECK(rc == 0, "ball chain runs");
+    hs_tree_kinematics(&s.t, y, y + s.t.nq, w);
+    hs_tree_energy(&s.t, w, &Ek, &Ep);
+    E1 = Ek + Ep;
+    for (j = 0; j < n; ++j)
+        qn = fmax(qn, fabs(y[4 * j] * y[4 * j] + y[4 * j + 1] * y[4 * j + 1] + y[4 * j + 2] * y[4 * j + 2] +
+                           y[4 * j + 3] * y[4 * j + 3] - 1));
+    printf("ball chain of %d rods: energy %.6f -> %.6f J (relative drift %.2e), |quat| - 1 <= %.1e\n", n, E0, E1,
+           fabs(E1 - E0) / fabs(E0), qn);
+    CHECK(fabs(E1 - E0) < 1e-7 * fabs(E0), "ball chain energy drift %.3e", fabs(E1 - E0) / fabs(E0));
+    CHECK(qn < 1e-14, "quaternions unit");
+}
+
+/* Large trees, where no other formulation is at hand: the Newton-Euler equations of every body
+ * and every hinge condition with the recovered internal forces (a solution that satisfies
+ * them is the solution), on a random tree of 10 000 bodies with every joint type and on
+ * models/branch_system_rui2020.yaml (500 ball-jointed 1 cm rods) at its initial state and
+ * moving. */
+static void test_large_trees(void)
+{
+    const int n = 10000;
+    tree_store_big big;
+    hs_tree_model tm;
+    hs_error e;
+    double *w, *q, *v, *vd, *F, res, hinge;
+    int i, k;
+    if (!big_alloc(&big, n)) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    random_big_tree(&big, n);
+    w = (double *)malloc(sizeof(double) * (size_t)n * HS_TREE_NW);
+    q = (double *)malloc(sizeof(double) * 4 * (size_t)n);
+    v = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    vd = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    F = (double *)malloc(sizeof(double) * 6 * (size_t)n);
+    random_state(&big.t, q, v);
+    for (i = 0; i < big.t.nv; ++i) v[i] *= 0.2;
+    CHECK(hs_riccati_accel(&big.t, q, v, NULL, w, vd, F) == 0, "10 000 bodies ok");
+    newton_euler_check(&big.t, w, F, NULL, &res, &hinge);
+    printf("random tree of %d bodies (%d ball joints): Newton-Euler %.2e, hinge conditions %.2e\n", n,
+           big.nball, res, hinge);
+    CHECK(res < 1e-10 && hinge < 1e-11, "10 000 bodies: Newton-Euler %.3e, hinge %.3e", res, hinge);
+    big_free(&big);
+    if (hs_tree_load("models/branch_system_rui2020.yaml", &tm, &e) != HS_OK) {
+        CHECK(0, "load: %s", e.msg);
+    } else {
+        for (k = 0; k < 2; ++k) {
+            memcpy(q, tm.q0, sizeof(double) * (size_t)tm.tree.nq);
+            for (i = 0; i < tm.tree.nv; ++i) v[i] = k ? tu_rand(-1, 1) : 0.0;
+            CHECK(hs_riccati_accel(&tm.tree, q, v, NULL, w, vd, F) == 0, "branch system ok");
+            newton_euler_check(&tm.tree, w, F, NULL, &res, &hinge);
+            printf("branch system N = 999 (%s): Newton-Euler %.2e, hinge conditions %.2e\n", k ? "moving" : "at rest",
+                   res, hinge);
+            CHECK(res < 1e-10 && hinge < 1e-11, "branch system: Newton-Euler %.3e, hinge %.3e", res, hinge);
+        }
+        hs_tree_model_free(&tm);
+    }
+    free(w);
+    free(q);
+    free(v);
+    free(vd);
+    free(F);
+}
+
+int main(void)
+{
+    test_demo_pendulum();
+    test_trees_semi_recursive();
+    test_ball_trees();
+    test_demo_ball();
+    test_rk4_demo();
+    test_rk4_ball_chain();
+    test_large_trees();
+    return tu_report("test_riccati");
+}
