@@ -9,7 +9,6 @@
 #include "hs/capi.h"
 #include "hs/tree.h"
 #include "hs_dynamics.h"
-#include "hs_model_derive.h"
 #include "hs_tree_rk4.h"
 
 struct hs_capi_tree {
@@ -220,31 +219,14 @@ double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const d
     hs_kin *k;
     hs_dyn_work *dw;
     double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], dt = -1.0;
-    int piv[HS_MAX_Z], j, i;
+    int piv[HS_MAX_Z], j;
     long r;
     struct timespec a, b;
-    if (nrep < 1 || tm->tree.nbody > HS_MAX_BODIES || tm->njoint[HS_JOINT_BALL] > 0) return -1.0;
+    if (nrep < 1) return -1.0;
     m = (hs_model *)calloc(1, sizeof *m);
     k = (hs_kin *)malloc(sizeof *k);
     dw = (hs_dyn_work *)malloc(sizeof *dw);
-    if (!m || !k || !dw) goto done;
-    m->nbody = tm->tree.nbody;
-    for (j = 0; j < m->nbody; ++j) {
-        m->body_parent[j] = tm->parent[j];
-        m->joint_type[j] = tm->jtype[j];
-        m->body_shape[j] = HS_SHAPE_CUSTOM;
-        m->body_mass[j] = tm->mass[j];
-        for (i = 0; i < 3; ++i) {
-            m->body_com[j][i] = tm->com[3 * j + i];
-            m->joint_axis[j][i] = tm->axis[3 * j + i];
-            m->joint_at_parent[j][i] = tm->at_parent[3 * j + i];
-            m->joint_at_child[j][i] = tm->at_child[3 * j + i];
-        }
-        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = tm->inertia[6 * j + i];
-        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = tm->rot0[9 * j + i];
-    }
-    for (i = 0; i < 3; ++i) m->gravity[i] = tm->tree.gravity[i];
-    hs_model_derive(m);
+    if (!m || !k || !dw || hs_tree_to_model(tm, m, (hs_error *)0)) goto done;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (r = 0; r < nrep; ++r) {
         hs_kin_positions(m, q, k);

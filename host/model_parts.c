@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hs_linalg.h"
 #include "model_parts.h"
 
 static const char *const k_shapes[] = {"custom", "rod", "beam", "cuboid", "point", NULL};
@@ -46,20 +47,6 @@ int hs_parse_body(const yt_ctx *c, const yt_node *y, const char *path, int flags
     if ((rc = yt_get_vec(c, y, path, "com", 3, "m", 0, NULL, b->com))) return rc;
     if (b->shape == HS_SHAPE_CUSTOM) return yt_get_vec(c, y, path, "inertia", 6, "kg m^2", 1, NULL, b->inertia);
     return yt_forbid(c, y, path, "inertia", "inertia is given for shape custom only (other shapes compute it)");
-}
-
-void hs_rodrigues(const double k[3], double a, double R[9])
-{
-    double cs = cos(a), sn = sin(a), v = 1.0 - cs;
-    R[0] = cs + k[0] * k[0] * v;
-    R[1] = k[0] * k[1] * v - k[2] * sn;
-    R[2] = k[0] * k[2] * v + k[1] * sn;
-    R[3] = k[1] * k[0] * v + k[2] * sn;
-    R[4] = cs + k[1] * k[1] * v;
-    R[5] = k[1] * k[2] * v - k[0] * sn;
-    R[6] = k[2] * k[0] * v - k[1] * sn;
-    R[7] = k[2] * k[1] * v + k[0] * sn;
-    R[8] = cs + k[2] * k[2] * v;
 }
 
 /* {axis, angle} at key of y: the unit axis into ax and the angle; absent: angle 0. */
@@ -157,7 +144,7 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
     t->rot0[0] = t->rot0[4] = t->rot0[8] = 1.0; /* identity unless rotation0 is given */
     if (yt_map_get(y, "rotation0")) {
         if ((rc = axis_angle(c, y, path, "rotation0", ax, &ang))) return rc;
-        hs_rodrigues(ax, ang, t->rot0);
+        hs_m3_rot(t->rot0, ax, ang); /* Rodrigues */
     }
     return HS_OK;
 }

@@ -38,8 +38,6 @@ enum {
 int hs_parse_body(const yt_ctx *c, const yt_node *y, const char *path, int flags, tbody *b);
 /* The joint at y. */
 int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flags, tjoint *t);
-/* Rotation by angle a about the unit axis k, row-major (Rodrigues). */
-void hs_rodrigues(const double k[3], double a, double R[9]);
 
 #ifdef __cplusplus
 }

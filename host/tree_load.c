@@ -14,6 +14,7 @@
 
 #include "hs/tree.h"
 #include "hs_model_derive.h"
+#include "hs_rules.h"
 #include "model_parts.h"
 #include "yaml_tree.h"
 
@@ -598,4 +599,35 @@ int hs_tree_body_find(const hs_tree_model *t, const char *name)
     for (i = 0; i < t->tree.nbody; ++i)
         if (!strcmp(t->body_name[i], name)) return i;
     return -1;
+}
+
+int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err)
+{
+    int j, i;
+    if (t->tree.nbody > HS_MAX_BODIES || t->njoint[HS_JOINT_BALL] > 0)
+        return hs_error_set(err, HS_ERR_LIMIT, t->path, 0, 0, "",
+                            "the tree has %d bodies and %d ball joints; the step's model holds at most "
+                            "HS_MAX_BODIES = %d bodies on revolute and prismatic joints",
+                            t->tree.nbody, t->njoint[HS_JOINT_BALL], HS_MAX_BODIES);
+    memset(m, 0, sizeof *m);
+    hs_irule_defaults(m);
+    m->nbody = t->tree.nbody;
+    for (j = 0; j < m->nbody; ++j) {
+        m->body_parent[j] = t->parent[j];
+        m->joint_type[j] = t->jtype[j];
+        m->body_shape[j] = HS_SHAPE_CUSTOM;
+        m->body_mass[j] = t->mass[j];
+        for (i = 0; i < 3; ++i) {
+            m->body_com[j][i] = t->com[3 * j + i];
+            m->joint_axis[j][i] = t->axis[3 * j + i];
+            m->joint_at_parent[j][i] = t->at_parent[3 * j + i];
+            m->joint_at_child[j][i] = t->at_child[3 * j + i];
+        }
+        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = t->inertia[6 * j + i];
+        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = t->rot0[9 * j + i];
+        m->joint_z0[j] = t->q0[j];
+    }
+    for (i = 0; i < 3; ++i) m->gravity[i] = t->tree.gravity[i];
+    hs_model_derive(m);
+    return HS_OK;
 }

@@ -78,32 +78,6 @@ static double compare_semi_recursive(const hs_model *m, int ntrial, double zamp,
     return worst;
 }
 
-/* The semi-recursive formulation's model of a loaded tree of revolute and prismatic joints
- * (the same arrays: hs_tree_of_model views them back). */
-static void model_of_tree(const hs_tree_model *tm, hs_model *m)
-{
-    int j, i;
-    tu_model_defaults(m);
-    m->nbody = tm->tree.nbody;
-    for (j = 0; j < m->nbody; ++j) {
-        m->body_parent[j] = tm->parent[j];
-        m->joint_type[j] = tm->jtype[j];
-        m->body_shape[j] = HS_SHAPE_CUSTOM;
-        m->body_mass[j] = tm->mass[j];
-        for (i = 0; i < 3; ++i) {
-            m->body_com[j][i] = tm->com[3 * j + i];
-            m->joint_axis[j][i] = tm->axis[3 * j + i];
-            m->joint_at_parent[j][i] = tm->at_parent[3 * j + i];
-            m->joint_at_child[j][i] = tm->at_child[3 * j + i];
-        }
-        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = tm->inertia[6 * j + i];
-        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = tm->rot0[9 * j + i];
-        m->joint_z0[j] = tm->q0[j];
-    }
-    for (i = 0; i < 3; ++i) m->gravity[i] = tm->tree.gravity[i];
-    hs_model_derive(m);
-}
-
 static void test_demo_pendulum(void)
 {
     hs_tree_model tm;
@@ -119,7 +93,7 @@ static void test_demo_pendulum(void)
     }
     CHECK(tm.tree.nbody == 4 && tm.njoint[0] == 4, "4 rods on revolute joints");
     CHECK(hs_tree_body_find(&tm, "rod7") == 0, "rod 7, on the ground, first");
-    model_of_tree(&tm, &m);
+    CHECK(hs_tree_to_model(&tm, &m, &e) == HS_OK, "the step's model of the tree");
     hs_tree_of_model(&m, &t);
     for (j = 0; j < 4; ++j) z[j] = m.joint_z0[j];
     CHECK(hs_riccati_accel(&t, z, zd, NULL, w, a, NULL) == 0, "demo ok");
@@ -227,34 +201,6 @@ static void store_init(tree_store *s, int n)
     t->rot0 = s->rot0;
 }
 
-static void random_ball_tree(tree_store *s, int n)
-{
-    int j, i;
-    for (j = 0; j < n; ++j) {
-        double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5), r = tu_rand(0, 1);
-        s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < 0.6 ? j - 1 : (int)tu_rand(0, j));
-        s->jtype[j] = r < 0.4 ? HS_JOINT_BALL : r < 0.8 ? HS_JOINT_REVOLUTE : HS_JOINT_PRISMATIC;
-        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
-        hs_normalize3(u);
-        for (i = 0; i < 3; ++i) s->axis[3 * j + i] = u[i];
-        s->mass[j] = tu_rand(0.5, 3);
-        for (i = 0; i < 3; ++i) {
-            s->com[3 * j + i] = tu_rand(-0.5, 0.5);
-            s->at_parent[3 * j + i] = tu_rand(-0.6, 0.6);
-            s->at_child[3 * j + i] = tu_rand(-0.3, 0.3);
-        }
-        s->inertia[6 * j] = a0;
-        s->inertia[6 * j + 1] = a1;
-        s->inertia[6 * j + 2] = tu_rand(fabs(a0 - a1) + 0.05, a0 + a1);
-        for (i = 3; i < 6; ++i) s->inertia[6 * j + i] = tu_rand(-0.02, 0.02);
-        for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
-        hs_normalize3(u);
-        hs_m3_rot(s->rot0 + 9 * j, u, tu_rand(-2, 2));
-    }
-    store_init(s, n);
-    hs_v3_set(s->t.gravity, tu_rand(-2, 2), -9.81, tu_rand(-2, 2));
-}
-
 static void random_state(const hs_tree *t, double *q, double *v)
 {
     int j, i;
@@ -314,13 +260,15 @@ static void big_free(tree_store_big *s)
     free(s->rot0);
 }
 
-/* As random_ball_tree, mostly chain-like (long paths: 10 000 bodies reach a depth of thousands). */
-static void random_big_tree(tree_store_big *s, int n)
+/* A random tree of n bodies: ball joints 2 of 5, revolute 9 of 20, prismatic the rest; a body's
+ * parent the one before it with probability chain (else any earlier one); random frames,
+ * inertias obeying the triangle inequality, oblique gravity. */
+static void random_big_tree(tree_store_big *s, int n, double chain)
 {
     int j, i, nq = 0, nv = 0;
     for (j = 0; j < n; ++j) {
         double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5), r = tu_rand(0, 1);
-        s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < 0.9 ? j - 1 : (int)tu_rand(0, j));
+        s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < chain ? j - 1 : (int)tu_rand(0, j));
         s->jtype[j] = r < 0.4 ? HS_JOINT_BALL : r < 0.85 ? HS_JOINT_REVOLUTE : HS_JOINT_PRISMATIC;
         s->nball += s->jtype[j] == HS_JOINT_BALL;
         for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
@@ -464,14 +412,19 @@ static double fd_check(const hs_tree *t, const double *q, const double *v, const
 
 static void test_ball_trees(void)
 {
-    static tree_store s;
     static double w[NB * HS_TREE_NW];
     double q[4 * NB], v[3 * NB], vd[3 * NB], F[6 * NB], f[6 * NB], res, hinge, fd, wr = 0, wh = 0, wf = 0;
     int k, i, nball = 0;
+    tree_store_big s;
+    if (!big_alloc(&s, NB)) {
+        CHECK(0, "out of memory");
+        return;
+    }
     for (k = 0; k < 30; ++k) {
-        int n = 2 + (k * 7) % (NB - 1), j;
-        random_ball_tree(&s, n);
-        for (j = 0; j < n; ++j) nball += s.jtype[j] == HS_JOINT_BALL;
+        int n = 2 + (k * 7) % (NB - 1);
+        s.nball = 0;
+        random_big_tree(&s, n, 0.6);
+        nball += s.nball;
         random_state(&s.t, q, v);
         for (i = 0; i < 6 * n; ++i) f[i] = k % 2 ? tu_rand(-3, 3) : 0;
         CHECK(hs_riccati_accel(&s.t, q, v, k % 2 ? f : NULL, w, vd, F) == 0, "ball tree %d ok", k);
@@ -486,6 +439,7 @@ static void test_ball_trees(void)
         wr = fmax(wr, res);
         wh = fmax(wh, hinge);
     }
+    big_free(&s);
     CHECK(nball > 100, "%d ball joints tried", nball);
     printf("ball trees: Newton-Euler %.2e, hinge conditions %.2e, central differences %.2e\n", wr, wh, wf);
 }
@@ -672,7 +626,7 @@ static void test_large_trees(void)
         CHECK(0, "out of memory");
         return;
     }
-    random_big_tree(&big, n);
+    random_big_tree(&big, n, 0.9); /* long paths: a depth of thousands */
     w = (double *)malloc(sizeof(double) * (size_t)n * HS_TREE_NW);
     q = (double *)malloc(sizeof(double) * 4 * (size_t)n);
     v = (double *)malloc(sizeof(double) * 3 * (size_t)n);

@@ -56,6 +56,11 @@ void hs_tree_model_free(hs_tree_model *t);
 /* Index of the body named name, -1 if none. */
 int hs_tree_body_find(const hs_tree_model *t, const char *name);
 
+/* The step's model (hs_model: the semi-recursive formulation) of a tree that fits it: at most
+ * HS_MAX_BODIES bodies, revolute and prismatic joints, gravity, z0 from q0. HS_OK, or
+ * HS_ERR_LIMIT with *err saying which rule the tree breaks. For comparisons of the two. */
+int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err);
+
 /* What a run measured. */
 typedef struct hs_tree_sim_result {
     long steps;
