@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_kernel.sh -- `hydrosweep kernel`: the GPU kernels' resources as ptxas reports them through
 # NVRTC, without a GPU (host/backend_gpu_spec.cu, hs_kernel_figures).
-#  - every shipped model and sweep (its specialised kernel; the generic one, which does not depend
+#  - every shipped model and sweep but the riccati models (refused: no GPU kernel for open trees
+#    yet) (its specialised kernel; the generic one, which does not depend
 #    on the model, once): exit 0, one JSON object with "specialised" and "generic",
 #    each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes (>= 0);
 #    the specialised kernel's frame smaller than the generic kernel's;
@@ -49,6 +50,12 @@ EOF
   bad "--only generic: $(cat "$tmp/g.json")"
 gstack=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['generic']['stack_bytes'])" "$tmp/g.json")
 for f in models/*.yaml sweeps/*.yaml; do
+  if grep -q '^  formulation: riccati' "$f"; then
+    # an open tree of the Riccati method has no GPU kernel yet: refused with the reason
+    out=$("$HS" kernel "$f" --json 2>&1); rc=$?
+    [ $rc -eq 2 ] && grep -q "integrator.formulation.*riccati models" <<<"$out" && ok || bad "$f (riccati): rc $rc $out"
+    continue
+  fi
   if "$HS" kernel "$f" --json --only specialised >"$tmp/k1.json" 2>"$tmp/k.err" &&
      "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); g=json.load(open(sys.argv[2]))
 assert d['generic'] is None; d['generic']=g['generic']; json.dump(d,open(sys.argv[3],'w'))" \
