@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "hs/errors.h"
-#include "hs_batch.h"
+#include "hs_tree_batch.h"
 
 enum hs_backend_kind { HS_BACKEND_AUTO = 0, HS_BACKEND_CPU, HS_BACKEND_GPU, HS_BACKEND_REFERENCE };
 
@@ -35,6 +35,9 @@ typedef struct hs_batch_job {
     hs_batch_out *out; /* (cnt) SoA outputs; out->n == cnt */
     hs_progress_fn progress; /* NULL: no reports, never stopped */
     void *progress_ctx; /* its first argument */
+    const hs_tree_ens *tree; /* a riccati model's ensemble (kernels/hs_tree_batch.h): the
+                                instances run hs_tree_run_instance with values (cnt x tree->nov);
+                                base and ov are not read. NULL: the step's engine */
 } hs_batch_job;
 
 int hs_backend_reference(const hs_batch_job *job, hs_error *err);
@@ -44,6 +47,9 @@ int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err);
 int hs_cpu_threads_check(int threads, hs_error *err);
 /* GPU: returns HS_ERR_ARG with a message when built without CUDA or no device is present. */
 int hs_backend_gpu(const hs_batch_job *job, hs_error *err);
+/* The GPU backend of a tree ensemble (job->tree; host/backend_gpu_tree.cu): one thread per
+ * instance, each instance's block (hs_tree_inst_doubles) in global memory. */
+int hs_backend_gpu_tree(const hs_batch_job *job, hs_error *err);
 /* 1 and the device name if a CUDA device can be used. */
 int hs_gpu_available(char *name, size_t n);
 

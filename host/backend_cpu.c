@@ -164,8 +164,15 @@ static void cpu_worker(cpu_team *t, int report)
     hs_model *ml = NULL;
     hs_state *s = NULL;
     hs_work *w = NULL;
+    double *blk = NULL;
     long i, i0, i1;
-    if (!t->cs) {
+    if (job->tree) { /* an open tree: one instance block per thread (hs_tree_batch.h) */
+        blk = (double *)malloc(sizeof(double) * (size_t)hs_tree_inst_doubles(job->tree));
+        if (!blk) {
+            atomic_store(&t->fail, 1);
+            atomic_store(&t->stop, 1);
+        }
+    } else if (!t->cs) {
         ml = (hs_model *)malloc(sizeof *ml);
         s = (hs_state *)malloc(sizeof *s);
         w = (hs_work *)calloc(1, sizeof *w);
@@ -181,7 +188,10 @@ static void cpu_worker(cpu_team *t, int report)
         for (i = i0; i < i1; ++i) {
             long f;
             if (atomic_load_explicit(&t->stop, memory_order_relaxed)) break;
-            if (t->cs)
+            if (job->tree)
+                hs_tree_run_instance(job->tree, job->values + (size_t)i * (size_t)job->tree->nov, job->spec, i,
+                                     job->out, blk);
+            else if (t->cs)
                 t->cs->run(t->var, t->pre, i, i + 1, job->out);
             else
                 hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n, job->spec, i,
@@ -193,6 +203,7 @@ static void cpu_worker(cpu_team *t, int report)
     free(ml);
     free(s);
     free(w);
+    free(blk);
 }
 
 #ifdef _OPENMP
@@ -342,6 +353,7 @@ int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err)
     if (threads > 0) omp_set_num_threads(threads);
 #endif
     if (job->cnt <= 0) return HS_OK;
+    if (job->tree) return cpu_generic(job, err); /* a tree's engine is one, for any tree */
     if (eng && *eng && strcmp(eng, "generic") && strcmp(eng, "specialised"))
         return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "HS_CPU_ENGINE",
                             "unknown CPU engine '%s' (specialised or generic)", eng);

@@ -59,6 +59,23 @@ typedef struct hs_kernel_fig {
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
                       hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err);
 
+/* The tree ensembles' kernel (kernels/hs_tree_kernel.cuh, hs_tree_kernel): one kernel for
+ * every riccati model (the tree's sizes are runtime values), so its figures depend on arch
+ * only (cached once per arch and engine). HS_ERR_ARG in a build without CUDA. */
+int hs_kernel_figures_tree(const char *arch, hs_kernel_fig *fig, hs_error *err);
+
+/* Device bytes of one instance of a tree job (host/backend_gpu_tree.cu) beside its block of
+ * 8 hs_tree_inst_doubles: its outputs (status, steps, rejected, iters_mean, iters_max, the
+ * nsig x HS_NSTAT statistics, ntraj x ntime trajectory samples; ntime 0: none) and its nov
+ * sampled values. */
+static inline size_t hs_gpu_tree_out_bytes(const hs_output_spec *spec, long ntime, int nov)
+{
+    size_t b = sizeof(int) + sizeof(long) + sizeof(long) + sizeof(double) + sizeof(int);
+    b += sizeof(double) * (size_t)(spec->nsig > 0 ? spec->nsig : 1) * HS_NSTAT;
+    if (ntime > 0) b += sizeof(double) * (size_t)spec->ntraj * (size_t)ntime;
+    return b + sizeof(double) * (size_t)(nov > 0 ? nov : 0);
+}
+
 /* 1 if NVRTC compiles for arch ("sm_90", "sm_90a": sm_ and a number it lists in
  * nvrtcGetSupportedArchs, with an optional 'a' or 'f' suffix), else 0 with why saying what
  * it takes. A build without CUDA cannot tell: 1. */

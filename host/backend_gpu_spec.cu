@@ -432,3 +432,11 @@ generic:
     return hs_figures_of("#define HS_KERNELS_DEFINE\n#include \"hs_kernels.cuh\"\n", "hs_generic.cu", NULL,
                          "hs_fused_local_kernel", arch, gen, err);
 }
+
+int hs_kernel_figures_tree(const char *arch, hs_kernel_fig *fig, hs_error *err)
+{
+    /* the tree kernel's sizes are runtime values: one kernel for every riccati model, cached
+     * once per engine and arch */
+    return hs_figures_of("#define HS_TREE_KERNEL_DEFINE\n#include \"hs_tree_kernel.cuh\"\n", "hs_tree.cu", NULL,
+                         "hs_tree_kernel", arch, fig, err);
+}

@@ -14,6 +14,11 @@ int hs_backend_gpu(const hs_batch_job *job, hs_error *err)
                         "this build has no CUDA support (rebuild with nvcc present, HS_CUDA=ON)");
 }
 
+int hs_backend_gpu_tree(const hs_batch_job *job, hs_error *err)
+{
+    return hs_backend_gpu(job, err);
+}
+
 int hs_gpu_available(char *name, size_t n)
 {
     if (n) snprintf(name, n, "none (built without CUDA)");
@@ -30,6 +35,14 @@ int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_ou
     (void)spec;
     (void)gen;
     if (nwhy) why[0] = '\0';
+    return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "kernel",
+                        "this build has no CUDA support (NVRTC compiles the kernels): rebuild with nvcc present");
+}
+
+int hs_kernel_figures_tree(const char *arch, hs_kernel_fig *fig, hs_error *err)
+{
+    (void)arch;
+    (void)fig;
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "kernel",
                         "this build has no CUDA support (NVRTC compiles the kernels): rebuild with nvcc present");
 }

@@ -46,6 +46,27 @@ static inline void hs_lapack_lu_solve_t(const double *LU, int n, int lda, const 
 
 #include "backend.h"
 
+/* A tree ensemble (job->tree): the same instances one after another, in one block. The
+ * Riccati recursion solves no dense system (its 3 x 3 and scalar pivots are inverted in
+ * place), so here the reference differs from the cpu backend only in running alone. */
+static int reference_tree(const hs_batch_job *job, hs_error *err)
+{
+    double *blk = (double *)malloc(sizeof(double) * (size_t)hs_tree_inst_doubles(job->tree));
+    long i = 0;
+    int stop = 0;
+    if (!blk) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
+    if (job->progress && job->progress(job->progress_ctx, 0)) stop = 1;
+    for (i = 0; i < job->cnt && !stop; ++i) {
+        hs_tree_run_instance(job->tree, job->values + (size_t)i * (size_t)job->tree->nov, job->spec, i, job->out, blk);
+        if (job->progress && job->progress(job->progress_ctx, i + 1)) stop = 1;
+    }
+    free(blk);
+    if (i < job->cnt)
+        return hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "stopped after %ld of %ld instances", i,
+                            job->cnt);
+    return HS_OK;
+}
+
 int hs_backend_reference(const hs_batch_job *job, hs_error *err)
 {
     hs_model *ml = (hs_model *)malloc(sizeof *ml);
@@ -53,6 +74,12 @@ int hs_backend_reference(const hs_batch_job *job, hs_error *err)
     hs_work *w = (hs_work *)calloc(1, sizeof *w);
     long i = 0;
     int stop = 0;
+    if (job->tree) {
+        free(ml);
+        free(s);
+        free(w);
+        return reference_tree(job, err);
+    }
     if (!ml || !s || !w) {
         free(ml);
         free(s);

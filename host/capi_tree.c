@@ -178,12 +178,13 @@ double hs_capi_tree_time_accel(hs_capi_tree *t, const double *q, const double *v
 
 int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nsteps)
 {
-    const hs_tree *tr = &t->m.tree;
+    hs_tree *tr = &t->m.tree; /* its time goes with the steps */
     long i;
     int rc = 0;
     memcpy(t->y, q, sizeof(double) * (size_t)tr->nq);
     memcpy(t->y + tr->nq, v, sizeof(double) * (size_t)tr->nv);
-    for (i = 0; i < nsteps && !rc; ++i) rc = hs_tree_rk4_step(tr, dt, (const double *)0, t->y, t->w, t->scratch);
+    for (i = 0; i < nsteps && !rc; ++i)
+        if (!(rc = hs_tree_rk4_step(tr, dt, (const double *)0, t->y, t->w, t->scratch))) tr->time += dt;
     memcpy(q, t->y, sizeof(double) * (size_t)tr->nq);
     memcpy(v, t->y + tr->nq, sizeof(double) * (size_t)tr->nv);
     return rc;

@@ -14,7 +14,9 @@
 #include "hs/model_file.h"
 #include "hs/run.h"
 #include "hs/sweep.h"
+#include "hs/tree.h"
 #include "kernel_spec.h"
+#include "tree_params.h"
 
 static void usage(FILE *f)
 {
@@ -40,6 +42,12 @@ static void usage(FILE *f)
             "  --set NAME=VALUE   override a model parameter first (as in `hydrosweep info`)\n"
             "  --source           print the generated source of the specialised engine instead\n"
             "                     (it includes the engine headers of kernels/)\n"
+            "A riccati model (integrator.formulation: riccati, an open tree; or a sweep of one) runs\n"
+            "one kernel for every tree, hs_tree_kernel (kernels/hs_tree_kernel.cuh): its figures\n"
+            "are printed (\"tree\" in --json; --only does not apply), with the tree's bodies and\n"
+            "coordinates and the device memory of one instance: its block in global memory (state,\n"
+            "RK4 stages, Riccati work; with a private copy of the bodies' numbers when a sweep varies\n"
+            "a mass, length or centre of mass, and without), and its outputs.\n"
             "Exit status: 0 success, 1 usage, 2 bad input, 3 compilation failed (or no CUDA).\n");
 }
 
@@ -83,6 +91,83 @@ static void json_str(const char *s)
         else putchar(*s);
     }
     putchar('"');
+}
+
+/* A riccati model's kernel (the tree kernel, one for every tree): its figures for arch and
+ * what one instance of this job takes in device memory. Returns the exit status. */
+static int kernel_tree(const hs_model_desc *d, const hs_sweep *sw, const hs_override_spec *ov, const char *arch,
+                       int json, int source)
+{
+    const hs_tree_model *tm = d->tree;
+    hs_tree_ens e;
+    hs_kernel_fig kf;
+    hs_error err;
+    long nsteps, ntime, b_job, b_shared, b_own;
+    size_t b_out;
+    memset(&kf, 0, sizeof kf);
+    if (source) {
+        fprintf(stderr,
+                "hydrosweep kernel: cannot be specialised: model %s uses integrator.formulation: riccati, whose one "
+                "kernel (hs_tree_kernel, kernels/hs_tree_kernel.cuh) runs every tree\n",
+                d->name);
+        return 3;
+    }
+    if (hs_tree_ens_of(tm, d, ov, &sw->out, d->model.t_end, d->model.dt, &e)) {
+        hs_error_set(&err, HS_ERR_ARG, sw->path, 0, 0, "parameters", "a parameter is not one of model %s's", d->name);
+        print_error(&err);
+        return 2;
+    }
+    /* the instance's block as this job has it, and with and without a private copy of the
+     * bodies' numbers (what a sweep of a mass, length or centre of mass adds) */
+    b_job = 8 * hs_tree_inst_doubles(&e);
+    {
+        hs_tree_ens x = e;
+        x.own_par = 0;
+        b_shared = 8 * hs_tree_inst_doubles(&x);
+        x.own_par = 1;
+        b_own = 8 * hs_tree_inst_doubles(&x);
+    }
+    nsteps = hs_instance_steps(e.t_end, e.dt);
+    ntime = hs_traj_count(nsteps, sw->out.traj_every);
+    b_out = hs_gpu_tree_out_bytes(&sw->out, ntime, e.nov);
+    if (hs_kernel_figures_tree(arch, &kf, &err)) {
+        print_error(&err);
+        return 3;
+    }
+    if (json) {
+        printf("{\n  \"model\": ");
+        json_str(d->name);
+        printf(",\n  \"arch\": \"%s\",\n", arch);
+        printf("  \"formulation\": \"riccati\",\n  \"bodies\": %d,\n  \"nq\": %d,\n  \"nv\": %d,\n", e.base.nbody,
+               e.base.nq, e.base.nv);
+        printf("  \"specialised\": null,\n  \"generic\": null,\n"
+               "  \"why\": \"a riccati model runs one kernel for every tree: hs_tree_kernel\",\n");
+        json_fig("tree", &kf, 0);
+        printf("  \"bytes_per_instance\": %ld,\n  \"bytes_per_instance_shared\": %ld,\n"
+               "  \"bytes_per_instance_own\": %ld,\n  \"own_par\": %s,\n  \"forces\": %s,\n"
+               "  \"output_bytes_per_instance\": %zu\n}\n",
+               b_job, b_shared, b_own, e.own_par ? "true" : "false", e.forces ? "true" : "false", b_out);
+    } else {
+        printf("model:        %s (%s)\n", d->name, d->path);
+        printf("architecture: %s\n", arch);
+        printf("formulation:  riccati (an open tree): %d bodies (%d revolute, %d prismatic, %d ball joints), %d "
+               "position and %d velocity coordinates (%d degrees of freedom)\n",
+               e.base.nbody, tm->njoint[0], tm->njoint[1], tm->njoint[2], e.base.nq, e.base.nv, e.base.nv);
+        printf("%-12s  %9s  %11s  %11s  %11s  %11s  %9s\n", "kernel", "registers", "stack (B)", "spill st (B)",
+               "spill ld (B)", "cubin (B)", "compile");
+        printf("%-12s  %9d  %11ld  %11ld  %11ld  %11ld  %7.1f s\n", "tree", kf.registers, kf.stack_bytes,
+               kf.spill_store_bytes, kf.spill_load_bytes, kf.cubin_bytes, kf.compile_s);
+        printf("bytes per instance in global memory (its block: state, RK4 stages, Riccati work%s):\n",
+               e.forces ? ", joint loads" : "");
+        printf("  %-32s %10ld B\n", "bodies' numbers shared:", b_shared);
+        printf("  %-32s %10ld B  (a sweep of a mass, length or centre of mass)\n", "own copy of the bodies' numbers:",
+               b_own);
+        printf("  %-32s %10ld B  (%s)\n", "this job:", b_job, e.own_par ? "own copy" : "shared");
+        printf("%-34s %10zu B  (%d signals x %d statistics, %ld trajectory samples of %d signals, %d sampled "
+               "values)\n",
+               "output bytes per instance:", b_out, sw->out.nsig, HS_NSTAT, ntime, sw->out.ntraj, e.nov);
+    }
+    return 0;
 }
 
 int hs_cli_kernel(int argc, char **argv)
@@ -167,6 +252,10 @@ int hs_cli_kernel(int argc, char **argv)
         goto done;
     }
     hs_sweep_overrides(sw, d, &ov);
+    if (d->tree) { /* a riccati model: the tree kernel */
+        ret = kernel_tree(d, sw, &ov, arch, json, source);
+        goto done;
+    }
     if (source) {
         hs_spec sp;
         if ((rc = hs_spec_build(&d->model, &ov, &sw->out, &sp, &err))) {

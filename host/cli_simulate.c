@@ -66,7 +66,8 @@ static double now_s(void)
  * sweep's simulation overrides and instance i's sampled values applied (and checked against
  * the values the run stored). i < 0: the nominal instance, the model's own values with the
  * sweep's simulation overrides (the reference line of a fan chart, `hydrosweep plot`). */
-static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *err)
+static int load_instance(const char *res, long i, hs_model_desc *d, hs_override_spec *ov, double *vals,
+                         hs_error *err)
 {
     char *stext = NULL, *spath = NULL, names[HS_MAX_SWEEP][112];
     long ntot = 0;
@@ -92,9 +93,13 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_error *er
                               "instance %ld: the value recomputed from the sweep (%.17g) differs from "
                               "the stored one (%.17g): the file was made by another version",
                               i, v, stored[j]);
+        else if (d->tree) /* a tree's instance: its values go to hs_tree_instance_setup */
+            vals[j] = v;
         else
             rc = hs_param_set(d, sw.param[j].name, v, err);
     }
+    hs_sweep_overrides(&sw, d, ov);
+    ov->n = np;
     if (!rc && i >= 0) fprintf(stderr, "simulate: instance %ld of %s (%d parameters set)\n", i, res, np);
     if (!rc && i < 0) fprintf(stderr, "simulate: the nominal instance of %s (the model's own values)\n", res);
     hs_sweep_free(&sw);
@@ -119,14 +124,18 @@ int hs_cli_simulate(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *from = NULL;
     long every = 1, inst = -1;
+    int every_given = 0;
     int nominal = 0;
     double t_end = NAN, dt = NAN;
     int i, rc;
     hs_model_desc d;
+    hs_override_spec ov; /* a tree's instance: its swept parameters and values */
+    double vals[HS_MAX_SWEEP];
     hs_error err;
     char buf[1024];
     hs_sim_summary sum;
     FILE *out;
+    memset(&ov, 0, sizeof ov);
 
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -179,7 +188,7 @@ int hs_cli_simulate(int argc, char **argv)
             fprintf(stderr, "hydrosweep simulate: --from takes either --instance I or --nominal, and no MODEL\n");
             return 1;
         }
-        if ((rc = load_instance(from, nominal ? -1 : inst, &d, &err))) {
+        if ((rc = load_instance(from, nominal ? -1 : inst, &d, &ov, vals, &err))) {
             hs_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "%s\n", buf);
             return 2;
@@ -208,6 +217,7 @@ int hs_cli_simulate(int argc, char **argv)
             char *end;
             errno = 0;
             every = strtol(argv[++i], &end, 10);
+            every_given = 1;
             if (errno || *end || every < 1) {
                 fprintf(stderr, "hydrosweep simulate: --every needs an integer >= 1, got '%s'\n",
                         argv[i]);
@@ -246,6 +256,16 @@ int hs_cli_simulate(int argc, char **argv)
     } else {
         out = stdout;
         out_path = "standard output";
+    }
+    if (d.tree) { /* an instance of a riccati model's sweep (tree_params.h) */
+        rc = hs_cli_tree_instance(&d, &ov, vals, out, every_given ? every : 0, &err);
+        if (hs_close_output(out, out_path, 0, &err) && !rc) rc = 2;
+        if (rc) {
+            hs_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "hydrosweep simulate: %s\n", buf);
+        }
+        hs_model_desc_free(&d);
+        return rc;
     }
     {
         /* with integrator.penalty_ratio > 0 the engine raises alpha itself (hs_penalty) */

@@ -8,8 +8,10 @@
 
 #include "cli.h"
 #include "cli_tree.h"
+#include "tree_params.h"
 #include "fileio.h"
 #include "hs/tree.h"
+#include "yaml_tree.h"
 
 static int tree_error(const char *cmd, const hs_error *e)
 {
@@ -17,6 +19,23 @@ static int tree_error(const char *cmd, const hs_error *e)
     hs_error_format(e, buf, sizeof buf);
     fprintf(stderr, "hydrosweep %s: %s\n", cmd, buf);
     return 2;
+}
+
+/* The summary of a run on f. */
+static void tree_summary(FILE *f, const hs_tree_model *tm, const hs_tree_sim_result *res)
+{
+    fprintf(f,
+            "model %s: an open tree of %d bodies (%d revolute, %d prismatic, %d ball joints), %d degrees of "
+            "freedom\n"
+            "riccati transfer matrix method, RK4 at dt = %g s: %ld steps to t = %g s in %.3f s (%.3g s per "
+            "step, %.3g us per body and step)\n"
+            "%s %.12g J -> %.12g J (drift %.3g J, %.3g relative)\n",
+            tm->name, tm->tree.nbody, tm->njoint[0], tm->njoint[1], tm->njoint[2], tm->tree.nv, tm->dt, res->steps,
+            res->t, res->wall_s, res->steps ? res->wall_s / (double)res->steps : 0.0,
+            res->steps ? 1e6 * res->wall_s / (double)res->steps / tm->tree.nbody : 0.0,
+            tm->tree.ext && tm->tree.ext->nload > 0 ? "energy balance E_kin + E_pot - W_ext" : "energy", res->E0,
+            res->E1,
+            res->E1 - res->E0, (res->E1 - res->E0) / (res->E0 != 0 ? (res->E0 > 0 ? res->E0 : -res->E0) : 1.0));
 }
 
 int hs_cli_simulate_tree(const char *model_path, int argc, char **argv)
@@ -82,25 +101,74 @@ int hs_cli_simulate_tree(const char *model_path, int argc, char **argv)
         hs_tree_model_free(&tm);
         return tree_error("simulate", &err);
     }
-    {
-        FILE *f = out == stdout ? stderr : stdout;
-        fprintf(f,
-                "model %s: an open tree of %d bodies (%d revolute, %d prismatic, %d ball joints), %d degrees of "
-                "freedom\n"
-                "riccati transfer matrix method, RK4 at dt = %g s: %ld steps to t = %g s in %.3f s (%.3g s per "
-                "step, %.3g us per body and step)\n"
-                "energy %.12g J -> %.12g J (drift %.3g J, %.3g relative)\n",
-                tm.name, tm.tree.nbody, tm.njoint[0], tm.njoint[1], tm.njoint[2], tm.tree.nv, tm.dt, res.steps, res.t,
-                res.wall_s, res.steps ? res.wall_s / (double)res.steps : 0.0,
-                res.steps ? 1e6 * res.wall_s / (double)res.steps / tm.tree.nbody : 0.0, res.E0, res.E1,
-                res.E1 - res.E0, (res.E1 - res.E0) / (res.E0 != 0 ? (res.E0 > 0 ? res.E0 : -res.E0) : 1.0));
-    }
+    tree_summary(out == stdout ? stderr : stdout, &tm, &res);
     hs_tree_model_free(&tm);
     if (rc) {
         tree_error("simulate", &err);
         return 3;
     }
     return 0;
+}
+
+/* The parameters a sweep may vary (tree_params.c) and the signals it may record. */
+static int info_params(const char *model_path)
+{
+    hs_model_desc d;
+    hs_error err;
+    char *text = NULL;
+    int k;
+    if (yt_read_file(model_path, "model file", &text, &err) ||
+        hs_tree_desc_load_text(text, model_path, &d, &err)) {
+        free(text);
+        return tree_error("info", &err);
+    }
+    free(text);
+    printf("\nparameters (a sweep's; a chain's bodies and joints are swept together, by the chain's name):\n");
+    for (k = 0; k < d.nparam; ++k)
+        printf("  %-40s %14.6g %s\n", d.param[k].name, hs_param_get(&d, k), d.param[k].unit);
+    printf("\nsignals (a sweep's outputs): <joint> and <joint>_dot (a ball joint's rotation angle and |w|), "
+           "<body>.x, .y, .z (its centre of mass), F_<joint> and M_<joint> (|internal force| and |moment|), "
+           "E_kin, E_pot, E_balance\n");
+    hs_model_desc_free(&d);
+    return 0;
+}
+
+int hs_cli_tree_instance(const hs_model_desc *d, const hs_override_spec *ov, const double *vals, FILE *out,
+                         long every, hs_error *err)
+{
+    hs_tree_model tm = *d->tree; /* a shallow copy: the sweep's dt and the CSV's row step */
+    hs_output_spec none;
+    hs_tree_ens e;
+    hs_tree t;
+    hs_tree_sim_result res;
+    double *par = NULL, *y = NULL;
+    long nb = tm.tree.nbody;
+    int rc;
+    memset(&none, 0, sizeof none);
+    tm.dt = d->model.dt;
+    if (every > 0) tm.every = every;
+    if (hs_tree_ens_of(d->tree, d, ov, &none, d->model.t_end, d->model.dt, &e))
+        return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, "", "a swept parameter is not one of the model's");
+    par = (double *)malloc(sizeof(double) * (size_t)(16 * nb));
+    y = (double *)malloc(sizeof(double) * (size_t)(tm.tree.nq + tm.tree.nv));
+    if (!par || !y) {
+        free(par);
+        free(y);
+        return hs_error_set(err, HS_ERR_IO, d->path, 0, 0, "", "out of memory for a tree of %ld bodies", nb);
+    }
+    e.own_par = 1;
+    if (!hs_tree_instance_setup(&e, vals, &t, par, y)) {
+        rc = hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, "",
+                          "the instance's values break a physical rule (a mass or length <= 0, or not a number): "
+                          "the run flagged it invalid and ran nothing");
+    } else {
+        rc = hs_tree_simulate_as(&tm, &t, y, d->model.t_end, out, &res, err);
+        tree_summary(out == stdout ? stderr : stdout, &tm, &res);
+        if (rc) rc = 3;
+    }
+    free(par);
+    free(y);
+    return rc;
 }
 
 int hs_cli_info_tree(const char *model_path)
@@ -138,5 +206,5 @@ int hs_cli_info_tree(const char *model_path)
     free(nchild);
     free(dep);
     hs_tree_model_free(&tm);
-    return 0;
+    return info_params(model_path);
 }

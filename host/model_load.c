@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hs/tree.h"
 #include "model_names.h"
 #include "model_parts.h"
 #include "model_validate.h"
 #include "params.h"
+#include "tree_params.h"
 #include "yaml_tree.h"
 
 /* ====================================================================================== */
@@ -36,6 +38,7 @@ typedef struct ctx {
     const yt_node *fluid; /* fluid mapping or NULL */
     const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
     const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS];
+    const hs_tree_model *tree; /* hs_model_load_inputs: loads name this tree's bodies */
 } ctx;
 
 static int get_list(ctx *c, const yt_node *root, const char *key, int max, const char *maxname,
@@ -68,10 +71,11 @@ static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key,
         }
         return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "must be a body, not ground");
     }
-    *out = hs_body_find(c->d, name);
+    *out = c->tree ? hs_tree_body_find(c->tree, name) : hs_body_find(c->d, name);
     if (*out >= 0) return HS_OK;
-    return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s", key,
-                   name, allow_ground ? " or ground" : "");
+    return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s%s", key,
+                   name, c->tree ? " or chains (a chain's bodies are <chain>_1 .. <chain>_<count>)" : "",
+                   allow_ground ? " or ground" : "");
 }
 
 /* Duplicate names in one list: report the second one. */
@@ -1108,9 +1112,9 @@ static int load_root(ctx *c)
         const yt_node *in = yt_map_get(c->root, "integrator"), *f = in && in->type == YT_MAP ? yt_map_get(in, "formulation") : NULL;
         if (f && f->type == YT_SCALAR && !strcmp(f->text, "riccati"))
             return yt_fail(&c->y, HS_ERR_VALUE, f, "integrator.formulation",
-                           "riccati models (open trees of any size, seed 002) run with `hydrosweep simulate` and "
-                           "`hydrosweep info`; sweeps, validate, linearize, kernel and the GPU take the formulations "
-                           "penalty and double_step only, for now");
+                           "riccati models (open trees of any size, seed 002) run with `hydrosweep simulate`, "
+                           "`info`, `run` and `validate` (sweeps) and `kernel`; linearize and --set take the "
+                           "formulations penalty and double_step only, for now");
     }
     if ((rc = yt_check_keys(&c->y, c->root, "", keys)) ||
         (rc = yt_get_str(&c->y, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))
@@ -1137,6 +1141,42 @@ static int load_root(ctx *c)
 /* public API                                                                             */
 /* ====================================================================================== */
 
+/* A loader's context for the parsed file root. */
+static void ctx_begin(ctx *c, const char *path, hs_error *err, hs_model_desc *out, const yt_node *root)
+{
+    memset(c, 0, sizeof *c);
+    c->y.file = path;
+    c->y.err = err;
+    c->y.what = "model file";
+    c->d = out;
+    c->root = root;
+}
+
+int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model *tree, hs_model_desc *out,
+                         hs_error *err)
+{
+    ctx c;
+    yt_node *root = NULL;
+    hs_where w;
+    hs_error verr;
+    int rc;
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    if ((rc = yt_parse(text, path, "model file", &root, err)) != HS_OK) return rc;
+    ctx_begin(&c, path, err, out, root);
+    c.tree = tree;
+    /* the tree loader checked the file's keys and reads the rest */
+    rc = parse_signals(&c);
+    if (!rc) rc = parse_loads(&c);
+    if (!rc && (rc = hs_model_validate_inputs(out, tree->tree.nbody, &verr, &w)) != HS_OK) {
+        char key[128];
+        const yt_node *at = where_node(&c, &w, key, sizeof key);
+        rc = hs_error_set(err, rc, path, at->line, at->col, key, "%s", verr.msg);
+    }
+    yt_free(root);
+    return rc;
+}
+
 int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, hs_error *err)
 {
     ctx c;
@@ -1154,12 +1194,7 @@ int hs_model_load_text(const char *text, const char *path, hs_model_desc *out, h
     if (err) memset(err, 0, sizeof *err);
     rc = yt_parse(text, path, "model file", &root, err);
     if (rc != HS_OK) return rc;
-    memset(&c, 0, sizeof c);
-    c.y.file = path;
-    c.y.err = err;
-    c.y.what = "model file";
-    c.d = out;
-    c.root = root;
+    ctx_begin(&c, path, err, out, root);
     rc = load_root(&c);
     yt_free(root);
     if (rc == HS_OK) {
@@ -1193,6 +1228,7 @@ int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
 void hs_model_desc_free(hs_model_desc *d)
 {
     if (!d) return;
+    hs_tree_desc_free(d);
     free(d->text);
     free(d->param);
     d->text = NULL;

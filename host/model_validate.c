@@ -306,16 +306,13 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
     return HS_OK;
 }
 
-static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
+/* The loads (on bodies 0 .. nbody - 1) and the signals. */
+static int check_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_where *w)
 {
     const hs_model *m = &d->model;
-    int i, k, rc;
-    for (i = 0; i < m->npoint; ++i)
-        if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)
-            return vfail(d, err, w, HS_WHERE_POINT, i, "body", -1, HS_ERR_VALUE,
-                         "body index out of range");
+    int i, k;
     for (i = 0; i < m->nload; ++i) {
-        if (m->load_body[i] < 0 || m->load_body[i] >= m->nbody)
+        if (m->load_body[i] < 0 || m->load_body[i] >= nbody)
             return vfail(d, err, w, HS_WHERE_LOAD, i, "body", -1, HS_ERR_VALUE,
                          "body index out of range");
         if (m->load_frame[i] != HS_FRAME_GLOBAL && m->load_frame[i] != HS_FRAME_BODY)
@@ -351,6 +348,27 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
                              "at most two knots may share a time (a jump)");
         }
     }
+    return HS_OK;
+}
+
+int hs_model_validate_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_where *w)
+{
+    if (w) memset(w, 0, sizeof *w);
+    if (d->model.nload < 0 || d->model.nload > HS_MAX_LOADS || d->model.nsignal < 0 ||
+        d->model.nsignal > HS_MAX_SIGNALS || d->model.nknot < 0 || d->model.nknot > HS_MAX_KNOTS)
+        return vfail(d, err, w, HS_WHERE_MODEL, 0, "", -1, HS_ERR_LIMIT, "a size exceeds its HS_MAX_* limit");
+    return check_inputs(d, nbody, err, w);
+}
+
+static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
+{
+    const hs_model *m = &d->model;
+    int i, rc;
+    for (i = 0; i < m->npoint; ++i)
+        if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)
+            return vfail(d, err, w, HS_WHERE_POINT, i, "body", -1, HS_ERR_VALUE,
+                         "body index out of range");
+    if ((rc = check_inputs(d, m->nbody, err, w))) return rc;
     if ((rc = integrator_rules(d, err, w))) return rc;
     if (m->formulation != HS_FORM_PENALTY && m->formulation != HS_FORM_DOUBLE_STEP)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
@@ -669,6 +687,18 @@ int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *w)
     int rc, i;
     if (!d) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model");
     if (w) memset(w, 0, sizeof *w);
+    if (d->tree) { /* a riccati model (tree_params.h): its loader checked the tree; the times here */
+        const hs_model *m = &d->model;
+        if (!(m->t_end > 0.0 && m->t_end < 1e300))
+            return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, "integrator.t_end", "t_end must be > 0 s, not %g",
+                                m->t_end);
+        if (!(m->dt > 0.0 && m->dt <= m->t_end && m->t_end / m->dt <= HS_MAX_STEPS))
+            return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, "integrator.dt",
+                                "dt must be > 0 and <= t_end, and t_end / dt at most HS_MAX_STEPS (%g), not dt = %g s "
+                                "with t_end = %g s",
+                                (double)HS_MAX_STEPS, m->dt, m->t_end);
+        return HS_OK;
+    }
     if ((rc = check_limits(d, err, w)) != HS_OK) return rc;
     for (i = 0; i < d->nparam; ++i)
         if (!isfinite(hs_param_get(d, i)))

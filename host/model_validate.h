@@ -41,6 +41,9 @@ typedef struct hs_where {
 /* hs_model_validate with the location of the broken rule in *where (may be NULL); the error's
  * key is the parameter-style name (e.g. body.link1.mass), file/line/col are left empty. */
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *where);
+/* The rules of the loads (on bodies 0 .. nbody - 1) and signals of d->model alone (a riccati
+ * model's inputs: host/tree_load.c). */
+int hs_model_validate_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_where *where);
 
 /* 1 if f is one of the integrator keys (dt, t_end, tol_position, tol_pressure, ...). */
 int hs_is_integrator_key(const char *f);

@@ -14,6 +14,7 @@
 
 #include "model_names.h"
 #include "params.h"
+#include "tree_params.h"
 #include "suggest.h"
 
 /* ---- units ---- */
@@ -539,6 +540,7 @@ double hs_param_get(const hs_model_desc *d, int index)
 {
     double v;
     if (!d || index < 0 || index >= d->nparam) return NAN;
+    if (d->tree) return hs_tree_param_get(d, index);
     if (d->param[index].type == HS_PARAM_ENUM) {
         int e;
         memcpy(&e, (const char *)&d->model + d->param[index].offset, sizeof e);
@@ -596,6 +598,9 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     hs_model *saved;
     int i, rc;
     if (!d || !name) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model or name");
+    if (d->tree) /* its values vary per instance in a sweep (hs_tree_batch.h), not here */
+        return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, name,
+                            "a riccati model's parameters are set by a sweep, not one by one");
     i = hs_param_find(d, name);
     if (i < 0) return unknown_param(d, name, err);
     if (d->param[i].type == HS_PARAM_ENUM &&

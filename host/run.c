@@ -14,6 +14,7 @@
 #include "hs/results.h"
 #include "hs/run.h"
 #include "simulate.h"
+#include "tree_params.h"
 
 static const char *const method_names[] = {"monte_carlo", "latin_hypercube", "sobol", "grid", "saltelli",
                                             "cosim_search"};
@@ -65,9 +66,21 @@ static int dispatch(int backend, const hs_batch_job *job, int threads, hs_error 
 {
     switch (backend) {
     case HS_BACKEND_REFERENCE: return hs_backend_reference(job, err);
-    case HS_BACKEND_GPU: return hs_backend_gpu(job, err);
+    case HS_BACKEND_GPU: return job->tree ? hs_backend_gpu_tree(job, err) : hs_backend_gpu(job, err);
     default: return hs_backend_cpu(job, threads, err);
     }
+}
+
+/* A riccati model's job (md->tree): its ensemble model e, which job->tree then points to. */
+static int tree_job(const hs_sweep *sw, const hs_model_desc *md, const hs_override_spec *ov, hs_tree_ens *e,
+                    hs_batch_job *job, hs_error *err)
+{
+    if (!md->tree) return HS_OK;
+    if (hs_tree_ens_of(md->tree, md, ov, &sw->out, md->model.t_end, md->model.dt, e))
+        return hs_error_set(err, HS_ERR_ARG, sw->path, 0, 0, "parameters", "a parameter is not one of model %s's",
+                            md->name);
+    job->tree = e;
+    return HS_OK;
 }
 
 /* Sampled values of instances idx[0..cnt) (or i0 + k when idx is NULL), row-major. */
@@ -89,6 +102,7 @@ int hs_run_range(const hs_sweep *sw, const hs_model_desc *md, int backend, int t
 {
     hs_override_spec ov;
     hs_batch_job job;
+    hs_tree_ens ens;
     int rc;
     double *v = sample_values(sw, indices, 0, cnt);
     if (!v) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the samples");
@@ -100,7 +114,7 @@ int hs_run_range(const hs_sweep *sw, const hs_model_desc *md, int backend, int t
     job.cnt = cnt;
     job.values = v;
     job.out = out;
-    rc = dispatch(backend, &job, threads, err);
+    if (!(rc = tree_job(sw, md, &ov, &ens, &job, err))) rc = dispatch(backend, &job, threads, err);
     free(v);
     return rc;
 }
@@ -185,6 +199,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     int backend = o->backend, rc = HS_OK, j, stopped = 0, interrupted = 0, neig = 0;
     double t0 = now_s();
     hs_progress pr;
+    hs_tree_ens ens;
     int sdims[HS_MAX_SWEEP];
     char senums[HS_MAX_SWEEP][256];
     const char *senum_p[HS_MAX_SWEEP];
@@ -402,7 +417,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
             job.out = &bo;
             job.progress = hs_progress_job;
             job.progress_ctx = &pr;
-            rc = dispatch(backend, &job, o->threads, err);
+            if (!(rc = tree_job(sw, md, &ov, &ens, &job, err))) rc = dispatch(backend, &job, o->threads, err);
             if (rc == HS_ERR_INTERRUPTED) { /* nothing of this call is written */
                 free(v);
                 hs_batch_out_free(&bo);

@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "model_names.h"
 #include "params.h"
+#include "tree_params.h"
 #include "suggest.h"
 #include "sweep_search.h"
 #include "simulate.h"
@@ -41,6 +42,7 @@ static const char *const k_dists[] = {
 int hs_output_count(const hs_model_desc *d)
 {
     const hs_model *m = &d->model;
+    if (d->tree) return hs_tree_output_count(d);
     /* a co-simulated model has its residuals too: P_res and E_res of each cylinder, E_res */
     return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6 +
            (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0);
@@ -54,6 +56,7 @@ hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
                                       HS_SIG_EBAL, HS_SIG_PHI,  HS_SIG_ITERS};
     const hs_model *m = &d->model;
     hs_signal_ref r;
+    if (d->tree) return hs_tree_output_at(d, k);
     r.kind = HS_SIG_COUNT;
     r.index = 0;
     if (k < 0) return r;
@@ -103,6 +106,10 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
     if (!buf || n == 0) return;
     buf[0] = '\0';
     if (!d) return;
+    if (d->tree) {
+        hs_tree_output_name(d, ref, buf, n);
+        return;
+    }
     m = &d->model;
     switch (ref.kind) {
     case HS_SIG_Z:
@@ -146,7 +153,9 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
 
 const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
 {
-    int prismatic = d && ref.index >= 0 && ref.index < d->model.nz &&
+    int prismatic;
+    if (d && d->tree) return hs_tree_output_unit(d, ref);
+    prismatic = d && ref.index >= 0 && ref.index < d->model.nz &&
                     d->model.joint_type[ref.index] == HS_JOINT_PRISMATIC;
     switch (ref.kind) {
     case HS_SIG_Z: return prismatic ? "m" : "rad";
@@ -183,6 +192,7 @@ int hs_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref)
     char buf[HS_NAME_LEN + 16];
     int k, n;
     if (!d || !name) return -1;
+    if (d->tree) return hs_tree_output_find(d, name, ref);
     n = hs_output_count(d);
     for (k = 0; k < n; ++k) {
         hs_signal_ref r = hs_output_at(d, k);
@@ -625,8 +635,11 @@ static int parse_parameters(sctx *c)
             hs_param_suggest(c->md, key->text, near, sizeof near);
             return yt_fail(&c->y, HS_ERR_VALUE, key, kp,
                            "'%s' is not a parameter of model %s%s ('hydrosweep info %s' lists "
-                           "them)",
-                           key->text, c->md->name, near, c->md->path);
+                           "them)%s",
+                           key->text, c->md->name, near, c->md->path,
+                           c->md->tree ? "; the bodies and joints of a chain are swept together, by the chain's "
+                                         "name (chain.<name>.mass, .length, .com.x, .z0, .zdot0, .w0.x)"
+                                       : "");
         }
         snprintf(sp->name, sizeof sp->name, "%s", key->text);
         sp->index = pi;
@@ -648,6 +661,12 @@ static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref 
     if (y->type != YT_SCALAR || yt_is_null(y))
         return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "must be a signal name");
     if (hs_output_find(c->md, y->text, ref) == 0) return HS_OK;
+    if (c->md->tree) /* a tree of any size: no list of every name */
+        return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
+                       "'%s' is not a signal of model %s (an open tree's: <joint>, <joint>_dot, <body>.x, "
+                       "<body>.y, <body>.z, F_<joint>, M_<joint>, E_kin, E_pot, E_balance; 'hydrosweep info %s' "
+                       "lists the names)",
+                       y->text, c->md->name, c->md->path);
     memset(&L, 0, sizeof L);
     n = hs_output_count(c->md);
     for (k = 0; k < n; ++k) {
@@ -695,6 +714,16 @@ static int default_signals(sctx *c, const yt_node *at)
     const hs_model *m = &c->md->model;
     hs_output_spec *o = &c->sw->out;
     int need = m->nz + m->nvol + 2 * m->ncyl + 1, k;
+    if (c->md->tree) { /* a tree of any size: its energies (E_balance checks the integration) */
+        static const int kinds[3] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_EBAL};
+        (void)at;
+        for (k = 0; k < 3; ++k) {
+            o->sig[k].kind = kinds[k];
+            o->sig[k].index = 0;
+        }
+        o->nsig = 3;
+        return HS_OK;
+    }
     if (need > HS_MAX_OUT)
         return yt_fail(&c->y, HS_ERR_LIMIT, at, "outputs.signals",
                        "the default signal set of model %s has %d signals (HS_MAX_OUT is %d): "
@@ -767,6 +796,11 @@ static int parse_outputs(sctx *c)
     if (m && (v = yt_map_get(m, "eigenvalues"))) {
         c->sw->eig_line = v->line;
         c->sw->eig_col = v->col;
+        if (c->sw->eig && c->md->tree)
+            return yt_fail(&c->y, HS_ERR_VALUE, v, "outputs.eigenvalues",
+                           "model %s uses integrator.formulation: riccati, which has no linearization: "
+                           "eigenvalues come from the penalty and double_step formulations",
+                           c->md->name);
     }
     v = m ? yt_map_get(m, "trajectories") : NULL;
     if (v) {
@@ -913,6 +947,18 @@ static int parse_simulation(sctx *c)
         (rc = yt_get_num(&c->y, m, "simulation", "rtol", "", 0, NAN, &sw->rtol)) ||
         (rc = yt_get_enum(&c->y, m, "simulation", "coupling", 0, hs_coupling_names, -1, &sw->coupling)))
         return rc;
+    if (c->md->tree) { /* RK4 at fixed steps: only the times may change */
+        static const char *const step_keys[] = {"newton", "formulation", "step", "method", "rtol", "coupling"};
+        char kp[48];
+        int k;
+        for (k = 0; k < 6; ++k)
+            if (yt_map_get(m, step_keys[k]))
+                return yt_fail(&c->y, HS_ERR_VALUE, yt_map_key(m, step_keys[k]),
+                               yt_join(kp, sizeof kp, "simulation", step_keys[k]),
+                               "simulation.%s: model %s uses integrator.formulation: riccati, which integrates by "
+                               "RK4 at fixed steps of dt (only t_end and dt may be set here)",
+                               step_keys[k], c->md->name);
+    }
     if (sw->method == HS_SAMPLE_COSIM_SEARCH) { /* the search co-simulates, each H an instance's dt */
         if (!isnan(sw->dt))
             return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, "dt"), "simulation.dt",
@@ -1191,7 +1237,9 @@ static int load_model(sctx *c, const yt_node *node, const char *rel)
         if (c->y.err) *c->y.err = e;
         return rc;
     }
-    rc = hs_model_load_text(text, c->sw->model_path, c->md, c->y.err);
+    /* a riccati model (an open tree of any size) runs through the tree backends */
+    rc = hs_tree_text_is_riccati(text) ? hs_tree_desc_load_text(text, c->sw->model_path, c->md, c->y.err)
+                                       : hs_model_load_text(text, c->sw->model_path, c->md, c->y.err);
     free(text);
     if (rc != HS_OK && c->y.err) { /* where the model came from, as a compiler names the line
                                       that included a header */

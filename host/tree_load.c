@@ -26,6 +26,8 @@ typedef struct tctx {
     tjoint *tj; /* (nb) one joint per body, the same order once built */
     int nb, nj;
     int nj_listed; /* joints of the joints list (the chains' follow) */
+    int *chain; /* (nb) the chain of tb[i], -1: listed in bodies */
+    const char *text; /* the file's text (its signals and loads: hs_model_load_inputs) */
 } tctx;
 
 #define CHAIN_NAME_MAX 32 /* a chain's name: its bodies are <name>_<k> (k <= 10^7) */
@@ -137,6 +139,7 @@ static int expand_chains(tctx *c, const yt_node *cl)
             (rc = chain_count(c, ch, path, &n)) ||
             (rc = yt_get_str(&c->y, ch, path, "parent", 1, 0, parent, sizeof parent, NULL)))
             return rc;
+        snprintf(c->t->chain_name[i], HS_NAME_LEN, "%s", name);
         if (strlen(name) >= CHAIN_NAME_MAX)
             return yt_fail(&c->y, HS_ERR_VALUE, nn, yt_join(kp, sizeof kp, path, "name"),
                            "a chain's name has at most %d characters (its bodies are <name>_<k>)", CHAIN_NAME_MAX - 1);
@@ -166,6 +169,7 @@ static int expand_chains(tctx *c, const yt_node *cl)
             if (k == 1) snprintf(jj->parent, sizeof jj->parent, "%s", parent);
             else snprintf(jj->parent, sizeof jj->parent, "%s_%ld", name, k - 1);
             snprintf(jj->child, sizeof jj->child, "%s", bb->name);
+            c->chain[c->nb] = i;
             ++c->nb;
             ++c->nj;
         }
@@ -308,6 +312,9 @@ static int build(tctx *c)
         t->jtype[i] = q->type;
         t->mass[i] = b->mass;
         snprintf(t->body_name[i], HS_NAME_LEN, "%s", b->name);
+        snprintf(t->joint_name[i], HS_NAME_LEN, "%s", q->name);
+        t->length[i] = b->shape == HS_SHAPE_ROD || b->shape == HS_SHAPE_BEAM ? b->dim[0] : 0.0;
+        t->chain_of[i] = c->chain[order[i]];
         if (b->shape != HS_SHAPE_CUSTOM) {
             hs_shape_inertia(b->shape, b->mass, b->dim, com, J);
             for (k = 0; k < 6; ++k) t->inertia[6L * i + k] = J[k];
@@ -446,8 +453,11 @@ static int alloc_tree(hs_tree_model *t, long n)
     t->inertia = (double *)malloc(sizeof(double) * 6 * N);
     t->rot0 = (double *)malloc(sizeof(double) * 9 * N);
     t->body_name = (char(*)[HS_NAME_LEN])malloc(HS_NAME_LEN * N);
+    t->joint_name = (char(*)[HS_NAME_LEN])malloc(HS_NAME_LEN * N);
+    t->length = (double *)malloc(sizeof(double) * N);
+    t->chain_of = (int *)malloc(sizeof(int) * N);
     return t->parent && t->jtype && t->iq && t->iv && t->mass && t->com && t->at_parent && t->at_child && t->axis &&
-           t->inertia && t->rot0 && t->body_name;
+           t->inertia && t->rot0 && t->body_name && t->joint_name && t->length && t->chain_of;
 }
 
 static int load_root(tctx *c)
@@ -455,7 +465,7 @@ static int load_root(tctx *c)
     static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints", "chains", "integrator",
                                        "outputs", "cuts", "points", "signals", "loads", "fluid", "hydraulics", "cosim",
                                        NULL};
-    static const char *const engine_only[] = {"cuts", "points", "signals", "loads", "fluid", "hydraulics", "cosim", NULL};
+    static const char *const engine_only[] = {"cuts", "points", "fluid", "hydraulics", "cosim", NULL};
     hs_tree_model *t = c->t;
     const yt_node *bl, *jl, *cl;
     long total = 0;
@@ -471,7 +481,8 @@ static int load_root(tctx *c)
                               : !strcmp(engine_only[i], "hydraulics") || !strcmp(engine_only[i], "fluid")
                                   ? "hydraulic cylinders on a Riccati tree are not supported yet (they will "
                                     "follow through co-simulation)"
-                                  : "the Riccati formulation takes gravity as its only load for now";
+                                  : "points locate cylinders, which a Riccati tree does not have yet (a load "
+                                    "gives its own point: at)";
             return yt_fail(&c->y, HS_ERR_VALUE, yt_map_key(c->root, engine_only[i]), engine_only[i],
                            "%s: not with integrator.formulation: riccati (%s); use the penalty or double_step "
                            "formulation for this model",
@@ -484,7 +495,12 @@ static int load_root(tctx *c)
         return rc;
     c->tb = (tbody *)calloc((size_t)total, sizeof *c->tb);
     c->tj = (tjoint *)calloc((size_t)total, sizeof *c->tj);
-    if (!c->tb || !c->tj || !alloc_tree(t, total)) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    c->chain = (int *)malloc(sizeof(int) * (size_t)total);
+    t->nchain = cl ? cl->n : 0;
+    t->chain_name = (char(*)[HS_NAME_LEN])calloc((size_t)(t->nchain > 0 ? t->nchain : 1), HS_NAME_LEN);
+    if (!c->tb || !c->tj || !c->chain || !t->chain_name || !alloc_tree(t, total))
+        return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+    for (i = 0; i < total; ++i) c->chain[i] = -1;
     for (i = 0; bl && i < bl->n; ++i) {
         char path[32];
         snprintf(path, sizeof path, "bodies[%d]", i);
@@ -515,6 +531,22 @@ static int load_root(tctx *c)
     t->tree.at_child = t->at_child;
     t->tree.axis = t->axis;
     t->tree.rot0 = t->rot0;
+    t->tree.ext = NULL;
+    t->tree.time = 0.0;
+    if (yt_map_get(c->root, "signals") || yt_map_get(c->root, "loads")) { /* the model loader's rules */
+        hs_model_desc *in = (hs_model_desc *)calloc(1, sizeof *in);
+        if (!in) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+        rc = hs_model_load_inputs(c->text, c->y.file, t, in, c->y.err);
+        if (rc == HS_OK && (t->inputs = (hs_model *)malloc(sizeof *t->inputs)) == NULL)
+            rc = yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
+        if (rc == HS_OK) {
+            *t->inputs = in->model;
+            t->tree.ext = t->inputs;
+        }
+        hs_model_desc_free(in);
+        free(in);
+        if (rc) return rc;
+    }
     return parse_outputs(c);
 }
 
@@ -536,9 +568,11 @@ int hs_tree_load_text(const char *text, const char *path, hs_tree_model *out, hs
     c.y.what = "model file";
     c.t = out;
     c.root = root;
+    c.text = text;
     rc = load_root(&c);
     free(c.tb);
     free(c.tj);
+    free(c.chain);
     yt_free(root);
     if (rc != HS_OK) hs_tree_model_free(out);
     return rc;
@@ -556,18 +590,26 @@ int hs_tree_load(const char *path, hs_tree_model *out, hs_error *err)
     return rc;
 }
 
-int hs_tree_file_is_riccati(const char *path)
+int hs_tree_text_is_riccati(const char *text)
 {
-    char *buf = NULL;
     yt_node *root = NULL;
     const yt_node *in, *f;
     int yes = 0;
-    if (!path || yt_read_file(path, "model file", &buf, NULL) != HS_OK) return 0;
-    if (yt_parse(buf, path, "model file", &root, NULL) == HS_OK && root && root->type == YT_MAP &&
+    if (!text) return 0;
+    if (yt_parse(text, "<model>", "model file", &root, NULL) == HS_OK && root && root->type == YT_MAP &&
         (in = yt_map_get(root, "integrator")) && in->type == YT_MAP && (f = yt_map_get(in, "formulation")) &&
         f->type == YT_SCALAR)
         yes = !strcmp(f->text, "riccati");
     yt_free(root);
+    return yes;
+}
+
+int hs_tree_file_is_riccati(const char *path)
+{
+    char *buf = NULL;
+    int yes;
+    if (!path || yt_read_file(path, "model file", &buf, NULL) != HS_OK) return 0;
+    yes = hs_tree_text_is_riccati(buf);
     free(buf);
     return yes;
 }
@@ -587,6 +629,11 @@ void hs_tree_model_free(hs_tree_model *t)
     free(t->inertia);
     free(t->rot0);
     free(t->body_name);
+    free(t->joint_name);
+    free(t->length);
+    free(t->chain_of);
+    free(t->chain_name);
+    free(t->inputs);
     free(t->q0);
     free(t->v0);
     free(t->out_body);
@@ -628,6 +675,27 @@ int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err)
         m->joint_z0[j] = t->q0[j];
     }
     for (i = 0; i < 3; ++i) m->gravity[i] = t->tree.gravity[i];
+    if (t->inputs) { /* the signals and external loads, the same bodies in the same order */
+        const hs_model *in = t->inputs;
+#define HS_COPY_(f) memcpy(m->f, in->f, sizeof m->f)
+        m->nsignal = in->nsignal;
+        m->nknot = in->nknot;
+        m->nload = in->nload;
+        HS_COPY_(load_body);
+        HS_COPY_(load_frame);
+        HS_COPY_(load_at);
+        HS_COPY_(load_force_dir);
+        HS_COPY_(load_torque_dir);
+        HS_COPY_(load_force_sig);
+        HS_COPY_(load_torque_sig);
+        HS_COPY_(sig_start);
+        HS_COPY_(sig_n);
+        HS_COPY_(knot_t);
+        HS_COPY_(knot_v);
+        HS_COPY_(sig_kind);
+        HS_COPY_(sig_test);
+#undef HS_COPY_
+    }
     hs_model_derive(m);
     return HS_OK;
 }

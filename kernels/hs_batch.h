@@ -41,6 +41,11 @@ enum hs_sig_kind {
     HS_SIG_PRES, /* co-simulation: residual power of a cylinder's bond (index: cylinder) */
     HS_SIG_ERES, /* its accumulated residual energy sum |delta E| */
     HS_SIG_ERES_SUM, /* the sum over the bonds */
+    HS_SIG_CX, /* open trees (hs_tree_batch.h): a body's centre of mass x (index: body) */
+    HS_SIG_CY, /* its y */
+    HS_SIG_CZ, /* its z */
+    HS_SIG_FJ, /* |internal force| at a joint (index: joint) */
+    HS_SIG_MJ, /* |internal moment| at a joint */
     HS_SIG_COUNT
 };
 
@@ -493,21 +498,16 @@ HS_HD HS_NOINLINE static inline void hs_instance_adaptive(const hs_output_spec *
     }
 }
 
-/* Outputs of instance slot i with final status st and rej steps rejected; the instance is
- * frozen. */
-HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
-                                 int st, long rej, long i, hs_batch_out *out)
+/* The statistics of every signal of g into instance slot i, and NaN for the trajectory
+ * samples it did not reach (an instance that failed early). */
+HS_HD static inline void hs_instance_stats_out(const hs_output_spec *spec, hs_inst_run *g, long i,
+                                               hs_batch_out *out)
 {
     long n = out->n, j;
     int q;
     if (out->traj)
         for (j = g->j; j < out->ntime; ++j)
             for (q = 0; q < spec->ntraj; ++q) out->traj[((long)q * out->ntime + j) * n + i] = NAN;
-    out->status[i] = st | s->warn; /* failures and warnings (HS_ST_WARNINGS) */
-    out->steps[i] = s->step;
-    if (out->rejected) out->rejected[i] = rej;
-    out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
-    out->iters_max[i] = s->iters_max;
     for (q = 0; q < spec->nsig; ++q) {
         double *S = out->stats + (long)q * HS_NSTAT * n + i;
         const double *a = hs_inst_acc(g, q);
@@ -519,6 +519,19 @@ HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec,
         S[HS_STAT_RMS * n] = sqrt(HS_ACC(a, HS_ACC_SUMSQ) / cnt);
         S[HS_STAT_TMAX * n] = g->nrec ? HS_ACC(a, HS_ACC_TMAX) : NAN;
     }
+}
+
+/* Outputs of instance slot i with final status st and rej steps rejected; the instance is
+ * frozen. */
+HS_HD HS_NOINLINE static inline void hs_instance_end(const hs_output_spec *spec, hs_inst_run *g, const hs_state *s,
+                                 int st, long rej, long i, hs_batch_out *out)
+{
+    hs_instance_stats_out(spec, g, i, out);
+    out->status[i] = st | s->warn; /* failures and warnings (HS_ST_WARNINGS) */
+    out->steps[i] = s->step;
+    if (out->rejected) out->rejected[i] = rej;
+    out->iters_mean[i] = s->step > 0 ? (double)s->iters_total / (double)s->step : 0.0;
+    out->iters_max[i] = s->iters_max;
     g->done = 1;
     g->newton = 0;
     g->nx = 0;

@@ -29,12 +29,14 @@
  *    row Hm^T S picks), and for any tree it is the articulated-body recursion.
  * At the root the ground's accelerations are known (zero), and the backward recursion
  * (eq. 33) gives every joint's acceleration and every internal force, root to tip.
- * Gravity and the caller's applied loads act at the centres of mass as f_C, m_C (eq. 5).
+ * Gravity, the model's external loads (t->ext, at t->time: hs_tree_loads) and the caller's applied
+ * loads act at the centres of mass as f_C, m_C (eq. 5).
  * Cost per body: one 6x6 rank-k update and one shift, O(nbody) in all; memory HS_TREE_NW
  * doubles per body. */
 #ifndef HS_RICCATI_H
 #define HS_RICCATI_H
 
+#include "hs_signal.h"
 #include "hs_tree.h"
 
 /* Rows of S: [m; q]; columns: [r''; Omega']. */
@@ -122,6 +124,69 @@ HS_HD static inline void hs_riccati_body(const hs_tree *t, int j, hs_real *wj, c
     hs_v3_cross(x, om, r);
     hs_v3_cross(y, om, x);
     for (i = 0; i < 3; ++i) e[3 + i] += fC[i] - mj * y[i];
+}
+
+/* The external loads on body j at time t->time (hs_dynamics.h's hs_body_applied, for a tree),
+ * with the kinematics of wj: their force and their moment about the centre of mass, global,
+ * into f (6); and, if power is not NULL, their power added to it (the force at its point's
+ * velocity, the torque at the body's angular velocity). 0 when no load acts on j. A load's
+ * force and torque are its directions (global, or body frame: turned by A) times its signals
+ * (1 without one), its point `at` in the body frame. */
+HS_HD static inline int hs_tree_loads(const hs_tree *t, int j, const hs_real *wj, hs_real f[6], hs_real *power)
+{
+    const hs_model *m = t->ext;
+    int l, i, any = 0;
+    for (i = 0; i < 6; ++i) f[i] = 0.0;
+    if (!m) return 0;
+    for (l = 0; l < m->nload; ++l) {
+        hs_real F[3], tq[3], r[3], d[3], x[3], vp[3];
+        double sf, st;
+        if (m->load_body[l] != j) continue;
+        any = 1;
+        sf = m->load_force_sig[l] >= 0 ? hs_signal_eval(m, m->load_force_sig[l], t->time) : 1.0;
+        st = m->load_torque_sig[l] >= 0 ? hs_signal_eval(m, m->load_torque_sig[l], t->time) : 1.0;
+        if (m->load_frame[l] == HS_FRAME_BODY) {
+            hs_m3_mulv(F, wj + HS_TW_A, m->load_force_dir[l]);
+            hs_m3_mulv(tq, wj + HS_TW_A, m->load_torque_dir[l]);
+        } else {
+            hs_v3_copy(F, m->load_force_dir[l]);
+            hs_v3_copy(tq, m->load_torque_dir[l]);
+        }
+        for (i = 0; i < 3; ++i) {
+            F[i] *= sf;
+            tq[i] *= st;
+            d[i] = m->load_at[l][i] - t->at_child[3L * j + i];
+        }
+        hs_m3_mulv(r, wj + HS_TW_A, d); /* the point from the joint point o */
+        hs_v3_sub(d, r, wj + HS_TW_C);
+        hs_v3_axpy(d, d, 1.0, wj + HS_TW_O); /* the point from the centre of mass */
+        hs_v3_cross(x, d, F);
+        for (i = 0; i < 3; ++i) {
+            f[i] += F[i];
+            f[3 + i] += tq[i] + x[i];
+        }
+        if (power) {
+            hs_v3_cross(x, wj + HS_TW_W, r);
+            hs_v3_axpy(vp, wj + HS_TW_V, 1.0, x);
+            *power += hs_v3_dot(F, vp) + hs_v3_dot(tq, wj + HS_TW_W);
+        }
+    }
+    return any;
+}
+
+/* The power of every external load at the state whose kinematics w holds (time t->time). */
+HS_HD static inline hs_real hs_tree_load_power(const hs_tree *t, const hs_real *w)
+{
+    hs_real P = 0.0, f[6];
+    int l, j;
+    if (!t->ext) return 0.0;
+    for (l = 0; l < t->ext->nload; ++l) { /* each loaded body once, however many loads */
+        int seen = 0, k;
+        j = t->ext->load_body[l];
+        for (k = 0; k < l; ++k) seen |= t->ext->load_body[k] == j;
+        if (!seen) hs_tree_loads(t, j, w + (long)j * HS_TREE_NW, f, &P);
+    }
+    return P;
 }
 
 /* Joint j's H (accelerations, rows [r''; Omega']) and Hm (the hinge condition, rows [m; q]),
@@ -250,7 +315,14 @@ HS_HD static inline int hs_riccati_forward(const hs_tree *t, hs_real *w, const h
         hs_real So[36], eo[6], b[6];
         const hs_real *S = wj + HS_TW_S, *ze = wj + HS_TW_ZETA;
         int par = t->parent[j], z0 = t->jtype[j] == HS_JOINT_PRISMATIC ? 0 : 3;
-        hs_riccati_body(t, j, wj, f ? f + 6L * j : (const hs_real *)0);
+        hs_real fl[6];
+        if (hs_tree_loads(t, j, wj, fl, (hs_real *)0)) { /* the external loads, and the caller's */
+            if (f)
+                for (i = 0; i < 6; ++i) fl[i] += f[6L * j + i];
+            hs_riccati_body(t, j, wj, fl);
+        } else {
+            hs_riccati_body(t, j, wj, f ? f + 6L * j : (const hs_real *)0);
+        }
         /* b = S zeta + e: zeta is rotational (revolute, ball) or translational (prismatic) */
         for (i = 0; i < 6; ++i)
             b[i] = wj[HS_TW_E + i] + S[6 * i + z0] * ze[z0] + S[6 * i + z0 + 1] * ze[z0 + 1] +

@@ -37,6 +37,10 @@ typedef struct hs_tree {
     const double *axis; /* unit axis, parent frame: revolute, prismatic (nbody x 3) */
     const double *rot0; /* fixed rotation parent -> child, row-major; NULL: identity (nbody x 9) */
     double gravity[3]; /* m/s^2 */
+    const hs_model *ext; /* the external loads and their signals (nload, load_*, nsignal,
+                            knots, sig_*; load_body indexes this tree; nothing else of it is
+                            read); NULL: gravity only */
+    hs_real time; /* s: the time of the state evaluated (the loads' signals) */
 } hs_tree;
 
 /* Per-body work (doubles): kinematics, then the Riccati coefficients and accelerations. */
@@ -93,6 +97,8 @@ HS_HD static inline void hs_tree_of_model(const hs_model *m, hs_tree *t)
     t->gravity[0] = m->gravity[0];
     t->gravity[1] = m->gravity[1];
     t->gravity[2] = m->gravity[2];
+    t->ext = m;
+    t->time = 0.0;
 }
 
 /* Rotation matrix (row-major) of the quaternion (w, x, y, z), normalised here. */

@@ -56,23 +56,43 @@ HS_HD static inline void hs_tree_normalise(const hs_tree *t, hs_real *q)
         }
 }
 
-/* One RK4 step of length h on y (nq + nv), in place. scratch: 5 (nq + nv); w as above.
- * Loads f are held over the step. 0, or the failing joint + 1 (y unchanged then). */
-HS_HD static inline int hs_tree_rk4_step(const hs_tree *t, hs_real h, const hs_real *f, hs_real *y, hs_real *w,
-                                         hs_real *scratch)
+/* One RK4 step of length h on y (nq + nv), in place, from the time t->time (the stages'
+ * loads at t + c h: hs_tree_loads). scratch: 5 (nq + nv); w as above. Loads f are held over
+ * the step. Wext, if not NULL, gets the work of the model's external loads over the step
+ * added (their power integrated by the same stages: E_kin + E_pot - W_ext is then conserved to
+ * the integrator's order). 0, or the failing joint + 1 (y and Wext unchanged then). */
+HS_HD static inline int hs_tree_rk4_step_w(const hs_tree *t, hs_real h, const hs_real *f, hs_real *y, hs_real *w,
+                                           hs_real *scratch, hs_real *Wext)
 {
     int n = t->nq + t->nv, i, rc;
     hs_real *k1 = scratch, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
-    if ((rc = hs_tree_rate(t, y, f, w, k1))) return rc;
+    hs_real P[4] = {0.0, 0.0, 0.0, 0.0};
+    hs_tree ts = *t; /* the stages' times */
+    int loads = t->ext && t->ext->nload > 0;
+    if ((rc = hs_tree_rate(&ts, y, f, w, k1))) return rc;
+    if (loads) P[0] = hs_tree_load_power(&ts, w);
     for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k1[i];
-    if ((rc = hs_tree_rate(t, yt, f, w, k2))) return rc;
+    ts.time = t->time + 0.5 * h;
+    if ((rc = hs_tree_rate(&ts, yt, f, w, k2))) return rc;
+    if (loads) P[1] = hs_tree_load_power(&ts, w);
     for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k2[i];
-    if ((rc = hs_tree_rate(t, yt, f, w, k3))) return rc;
+    if ((rc = hs_tree_rate(&ts, yt, f, w, k3))) return rc;
+    if (loads) P[2] = hs_tree_load_power(&ts, w);
     for (i = 0; i < n; ++i) yt[i] = y[i] + h * k3[i];
-    if ((rc = hs_tree_rate(t, yt, f, w, k4))) return rc;
+    ts.time = t->time + h;
+    if ((rc = hs_tree_rate(&ts, yt, f, w, k4))) return rc;
+    if (loads) P[3] = hs_tree_load_power(&ts, w);
     for (i = 0; i < n; ++i) y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+    if (Wext) *Wext += h / 6.0 * (P[0] + 2.0 * P[1] + 2.0 * P[2] + P[3]);
     hs_tree_normalise(t, y);
     return 0;
+}
+
+/* hs_tree_rk4_step_w without the loads' work. */
+HS_HD static inline int hs_tree_rk4_step(const hs_tree *t, hs_real h, const hs_real *f, hs_real *y, hs_real *w,
+                                         hs_real *scratch)
+{
+    return hs_tree_rk4_step_w(t, h, f, y, w, scratch, (hs_real *)0);
 }
 
 #endif

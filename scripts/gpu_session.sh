@@ -188,6 +188,46 @@ if [ "$(left)" -gt 90 ]; then
     rm -f "$OUTDIR/search.h5" "$OUTDIR/search.csv"
 fi
 
+# ---- riccati (tree) ensembles on the tree kernel (kernels/hs_tree_kernel.cuh, never run on a
+# GPU before): the branch pendulum's Monte Carlo (4 bodies, 2 s each) at 16384 instances, and
+# the 500-body ball-jointed branch system (1024 instances of 10 ms), each timed against the cpu
+# backend and validated against the reference backend; into bench.log ----
+if [ "$(left)" -gt 120 ]; then
+    cat >/tmp/hs-tree-bs.yaml <<EOF2
+model: $PWD/models/branch_system_rui2020.yaml
+instances: 1024
+parameters:
+  chain.left.w0.z: {uniform: [-0.5 rad/s, 0.5 rad/s]}
+  chain.right.mass: {uniform: [0.9 kg, 1.1 kg]}
+outputs: {signals: [E_kin, E_balance, b11.y]}
+simulation: {t_end: 0.01 s}
+EOF2
+    for spec in "sweeps/branch_pendulum_mc.yaml 16384 16" "/tmp/hs-tree-bs.yaml 1024 4"; do
+        set -- $spec
+        [ "$(left)" -gt 60 ] || break
+        for b in gpu cpu; do
+            n=$2
+            [ "$b" = cpu ] && n=$(($2 / 16))
+            rm -f /tmp/hs-tree.h5 /tmp/hs-tree.csv
+            if timeout $(($(left) - 30)) "$BUILD/hydrosweep" run "$1" -b $b -n $n -o /tmp/hs-tree.h5 --no-progress \
+                >>"$OUTDIR/bench.log" 2>&1; then
+                say "- tree $b $(basename "$1"): $(grep -E '^run: [0-9]+ instances' "$OUTDIR/bench.log" | tail -1)"
+            else
+                status=1
+                say "- tree $b $(basename "$1"): FAILED or out of time ($(tail -2 "$OUTDIR/bench.log" | tr '\n' ' '))"
+            fi
+        done
+        if timeout $(($(left) - 20)) "$BUILD/hydrosweep" validate "$1" --sample $3 -b gpu >>"$OUTDIR/bench.log" 2>&1; then
+            say "- tree validate $(basename "$1"): $(grep '^validate:' "$OUTDIR/bench.log" | tail -1)"
+        else
+            status=1
+            say "- tree validate $(basename "$1"): FAILED ($(tail -2 "$OUTDIR/bench.log" | tr '\n' ' '))"
+        fi
+    done
+    rm -f /tmp/hs-tree.h5 /tmp/hs-tree.csv
+    "$BUILD/hydrosweep" kernel models/branch_system_rui2020.yaml >>"$OUTDIR/bench.log" 2>&1 || true
+fi
+
 # ---- Nsight Compute profile of the specialised kernel (--ncu): 50688 instances, 0.3 s ----
 if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
     sed -e "s|^model: *\(\S*\)|model: $ROOT/sweeps/\1|" -e 's|^simulation:.*$|simulation: {t_end: 0.3 s, dt: 1 ms}|' \

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # cli_kernel.sh -- `hydrosweep kernel`: the GPU kernels' resources as ptxas reports them through
 # NVRTC, without a GPU (host/backend_gpu_spec.cu, hs_kernel_figures).
-#  - every shipped model and sweep but the riccati models (refused: no GPU kernel for open trees
-#    yet) (its specialised kernel; the generic one, which does not depend
-#    on the model, once): exit 0, one JSON object with "specialised" and "generic",
-#    each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes (>= 0);
-#    the specialised kernel's frame smaller than the generic kernel's;
+#  - every shipped model and sweep but the riccati ones (its specialised kernel; the generic one,
+#    which does not depend on the model, once): exit 0, one JSON object with "specialised" and
+#    "generic", each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes
+#    (>= 0); the specialised kernel's frame smaller than the generic kernel's;
+#  - every riccati model (open trees, seed 002) and every sweep of one: the tree kernel
+#    (kernels/hs_tree_kernel.cuh, one for every tree): exit 0, JSON with "tree" (registers
+#    1..255, stack and spill bytes >= 0), the bodies and coordinates, and the bytes of one
+#    instance in global memory: with a private copy of the bodies' numbers more than without,
+#    this job's one of the two (a sweep of a mass or length: the private copy), outputs > 0;
+#    the text form names the tree kernel with its registers and the bytes per instance;
+#    --source has no specialised engine to print (exit 3);
 #  - the canonical model (models/fourbar_jaiswal2021_friction.yaml, the seed 003 four-bar) held
 #    to the issue's targets: no spill bytes and a frame of at most 2 KiB (2000 B measured,
 #    sm_90, CUDA 13.0); the canonical sweep (sweeps/friction_bulk_mc.yaml, whose 21 swept
@@ -49,11 +55,50 @@ EOF
   grep -q '"specialised": null' "$tmp/g.json" && grep -q 'not compiled (--only generic)' "$tmp/g.json" && ok ||
   bad "--only generic: $(cat "$tmp/g.json")"
 gstack=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['generic']['stack_bytes'])" "$tmp/g.json")
+
+# is_riccati FILE: a riccati model file, or a sweep file whose model is one
+is_riccati() {
+  local m
+  grep -q '^  formulation: riccati' "$1" && return 0
+  m=$(sed -n 's/^model: *"\{0,1\}\([^"#]*[^"# ]\)"\{0,1\} *\(#.*\)\{0,1\}$/\1/p' "$1" | head -1)
+  [ -n "$m" ] || return 1
+  case $m in /*) ;; *) m=$(dirname "$1")/$m ;; esac
+  [ -f "$m" ] && grep -q '^  formulation: riccati' "$m"
+}
+
+# check_tree FILE: the tree kernel's JSON; prints "registers stack spill_st spill_ld shared own job out bodies"
+check_tree() {
+  "$PY" - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["formulation"] == "riccati" and d["specialised"] is None and d["generic"] is None, d
+f = d["tree"]
+assert isinstance(f["registers"], int) and 1 <= f["registers"] <= 255, f
+for q in ("stack_bytes", "spill_store_bytes", "spill_load_bytes"):
+    assert isinstance(f[q], int) and f[q] >= 0, (q, f)
+assert d["bodies"] > 0 and d["nq"] >= d["bodies"] and d["nv"] >= d["bodies"], d
+sh, own, job = d["bytes_per_instance_shared"], d["bytes_per_instance_own"], d["bytes_per_instance"]
+assert 0 < sh < own and own - sh == 8 * 16 * d["bodies"], d
+assert job == (own if d["own_par"] else sh), d
+assert d["output_bytes_per_instance"] > 0, d
+print(f["registers"], f["stack_bytes"], f["spill_store_bytes"], f["spill_load_bytes"], sh, own, job,
+      d["output_bytes_per_instance"], d["bodies"])
+EOF
+}
+
+ntree=0
 for f in models/*.yaml sweeps/*.yaml; do
-  if grep -q '^  formulation: riccati' "$f"; then
-    # an open tree of the Riccati method has no GPU kernel yet: refused with the reason
-    out=$("$HS" kernel "$f" --json 2>&1); rc=$?
-    [ $rc -eq 2 ] && grep -q "integrator.formulation.*riccati models" <<<"$out" && ok || bad "$f (riccati): rc $rc $out"
+  if is_riccati "$f"; then
+    # an open tree of the Riccati method: the tree kernel, one for every tree
+    if "$HS" kernel "$f" --json >"$tmp/t.json" 2>"$tmp/t.err" && r=$(check_tree "$tmp/t.json" 2>"$tmp/py.err"); then
+      ok
+      ntree=$((ntree + 1))
+      set -- $r
+      echo "  $f: tree kernel $1 registers, $2 B stack, spills $3/$4 B; $9 bodies, $7 B per instance" \
+        "(shared numbers $5 B, own copy $6 B), outputs $8 B"
+    else
+      bad "$f (riccati): $(cat "$tmp/t.err" "$tmp/py.err" "$tmp/t.json" 2>/dev/null)"
+    fi
     continue
   fi
   if "$HS" kernel "$f" --json --only specialised >"$tmp/k1.json" 2>"$tmp/k.err" &&
@@ -85,6 +130,24 @@ set -- $r
 set -- $r
 [ "${1:-99999}" -le 2200 ] && ok || bad "canonical sweep: specialised stack frame ${1:-?} B > 2200 B"
 [ "${3:-99999}" -eq 0 ] && [ "${4:-99999}" -eq 0 ] && ok || bad "canonical sweep: spills ${3:-?}/${4:-?} B, not 0"
+
+# the riccati models: at least the demonstration pendulum and the branch system; a sweep of the
+# pendulum's masses and lengths gives each instance its own copy of the bodies' numbers
+[ "$ntree" -ge 3 ] && ok || bad "riccati models and sweeps: $ntree found"
+"$HS" kernel sweeps/branch_pendulum_mc.yaml --json >"$tmp/t.json" && r=$(check_tree "$tmp/t.json") && ok ||
+  bad "riccati sweep: $(cat "$tmp/t.json")"
+set -- ${r:-0 0 0 0 1 2 3 4 5}
+[ "$7" -eq "$6" ] && grep -q '"own_par": true' "$tmp/t.json" && grep -q '"forces": true' "$tmp/t.json" && ok ||
+  bad "riccati sweep of masses and a joint force: own copy and forces: $(cat "$tmp/t.json")"
+"$HS" kernel models/branch_pendulum_rui2020.yaml >"$tmp/t.txt" &&
+  grep -q '^formulation:  riccati (an open tree): 4 bodies' "$tmp/t.txt" &&
+  grep -Eq '^tree +[1-9][0-9]* +[0-9]+ +[0-9]+ +[0-9]+ ' "$tmp/t.txt" && grep -q 'registers' "$tmp/t.txt" &&
+  grep -q '^bytes per instance in global memory' "$tmp/t.txt" &&
+  grep -Eq "^  own copy of the bodies' numbers: +[1-9][0-9]* B" "$tmp/t.txt" &&
+  grep -Eq '^  this job: +[1-9][0-9]* B +\(shared\)' "$tmp/t.txt" && grep -Eq '^output bytes per instance: +[1-9]' "$tmp/t.txt" &&
+  ok || bad "riccati text form: $(cat "$tmp/t.txt")"
+"$HS" kernel models/branch_pendulum_rui2020.yaml --source >/dev/null 2>"$tmp/e.txt"; rc=$?
+[ $rc -eq 3 ] && grep -q "riccati, whose one kernel" "$tmp/e.txt" && ok || bad "riccati --source: rc $rc $(cat "$tmp/e.txt")"
 
 "$HS" kernel models/fourbar_jaiswal2021_friction.yaml >"$tmp/t.txt" && grep -q '^specialised ' "$tmp/t.txt" &&
   grep -q '^generic ' "$tmp/t.txt" && grep -q 'architecture: sm_90' "$tmp/t.txt" && ok ||

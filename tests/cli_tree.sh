@@ -4,7 +4,9 @@
 # demonstration pendulum and of the 500-body branch system; `hydrosweep simulate` of both (the
 # CSV's columns, the demo's theta_7 after the first 10 ms against the closed-form start
 # theta_7 = -0.3 g t^2 to 1e-3 relative, energy kept to 1e-9 relative, the summary line);
-# scripts/branch_system.py for another N; the options a tree does not take (exit 1); the
+# scripts/branch_system.py for another N; sweeps of the pendulum (parameters listed by info, cpu
+# and reference identical, validate, an instance re-run alone by simulate --from equals its
+# statistics to 1e-12, the nominal instance is the model's own run); the options a tree does not take (exit 1); the
 # engine's commands refuse a riccati model with the reason (exit 2); the Python binding
 # (hydrosweep.tree) when numpy and the C library are there.
 # Usage: cli_tree.sh PATH/TO/hydrosweep   (from the repository root)
@@ -56,6 +58,29 @@ if [ -n "$PY" ]; then
   "$PY" scripts/branch_system.py 12 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "N = 12 must exit 2"
 fi
 
+# sweeps of a tree (host/tree_params.c, kernels/hs_tree_batch.h): info lists the parameters,
+# run on cpu and reference, validate, an instance re-run alone equals its statistics
+out=$("$HS" info "$D" 2>&1)
+grep -q "body.rod3.length  *1 m" <<<"$out" && grep -q "joint.hinge2.z0  *1.5708 rad" <<<"$out" && ok || bad "info parameters: $out"
+out=$("$HS" info "$B" 2>&1)
+grep -q "chain.top.w0.x  *0 rad/s" <<<"$out" && ! grep -q "body.top_7" <<<"$out" && ok || bad "chain parameters: $out"
+S=sweeps/branch_pendulum_mc.yaml
+"$HS" run "$S" -n 12 -o "$tmp/s.h5" >"$tmp/s.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "12 finished, 0 failed" "$tmp/s.out" && ok || bad "run a tree sweep rc $rc: $(cat "$tmp/s.out")"
+"$HS" run "$S" -n 12 -b reference -o "$tmp/r.h5" >"$tmp/r.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok || bad "reference rc $rc: $(cat "$tmp/r.out")"
+cmp -s "$tmp/s.csv" "$tmp/r.csv" && ok || bad "cpu and reference CSV summaries differ"
+"$HS" validate "$S" --sample 6 >"$tmp/v.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "validate: passed" "$tmp/v.out" && ok || bad "validate rc $rc: $(cat "$tmp/v.out")"
+"$HS" simulate --from "$tmp/s.h5" --instance 4 -o "$tmp/i4.csv" >/dev/null 2>&1 && ok || bad "simulate --from a tree sweep"
+# rod3.y's final value (column 11 of the CSV) against the summary's rod3.y_final of instance 4
+want=$(awk -F, 'NR == 1 { for (k = 1; k <= NF; ++k) if ($k == "rod3.y_final") c = k } NR == 6 { print $c }' "$tmp/s.csv")
+got=$(tail -1 "$tmp/i4.csv" | cut -d, -f11)
+awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 1e-12 * (b < 0 ? -b : b)) }' && ok ||
+  bad "instance 4 alone: rod3.y $got, the sweep's $want"
+"$HS" simulate --from "$tmp/s.h5" --nominal -o "$tmp/nom.csv" >/dev/null 2>&1 && ok || bad "simulate --nominal of a tree sweep"
+cmp -s <("$HS" simulate "$D" 2>/dev/null) "$tmp/nom.csv" && ok || bad "the nominal instance is the model's own run"
+
 # options a tree does not take yet: exit 1 with the reason
 out=$("$HS" simulate "$D" --set body.rod1.mass=2 2>&1); rc=$?
 [ $rc -eq 1 ] && grep -q "not available for a riccati model" <<<"$out" && ok || bad "--set on a tree: rc $rc $out"
@@ -79,5 +104,14 @@ assert F.shape == (4, 6)
 ek, ep = t.energy(q, v)
 assert ek == 0 and abs(ep + 24.525) < 1e-12, (ek, ep)
 PYEOF
+  # a tree sweep from Python, when its results reader's packages are there
+  if "$PY" -c "import h5py, pandas, xarray" 2>/dev/null; then
+    PYTHONPATH=python "$PY" - "$tmp/py.h5" <<'PYEOF' && ok || bad "hydrosweep.run of a tree sweep"
+import sys
+import hydrosweep as hs
+r = hs.run("sweeps/branch_pendulum_mc.yaml", n=4, out=sys.argv[1], progress=False)
+assert int(sum(r.finished)) == 4 and list(r.signals)[:3] == ["hinge9", "hinge4", "rod3.y"], r
+PYEOF
+  fi
 fi
 finish cli_tree

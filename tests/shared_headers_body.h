@@ -313,6 +313,8 @@ HS_HD static inline int shb_riccati_demo(double *w, double *scratch, double out[
     t.rot0 = (const double *)0;
     t.gravity[0] = t.gravity[2] = 0.0;
     t.gravity[1] = -9.81;
+    t.ext = 0; /* gravity only */
+    t.time = 0.0;
     if ((rc = hs_riccati_accel(&t, y, y + 4, (const double *)0, w, out, (double *)0))) return rc;
     out[1] += out[0]; /* absolute: rod 1 */
     out[2] += out[0]; /* rod 5 */

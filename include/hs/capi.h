@@ -77,14 +77,16 @@ void hs_capi_tree_free(hs_capi_tree *t);
 void hs_capi_tree_size(const hs_capi_tree *t, int *nbody, int *nq, int *nv);
 /* The initial state of a loaded tree (a made one: zeros and identity quaternions). */
 void hs_capi_tree_state0(const hs_capi_tree *t, double *q, double *v);
-/* Joint accelerations vd (nv) at q (nq), v (nv) with gravity only, and the internal moment and
+/* Joint accelerations vd (nv) at q (nq), v (nv) with gravity and the model's external loads at
+ * the tree's time (0 when loaded, advanced by hs_capi_tree_rk4), and the internal moment and
  * force at every joint (nbody x 6, the seed's signs) into F unless NULL. 0, or j + 1 when the
  * articulated inertia at joint j is singular. */
 int hs_capi_tree_accel(hs_capi_tree *t, const double *q, const double *v, double *vd, double *F);
 /* Seconds per hs_capi_tree_accel, timed over nrep calls inside the library (no binding overhead);
  * negative on failure. */
 double hs_capi_tree_time_accel(hs_capi_tree *t, const double *q, const double *v, long nrep);
-/* nsteps RK4 steps of length dt on (q, v), in place. 0, or j + 1 as hs_capi_tree_accel. */
+/* nsteps RK4 steps of length dt on (q, v), in place, from the tree's time, which they advance
+ * (the loads' signals). 0, or j + 1 as hs_capi_tree_accel. */
 int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nsteps);
 /* Seconds per evaluation of the same accelerations by the semi-recursive formulation of the
  * step (kernels/hs_dynamics.h: M and Q accumulated over the tree, then a dense LU solve of

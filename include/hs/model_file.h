@@ -55,6 +55,11 @@ typedef struct hs_model_desc {
     char cyl_name[HS_MAX_CYLS][HS_NAME_LEN];
     int nparam;
     hs_param *param; /* (nparam) heap */
+    /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/tree_params.h):
+     * its tree (heap), and what each parameter sets (nparam, heap; param[k].offset indexes it).
+     * model then holds only the integrator's t_end and dt. NULL for every other model. */
+    struct hs_tree_model *tree;
+    struct hs_tree_ov *tree_ov;
 } hs_model_desc;
 
 /* Loads and validates a model file; on failure returns an hs_errcode and fills *err. */

@@ -13,6 +13,7 @@
 
 #include "errors.h"
 #include "model.h"
+#include "model_file.h"
 #include "../../kernels/hs_tree.h"
 
 #ifdef __cplusplus
@@ -26,7 +27,7 @@ extern "C" {
 
 /* Bytes per body of a loaded tree and its RK4 integration (arrays, work, state, stages). */
 #define HS_TREE_BYTES_PER_BODY                                                                   \
-    (sizeof(double) * (1 + 3 + 6 + 3 + 3 + 3 + 9 + HS_TREE_NW + 8 * 7) + sizeof(int) * 4 + HS_NAME_LEN)
+    (sizeof(double) * (1 + 1 + 3 + 6 + 3 + 3 + 3 + 9 + HS_TREE_NW + 8 * 7) + sizeof(int) * 5 + 2 * HS_NAME_LEN)
 
 typedef struct hs_tree_model {
     hs_tree tree; /* the view over the arrays below */
@@ -38,6 +39,12 @@ typedef struct hs_tree_model {
     double *inertia; /* (nbody x 6) */
     double *rot0; /* (nbody x 9) */
     char (*body_name)[HS_NAME_LEN]; /* (nbody) */
+    char (*joint_name)[HS_NAME_LEN]; /* the joint whose child is body j (nbody) */
+    double *length; /* length of a rod or beam body (its x size), m; 0: none (nbody) */
+    int *chain_of; /* the chain body j belongs to, -1: listed in bodies (nbody) */
+    int nchain;
+    char (*chain_name)[HS_NAME_LEN]; /* (nchain) */
+    hs_model *inputs; /* the file's signals and external loads (tree.ext points here), NULL: none */
     double *q0, *v0; /* initial positions (nq) and velocities (nv) */
     int njoint[3]; /* joints by type: revolute, prismatic, ball */
     double dt, t_end; /* RK4 step and end time, s */
@@ -49,12 +56,20 @@ typedef struct hs_tree_model {
 /* Does the model file at path ask for integrator.formulation: riccati? 1 yes, 0 no (or not
  * readable: hs_model_load then reports why). */
 int hs_tree_file_is_riccati(const char *path);
+/* The same of a model file's text. */
+int hs_tree_text_is_riccati(const char *text);
 /* Loads a riccati model file; on failure an hs_errcode with *err filled (file, line, key). */
 int hs_tree_load(const char *path, hs_tree_model *out, hs_error *err);
 int hs_tree_load_text(const char *text, const char *path, hs_tree_model *out, hs_error *err);
 void hs_tree_model_free(hs_tree_model *t);
 /* Index of the body named name, -1 if none. */
 int hs_tree_body_find(const hs_tree_model *t, const char *name);
+
+/* A riccati file's signals and loads (its bodies named by t) into out->model (nsignal, knots,
+ * nload, load_*), with the rules and messages of every model file (host/model_load.c); the
+ * rest of out->model is zero. */
+int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model *t, hs_model_desc *out,
+                         hs_error *err);
 
 /* The step's model (hs_model: the semi-recursive formulation) of a tree that fits it: at most
  * HS_MAX_BODIES bodies, revolute and prismatic joints, gravity, z0 from q0. HS_OK, or
@@ -65,15 +80,22 @@ int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err);
 typedef struct hs_tree_sim_result {
     long steps;
     double t; /* time reached, s */
-    double E0, E1; /* total energy at the start and the end, J */
+    double E0, E1; /* E_kin + E_pot - W_ext at the start and the end, J */
+    double W; /* W_ext: the external loads' work to the end, J */
     double wall_s; /* seconds the integration took (the CSV's writing included) */
     int status; /* 0, or the joint + 1 whose articulated inertia became singular */
 } hs_tree_sim_result;
 
 /* Integrates the tree from its initial state to t_end (t_end < 0: the model's) with RK4 at
  * its dt, writing a CSV row every `every` steps to csv (NULL: none): t, E_kin, E_pot,
- * E_total and, per recorded body, its rotation about z and its centre of mass. */
+ * E_total (E_kin + E_pot), W_ext (the external loads' work, when the model has loads) and, per
+ * recorded body, its rotation about z and its centre of mass. */
 int hs_tree_simulate(const hs_tree_model *t, double t_end, FILE *csv, hs_tree_sim_result *res, hs_error *err);
+/* The same for a variant of tm's tree: view (tm's names, outputs and dt, another tree's numbers:
+ * a sweep's instance, kernels/hs_tree_batch.h's hs_tree_instance_setup) from the state y0
+ * (nq + nv; NULL: tm's initial state). */
+int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const double *y0, double t_end, FILE *csv,
+                        hs_tree_sim_result *res, hs_error *err);
 
 #ifdef __cplusplus
 }
