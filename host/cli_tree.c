@@ -203,6 +203,9 @@ int hs_cli_info_tree(const char *model_path)
            "integrator: RK4, dt = %g s, t_end = %g s\nmemory: %.3g MB for the tree and its integration\n",
            tm.name, tm.path, tm.tree.nbody, nleaf, nmiso, depth, tm.njoint[0], tm.njoint[1], tm.njoint[2], tm.tree.nq,
            tm.tree.nv, tm.dt, tm.t_end, (double)tm.tree.nbody * (double)HS_TREE_BYTES_PER_BODY / 1e6);
+    if (tm.inputs)
+        printf("loads: %d external loads, %d signals (their work W_ext in the energy balance)\n", tm.inputs->nload,
+               tm.inputs->nsignal);
     free(nchild);
     free(dep);
     hs_tree_model_free(&tm);
