@@ -348,15 +348,7 @@ static int hs_backend_gpu_fused(const hs_batch_job *job, int local, hs_error *er
         o.d.n = cnt;
         HS_GPU_LAUNCH(kernel, blocks, (unsigned int)bd, dc, dv, o.d, thr, pm, ps, pw, wt.d);
         HS_GPU_TRY(cudaGetLastError(), "launch of the fused kernel");
-        /* polled, with progress, not a blocking synchronisation */
-        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "fused kernel");
-        HS_GPU_TRY(cudaDeviceSynchronize(), "fused kernel");
-        if (wt.stop && wt.shown < i0 + cnt) { /* instances were skipped */
-            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
-                              wt.shown, job->cnt);
-            goto done;
-        }
-        if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
+        if ((rc = hs_gpu_sub_batch_finish(&wt, job, &o, i0, cnt, "fused kernel", err))) goto done;
     }
 done:
     hs_gpu_watch_close(&wt);
@@ -443,6 +435,20 @@ cudaError_t hs_gpu_wait(hs_gpu_watch *w, const hs_batch_job *job, long i_end)
         hs_gpu_watch_report(w, job, c < i_end ? c : i_end);
     }
     return e;
+}
+
+int hs_gpu_sub_batch_finish(hs_gpu_watch *w, const hs_batch_job *job, const hs_gpu_out *o, long i0, long cnt,
+                            const char *what, hs_error *err)
+{
+    int rc = HS_OK;
+    HS_GPU_TRY(hs_gpu_wait(w, job, i0 + cnt), what);
+    HS_GPU_TRY(cudaDeviceSynchronize(), what);
+    if (w->stop && w->shown < i0 + cnt) /* instances were skipped */
+        return hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
+                            w->shown, job->cnt);
+    rc = hs_gpu_out_fetch(o, job, i0, cnt, err);
+done:
+    return rc;
 }
 
 /* ---------------------------------------------------------------------------------------

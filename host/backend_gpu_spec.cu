@@ -273,15 +273,7 @@ int hs_backend_gpu_spec(const hs_batch_job *job, char *why, size_t nwhy, hs_erro
         args[3] = (void *)&dctl;
         HS_GPU_TRY(cudaLaunchKernel((const void *)mod.kernel, dim3(blocks), dim3(HS_SPEC_BLOCK), args, 0, 0),
                    "launch of the specialised kernel");
-        /* polled, with progress, not a blocking synchronisation */
-        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "specialised kernel");
-        HS_GPU_TRY(cudaDeviceSynchronize(), "specialised kernel");
-        if (wt.stop && wt.shown < i0 + cnt) { /* instances were skipped */
-            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
-                              wt.shown, job->cnt);
-            goto done;
-        }
-        if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
+        if ((rc = hs_gpu_sub_batch_finish(&wt, job, &o, i0, cnt, "specialised kernel", err))) goto done;
     }
 done:
     hs_gpu_watch_close(&wt);

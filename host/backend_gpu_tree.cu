@@ -209,15 +209,7 @@ int hs_backend_gpu_tree(const hs_batch_job *job, hs_error *err)
         HS_GPU_LAUNCH(hs_tree_kernel, blocks, (unsigned int)bd, de, *job->spec, (const double *)dv, o.d, thr, pool,
                       blk, wt.d);
         HS_GPU_TRY(cudaGetLastError(), "launch of the tree kernel");
-        /* polled, with progress, not a blocking synchronisation */
-        HS_GPU_TRY(hs_gpu_wait(&wt, job, i0 + cnt), "tree kernel");
-        HS_GPU_TRY(cudaDeviceSynchronize(), "tree kernel");
-        if (wt.stop && wt.shown < i0 + cnt) { /* instances were skipped */
-            rc = hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "backend", "gpu: stopped after %ld of %ld instances",
-                              wt.shown, job->cnt);
-            goto done;
-        }
-        if ((rc = hs_gpu_out_fetch(&o, job, i0, cnt, err))) goto done;
+        if ((rc = hs_gpu_sub_batch_finish(&wt, job, &o, i0, cnt, "tree kernel", err))) goto done;
     }
 done:
     hs_gpu_watch_close(&wt);

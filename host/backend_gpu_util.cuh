@@ -95,6 +95,12 @@ void hs_gpu_watch_report(hs_gpu_watch *w, const hs_batch_job *job, long done);
  * i_end, the instances of the job up to the end of this sub-batch). Returns the query's final
  * status (cudaSuccess, or a fault of the kernels). */
 cudaError_t hs_gpu_wait(hs_gpu_watch *w, const hs_batch_job *job, long i_end);
+/* The end of the sub-batch [i0, i0 + cnt) whose kernel (named what) was launched: hs_gpu_wait
+ * (polled, with progress, not a blocking synchronisation), cudaDeviceSynchronize, and its outputs
+ * o copied into job->out. HS_OK; HS_ERR_INTERRUPTED when a stop request skipped instances; the
+ * error of a fault of the kernel or of the copy. Every GPU path's sub-batch ends here. */
+int hs_gpu_sub_batch_finish(hs_gpu_watch *w, const hs_batch_job *job, const hs_gpu_out *o, long i0, long cnt,
+                            const char *what, hs_error *err);
 
 #define HS_GPU_TRY(call, what)                                                                     \
     do {                                                                                           \

@@ -331,6 +331,7 @@ int hs_tree_ens_of(const hs_tree_model *tm, const hs_model_desc *d, const hs_ove
         int kind = q < spec->nsig ? spec->sig[q].kind : spec->traj[q - spec->nsig].kind;
         if (kind == HS_SIG_FJ || kind == HS_SIG_MJ) e->forces = e->kin = 1;
         if (kind != HS_SIG_Z && kind != HS_SIG_ZD && kind != HS_SIG_WEXT) e->kin = 1;
+        if (kind == HS_SIG_EKIN || kind == HS_SIG_EPOT || kind == HS_SIG_EBAL) e->energy = 1;
     }
     return 0;
 }

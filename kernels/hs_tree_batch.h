@@ -46,6 +46,7 @@ typedef struct hs_tree_ens {
     int own_par; /* 1: a per-body field is swept: every instance copies the bodies' numbers */
     int forces; /* 1: a force or moment signal is recorded: the backward sweep keeps them */
     int kin; /* 1: a signal needs the kinematics of the accepted state (energies, positions) */
+    int energy; /* 1: an energy signal is recorded (E_kin, E_pot, E_balance) */
 } hs_tree_ens;
 
 /* Doubles of an instance's block. */
@@ -141,12 +142,12 @@ HS_HD static inline int hs_tree_instance_setup(const hs_tree_ens *e, const doubl
 
 /* The value of signal r of the tree at the state y (nq + nv); w holds the kinematics of y when
  * e->kin, F the internal loads (nbody x 6: [m; q]) when e->forces. E0: the initial energy, W
- * the external loads' work so far.
+ * the external loads' work so far, Ek and Ep the energies of y (when e->kin).
  *   z: a revolute or prismatic joint's coordinate, a ball joint's rotation angle (rad, in
  *      [0, pi]); zd: its velocity, a ball joint's |nu|; x, y, z of a body's centre of mass;
  *   F_joint, M_joint: |q| and |m| at a joint (N, N m). */
 HS_HD static inline double hs_tree_signal(const hs_tree *t, const double *y, const double *w, const double *F,
-                                          double E0, double W, hs_signal_ref r)
+                                          double E0, double W, double Ek, double Ep, hs_signal_ref r)
 {
     int j = r.index;
     const double *wj = w + (long)j * HS_TREE_NW;
@@ -164,13 +165,9 @@ HS_HD static inline double hs_tree_signal(const hs_tree *t, const double *y, con
     case HS_SIG_CX:
     case HS_SIG_CY:
     case HS_SIG_CZ: return wj[HS_TW_C + r.kind - HS_SIG_CX];
-    case HS_SIG_EKIN:
-    case HS_SIG_EPOT:
-    case HS_SIG_EBAL: {
-        double Ek, Ep;
-        hs_tree_energy(t, w, &Ek, &Ep);
-        return r.kind == HS_SIG_EKIN ? Ek : r.kind == HS_SIG_EPOT ? Ep : Ek + Ep - W - E0;
-    }
+    case HS_SIG_EKIN: return Ek;
+    case HS_SIG_EPOT: return Ep;
+    case HS_SIG_EBAL: return Ek + Ep - W - E0;
     case HS_SIG_WEXT: return W;
     case HS_SIG_FJ:
     case HS_SIG_MJ: {
@@ -189,22 +186,20 @@ HS_HD static inline int hs_tree_sample(const hs_tree_ens *e, const hs_tree *t, c
                                        double tk, hs_inst_run *g, long i, hs_batch_out *out)
 {
     int q, rc = 0;
+    double Ek = 0.0, Ep = 0.0;
     if (e->forces) {
         rc = hs_riccati_accel(t, y, y + t->nq, (const double *)0, w, scr, F); /* kinematics too */
     } else if (e->kin) {
         hs_tree_kinematics(t, y, y + t->nq, w);
     }
     if (rc) return rc;
-    if (k == 0 && e->kin) {
-        double Ek, Ep;
-        hs_tree_energy(t, w, &Ek, &Ep);
-        g->E0 = Ek + Ep;
-    }
-    for (q = 0; q < spec->nsig; ++q) hs_acc_add(hs_inst_acc(g, q), hs_tree_signal(t, y, w, F, g->E0, W, spec->sig[q]), tk, g->nrec);
+    if (e->energy) hs_tree_energy(t, w, &Ek, &Ep); /* once for every energy signal */
+    if (k == 0) g->E0 = Ek + Ep;
+    for (q = 0; q < spec->nsig; ++q) hs_acc_add(hs_inst_acc(g, q), hs_tree_signal(t, y, w, F, g->E0, W, Ek, Ep, spec->sig[q]), tk, g->nrec);
     g->nrec += 1;
     if (out->traj && spec->traj_every > 0 && (k % spec->traj_every == 0 || k == g->nsteps) && g->j < out->ntime) {
         for (q = 0; q < spec->ntraj; ++q)
-            out->traj[((long)q * out->ntime + g->j) * out->n + i] = hs_tree_signal(t, y, w, F, g->E0, W, spec->traj[q]);
+            out->traj[((long)q * out->ntime + g->j) * out->n + i] = hs_tree_signal(t, y, w, F, g->E0, W, Ek, Ep, spec->traj[q]);
         ++g->j;
     }
     return 0;
