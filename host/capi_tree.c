@@ -22,7 +22,7 @@ static hs_capi_tree *finish(hs_capi_tree *t, char *msg, size_t nmsg)
     size_t n = (size_t)(t->m.tree.nq + t->m.tree.nv);
     t->w = (double *)malloc(sizeof(double) * (size_t)t->m.tree.nbody * HS_TREE_NW);
     t->y = (double *)malloc(sizeof(double) * n);
-    t->scratch = (double *)malloc(sizeof(double) * 5 * n);
+    t->scratch = (double *)malloc(sizeof(double) * HS_TREE_RK4_NSCRATCH * n);
     if (!t->w || !t->y || !t->scratch) {
         if (msg && nmsg) snprintf(msg, nmsg, "out of memory for a tree of %d bodies", t->m.tree.nbody);
         hs_capi_tree_free(t);
@@ -127,7 +127,7 @@ hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, cons
     m->tree.at_parent = m->at_parent;
     m->tree.at_child = m->at_child;
     m->tree.axis = m->axis;
-    m->tree.rot0 = m->rot0;
+    m->tree.rot0 = hs_tree_rot0_view(m->rot0, n);
     for (k = 0; k < 3; ++k) m->tree.gravity[k] = gravity[k];
     snprintf(m->name, sizeof m->name, "made");
     m->dt = 1e-3;

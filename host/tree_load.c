@@ -530,7 +530,7 @@ static int load_root(tctx *c)
     t->tree.at_parent = t->at_parent;
     t->tree.at_child = t->at_child;
     t->tree.axis = t->axis;
-    t->tree.rot0 = t->rot0;
+    t->tree.rot0 = hs_tree_rot0_view(t->rot0, c->nb);
     t->tree.ext = NULL;
     t->tree.time = 0.0;
     if (yt_map_get(c->root, "signals") || yt_map_get(c->root, "loads")) { /* the model loader's rules */

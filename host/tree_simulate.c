@@ -17,16 +17,17 @@ static double now_s(void)
 
 /* A CSV row at time t: energies (and the loads' work W when loads), the recorded bodies (w
  * holds the kinematics at y). */
-static void csv_row(const hs_tree_model *tm, FILE *csv, double t, const double *w, double Ek, double Ep, int loads,
-                    double W)
+static void csv_row(const hs_tree_model *tm, const hs_tree *tr, FILE *csv, double t, const double *w, double Ek,
+                    double Ep, int loads, double W)
 {
     int k;
     fprintf(csv, "%.9g,%.17g,%.17g,%.17g", t, Ek, Ep, Ek + Ep);
     if (loads) fprintf(csv, ",%.17g", W);
     for (k = 0; k < tm->nout; ++k) {
         const double *wj = w + (long)tm->out_body[k] * HS_TREE_NW;
-        fprintf(csv, ",%.17g,%.17g,%.17g,%.17g", atan2(wj[HS_TW_A + 3], wj[HS_TW_A]), wj[HS_TW_C], wj[HS_TW_C + 1],
-                wj[HS_TW_C + 2]);
+        double c[3];
+        hs_tree_com(tr, tm->out_body[k], wj, c); /* the tree integrated: its own frames */
+        fprintf(csv, ",%.17g,%.17g,%.17g,%.17g", atan2(wj[HS_TW_A + 3], wj[HS_TW_A]), c[0], c[1], c[2]);
     }
     fputc('\n', csv);
     fflush(csv); /* an interrupted run keeps every row written */
@@ -45,7 +46,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
     int loads = tv.ext && tv.ext->nload > 0;
     double W = 0.0; /* the external loads' work */
     size_t n = (size_t)(t->nq + t->nv);
-    double *y = (double *)malloc(sizeof(double) * n), *scratch = (double *)malloc(sizeof(double) * 5 * n);
+    double *y = (double *)malloc(sizeof(double) * n), *scratch = (double *)malloc(sizeof(double) * HS_TREE_RK4_NSCRATCH * n);
     double *w = (double *)malloc(sizeof(double) * (size_t)t->nbody * HS_TREE_NW);
     double Ek, Ep, t0 = now_s();
     long nsteps, i;
@@ -74,7 +75,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
             fprintf(csv, ",%s.angle_z,%s.x,%s.y,%s.z", b, b, b, b);
         }
         fputc('\n', csv);
-        csv_row(tm, csv, 0.0, w, Ek, Ep, loads, 0.0);
+        csv_row(tm, t, csv, 0.0, w, Ek, Ep, loads, 0.0);
     }
     for (i = 1; i <= nsteps; ++i) {
         tv.time = (double)(i - 1) * tm->dt;
@@ -91,7 +92,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
             hs_tree_energy(t, w, &Ek, &Ep);
             res->E1 = Ek + Ep - W;
             res->W = W;
-            if (csv) csv_row(tm, csv, res->t, w, Ek, Ep, loads, W);
+            if (csv) csv_row(tm, t, csv, res->t, w, Ek, Ep, loads, W);
         }
     }
 done:

@@ -86,11 +86,12 @@ HS_HD static inline void hs_riccati_body(const hs_tree *t, int j, hs_real *wj, c
 {
     hs_real *S = wj + HS_TW_S, *e = wj + HS_TW_E;
     const hs_real *om = wj + HS_TW_W;
-    hs_real r[3], J[9], Jb[6], fC[3], mC[3], Jw[3], x[3], y[3];
+    hs_real r[3], J[9], Jb[6], fC[3], mC[3], Jw[3], x[3], y[3], c[3];
     double mj = t->mass[j];
     hs_real rr;
     int i, k;
-    hs_v3_sub(r, wj + HS_TW_C, wj + HS_TW_O);
+    hs_tree_com(t, j, wj, c);
+    hs_v3_sub(r, c, wj + HS_TW_O);
     for (i = 0; i < 6; ++i) Jb[i] = t->inertia[6L * j + i];
     hs_m3_inertia_global(J, wj + HS_TW_A, Jb);
     rr = hs_v3_dot(r, r);
@@ -139,7 +140,7 @@ HS_HD static inline int hs_tree_loads(const hs_tree *t, int j, const hs_real *wj
     for (i = 0; i < 6; ++i) f[i] = 0.0;
     if (!m) return 0;
     for (l = 0; l < m->nload; ++l) {
-        hs_real F[3], tq[3], r[3], d[3], x[3], vp[3];
+        hs_real F[3], tq[3], r[3], d[3], x[3], vp[3], c[3];
         double sf, st;
         if (m->load_body[l] != j) continue;
         any = 1;
@@ -158,7 +159,8 @@ HS_HD static inline int hs_tree_loads(const hs_tree *t, int j, const hs_real *wj
             d[i] = m->load_at[l][i] - t->at_child[3L * j + i];
         }
         hs_m3_mulv(r, wj + HS_TW_A, d); /* the point from the joint point o */
-        hs_v3_sub(d, r, wj + HS_TW_C);
+        hs_tree_com(t, j, wj, c);
+        hs_v3_sub(d, r, c);
         hs_v3_axpy(d, d, 1.0, wj + HS_TW_O); /* the point from the centre of mass */
         hs_v3_cross(x, d, F);
         for (i = 0; i < 3; ++i) {
@@ -237,14 +239,16 @@ HS_HD static inline int hs_riccati_inv3(const hs_real M[9], hs_real scale, hs_re
 
 /* The smooth hinge's Riccati transformation (see the top of this file) of joint j, with the
  * structure of its H and Hm used: (S, b = S zeta + e) on the body side -> (So, eo) on the
- * parent's side, and the gain K (k x 6) with theta'' = -K (S (a_parent + zeta) + e) into K.
+ * parent's side, and the gain K with theta'' = -K (S (a_parent + zeta) + e)_rows into K: k x 3,
+ * on the rows 3 - hs_tree_zeta_at(ty) of [m; q] (the moment rows for revolute and ball joints,
+ * the force rows for prismatic ones; the other rows' entries are 0).
  *   revolute:  Hm^T S = u^T S_m (a row), S H = S_:,Omega u, D = u . (S H)_m;
  *   prismatic: the same with the force rows and the translational columns;
  *   ball:      H = [0; A], Hm = [A; 0]: S H D^-1 Hm^T S = S_:,Omega S_mOmega^-1 S_m,: (A cancels),
- *              K = [A^T S_mOmega^-1, 0] (nu'' in the child's frame).
+ *              K = A^T S_mOmega^-1 on the moment rows (nu'' in the child's frame).
  * 0, or -1 when D is singular (at most 1e-12 of the block's trace). */
 HS_HD static inline int hs_riccati_hinge(const hs_tree *t, int j, const hs_real *wj, const hs_real *b, hs_real So[36],
-                                         hs_real eo[6], hs_real K[18])
+                                         hs_real eo[6], hs_real K[9])
 {
     const hs_real *S = wj + HS_TW_S;
     int ty = t->jtype[j], i, c;
@@ -262,10 +266,9 @@ HS_HD static inline int hs_riccati_hinge(const hs_tree *t, int j, const hs_real 
             for (c = 0; c < 6; ++c) So[6 * i + c] = S[6 * i + c] - (X[3 * i] * S[c] + X[3 * i + 1] * S[6 + c] + X[3 * i + 2] * S[12 + c]);
             eo[i] = b[i] - (X[3 * i] * b[0] + X[3 * i + 1] * b[1] + X[3 * i + 2] * b[2]);
         }
-        /* K = [A^T Mi, 0] */
+        /* K = A^T Mi (the moment rows) */
         for (i = 0; i < 3; ++i)
-            for (c = 0; c < 6; ++c)
-                K[6 * i + c] = c < 3 ? A[i] * Mi[c] + A[3 + i] * Mi[3 + c] + A[6 + i] * Mi[6 + c] : 0.0;
+            for (c = 0; c < 3; ++c) K[3 * i + c] = A[i] * Mi[c] + A[3 + i] * Mi[3 + c] + A[6 + i] * Mi[6 + c];
         return 0;
     } else {
         /* one freedom along u (global): revolute (bf = 0: moments, angular accelerations) or
@@ -292,8 +295,7 @@ HS_HD static inline int hs_riccati_hinge(const hs_tree *t, int j, const hs_real 
             for (c = 0; c < 6; ++c) So[6 * i + c] = S[6 * i + c] - f * r[c];
             eo[i] = b[i] - sh[i] * ub;
         }
-        for (c = 0; c < 6; ++c) K[c] = 0.0;
-        for (i = 0; i < 3; ++i) K[bf + i] = u[i] / D;
+        for (i = 0; i < 3; ++i) K[i] = u[i] / D;
         return 0;
     }
 }
@@ -306,15 +308,12 @@ HS_HD static inline int hs_riccati_hinge(const hs_tree *t, int j, const hs_real 
 HS_HD static inline int hs_riccati_forward(const hs_tree *t, hs_real *w, const hs_real *f)
 {
     int j, i, c;
-    for (j = 0; j < t->nbody; ++j) {
-        hs_real *wj = w + (long)j * HS_TREE_NW;
-        for (i = 0; i < 42; ++i) wj[HS_TW_S + i] = 0.0; /* S and e: a free tip (eq. 34) */
-    }
+    /* S and e start at a free tip's 0 (eq. 34): hs_tree_kinematics zeroed them */
     for (j = t->nbody - 1; j >= 0; --j) {
         hs_real *wj = w + (long)j * HS_TREE_NW;
         hs_real So[36], eo[6], b[6];
         const hs_real *S = wj + HS_TW_S, *ze = wj + HS_TW_ZETA;
-        int par = t->parent[j], z0 = t->jtype[j] == HS_JOINT_PRISMATIC ? 0 : 3;
+        int par = t->parent[j], z0 = hs_tree_zeta_at(t->jtype[j]);
         hs_real fl[6];
         if (hs_tree_loads(t, j, wj, fl, (hs_real *)0)) { /* the external loads, and the caller's */
             if (f)
@@ -325,8 +324,7 @@ HS_HD static inline int hs_riccati_forward(const hs_tree *t, hs_real *w, const h
         }
         /* b = S zeta + e: zeta is rotational (revolute, ball) or translational (prismatic) */
         for (i = 0; i < 6; ++i)
-            b[i] = wj[HS_TW_E + i] + S[6 * i + z0] * ze[z0] + S[6 * i + z0 + 1] * ze[z0 + 1] +
-                   S[6 * i + z0 + 2] * ze[z0 + 2];
+            b[i] = wj[HS_TW_E + i] + S[6 * i + z0] * ze[0] + S[6 * i + z0 + 1] * ze[1] + S[6 * i + z0 + 2] * ze[2];
         if (hs_riccati_hinge(t, j, wj, b, So, eo, wj + HS_TW_K)) return j + 1;
         if (par < 0) continue; /* the ground: accelerations known (step A4) */
         {
@@ -380,8 +378,9 @@ HS_HD static inline void hs_riccati_backward(const hs_tree *t, hs_real *w, hs_re
         hs_real *wj = w + (long)j * HS_TREE_NW;
         hs_real *a = wj + HS_TW_ACC;
         const hs_real *S = wj + HS_TW_S, *e = wj + HS_TW_E, *ze = wj + HS_TW_ZETA, *K = wj + HS_TW_K;
-        hs_real ap[6], b[6], th[3];
-        int par = t->parent[j], ty = t->jtype[j], k = hs_joint_nv(ty), kv = hs_tree_iv(t, j);
+        hs_real ap[6], b[3], th[3];
+        int par = t->parent[j], ty = t->jtype[j], k = hs_joint_nv(ty), kv = hs_tree_iv(t, j), z0 = hs_tree_zeta_at(ty),
+            kr = 3 - z0;
         if (par >= 0) {
             /* the parent's acceleration at o_j (eq. 14) */
             const hs_real *wp = w + (long)par * HS_TREE_NW, *pa = wp + HS_TW_ACC;
@@ -397,16 +396,15 @@ HS_HD static inline void hs_riccati_backward(const hs_tree *t, hs_real *w, hs_re
         } else {
             for (i = 0; i < 6; ++i) ap[i] = 0.0;
         }
-        for (i = 0; i < 6; ++i) a[i] = ap[i] + ze[i];
-        for (i = 0; i < 6; ++i) {
-            hs_real s = e[i];
-            for (c = 0; c < 6; ++c) s += S[6 * i + c] * a[c];
+        for (i = 0; i < 6; ++i) a[i] = ap[i];
+        for (i = 0; i < 3; ++i) a[z0 + i] += ze[i];
+        for (i = 0; i < 3; ++i) { /* the rows K acts on */
+            hs_real s = e[kr + i];
+            for (c = 0; c < 6; ++c) s += S[6 * (kr + i) + c] * a[c];
             b[i] = s;
         }
         for (i = 0; i < k; ++i) {
-            hs_real s = 0.0;
-            for (c = 0; c < 6; ++c) s += K[6 * i + c] * b[c];
-            th[i] = -s;
+            th[i] = -(K[3 * i] * b[0] + K[3 * i + 1] * b[1] + K[3 * i + 2] * b[2]);
             vd[kv + i] = th[i];
         }
         /* a += H theta'' */

@@ -43,20 +43,36 @@ typedef struct hs_tree {
     hs_real time; /* s: the time of the state evaluated (the loads' signals) */
 } hs_tree;
 
-/* Per-body work (doubles): kinematics, then the Riccati coefficients and accelerations. */
+/* Per-body work (doubles): kinematics, then the Riccati coefficients and accelerations. 78
+ * doubles (624 B) per body: a chain of 33 334 bodies streams its work through the caches four
+ * times per evaluation, so what can be recomputed cheaply (the centre of mass: hs_tree_com)
+ * or has structural zeros (zeta's other half, K's other columns) is not stored. */
 enum {
     HS_TW_A = 0, /* rotation body -> global, row-major (9) */
     HS_TW_O = 9, /* the joint point, global (3) */
-    HS_TW_C = 12, /* the centre of mass, global (3) */
-    HS_TW_W = 15, /* angular velocity, global (3) */
-    HS_TW_V = 18, /* velocity of the joint point as a point of the body (3) */
-    HS_TW_ZETA = 21, /* the joint's velocity-product accelerations [r''; Omega'] (6) */
-    HS_TW_S = 27, /* Riccati matrix S at the joint, body side, row-major (6 x 6) */
-    HS_TW_E = 63, /* Riccati vector e (6) */
-    HS_TW_ACC = 69, /* accelerations [r''; Omega'] of the body at its joint point (6) */
-    HS_TW_K = 75, /* the hinge's gain: theta'' = -K (S (a_parent + zeta) + e), (k x 6) for k <= 3 (18) */
-    HS_TREE_NW = 93
+    HS_TW_W = 12, /* angular velocity, global (3) */
+    HS_TW_V = 15, /* velocity of the joint point as a point of the body (3) */
+    HS_TW_ZETA = 18, /* the joint's velocity-product accelerations: the Omega' half of [r''; Omega']
+                        (revolute, ball) or the r'' half (prismatic), the other half 0 (3) */
+    HS_TW_S = 21, /* Riccati matrix S at the joint, body side, row-major (6 x 6) */
+    HS_TW_E = 57, /* Riccati vector e (6) */
+    HS_TW_ACC = 63, /* accelerations [r''; Omega'] of the body at its joint point (6) */
+    HS_TW_K = 69, /* the hinge's gain: theta'' = -K (S (a_parent + zeta) + e)_rows, K (k x 3) on the
+                     moment rows (revolute, ball) or the force rows (prismatic), k <= 3 (9) */
+    HS_TREE_NW = 78
 };
+
+/* Scratch of an RK4 step (hs_tree_rk4.h), in multiples of nq + nv: the stage's state, its rate
+ * and the weighted sum of the rates (the classical tableau's four rates are never needed at
+ * once). */
+#define HS_TREE_RK4_NSCRATCH 3
+
+/* The half of [r''; Omega'] (and of [m; q]) that joint type ty's zeta and K act on: 3 for the
+ * rotational half (revolute, ball), 0 for the translational one (prismatic). */
+HS_HD static inline int hs_tree_zeta_at(int ty)
+{
+    return ty == HS_JOINT_PRISMATIC ? 0 : 3;
+}
 
 /* Position and velocity coordinates of a joint of type t. */
 HS_HD static inline int hs_joint_nq(int t)
@@ -101,6 +117,18 @@ HS_HD static inline void hs_tree_of_model(const hs_model *m, hs_tree *t)
     t->time = 0.0;
 }
 
+/* rot0 (nbody x 9) for a tree's view: NULL when every joint's is exactly the identity, so that
+ * the step reads no 72 B per body and evaluation that it does not need. */
+static inline const double *hs_tree_rot0_view(const double *rot0, long nbody)
+{
+    long j;
+    int k;
+    for (j = 0; j < nbody; ++j)
+        for (k = 0; k < 9; ++k)
+            if (rot0[9 * j + k] != (k % 4 == 0 ? 1.0 : 0.0)) return rot0;
+    return (const double *)0;
+}
+
 /* Rotation matrix (row-major) of the quaternion (w, x, y, z), normalised here. */
 HS_HD static inline void hs_quat_to_m3(const hs_real *q, hs_real R[9])
 {
@@ -124,22 +152,33 @@ HS_HD static inline void hs_m3_tmulv(hs_real r[3], const hs_real A[9], const hs_
     for (i = 0; i < 3; ++i) r[i] = A[i] * a[0] + A[3 + i] * a[1] + A[6 + i] * a[2];
 }
 
+/* The centre of mass of body j, global, from its work wj: o - A at_child + A com. */
+HS_HD static inline void hs_tree_com(const hs_tree *t, int j, const hs_real *wj, hs_real c[3])
+{
+    hs_real d[3], x[3];
+    int i;
+    for (i = 0; i < 3; ++i) d[i] = t->com[3L * j + i] - t->at_child[3L * j + i];
+    hs_m3_mulv(x, wj + HS_TW_A, d);
+    hs_v3_axpy(c, wj + HS_TW_O, 1.0, x);
+}
+
 /* Positions, velocities and the velocity-product accelerations zeta of every body, root to
  * tip, into w (nbody x HS_TREE_NW). Joint j moves its child relative to the parent:
  *   revolute:  A_j = A_p Rot(u, q) rot0, Omega_j = Omega_p + u_g q', zeta = [0; Omega_p x u_g q']
  *              (the joint point is one point of both bodies: no translational term);
  *   prismatic: A_j = A_p rot0, the point slides along u_g: zeta = [2 Omega_p x u_g q'; 0];
  *   ball:      A_j = A_p R(quat) rot0, Omega_j = Omega_p + A_j nu,
- *              zeta = [0; Omega_p x A_j nu] (d/dt (A_j nu) = A_j nu' + Omega_j x A_j nu). */
+ *              zeta = [0; Omega_p x A_j nu] (d/dt (A_j nu) = A_j nu' + Omega_j x A_j nu).
+ * Each body's S and e are zeroed here too (a free tip, eq. 34, before hs_riccati_forward adds
+ * to them): one pass over the work fewer than a separate loop. */
 HS_HD static inline void hs_tree_kinematics(const hs_tree *t, const hs_real *q, const hs_real *v, hs_real *w)
 {
     int j, i;
     for (j = 0; j < t->nbody; ++j) {
         hs_real *wj = w + (long)j * HS_TREE_NW;
-        hs_real *A = wj + HS_TW_A, *o = wj + HS_TW_O, *c = wj + HS_TW_C, *om = wj + HS_TW_W, *vo = wj + HS_TW_V,
-                *ze = wj + HS_TW_ZETA;
+        hs_real *A = wj + HS_TW_A, *o = wj + HS_TW_O, *om = wj + HS_TW_W, *vo = wj + HS_TW_V, *ze = wj + HS_TW_ZETA;
         int par = t->parent[j], ty = t->jtype[j], k = hs_tree_iq(t, j), kv = hs_tree_iv(t, j);
-        hs_real Ap[9], op[3], wp[3], vp[3], R[9], T[9], loc[3], ug[3], d[3], x[3], R0[9];
+        hs_real Ap[9], op[3], wp[3], vp[3], R[9], T[9], loc[3], ug[3], d[3], x[3], R0[9], zf[3];
         const double *rot0 = t->rot0 ? t->rot0 + 9L * j : (const double *)0;
         if (par >= 0) {
             const hs_real *wpj = w + (long)par * HS_TREE_NW;
@@ -163,11 +202,6 @@ HS_HD static inline void hs_tree_kinematics(const hs_tree *t, const hs_real *q, 
             for (i = 0; i < 3; ++i) loc[i] += q[k] * t->axis[3L * j + i];
         hs_m3_mulv(x, Ap, loc);
         hs_v3_axpy(o, op, 1.0, x);
-        if (rot0) {
-            for (i = 0; i < 9; ++i) R0[i] = rot0[i];
-        } else {
-            hs_m3_identity(R0);
-        }
         if (ty == HS_JOINT_REVOLUTE) {
             hs_real u[3];
             for (i = 0; i < 3; ++i) u[i] = t->axis[3L * j + i];
@@ -179,7 +213,12 @@ HS_HD static inline void hs_tree_kinematics(const hs_tree *t, const hs_real *q, 
         } else {
             hs_m3_copy(T, Ap);
         }
-        hs_m3_mul(A, T, R0);
+        if (rot0) {
+            for (i = 0; i < 9; ++i) R0[i] = rot0[i];
+            hs_m3_mul(A, T, R0);
+        } else {
+            hs_m3_copy(A, T);
+        }
         /* the parent's velocity at o (as a point of the parent): v_p + w_p x (o - o_p) */
         if (par >= 0) {
             hs_real opj[3];
@@ -190,28 +229,25 @@ HS_HD static inline void hs_tree_kinematics(const hs_tree *t, const hs_real *q, 
         } else {
             hs_v3_set(vo, 0.0, 0.0, 0.0);
         }
-        for (i = 0; i < 6; ++i) ze[i] = 0.0;
         if (ty == HS_JOINT_REVOLUTE) {
             hs_m3_mulv(ug, Ap, t->axis + 3L * j);
             hs_v3_axpy(om, wp, v[kv], ug);
             hs_v3_cross(x, wp, ug);
-            for (i = 0; i < 3; ++i) ze[3 + i] = x[i] * v[kv];
+            for (i = 0; i < 3; ++i) zf[i] = x[i] * v[kv];
         } else if (ty == HS_JOINT_BALL) {
             hs_real wr[3];
             hs_m3_mulv(wr, A, v + kv);
             hs_v3_axpy(om, wp, 1.0, wr);
-            hs_v3_cross(ze + 3, wp, wr);
+            hs_v3_cross(zf, wp, wr);
         } else {
             hs_m3_mulv(ug, Ap, t->axis + 3L * j);
             hs_v3_copy(om, wp);
             hs_v3_axpy(vo, vo, v[kv], ug);
             hs_v3_cross(x, wp, ug);
-            for (i = 0; i < 3; ++i) ze[i] = 2.0 * x[i] * v[kv];
+            for (i = 0; i < 3; ++i) zf[i] = 2.0 * x[i] * v[kv];
         }
-        /* centre of mass: o - A at_child + A com */
-        for (i = 0; i < 3; ++i) d[i] = t->com[3L * j + i] - t->at_child[3L * j + i];
-        hs_m3_mulv(x, A, d);
-        hs_v3_axpy(c, o, 1.0, x);
+        hs_v3_copy(ze, zf);
+        for (i = 0; i < 42; ++i) wj[HS_TW_S + i] = 0.0; /* S and e: a free tip (eq. 34) */
     }
 }
 
@@ -223,16 +259,17 @@ HS_HD static inline void hs_tree_energy(const hs_tree *t, const hs_real *w, hs_r
     int j, i;
     for (j = 0; j < t->nbody; ++j) {
         const hs_real *wj = w + (long)j * HS_TREE_NW;
-        hs_real d[3], vc[3], x[3], J[9], Jw[3], Jb[6];
+        hs_real d[3], vc[3], x[3], J[9], Jw[3], Jb[6], c[3];
         double mj = t->mass[j];
-        hs_v3_sub(d, wj + HS_TW_C, wj + HS_TW_O);
+        hs_tree_com(t, j, wj, c);
+        hs_v3_sub(d, c, wj + HS_TW_O);
         hs_v3_cross(x, wj + HS_TW_W, d);
         hs_v3_axpy(vc, wj + HS_TW_V, 1.0, x);
         for (i = 0; i < 6; ++i) Jb[i] = t->inertia[6L * j + i];
         hs_m3_inertia_global(J, wj + HS_TW_A, Jb);
         hs_m3_mulv(Jw, J, wj + HS_TW_W);
         T += 0.5 * mj * hs_v3_dot(vc, vc) + 0.5 * hs_v3_dot(wj + HS_TW_W, Jw);
-        V -= mj * (t->gravity[0] * wj[HS_TW_C] + t->gravity[1] * wj[HS_TW_C + 1] + t->gravity[2] * wj[HS_TW_C + 2]);
+        V -= mj * (t->gravity[0] * c[0] + t->gravity[1] * c[1] + t->gravity[2] * c[2]);
     }
     *Ekin = T;
     *Epot = V;

@@ -53,7 +53,7 @@ typedef struct hs_tree_ens {
 HS_HD static inline long hs_tree_inst_doubles(const hs_tree_ens *e)
 {
     long nb = e->base.nbody, ny = (long)e->base.nq + e->base.nv;
-    return 6 * ny + nb * HS_TREE_NW + (e->own_par ? 16 * nb : 0) + (e->forces ? 6 * nb : 0);
+    return (1 + HS_TREE_RK4_NSCRATCH) * ny + nb * HS_TREE_NW + (e->own_par ? 16 * nb : 0) + (e->forces ? 6 * nb : 0);
 }
 
 /* The instance's tree: base's arrays, or its own copy of the bodies' numbers (par, 16 per
@@ -164,7 +164,11 @@ HS_HD static inline double hs_tree_signal(const hs_tree *t, const double *y, con
     }
     case HS_SIG_CX:
     case HS_SIG_CY:
-    case HS_SIG_CZ: return wj[HS_TW_C + r.kind - HS_SIG_CX];
+    case HS_SIG_CZ: {
+        double c[3];
+        hs_tree_com(t, j, wj, c);
+        return c[r.kind - HS_SIG_CX];
+    }
     case HS_SIG_EKIN: return Ek;
     case HS_SIG_EPOT: return Ep;
     case HS_SIG_EBAL: return Ek + Ep - W - E0;
@@ -230,7 +234,7 @@ HS_HD static inline int hs_tree_run_instance(const hs_tree_ens *e, const double 
     hs_tree t;
     hs_inst_run g;
     long ny = (long)e->base.nq + e->base.nv, nb = e->base.nbody, k, m;
-    double *y = blk, *scr = y + ny, *w = scr + 5 * ny, *par = w + nb * HS_TREE_NW;
+    double *y = blk, *scr = y + ny, *w = scr + HS_TREE_RK4_NSCRATCH * ny, *par = w + nb * HS_TREE_NW;
     double *F = par + (e->own_par ? 16 * nb : 0);
     int st = 0;
     double W = 0.0; /* the external loads' work */

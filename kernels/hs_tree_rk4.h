@@ -26,10 +26,10 @@ HS_HD static inline int hs_tree_rate(const hs_tree *t, const hs_real *y, const h
             const hs_real *qq = q + k;
             if (t->rot0) {
                 for (i = 0; i < 9; ++i) R0[i] = t->rot0[9L * j + i];
+                hs_m3_mulv(om, R0, v + kv);
             } else {
-                hs_m3_identity(R0);
+                hs_v3_copy(om, v + kv);
             }
-            hs_m3_mulv(om, R0, v + kv);
             yd[k] = 0.5 * (-qq[1] * om[0] - qq[2] * om[1] - qq[3] * om[2]);
             yd[k + 1] = 0.5 * (qq[0] * om[0] + qq[2] * om[2] - qq[3] * om[1]);
             yd[k + 2] = 0.5 * (qq[0] * om[1] + qq[3] * om[0] - qq[1] * om[2]);
@@ -57,33 +57,38 @@ HS_HD static inline void hs_tree_normalise(const hs_tree *t, hs_real *q)
 }
 
 /* One RK4 step of length h on y (nq + nv), in place, from the time t->time (the stages'
- * loads at t + c h: hs_tree_loads). scratch: 5 (nq + nv); w as above. Loads f are held over
- * the step. Wext, if not NULL, gets the work of the model's external loads over the step
- * added (their power integrated by the same stages: E_kin + E_pot - W_ext is then conserved to
- * the integrator's order). 0, or the failing joint + 1 (y and Wext unchanged then). */
+ * loads at t + c h: hs_tree_loads). scratch: HS_TREE_RK4_NSCRATCH (nq + nv); w as above. Loads
+ * f are held over the step. Wext, if not NULL, gets the work of the model's external loads
+ * over the step added (their power integrated by the same stages: E_kin + E_pot - W_ext is
+ * then conserved to the integrator's order). 0, or the failing joint + 1 (y and Wext
+ * unchanged then). */
 HS_HD static inline int hs_tree_rk4_step_w(const hs_tree *t, hs_real h, const hs_real *f, hs_real *y, hs_real *w,
                                            hs_real *scratch, hs_real *Wext)
 {
-    int n = t->nq + t->nv, i, rc;
-    hs_real *k1 = scratch, *k2 = k1 + n, *k3 = k2 + n, *k4 = k3 + n, *yt = k4 + n;
-    hs_real P[4] = {0.0, 0.0, 0.0, 0.0};
+    int n = t->nq + t->nv, i, rc, s;
+    hs_real *yt = scratch, *k = yt + n, *sum = k + n;
+    hs_real P = 0.0;
     hs_tree ts = *t; /* the stages' times */
     int loads = t->ext && t->ext->nload > 0;
-    if ((rc = hs_tree_rate(&ts, y, f, w, k1))) return rc;
-    if (loads) P[0] = hs_tree_load_power(&ts, w);
-    for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k1[i];
-    ts.time = t->time + 0.5 * h;
-    if ((rc = hs_tree_rate(&ts, yt, f, w, k2))) return rc;
-    if (loads) P[1] = hs_tree_load_power(&ts, w);
-    for (i = 0; i < n; ++i) yt[i] = y[i] + 0.5 * h * k2[i];
-    if ((rc = hs_tree_rate(&ts, yt, f, w, k3))) return rc;
-    if (loads) P[2] = hs_tree_load_power(&ts, w);
-    for (i = 0; i < n; ++i) yt[i] = y[i] + h * k3[i];
-    ts.time = t->time + h;
-    if ((rc = hs_tree_rate(&ts, yt, f, w, k4))) return rc;
-    if (loads) P[3] = hs_tree_load_power(&ts, w);
-    for (i = 0; i < n; ++i) y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
-    if (Wext) *Wext += h / 6.0 * (P[0] + 2.0 * P[1] + 2.0 * P[2] + P[3]);
+    for (s = 0; s < 4; ++s) {
+        /* stage s: its time c h, its state y + c h k_{s-1}, its weight bw / 6 */
+        hs_real c = s == 0 ? 0.0 : (s == 3 ? 1.0 : 0.5), bw = (s == 0 || s == 3) ? 1.0 : 2.0;
+        const hs_real *ys = y;
+        if (s > 0) {
+            hs_real a = c * h;
+            for (i = 0; i < n; ++i) yt[i] = y[i] + a * k[i];
+            ys = yt;
+        }
+        ts.time = t->time + c * h;
+        if ((rc = hs_tree_rate(&ts, ys, f, w, k))) return rc;
+        if (loads) P += bw * hs_tree_load_power(&ts, w);
+        if (s == 0)
+            for (i = 0; i < n; ++i) sum[i] = k[i];
+        else
+            for (i = 0; i < n; ++i) sum[i] += bw * k[i];
+    }
+    for (i = 0; i < n; ++i) y[i] += h / 6.0 * sum[i];
+    if (Wext) *Wext += h / 6.0 * P;
     hs_tree_normalise(t, y);
     return 0;
 }

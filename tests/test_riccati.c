@@ -328,8 +328,9 @@ static void newton_euler_check(const hs_tree *t, const double *w, const double *
     for (j = 0; j < t->nbody; ++j) {
         const double *wj = w + j * HS_TREE_NW, *acc = wj + HS_TW_ACC, *om = wj + HS_TW_W;
         double r[3], x[3], y[3], ac[3], J[9], Jb[6], Jw[3], Ja[3], Fr[3], Mr[3], d[3];
-        double mj = t->mass[j];
-        hs_v3_sub(r, wj + HS_TW_C, wj + HS_TW_O);
+        double mj = t->mass[j], cj[3];
+        hs_tree_com(t, j, wj, cj);
+        hs_v3_sub(r, cj, wj + HS_TW_O);
         hs_v3_cross(x, acc + 3, r);
         hs_v3_cross(y, om, r);
         hs_v3_cross(d, om, y);
@@ -346,13 +347,13 @@ static void newton_euler_check(const hs_tree *t, const double *w, const double *
             scale = fmax(scale, fmax(fabs(Ja[i]), fabs(F[6 * j + i])));
         }
         /* the parent's force -q_j at o_j */
-        hs_v3_sub(d, wj + HS_TW_O, wj + HS_TW_C);
+        hs_v3_sub(d, wj + HS_TW_O, cj);
         hs_v3_cross(y, d, F + 6 * j + 3);
         for (i = 0; i < 3; ++i) Mr[i] -= -y[i];
         for (c = j + 1; c < t->nbody; ++c) {
             const double *wc = w + c * HS_TREE_NW;
             if (t->parent[c] != j) continue;
-            hs_v3_sub(d, wc + HS_TW_O, wj + HS_TW_C);
+            hs_v3_sub(d, wc + HS_TW_O, cj);
             hs_v3_cross(y, d, F + 6 * c + 3);
             for (i = 0; i < 3; ++i) {
                 Fr[i] -= F[6 * c + 3 + i];
@@ -398,16 +399,19 @@ static double fd_check(const hs_tree *t, const double *q, const double *v, const
     hs_tree_kinematics(t, qm, vm, wm);
     for (j = 0; j < t->nbody; ++j) {
         const double *a = w + j * HS_TREE_NW, *P = wp + j * HS_TREE_NW, *M = wm + j * HS_TREE_NW;
-        double r[3], x[3], yy[3], ac[3], vcp[3], vcm[3], d[3];
-        hs_v3_sub(r, a + HS_TW_C, a + HS_TW_O);
+        double r[3], x[3], yy[3], ac[3], vcp[3], vcm[3], d[3], ca[3], cp[3], cm[3];
+        hs_tree_com(t, j, a, ca);
+        hs_tree_com(t, j, P, cp);
+        hs_tree_com(t, j, M, cm);
+        hs_v3_sub(r, ca, a + HS_TW_O);
         hs_v3_cross(x, a + HS_TW_ACC + 3, r);
         hs_v3_cross(yy, a + HS_TW_W, r);
         hs_v3_cross(d, a + HS_TW_W, yy);
         for (i = 0; i < 3; ++i) ac[i] = a[HS_TW_ACC + i] + x[i] + d[i];
-        hs_v3_sub(d, P + HS_TW_C, P + HS_TW_O);
+        hs_v3_sub(d, cp, P + HS_TW_O);
         hs_v3_cross(x, P + HS_TW_W, d);
         hs_v3_axpy(vcp, P + HS_TW_V, 1.0, x);
-        hs_v3_sub(d, M + HS_TW_C, M + HS_TW_O);
+        hs_v3_sub(d, cm, M + HS_TW_O);
         hs_v3_cross(x, M + HS_TW_W, d);
         hs_v3_axpy(vcm, M + HS_TW_V, 1.0, x);
         for (i = 0; i < 3; ++i) {

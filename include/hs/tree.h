@@ -25,9 +25,11 @@ extern "C" {
  * machine's physical memory. */
 #define HS_TREE_MAX_BODIES 10000000
 
-/* Bytes per body of a loaded tree and its RK4 integration (arrays, work, state, stages). */
+/* Bytes per body of a loaded tree and its RK4 integration (arrays, work, initial state, state,
+ * stages and the state written: 7 doubles each for a ball joint). */
 #define HS_TREE_BYTES_PER_BODY                                                                   \
-    (sizeof(double) * (1 + 1 + 3 + 6 + 3 + 3 + 3 + 9 + HS_TREE_NW + 8 * 7) + sizeof(int) * 5 + 2 * HS_NAME_LEN)
+    (sizeof(double) * (1 + 1 + 3 + 6 + 3 + 3 + 3 + 9 + HS_TREE_NW + (3 + HS_TREE_RK4_NSCRATCH) * 7) + sizeof(int) * 5 + \
+     2 * HS_NAME_LEN)
 
 typedef struct hs_tree_model {
     hs_tree tree; /* the view over the arrays below */
