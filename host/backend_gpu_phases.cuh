@@ -71,6 +71,10 @@ HS_HD static inline void gc_begin_one(const hs_gpu_const *c, hs_batch_out *out, 
 {
     if (g->done) return;
     gc_step_begin(m, s, w);
+    if (s->status) { /* a ball joint turned too far in one step (hs_ball_rechart) */
+        gc_finish(&c->spec, g, s, s->status, i, out);
+        return;
+    }
     if ((int)m->max_iter < 1) { /* hs_step's Newton loop would not run: not converged */
         gc_maxiter(m, s, w);
         gc_finish(&c->spec, g, s, s->status, i, out);

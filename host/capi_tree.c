@@ -219,8 +219,8 @@ double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const d
     hs_model *m;
     hs_kin *k;
     hs_dyn_work *dw;
-    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], dt = -1.0;
-    int piv[HS_MAX_Z], j;
+    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], z[HS_MAX_Z], zd[HS_MAX_Z], dt = -1.0;
+    int piv[HS_MAX_Z];
     long r;
     struct timespec a, b;
     if (nrep < 1) return -1.0;
@@ -228,18 +228,18 @@ double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const d
     k = (hs_kin *)malloc(sizeof *k);
     dw = (hs_dyn_work *)malloc(sizeof *dw);
     if (!m || !k || !dw || hs_tree_to_model(tm, m, (hs_error *)0)) goto done;
+    if (hs_tree_state_to_model(tm, q, v, z, zd) != m->nz) goto done; /* a ball joint: its rotation vector */
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (r = 0; r < nrep; ++r) {
-        hs_kin_positions(m, q, k);
-        hs_kin_velocities(m, v, k);
+        hs_kin_positions(m, z, k);
+        hs_kin_velocities(m, zd, k);
         hs_mass_force(m, k, 0.0, M, HS_MAX_Z, Q, dw);
         if (hs_lu_factor(M, m->nz, HS_MAX_Z, piv)) goto done;
         hs_lu_solve(M, m->nz, HS_MAX_Z, piv, Q);
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     dt = ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)) / (double)nrep;
-    if (vd)
-        for (j = 0; j < m->nz; ++j) vd[j] = Q[j];
+    if (vd) hs_tree_accel_from_model(tm, z, zd, Q, vd);
 done:
     free(m);
     free(k);

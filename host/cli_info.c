@@ -192,8 +192,17 @@ int hs_cli_info(int argc, char **argv)
     printf("model:            %s\n", d->name);
     printf("source:           %s\n", source[0] ? source : "-");
     printf("file:             %s\n", d->path);
-    printf("bodies:           %d\n", m->nbody);
-    printf("joints:           %d (coordinates: %d)\n", m->nbody, m->nz);
+    {
+        int j, nball = 0;
+        for (j = 0; j < m->nbody; ++j) nball += m->joint_ball[j] == 1;
+        printf("bodies:           %d\n", m->nbody - 2 * nball);
+        if (nball)
+            printf("joints:           %d, %d of them ball joints (coordinates: %d; a ball joint's are its rotation "
+                   "vector, <joint>.x, .y, .z)\n",
+                   m->nbody - 2 * nball, nball, m->nz);
+        else
+            printf("joints:           %d (coordinates: %d)\n", m->nbody, m->nz);
+    }
     if (m->nnh > 0)
         printf("cuts:             %d (constraint equations: %d, of which nonholonomic: %d)\n", m->ncut, m->ncon,
                m->nnh);

@@ -47,6 +47,7 @@ const hs_field hs_model_fields[] = {
     HS_FCOUNTED(joint_axis_kind, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(joint_rot0_id, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(joint_planar, HS_FT_INT, nbody, 1),
+    HS_FCOUNTED(joint_ball, HS_FT_INT, nbody, 1),
     HS_FCOUNTED(cut_type, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_a, HS_FT_INT, ncut, 1),
     HS_FCOUNTED(cut_body_b, HS_FT_INT, ncut, 1),
@@ -284,6 +285,15 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     }
 }
 
+/* 1 when the model has a ball joint (hs_model.h: joint_ball), for HS_CAP_BALL. */
+static int has_ball(const hs_model *m)
+{
+    int j;
+    for (j = 0; j < m->nbody; ++j)
+        if (m->joint_type[j] == HS_JOINT_BALL) return 1;
+    return 0;
+}
+
 static int max1(int n)
 {
     return n > 0 ? n : 1;
@@ -424,9 +434,9 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     sb_printf(&b,
               "#define HS_CAP_BODIES %d\n#define HS_CAP_Z %d\n#define HS_CAP_CON %d\n#define HS_CAP_VOLS %d\n"
               "#define HS_CAP_DCV %d\n#define HS_CAP_CYLS %d\n#define HS_CAP_FS %d\n#define HS_CAP_X %d\n"
-              "#define HS_CAP_OUT %d\n",
+              "#define HS_CAP_OUT %d\n#define HS_CAP_BALL %d\n",
               max1(m->nbody), max1(m->nz), max1(m->ncon), max1(m->nvol), max1(m->ndcv), max1(m->ncyl),
-              max1(m->nfs), max1(m->nx), max1(out->nsig));
+              max1(m->nfs), max1(m->nx), max1(out->nsig), has_ball(m));
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hs/tree.h"
+#include "hs_rotvec.h"
 #include "model_names.h"
 #include "model_parts.h"
 #include "model_validate.h"
@@ -108,7 +109,7 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
     int child_joint[HS_MAX_BODIES], parent_of[HS_MAX_BODIES], newidx[HS_MAX_BODIES];
     int placed[HS_MAX_BODIES];
     char kp[128];
-    int i, j, b, n;
+    int i, j, b, n, mi = 0; /* mi: the model's next body (a ball joint takes three) */
     /* get_list caps both lists; said again here so that the compiler sees the bound of every
      * index below (gcc 13 warned of reads past tb otherwise, -Wstringop-overread) */
     if (nb > HS_MAX_BODIES || nj > HS_MAX_BODIES)
@@ -175,12 +176,59 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
                            tb[b].name);
         }
         placed[b] = 1;
-        newidx[b] = n;
-        j = n;
         {
             const tbody *s = &tb[b];
             const tjoint *t = &tj[child_joint[b]];
-            m->body_parent[j] = parent_of[b] < 0 ? -1 : newidx[parent_of[b]];
+            int ball = t->type == HS_JOINT_BALL, r;
+            if (mi + (ball ? 3 : 1) > HS_MAX_BODIES) {
+                i = child_joint[b];
+                snprintf(kp, sizeof kp, "joints[%d].type", i);
+                return yt_fail(&c->y, HS_ERR_LIMIT, tj[i].map, kp,
+                               "the model needs more than HS_MAX_BODIES = %d bodies: a ball joint takes three (one "
+                               "per coordinate of its rotation vector; integrator.formulation: riccati has no such "
+                               "limit)",
+                               HS_MAX_BODIES);
+            }
+            if (ball) {
+                /* a ball joint: two massless bodies in the parent's frame at the joint point,
+                 * then the child, one coordinate of the rotation vector each (hs_model.h,
+                 * kernels/hs_rotvec.h); the initial state from q0 and w0 */
+                double phi[3], pd[3];
+                if (strlen(t->name) + 2 >= HS_NAME_LEN) {
+                    snprintf(kp, sizeof kp, "joints[%d].name", child_joint[b]);
+                    return yt_fail(&c->y, HS_ERR_VALUE, t->name_node, kp,
+                                   "a ball joint's name must have fewer than %d characters (its coordinates are "
+                                   "<name>.x, .y and .z)",
+                                   HS_NAME_LEN - 2);
+                }
+                if (hs_rotvec_state_of(t->q0, t->rot0, t->w0, phi, pd)) {
+                    snprintf(kp, sizeof kp, "joints[%d].q0", child_joint[b]);
+                    return yt_fail(&c->y, HS_ERR_VALUE, t->map, kp, "the initial rotation has no rotation vector");
+                }
+                for (r = 0; r < 2; ++r) {
+                    j = mi + r;
+                    m->body_parent[j] = r == 0 ? (parent_of[b] < 0 ? -1 : newidx[parent_of[b]]) : j - 1;
+                    m->body_shape[j] = HS_SHAPE_CUSTOM;
+                    m->joint_type[j] = HS_JOINT_BALL;
+                    m->joint_ball[j] = r + 1;
+                    m->joint_axis[j][r] = 1.0; /* e_r: phi_r's axis at phi = 0 (informative) */
+                    m->joint_rot0[j][0] = m->joint_rot0[j][4] = m->joint_rot0[j][8] = 1.0;
+                    if (r == 0) memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
+                    m->joint_z0[j] = phi[r];
+                    m->joint_zd0[j] = pd[r];
+                    m->joint_hold[j] = t->hold;
+                    c->d->body_name[j][0] = '\0'; /* no name: nothing can be attached to it */
+                    snprintf(c->d->joint_name[j], HS_NAME_LEN, "%.*s.%c", HS_NAME_LEN - 3, t->name, "xyz"[r]);
+                    c->body_map[j] = s->map;
+                    c->body_y[j] = b;
+                    c->joint_map[j] = t->map;
+                    c->joint_y[j] = child_joint[b];
+                }
+                mi += 2;
+            }
+            j = mi++;
+            newidx[b] = j;
+            m->body_parent[j] = ball ? j - 1 : parent_of[b] < 0 ? -1 : newidx[parent_of[b]];
             m->body_shape[j] = s->shape;
             m->body_com_given[j] = s->com_given;
             m->body_mass[j] = s->mass;
@@ -188,23 +236,33 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
             memcpy(m->body_com[j], s->com, sizeof s->com);
             memcpy(m->body_inertia[j], s->inertia, sizeof s->inertia);
             m->joint_type[j] = t->type;
-            memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
+            if (!ball) memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
             memcpy(m->joint_at_child[j], t->at_child, sizeof t->at_child);
-            memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
             memcpy(m->joint_rot0[j], t->rot0, sizeof t->rot0);
-            m->joint_z0[j] = t->z0;
-            m->joint_zd0[j] = t->zd0;
+            if (ball) {
+                double phi[3], pd[3];
+                hs_rotvec_state_of(t->q0, t->rot0, t->w0, phi, pd);
+                m->joint_ball[j] = 3;
+                m->joint_axis[j][2] = 1.0;
+                m->joint_z0[j] = phi[2];
+                m->joint_zd0[j] = pd[2];
+            } else {
+                memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
+                m->joint_z0[j] = t->z0;
+                m->joint_zd0[j] = t->zd0;
+            }
             m->joint_hold[j] = t->hold;
             snprintf(c->d->body_name[j], HS_NAME_LEN, "%s", s->name);
-            snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
+            if (ball) snprintf(c->d->joint_name[j], HS_NAME_LEN, "%.*s.z", HS_NAME_LEN - 3, t->name);
+            else snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
             c->body_map[j] = s->map;
             c->body_y[j] = b;
             c->joint_map[j] = t->map;
             c->joint_y[j] = child_joint[b];
         }
     }
-    m->nbody = nb;
-    m->nz = nb;
+    m->nbody = mi;
+    m->nz = mi;
     return HS_OK;
 }
 

@@ -82,7 +82,6 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
     static const char *const keys[] = {"name", "type", "parent", "child", "axis", "at_parent", "at_child",
                                        "rotation0", "z0", "zdot0", "hold", "q0", "w0", NULL};
     static const char *const types[] = {"revolute", "prismatic", "ball", NULL};
-    char kp[200];
     double ax[3], ang;
     int rc, pr, tmpl = flags & HS_PART_TEMPLATE;
     memset(t, 0, sizeof *t);
@@ -102,10 +101,6 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
     if (!tmpl && ((rc = yt_get_str(c, y, path, "parent", 1, 0, t->parent, sizeof t->parent, &t->parent_node)) ||
                   (rc = yt_get_str(c, y, path, "child", 1, 0, t->child, sizeof t->child, &t->child_node))))
         return rc;
-    if (t->type == HS_JOINT_BALL && !(flags & HS_PART_BALL))
-        return yt_fail(c, HS_ERR_VALUE, yt_map_get(y, "type"), yt_join(kp, sizeof kp, path, "type"),
-                       "ball joints belong to open trees of the Riccati method (integrator.formulation: "
-                       "riccati); the penalty and double-step formulations take revolute and prismatic joints");
     if (t->type == HS_JOINT_BALL) {
         static const char *const one[] = {"axis", "z0", "zdot0", "hold", NULL};
         int k;

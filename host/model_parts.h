@@ -30,7 +30,6 @@ typedef struct tjoint {
 
 /* Flags of hs_parse_joint / hs_parse_body. */
 enum {
-    HS_PART_BALL = 1, /* type: ball is allowed (the tree loader) */
     HS_PART_TEMPLATE = 2 /* a chain's template: no name, parent or child (generated) */
 };
 

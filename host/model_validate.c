@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hs_linalg.h"
 #include "model_names.h"
 #include "model_validate.h"
 #include "params.h"
@@ -220,6 +221,39 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
         if (sh < HS_SHAPE_CUSTOM || sh > HS_SHAPE_POINT)
             return vfail(d, err, w, HS_WHERE_BODY, j, "shape", -1, HS_ERR_VALUE,
                          "unknown shape %d", sh);
+        if (m->joint_ball[j] < 0 || m->joint_ball[j] > 3 ||
+            (m->joint_ball[j] != 0) != (m->joint_type[j] == HS_JOINT_BALL) ||
+            (m->joint_ball[j] > 1 && (m->joint_ball[j - 1] != m->joint_ball[j] - 1 || m->body_parent[j] != j - 1)))
+            return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
+                         "a ball joint is three consecutive bodies, each the parent of the next");
+        if (m->joint_type[j] == HS_JOINT_BALL && m->joint_ball[j] < 3) {
+            /* a ball joint's first two bodies: massless, in the parent's frame */
+            if (m->body_mass[j] != 0.0 || m->body_shape[j] != HS_SHAPE_CUSTOM)
+                return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
+                             "a ball joint's first two bodies are massless");
+            continue;
+        }
+        if (m->joint_ball[j] == 3) {
+            /* the child of a ball joint needs inertia about every axis through the joint point:
+             * its spin about an axis without is undetermined (M is singular) */
+            double r[3], JO[9], R[9], det, tr;
+            int a, b;
+            for (k = 0; k < 3; ++k) r[k] = m->body_com[j][k] - m->joint_at_child[j][k];
+            hs_m3_identity(R);
+            hs_m3_inertia_global(JO, R, m->body_inertia[j]);
+            for (a = 0; a < 3; ++a)
+                for (b = 0; b < 3; ++b)
+                    JO[3 * a + b] += m->body_mass[j] * ((a == b ? r[0] * r[0] + r[1] * r[1] + r[2] * r[2] : 0.0) - r[a] * r[b]);
+            tr = JO[0] + JO[4] + JO[8];
+            det = JO[0] * (JO[4] * JO[8] - JO[5] * JO[7]) - JO[1] * (JO[3] * JO[8] - JO[5] * JO[6]) +
+                  JO[2] * (JO[3] * JO[7] - JO[4] * JO[6]);
+            if (!(tr > 0.0) || !(det > 1e-9 * tr * tr * tr / 27.0))
+                return vfail(d, err, w, HS_WHERE_BODY, j, "shape", -1, HS_ERR_VALUE,
+                             "the body on ball joint '%.*s' has no inertia about an axis through the joint point "
+                             "(a rod's J_xx = 0): its spin about that axis is undetermined; give it a section "
+                             "(shape: beam) or a custom inertia, or use a revolute joint",
+                             (int)strlen(d->joint_name[j]) - 2, d->joint_name[j]); /* <joint>.z */
+        }
         if (!(m->body_mass[j] > 0.0))
             return vfail(d, err, w, HS_WHERE_BODY, j, "mass", -1, HS_ERR_VALUE,
                          "mass must be > 0");
@@ -241,7 +275,8 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
                              "inequality (principal moments %.6g, %.6g, %.6g kg m^2)",
                              lam[0], lam[1], lam[2]);
         }
-        if (m->joint_type[j] != HS_JOINT_REVOLUTE && m->joint_type[j] != HS_JOINT_PRISMATIC)
+        if (m->joint_type[j] != HS_JOINT_REVOLUTE && m->joint_type[j] != HS_JOINT_PRISMATIC &&
+            m->joint_type[j] != HS_JOINT_BALL)
             return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
                          "unknown joint type %d", m->joint_type[j]);
         if (!(norm3(m->joint_axis[j]) > 0.0))

@@ -439,6 +439,7 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     for (j = 0; j < m->nbody; ++j) {
         const char *b = d->body_name[j];
         int sh = m->body_shape[j];
+        if (m->joint_ball[j] == 1 || m->joint_ball[j] == 2) continue; /* a ball joint's massless bodies */
         add(&t, "kg", OFF1(body_mass, j), "body.%s.mass", b);
         if (sh == HS_SHAPE_ROD || sh == HS_SHAPE_BEAM || sh == HS_SHAPE_CUBOID)
             add(&t, "m", OFF2(body_dim, j, 0, 3), "body.%s.length", b);
@@ -457,6 +458,24 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     for (j = 0; j < m->nbody; ++j) {
         const char *n = d->joint_name[j];
         int pr = m->joint_type[j] == HS_JOINT_PRISMATIC;
+        if (m->joint_ball[j] == 1) {
+            /* a ball joint (its coordinates named <joint>.x, .y, .z): the rotation vector phi
+             * (kernels/hs_rotvec.h) and its rate, as joint.<joint>.z0.x ...; its point on the
+             * parent; at_child is its child's (below) */
+            char base[HS_NAME_LEN];
+            snprintf(base, sizeof base, "%.*s", (int)strlen(n) - 2, n);
+            for (k = 0; k < 3; ++k) add(&t, "rad", OFF1(joint_z0, j + k), "joint.%s.z0.%s", base, k_xyz[k]);
+            for (k = 0; k < 3; ++k) add(&t, "rad/s", OFF1(joint_zd0, j + k), "joint.%s.zdot0.%s", base, k_xyz[k]);
+            add_vec(&t, "m", OFF2(joint_at_parent, j, 0, 3), "joint", base, "at_parent");
+            continue;
+        }
+        if (m->joint_ball[j] == 2) continue;
+        if (m->joint_ball[j] == 3) {
+            char base[HS_NAME_LEN];
+            snprintf(base, sizeof base, "%.*s", (int)strlen(n) - 2, n);
+            add_vec(&t, "m", OFF2(joint_at_child, j, 0, 3), "joint", base, "at_child");
+            continue;
+        }
         add(&t, pr ? "m" : "rad", OFF1(joint_z0, j), "joint.%s.z0", n);
         add(&t, pr ? "m/s" : "rad/s", OFF1(joint_zd0, j), "joint.%s.zdot0", n);
         add_vec(&t, "", OFF2(joint_axis, j, 0, 3), "joint", n, "axis");

@@ -183,7 +183,9 @@ const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
 const char *hs_joint_kind_name(const hs_model_desc *d, int j)
 {
     if (!d || j < 0 || j >= d->model.nz) return "";
-    return d->model.joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic" : "revolute";
+    return d->model.joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic"
+           : d->model.joint_type[j] == HS_JOINT_BALL    ? "ball" /* a rotation vector's coordinate */
+                                                        : "revolute";
 }
 
 /* The first CSV column of that name wins (column names of a model are normally unique). */

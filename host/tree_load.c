@@ -14,6 +14,7 @@
 
 #include "hs/tree.h"
 #include "hs_model_derive.h"
+#include "hs_rotvec.h"
 #include "hs_rules.h"
 #include "model_parts.h"
 #include "yaml_tree.h"
@@ -148,11 +149,11 @@ static int expand_chains(tctx *c, const yt_node *cl)
         if ((rc = hs_parse_body(&c->y, yt_map_get(ch, "body"), yt_join(kp, sizeof kp, path, "body"), HS_PART_TEMPLATE,
                                 &b)) ||
             (rc = hs_parse_joint(&c->y, yt_map_get(ch, "joint"), yt_join(kp, sizeof kp, path, "joint"),
-                                 HS_PART_TEMPLATE | HS_PART_BALL, &jt)))
+                                 HS_PART_TEMPLATE, &jt)))
             return rc;
         if (yt_map_get(ch, "first_joint")) {
             if ((rc = hs_parse_joint(&c->y, yt_map_get(ch, "first_joint"), yt_join(kp, sizeof kp, path, "first_joint"),
-                                     HS_PART_TEMPLATE | HS_PART_BALL, &jf)))
+                                     HS_PART_TEMPLATE, &jf)))
                 return rc;
         } else {
             jf = jt;
@@ -509,7 +510,7 @@ static int load_root(tctx *c)
     for (i = 0; jl && i < jl->n; ++i) {
         char path[32];
         snprintf(path, sizeof path, "joints[%d]", i);
-        if ((rc = hs_parse_joint(&c->y, jl->kid[i], path, HS_PART_BALL, &c->tj[c->nj++]))) return rc;
+        if ((rc = hs_parse_joint(&c->y, jl->kid[i], path, 0, &c->tj[c->nj++]))) return rc;
     }
     c->nj_listed = c->nj;
     if ((rc = expand_chains(c, cl))) return rc;
@@ -648,32 +649,101 @@ int hs_tree_body_find(const hs_tree_model *t, const char *name)
     return -1;
 }
 
+int hs_tree_model_body(const hs_tree_model *t, int j)
+{
+    int i, k = j;
+    for (i = 0; i <= j; ++i) k += t->jtype[i] == HS_JOINT_BALL ? 2 : 0;
+    return k;
+}
+
+int hs_tree_state_to_model(const hs_tree_model *t, const double *q, const double *v, double *z, double *zd)
+{
+    int j, k = 0;
+    for (j = 0; j < t->tree.nbody; ++j) {
+        int iq = hs_tree_iq(&t->tree, j), iv = hs_tree_iv(&t->tree, j);
+        if (t->jtype[j] != HS_JOINT_BALL) {
+            z[k] = q[iq];
+            zd[k++] = v[iv];
+            continue;
+        }
+        if (hs_rotvec_state_of(q + iq, &t->rot0[9L * j], v + iv, z + k, zd + k)) return -1;
+        k += 3;
+    }
+    return k;
+}
+
+void hs_tree_accel_from_model(const hs_tree_model *t, const double *z, const double *zd, const double *zdd,
+                              double *vd)
+{
+    int j, i, k = 0;
+    for (j = 0; j < t->tree.nbody; ++j) {
+        int iv = hs_tree_iv(&t->tree, j);
+        if (t->jtype[j] != HS_JOINT_BALL) {
+            vd[iv] = zdd[k++];
+            continue;
+        }
+        {
+            /* nu = rot0^T R^T J phi', so nu' = rot0^T R^T (J phi'' + J' phi'): the term with R'
+             * is R^T omega_rel x omega_rel = 0 */
+            double R[9], J[9], a[3], b[3], c[3];
+            hs_rotvec_R(z + k, R);
+            hs_rotvec_J(z + k, J);
+            hs_m3_mulv(a, J, zdd + k);
+            hs_rotvec_Jdot_pd(z + k, zd + k, b);
+            for (i = 0; i < 3; ++i) a[i] += b[i];
+            hs_m3_tmulv(c, R, a);
+            hs_m3_tmulv(vd + iv, &t->rot0[9L * j], c);
+            k += 3;
+        }
+    }
+}
+
 int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err)
 {
-    int j, i;
-    if (t->tree.nbody > HS_MAX_BODIES || t->njoint[HS_JOINT_BALL] > 0)
+    int j, i, nb = t->tree.nbody + 2 * t->njoint[HS_JOINT_BALL];
+    if (nb > HS_MAX_BODIES)
         return hs_error_set(err, HS_ERR_LIMIT, t->path, 0, 0, "",
-                            "the tree has %d bodies and %d ball joints; the step's model holds at most "
-                            "HS_MAX_BODIES = %d bodies on revolute and prismatic joints",
-                            t->tree.nbody, t->njoint[HS_JOINT_BALL], HS_MAX_BODIES);
+                            "the tree has %d bodies and %d ball joints: %d bodies of the step's model (a ball joint "
+                            "takes three, one per coordinate of its rotation vector), which holds at most "
+                            "HS_MAX_BODIES = %d",
+                            t->tree.nbody, t->njoint[HS_JOINT_BALL], nb, HS_MAX_BODIES);
     memset(m, 0, sizeof *m);
     hs_irule_defaults(m);
-    m->nbody = t->tree.nbody;
-    for (j = 0; j < m->nbody; ++j) {
-        m->body_parent[j] = t->parent[j];
-        m->joint_type[j] = t->jtype[j];
-        m->body_shape[j] = HS_SHAPE_CUSTOM;
-        m->body_mass[j] = t->mass[j];
-        for (i = 0; i < 3; ++i) {
-            m->body_com[j][i] = t->com[3 * j + i];
-            m->joint_axis[j][i] = t->axis[3 * j + i];
-            m->joint_at_parent[j][i] = t->at_parent[3 * j + i];
-            m->joint_at_child[j][i] = t->at_child[3 * j + i];
+    m->nbody = nb;
+    for (j = 0; j < t->tree.nbody; ++j) {
+        int c = hs_tree_model_body(t, j), par = t->parent[j] >= 0 ? hs_tree_model_body(t, t->parent[j]) : -1;
+        if (t->jtype[j] == HS_JOINT_BALL) {
+            int g = c - 2, r;
+            /* two massless bodies in the parent's frame at the joint point, then the child */
+            for (r = 0; r < 3; ++r) {
+                int b = g + r;
+                m->body_parent[b] = r == 0 ? par : b - 1;
+                m->joint_type[b] = HS_JOINT_BALL;
+                m->joint_ball[b] = r + 1;
+                m->body_shape[b] = HS_SHAPE_CUSTOM;
+                m->joint_axis[b][r] = 1.0; /* e_r: phi_r's axis at phi = 0 (informative) */
+                for (i = 0; i < 9; ++i) m->joint_rot0[b][i] = i % 4 == 0 ? 1.0 : 0.0;
+            }
+            for (i = 0; i < 3; ++i) m->joint_at_parent[g][i] = t->at_parent[3 * j + i];
+        } else {
+            m->body_parent[c] = par;
+            m->joint_type[c] = t->jtype[j];
+            m->body_shape[c] = HS_SHAPE_CUSTOM;
+            for (i = 0; i < 3; ++i) {
+                m->joint_axis[c][i] = t->axis[3 * j + i];
+                m->joint_at_parent[c][i] = t->at_parent[3 * j + i];
+            }
         }
-        for (i = 0; i < 6; ++i) m->body_inertia[j][i] = t->inertia[6 * j + i];
-        for (i = 0; i < 9; ++i) m->joint_rot0[j][i] = t->rot0[9 * j + i];
-        m->joint_z0[j] = t->q0[j];
+        m->body_mass[c] = t->mass[j];
+        for (i = 0; i < 3; ++i) {
+            m->body_com[c][i] = t->com[3 * j + i];
+            m->joint_at_child[c][i] = t->at_child[3 * j + i];
+        }
+        for (i = 0; i < 6; ++i) m->body_inertia[c][i] = t->inertia[6 * j + i];
+        for (i = 0; i < 9; ++i) m->joint_rot0[c][i] = t->rot0[9 * j + i];
     }
+    if (hs_tree_state_to_model(t, t->q0, t->v0, m->joint_z0, m->joint_zd0) != nb)
+        return hs_error_set(err, HS_ERR_VALUE, t->path, 0, 0, "", "an initial ball joint rotation is not finite");
     for (i = 0; i < 3; ++i) m->gravity[i] = t->tree.gravity[i];
     if (t->inputs) { /* the signals and external loads, the same bodies in the same order */
         const hs_model *in = t->inputs;
@@ -695,6 +765,7 @@ int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err)
         HS_COPY_(sig_kind);
         HS_COPY_(sig_test);
 #undef HS_COPY_
+        for (i = 0; i < m->nload; ++i) m->load_body[i] = hs_tree_model_body(t, in->load_body[i]);
     }
     hs_model_derive(m);
     return HS_OK;

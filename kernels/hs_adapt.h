@@ -182,6 +182,8 @@ HS_HD HS_NOINLINE static inline int hs_step_adaptive(const hs_mview *m, hs_state
     long spent = 0;
     double err = 0.0;
     if (s->status) return s->status;
+    if (hs_ball_rechart(m, s, &c->hist)) c->err_prev = 0.0; /* a new chart: a restart */
+    if (s->status) return s->status;
     *s0 = *s;
     (void)r;
     for (;;) {

@@ -103,6 +103,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
     /* the double-step formulation solves position equations only (host/model_validate.c) */
     if (m->formulation != HS_FORM_PENALTY && (m->formulation != HS_FORM_DOUBLE_STEP || m->nnh > 0)) return 0;
     for (i = 0; i < m->nbody; ++i) {
+        if (m->joint_ball[i] == 1 || m->joint_ball[i] == 2) continue; /* a ball joint's massless bodies */
         if (!(m->body_mass[i] > 0.0)) return 0;
         if (!(m->body_inertia[i][0] >= 0.0 && m->body_inertia[i][1] >= 0.0 &&
               m->body_inertia[i][2] >= 0.0))

@@ -413,6 +413,13 @@ HS_HD HS_NOINLINE static inline int hs_cosim_step(const hs_mview *m, hs_state *s
  * (hs_cosim_step). Returns s->status (0: accepted). */
 HS_HD static inline int hs_step(const hs_mview *m, hs_state *s, hs_work *w)
 {
+    if (s->status) return s->status;
+#if HS_WORK_HIST
+    hs_ball_rechart(m, s, &w->hist);
+#else
+    hs_ball_rechart(m, s, (hs_hist *)0);
+#endif
+    if (s->status) return s->status;
 #if HS_COSIM_ON
     if (hs_is_cosim(m)) return hs_cosim_step(m, s, w);
 #endif

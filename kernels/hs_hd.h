@@ -58,6 +58,11 @@
 #define HS_CAP_X HS_MAX_X
 #define HS_CAP_OUT 32 /* recorded signals (HS_MAX_OUT of hs_batch.h) */
 #endif
+/* 1: the kinematics handle ball joints (hs_kinematics.h); a specialised build of a model
+ * without one sets 0, and keeps their code and 8 B per body out of its kernel. */
+#ifndef HS_CAP_BALL
+#define HS_CAP_BALL 1
+#endif
 
 /* Loops over model sizes: in a specialised build the sizes are compile-time constants and
  * these loops are unrolled whole, so that every index is a constant and small arrays live in

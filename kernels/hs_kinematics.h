@@ -13,6 +13,7 @@
 
 #include "hs_linalg.h"
 #include "hs_model.h"
+#include "hs_rotvec.h"
 
 typedef struct hs_kin {
     hs_real A[HS_CAP_BODIES][9]; /* rotation body -> global, row-major (nbody x 9) */
@@ -22,6 +23,10 @@ typedef struct hs_kin {
     hs_real b[HS_CAP_BODIES][6]; /* joint vectors b_j = [s part; w part] of eq. (2) (nbody x 6) */
     hs_real Z[HS_CAP_BODIES][6]; /* body velocities [sdot; w] (nbody x 6) */
     hs_real Zd0[HS_CAP_BODIES][6]; /* body accelerations at zddot = 0 (nbody x 6) */
+#if HS_CAP_BALL
+    hs_real zb[HS_CAP_BODIES]; /* a ball joint's bodies: their coordinates, phi_k, as the positions
+                                  were computed at, for the velocities' d term (nbody) */
+#endif
 } hs_kin;
 
 /* Each joint's last two (z, cos z, sin z) (nbody x 2 x 3), kept by a CPU build's integrator
@@ -172,6 +177,30 @@ HS_HD static inline void hs_kin_positions_tc(const hs_mview *m, const hs_real *z
                 hs_m3_mulv(k->b[j] + 3, Ap, HS_D(m, joint_u)[j]); /* the axis u, global */
                 hs_v3_cross(k->b[j], o, k->b[j] + 3);
             }
+#if HS_CAP_BALL
+        } else if (HS_I(m, joint_type, j) == HS_JOINT_BALL) {
+            /* body cb of a ball joint (hs_model.h): the rotation vector phi = z[g..g+2]. Its
+             * column b = [o x t; t], t = A_P J(phi) e_cb (omega_rel = A_P J phi', hs_rotvec.h),
+             * A_P the parent's rotation, which the two massless bodies keep; the child turns by
+             * R(phi) rot0 about the joint point o */
+            int cb = HS_I(m, joint_ball, j) - 1, g = j - cb, q;
+            hs_real phi[3], J[9], tl[3];
+            for (q = 0; q < 3; ++q) phi[q] = z[g + q];
+            k->zb[j] = z[j];
+            hs_kin_joint_point(m, k, j, o);
+            hs_rotvec_J(phi, J);
+            hs_v3_set(tl, J[cb], J[3 + cb], J[6 + cb]);
+            hs_m3_mulv(k->b[j] + 3, Ap, tl);
+            hs_v3_cross(k->b[j], o, k->b[j] + 3);
+            if (cb < 2) {
+                hs_m3_copy(k->A[j], Ap);
+            } else {
+                hs_rotvec_R(phi, R);
+                hs_m3_mul(T, Ap, R);
+                if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], T);
+                else hs_m3_mul(k->A[j], T, HS_D(m, joint_rot0)[j]);
+            }
+#endif
         } else {
             if (HS_I(m, joint_rot0_id, j)) hs_m3_copy(k->A[j], Ap);
             else hs_m3_mul(k->A[j], Ap, HS_D(m, joint_rot0)[j]);
@@ -194,11 +223,15 @@ HS_HD static inline void hs_kin_positions_sub(const hs_mview *m, const hs_real *
 }
 
 /* The bodies of joint i's subtree (bit j: body j, joint j's child; the joint's own body
- * included): those whose kinematics depend on z_i and zdot_i. */
+ * included): those whose kinematics depend on z_i and zdot_i. A ball joint's coordinates move
+ * the columns b of all three of its bodies: the subtree of its first. */
 HS_HD static inline unsigned int hs_subtree(const hs_mview *m, int i)
 {
     unsigned int s = 0u;
     int j;
+#if HS_CAP_BALL
+    if (HS_I(m, joint_ball, i)) i -= HS_I(m, joint_ball, i) - 1;
+#endif
     HS_UNROLL
     for (j = 0; j < HS_N(m, nbody); ++j)
         if ((HS_I(m, body_anc, j) >> i) & 1u) s |= 1u << j;
@@ -251,6 +284,37 @@ HS_HD static inline void hs_kin_velocities_sub(const hs_mview *m, const hs_real 
             continue;
         }
         for (q = 0; q < 6; ++q) Z[q] += b[q] * zd[j];
+#if HS_CAP_BALL
+        if (HS_I(m, joint_type, j) == HS_JOINT_BALL) {
+            /* the child of a ball joint (its two massless bodies add no d term): with
+             * omega_rel = A_P J phi' (Z[3..5] - w_P now), its time derivative at phi'' = 0 is
+             * w_P x omega_rel + A_P J' phi' (hs_rotvec_Jdot_pd), and the joint point's one
+             * acceleration in both bodies gives the translational part as for a revolute
+             * joint: o x wdot_rel + w_P x (w_P x o) - w_j x (w_j x o) */
+            if (HS_I(m, joint_ball, j) == 3) {
+                int g = j - 2, pg = HS_I(m, body_parent, j - 2);
+                hs_real phi[3], pd[3], jd[3], wr[3], wP[3];
+                for (q = 0; q < 3; ++q) {
+                    phi[q] = k->zb[g + q];
+                    pd[q] = zd[g + q];
+                    wP[q] = pg >= 0 ? k->Z[pg][3 + q] : 0.0;
+                    wr[q] = Z[3 + q] - wP[q];
+                }
+                hs_rotvec_Jdot_pd(phi, pd, t1);
+                hs_m3_mulv(jd, k->A[g], t1); /* A_P: the massless bodies' frame */
+                hs_v3_cross(t2, wP, wr);
+                for (q = 0; q < 3; ++q) t1[q] = t2[q] + jd[q];
+                for (q = 0; q < 3; ++q) D[3 + q] += t1[q];
+                hs_kin_joint_point(m, k, j, o);
+                hs_v3_cross(t2, o, t1);
+                for (q = 0; q < 3; ++q) D[q] += t2[q];
+                hs_v3_cross2(t2, wP, o);
+                hs_v3_cross2(t3, Z + 3, o);
+                for (q = 0; q < 3; ++q) D[q] += t2[q] - t3[q];
+            }
+            continue;
+        }
+#endif
         if (HS_I(m, joint_type, j) == HS_JOINT_REVOLUTE) {
             /* wdot_j = wdot_p + u zdd + (w_p x u) zd: the axis turns with the parent.
              * The joint point has one acceleration in both bodies, which gives

@@ -33,9 +33,13 @@
 extern "C" {
 #endif
 
-/* Ball joints (3 rotational degrees of freedom) exist in hs_tree (kernels/hs_tree.h), for the
- * Riccati transfer matrix method; a model's spanning tree (the step's formulations) has
- * revolute and prismatic joints only, which host/model_validate.c enforces. */
+/* Ball joints (3 rotational degrees of freedom): in hs_tree (kernels/hs_tree.h) one joint with a
+ * quaternion, for the Riccati method; in a model's spanning tree (the semi-recursive
+ * formulation) three consecutive bodies of type HS_JOINT_BALL, each with one coordinate of the
+ * rotation vector (kernels/hs_rotvec.h): two massless bodies in the parent's frame and the
+ * child, which carries the rotation (joint_ball, hs_kin_positions_tc). One coordinate per body
+ * keeps the formulation's one-coordinate-per-joint structure: the velocity columns b, the
+ * composite inertias and the integrators see three joints. */
 enum hs_joint_type { HS_JOINT_REVOLUTE = 0, HS_JOINT_PRISMATIC = 1, HS_JOINT_BALL = 2 };
 
 /* How a body's centre of mass and inertia are obtained (hs_model_derive). Shapes lie along
@@ -246,6 +250,8 @@ typedef struct hs_model {
                                         root are revolute about +-z with a rot0 that keeps z:
                                         the kinematics and dynamics of body j take their
                                         planar forms (exact zeros skipped) */
+    int joint_ball[HS_MAX_BODIES]; /* a ball joint's body k + 1 (k = 0, 1, 2: coordinate phi_k of
+                                      its rotation vector; 3 is the child), 0 for other joints */
 
     /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
     int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */

@@ -122,6 +122,37 @@ typedef struct hs_hist {
     double zdd[HS_CAP_Z], pd[HS_CAP_VOLS], fsd[HS_CAP_FS]; /* (nz), (nvol), (nfs) */
 } hs_hist;
 
+/* Before a step: each ball joint's rotation vector (hs_rotvec.h) beyond 5/4 pi changes its
+ * chart, with its rate and acceleration, so that no step nears the map's singularity at 2 pi.
+ * At the start of a step, not the end of the last: a step's two ends (an adaptive step's
+ * dense output interpolates between them) are in one chart. A rate history (hs_hist) of the
+ * old chart is forgotten. A rotation vector beyond 7/4 pi means the last step turned the joint
+ * by more than pi/2 from at most 5/4 pi, close to the singularity: the instance fails with
+ * HS_ST_SINGULAR_CONFIG (a smaller dt passes). Returns 1 when a chart changed. */
+HS_HD static inline int hs_ball_rechart(const hs_mview *m, hs_state *s, hs_hist *hist)
+{
+    int changed = 0;
+#if HS_CAP_BALL
+    int j;
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nbody); ++j)
+        if (HS_I(m, joint_ball, j) == 1) {
+            const double *p = s->z + j, lim = 1.75 * HS_PI;
+            if (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] > lim * lim) {
+                s->status |= HS_ST_SINGULAR_CONFIG;
+                return 0;
+            }
+            changed |= hs_rotvec_shadow(s->z + j, s->zd + j, s->zdd + j);
+        }
+    if (changed && hist) hist->h = 0.0;
+#else
+    (void)m;
+    (void)s;
+    (void)hist;
+#endif
+    return changed;
+}
+
 /* The step-size controller of an instance with adaptive steps (hs_step_adaptive): kept apart
  * from hs_state so that fixed-step runs carry none of it (the specialised GPU kernel keeps
  * every thread's hs_state in shared memory). */

@@ -26,7 +26,8 @@
     X(INVALID, 128, "invalid", 0, "a sampled value breaks a physical rule: the instance was not run") \
     X(SINGULAR_CONFIG, 256, "singular_config", 0,                                                      \
       "(with maxiter) the loop-closure Jacobian lost rank: a singular position, e.g. a "              \
-      "parallelogram folding flat")                                                                    \
+      "parallelogram folding flat; or a ball joint turned by more than pi/2 in one step, near its "   \
+      "rotation vector's singular 2 pi")                                                              \
     X(CAVITATION, 512, "cavitation", 1,                                                                \
       "warning: a volume's pressure fell below fluid.p_vapour at some step: the lumped liquid "       \
       "model does not hold there")                                                                     \

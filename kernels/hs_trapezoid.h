@@ -239,9 +239,13 @@ HS_HD static inline void hs_step_prologue(const hs_mview *m, const hs_state *s, 
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
 }
 
-/* Prologue of the next fixed (sub-)step: its span (hs_step_span), then hs_step_prologue. */
+/* Prologue of the next fixed (sub-)step of the cuBLAS path (host/backend_gpu_phases.cuh): at
+ * the start of a step of dt (not of a sub-step to a knot) the ball joints' charts, as hs_step
+ * changes them (hs_ball_rechart; it may fail the instance); its span (hs_step_span), then
+ * hs_step_prologue. */
 HS_HD static inline void hs_step_begin(const hs_mview *m, hs_state *s, hs_work *w)
 {
+    if (s->t == (double)s->step * HS_D(m, dt)) hs_ball_rechart(m, s, (hs_hist *)0);
     hs_step_span(m, s, w);
     hs_step_prologue(m, s, w, NULL);
 }

@@ -19,11 +19,23 @@
  *     energy is conserved to the integrator's order (drift ratio >= 10 per halving), and a
  *     3D ball chain conserves energy to 1e-7 relative over 1 s at dt = 1 ms.
  *  5. A ball joint on a rod without inertia about its axis is refused with the joint's
- *     index (the spin about the axis is undetermined: seed 002's rods have J_xx = 0). */
+ *     index (the spin about the axis is undetermined: seed 002's rods have J_xx = 0).
+ *  6. Ball joints in the semi-recursive formulation (three bodies, the rotation vector:
+ *     kernels/hs_rotvec.h, hs_tree_to_model): on a branched tree of ball, revolute and
+ *     prismatic joints with fixed rotations, oblique gravity and loads, the accelerations
+ *     equal the Riccati method's at 100 random states (rotation angles up to 5/4 pi, where the
+ *     chart changes) to 1e-11 relative, and the model's initial state is the tree's. The
+ *     step engine's trapezoidal rule on that model without its loads, with a tip spinning at
+ *     15 rad/s (its rotation vector passes 5/4 pi and changes chart: hs_ball_rechart),
+ *     converges at second order (ratio 4 +- 0.6 per halving of dt = 0.4, 0.2, 0.1 ms) to the Riccati method's
+ *     RK4 trajectory (bodies' centres of mass at t = 0.5 s), conserves E_kin + E_pot to 1e-5
+ *     relative, and a step that turns a joint by more than pi/2 fails the instance with
+ *     singular_config. */
 #include <stdlib.h>
 
 #include "hs/model_file.h"
 #include "hs/tree.h"
+#include "hs_batch.h"
 #include "hs_dynamics.h"
 #include "hs_tree_rk4.h"
 #include "test_util.h"
@@ -811,6 +823,216 @@ static void test_loaded_ball_chain(void)
     hs_tree_model_free(&tm);
 }
 
+static const char *k_ball_tree =
+    "name: ball_tree\n"
+    "gravity: [0.4, -9.81, 0.3]\n"
+    "bodies:\n"
+    "  - {name: base, shape: beam, mass: 3 kg, length: 0.6 m, width: 0.2 m, height: 0.1 m}\n"
+    "  - {name: arm, shape: beam, mass: 1.5 kg, length: 1 m, width: 0.08 m, height: 0.06 m}\n"
+    "  - {name: fore, shape: beam, mass: 0.8 kg, length: 0.7 m, width: 0.05 m, height: 0.05 m}\n"
+    "  - {name: slide, shape: beam, mass: 0.4 kg, length: 0.3 m, width: 0.04 m, height: 0.03 m}\n"
+    "  - {name: tip, shape: beam, mass: 0.3 kg, length: 0.4 m, width: 0.05 m, height: 0.02 m}\n"
+    "joints:\n"
+    "  - {name: j0, type: revolute, parent: ground, child: base, axis: [0, 1, 0], at_parent: [0, 0, 0], "
+    "at_child: [0.3, 0, 0], z0: 15 deg, zdot0: 0.4}\n"
+    "  - {name: j1, type: ball, parent: base, child: arm, at_parent: [0.6, 0.05, 0], at_child: [0.1, 0, 0.02], "
+    "rotation0: {axis: [1, 1, 0], angle: 30 deg}, q0: {axis: [0.3, 0.2, 1], angle: 70 deg}, w0: [0.5, -1, 0.8]}\n"
+    "  - {name: j2, type: ball, parent: arm, child: fore, at_parent: [1, 0, 0], at_child: [0, 0, 0], "
+    "q0: {axis: [1, 0, 0], angle: 150 deg}, w0: [1.2, 0.3, -0.4]}\n"
+    "  - {name: j3, type: prismatic, parent: arm, child: slide, axis: [0, 0, 1], at_parent: [0.5, 0, 0], "
+    "at_child: [0, 0, 0], z0: 0.05, zdot0: -0.2}\n"
+    "  - {name: j4, type: ball, parent: fore, child: tip, at_parent: [0.7, 0, 0], at_child: [0, 0.01, 0], "
+    "w0: [0, 0, 2]}\n"
+    "signals:\n"
+    "  - {name: push, kind: sine, v0: 0.5, a: 1.5, f: 2 Hz}\n"
+    "loads:\n"
+    "  - {name: tip_force, body: tip, at: [0.4, 0.02, 0], force: [3, -4, 2], force_signal: push}\n"
+    "  - {name: fore_torque, body: fore, frame: body, torque: [0.5, -0.2, 1]}\n"
+    "integrator: {formulation: riccati, method: rk4, dt: 1 ms, t_end: 1 s}\n";
+
+/* a random unit quaternion with rotation angle up to amax */
+static void rand_quat(double amax, double q[4])
+{
+    double ax[3], n, a = amax * (rand() / (double)RAND_MAX);
+    do {
+        ax[0] = 2.0 * rand() / RAND_MAX - 1, ax[1] = 2.0 * rand() / RAND_MAX - 1, ax[2] = 2.0 * rand() / RAND_MAX - 1;
+        n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    } while (n < 0.1);
+    q[0] = cos(0.5 * a);
+    q[1] = sin(0.5 * a) * ax[0] / n, q[2] = sin(0.5 * a) * ax[1] / n, q[3] = sin(0.5 * a) * ax[2] / n;
+}
+
+static void test_semi_recursive_ball(void)
+{
+    hs_tree_model tm;
+    hs_model m;
+    hs_error e;
+    double z[HS_MAX_Z], zd[HS_MAX_Z], zdd[HS_MAX_Z], worst = 0, worst0;
+    int rc = hs_tree_load_text(k_ball_tree, "ball_tree.yaml", &tm, &e), trial, j, i;
+    CHECK(rc == HS_OK, "ball tree: %s", e.msg);
+    if (rc) return;
+    rc = hs_tree_to_model(&tm, &m, &e);
+    CHECK(rc == HS_OK && m.nbody == 11 && m.nload == 2, "the ball tree's semi-recursive twin (11 bodies): %s", e.msg);
+    if (rc) goto out;
+    {
+        int tip = hs_tree_model_body(&tm, hs_tree_body_find(&tm, "tip")),
+            fore = hs_tree_model_body(&tm, hs_tree_body_find(&tm, "fore")),
+            arm = hs_tree_model_body(&tm, hs_tree_body_find(&tm, "arm"));
+        CHECK(m.load_body[0] == tip && m.load_body[1] == fore && m.joint_ball[arm] == 3 && m.joint_ball[arm - 2] == 1 &&
+                  m.body_mass[arm - 2] == 0.0 && m.body_mass[arm - 1] == 0.0 && m.body_mass[arm] == 1.5,
+              "loads on the children of ball joints (%d %d), massless first bodies", m.load_body[0], m.load_body[1]);
+    }
+    {
+        /* the model's own initial state against the tree's (q0, v0) */
+        hs_tree t = tm.tree;
+        int nq = t.nq, nv = t.nv;
+        double *w = (double *)malloc(sizeof(double) * (size_t)t.nbody * HS_TREE_NW), vd[64], vd2[64];
+        double Ek, Ep, Ek2, Ep2;
+        hs_kin k;
+        hs_kin_positions(&m, m.joint_z0, &k);
+        hs_kin_velocities(&m, m.joint_zd0, &k);
+        hs_energy(&m, &k, &Ek2, &Ep2);
+        hs_tree_kinematics(&t, tm.q0, tm.v0, w);
+        hs_tree_energy(&t, w, &Ek, &Ep);
+        worst0 = fmax(fabs(Ek - Ek2) / Ek, fabs(Ep - Ep2) / fabs(Ep));
+        printf("ball tree: the semi-recursive model's initial energies against the tree's: %.2e relative (E_kin %.4g J)\n",
+               worst0, Ek);
+        CHECK(worst0 < 1e-13, "the same initial state: %.3e", worst0);
+        /* accelerations at random states and times */
+        for (trial = 0; trial < 100; ++trial) {
+            double q[64], v[64];
+            t.time = 0.01 * trial;
+            for (j = 0; j < t.nbody; ++j) {
+                int iq = hs_tree_iq(&t, j), iv = hs_tree_iv(&t, j);
+                if (t.jtype[j] == HS_JOINT_BALL) {
+                    rand_quat(1.25 * HS_PI, q + iq);
+                    for (i = 0; i < 3; ++i) v[iv + i] = 4.0 * rand() / RAND_MAX - 2.0;
+                } else {
+                    q[iq] = 2.0 * rand() / RAND_MAX - 1.0;
+                    v[iv] = 2.0 * rand() / RAND_MAX - 1.0;
+                }
+            }
+            (void)nq;
+            (void)nv;
+            if (hs_riccati_accel(&t, q, v, NULL, w, vd, NULL)) {
+                CHECK(0, "Riccati at trial %d", trial);
+                break;
+            }
+            CHECK(hs_tree_state_to_model(&tm, q, v, z, zd) == m.nbody, "state to model");
+            if (semi_recursive_zdd_at(&m, t.time, z, zd, zdd)) {
+                CHECK(0, "semi-recursive at trial %d", trial);
+                break;
+            }
+            hs_tree_accel_from_model(&tm, z, zd, zdd, vd2);
+            worst = fmax(worst, rel_diff(vd2, vd, t.nv));
+        }
+        free(w);
+    }
+    printf("ball tree: semi-recursive (rotation vectors) against Riccati at 100 random states: %.2e relative\n", worst);
+    CHECK(worst < 1e-11, "semi-recursive with ball joints = Riccati: %.3e", worst);
+out:
+    hs_tree_model_free(&tm);
+}
+
+/* The centres of mass (nbody x 3) of the tree's bodies at the model's state s. */
+static void model_coms(const hs_tree_model *tm, const hs_model *m, const double *z, double *c)
+{
+    hs_kin k;
+    int j;
+    hs_kin_positions(m, z, &k);
+    for (j = 0; j < tm->tree.nbody; ++j) hs_kin_com(m, &k, hs_tree_model_body(tm, j), c + 3 * j);
+}
+
+static void test_semi_recursive_ball_steps(void)
+{
+    static const char *text_spin = "  - {name: j4, type: ball, parent: fore, child: tip, at_parent: [0.7, 0, 0], "
+                                   "at_child: [0, 0.01, 0], w0: [15, 0, 1]}\n";
+    char text[4096];
+    const char *at = strstr(k_ball_tree, "  - {name: j4");
+    const char *end = at ? strstr(at, "\n") : NULL;
+    hs_tree_model tm;
+    hs_model m;
+    hs_error e;
+    hs_work *W = (hs_work *)malloc(sizeof *W);
+    hs_state st;
+    double ref[64], c[3][64], dts[3] = {0.4e-3, 0.2e-3, 0.1e-3}, t_end = 0.5, worst_E = 0, E0 = 0, err[3];
+    int rc, r, nb, switches = 0;
+    /* the ball tree with a tip spinning about its rod */
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - k_ball_tree), k_ball_tree, text_spin, end + 1);
+    rc = hs_tree_load_text(text, "ball_tree_spin.yaml", &tm, &e);
+    CHECK(rc == HS_OK && W, "spinning ball tree: %s", e.msg);
+    if (rc) {
+        free(W);
+        return;
+    }
+    nb = tm.tree.nbody;
+    {
+        /* the reference: RK4 of the Riccati method at dt = 0.05 ms (its error ~1e-13 here) */
+        hs_tree t = tm.tree;
+        int n = t.nq + t.nv, k, steps = (int)lround(t_end / 0.05e-3);
+        t.ext = NULL; /* without the loads (the accelerations' test has them): a smooth motion */
+        double *y = (double *)malloc(sizeof(double) * (size_t)n), *sc = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+        double *w = (double *)malloc(sizeof(double) * (size_t)nb * HS_TREE_NW);
+        memcpy(y, tm.q0, sizeof(double) * (size_t)t.nq);
+        memcpy(y + t.nq, tm.v0, sizeof(double) * (size_t)t.nv);
+        for (k = 0; k < steps; ++k) {
+            t.time = k * 0.05e-3;
+            if (hs_tree_rk4_step(&t, 0.05e-3, NULL, y, w, sc)) break;
+        }
+        CHECK(k == steps, "Riccati reference ran");
+        hs_tree_kinematics(&t, y, y + t.nq, w);
+        for (k = 0; k < nb; ++k) hs_tree_com(&t, k, w + (long)k * HS_TREE_NW, ref + 3 * k);
+        free(y);
+        free(sc);
+        free(w);
+    }
+    for (r = 0; r < 3; ++r) {
+        long n, k;
+        hs_obs o;
+        double tip_prev = 0;
+        CHECK(hs_tree_to_model(&tm, &m, &e) == HS_OK, "twin: %s", e.msg);
+        m.nload = 0;
+        m.dt = dts[r];
+        m.t_end = t_end;
+        n = hs_instance_steps(m.t_end, m.dt);
+        CHECK(hs_init(&m, &st, W) == 0, "init (dt %g)", m.dt);
+        hs_observe(&m, &st, W, &o);
+        E0 = o.Ekin + o.Epot;
+        for (k = 0; k < n; ++k) {
+            int g = hs_tree_model_body(&tm, hs_tree_body_find(&tm, "tip")) - 2;
+            double tip = sqrt(st.z[g] * st.z[g] + st.z[g + 1] * st.z[g + 1] + st.z[g + 2] * st.z[g + 2]);
+            if (r == 2 && tip < tip_prev - 1.0) ++switches;
+            tip_prev = tip;
+            if (hs_step(&m, &st, W)) break;
+            hs_observe(&m, &st, W, &o);
+            worst_E = fmax(worst_E, fabs(o.Ekin + o.Epot - st.W_ext - E0) / fabs(E0));
+        }
+        CHECK(k == n, "the semi-recursive ball tree ran at dt %g (status %d at step %ld)", m.dt, st.status, k);
+        model_coms(&tm, &m, st.z, c[r]);
+        err[r] = rel_diff(c[r], ref, 3 * nb);
+    }
+    printf("semi-recursive ball tree, trapezoidal: centres of mass at t = 0.5 s against Riccati RK4: %.2e %.2e %.2e at dt "
+           "0.4, 0.2, 0.1 ms (ratios %.2f %.2f); %d chart changes of the spinning tip; energy balance %.2e relative\n",
+           err[0], err[1], err[2], err[0] / err[1], err[1] / err[2], switches, worst_E);
+    CHECK(fabs(err[0] / err[1] - 4) < 0.6 && fabs(err[1] / err[2] - 4) < 0.6, "second order: %.3f %.3f",
+          err[0] / err[1], err[1] / err[2]);
+    CHECK(switches >= 1, "the tip's chart changed (%d)", switches);
+    CHECK(worst_E < 1e-5, "energy balance %.3e", worst_E);
+    /* a step long enough to turn the tip by more than pi/2 (15 rad/s x 0.2 s) fails it */
+    CHECK(hs_tree_to_model(&tm, &m, &e) == HS_OK, "twin");
+    m.dt = 0.2;
+    m.t_end = 2.0;
+    if (hs_init(&m, &st, W) == 0) {
+        int k, s2 = 0;
+        for (k = 0; k < 10 && !(s2 = hs_step(&m, &st, W)); ++k) {
+        }
+        CHECK(s2 & (HS_ST_SINGULAR_CONFIG | HS_ST_MAXITER | HS_ST_NONFINITE | HS_ST_SINGULAR),
+              "a turn of more than pi/2 per step fails the instance (status %d)", s2);
+    }
+    hs_tree_model_free(&tm);
+    free(W);
+}
+
 int main(void)
 {
     test_demo_pendulum();
@@ -822,5 +1044,7 @@ int main(void)
     test_large_trees();
     test_external_loads();
     test_loaded_ball_chain();
+    test_semi_recursive_ball();
+    test_semi_recursive_ball_steps();
     return tu_report("test_riccati");
 }

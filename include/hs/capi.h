@@ -91,8 +91,9 @@ int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nste
 /* Seconds per evaluation of the same accelerations by the semi-recursive formulation of the
  * step (kernels/hs_dynamics.h: M and Q accumulated over the tree, then a dense LU solve of
  * M zdd = Q), timed over nrep calls, for a tree that fits hs_model (at most HS_MAX_BODIES
- * bodies, revolute and prismatic joints); its accelerations into vd (nv) unless NULL.
- * Negative when the tree does not fit or M is singular. */
+ * bodies, a ball joint counting three: hs_tree_to_model); its accelerations into vd (nv, a
+ * ball joint's nu' as hs_capi_tree_accel gives it) unless NULL. Negative when the tree does
+ * not fit or M is singular. */
 double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const double *v, long nrep, double *vd);
 /* The tree's arrays copied out, in hs_capi_tree_make's layout (each sized for nbody). */
 void hs_capi_tree_arrays(const hs_capi_tree *t, int *parent, int *jtype, double *mass, double *com, double *inertia,

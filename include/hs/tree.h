@@ -67,6 +67,18 @@ void hs_tree_model_free(hs_tree_model *t);
 /* Index of the body named name, -1 if none. */
 int hs_tree_body_find(const hs_tree_model *t, const char *name);
 
+/* The step's model index of tree body j: a ball joint takes three bodies (hs_model.h), its
+ * child the last. */
+int hs_tree_model_body(const hs_tree_model *t, int j);
+/* A tree state (q: nq, with unit quaternions; v: nv, a ball joint's nu in the child's axes) as
+ * the step's model's coordinates z and velocities zd (its nbody each): a ball joint's rotation
+ * vector (angle in [0, pi]) and its rate. Returns the model's nbody, or -1 (a zero quaternion,
+ * or a singular rate map). */
+int hs_tree_state_to_model(const hs_tree_model *t, const double *q, const double *v, double *z, double *zd);
+/* The step's model's accelerations zdd at (z, zd) as the tree's (vd: nv; a ball joint's nu'). */
+void hs_tree_accel_from_model(const hs_tree_model *t, const double *z, const double *zd, const double *zdd,
+                              double *vd);
+
 /* A riccati file's signals and loads (its bodies named by t) into out->model (nsignal, knots,
  * nload, load_*), with the rules and messages of every model file (host/model_load.c); the
  * rest of out->model is zero. */
@@ -74,7 +86,8 @@ int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model
                          hs_error *err);
 
 /* The step's model (hs_model: the semi-recursive formulation) of a tree that fits it: at most
- * HS_MAX_BODIES bodies, revolute and prismatic joints, gravity, z0 from q0. HS_OK, or
+ * HS_MAX_BODIES bodies of the model, where a ball joint takes three (hs_tree_model_body);
+ * gravity, loads and signals; z0 and zd0 from q0 and v0 (hs_tree_state_to_model). HS_OK, or
  * HS_ERR_LIMIT with *err saying which rule the tree breaks. For comparisons of the two. */
 int hs_tree_to_model(const hs_tree_model *t, hs_model *m, hs_error *err);
 

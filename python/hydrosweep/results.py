@@ -288,7 +288,7 @@ class Results:
     finished    numpy bool mask of the instances that ran to t_end (warnings allowed)
     status_bits the status bits as the file describes them: (value, name, kind, description)
     units       {signal: SI unit} of the recorded and trajectory signals, as the file stores
-                them; joint_kinds {joint: 'revolute' | 'prismatic'}; model_name
+                them; joint_kinds {joint: 'revolute' | 'prismatic' | 'ball'}; model_name
     The rows of a .part file's chunks not yet written (opened with partial=True) have status
     -1, finished False and NaN values; complete is then False.
     """
