@@ -236,18 +236,7 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
         if (m->joint_ball[j] == 3) {
             /* the child of a ball joint needs inertia about every axis through the joint point:
              * its spin about an axis without is undetermined (M is singular) */
-            double r[3], JO[9], R[9], det, tr;
-            int a, b;
-            for (k = 0; k < 3; ++k) r[k] = m->body_com[j][k] - m->joint_at_child[j][k];
-            hs_m3_identity(R);
-            hs_m3_inertia_global(JO, R, m->body_inertia[j]);
-            for (a = 0; a < 3; ++a)
-                for (b = 0; b < 3; ++b)
-                    JO[3 * a + b] += m->body_mass[j] * ((a == b ? r[0] * r[0] + r[1] * r[1] + r[2] * r[2] : 0.0) - r[a] * r[b]);
-            tr = JO[0] + JO[4] + JO[8];
-            det = JO[0] * (JO[4] * JO[8] - JO[5] * JO[7]) - JO[1] * (JO[3] * JO[8] - JO[5] * JO[6]) +
-                  JO[2] * (JO[3] * JO[7] - JO[4] * JO[6]);
-            if (!(tr > 0.0) || !(det > 1e-9 * tr * tr * tr / 27.0))
+            if (!hs_inertia_full_about(m->body_mass[j], m->body_com[j], m->joint_at_child[j], m->body_inertia[j]))
                 return vfail(d, err, w, HS_WHERE_BODY, j, "shape", -1, HS_ERR_VALUE,
                              "the body on ball joint '%.*s' has no inertia about an axis through the joint point "
                              "(a rod's J_xx = 0): its spin about that axis is undetermined; give it a section "

@@ -369,20 +369,8 @@ static int build(tctx *c)
     }
     /* a ball joint's body needs inertia about every axis through the joint point */
     for (i = 0; i < n; ++i) {
-        double r[3], JO[9], Jb[6], R[9], det, tr;
-        int k, l;
         if (t->jtype[i] != HS_JOINT_BALL) continue;
-        for (k = 0; k < 3; ++k) r[k] = t->com[3L * i + k] - t->at_child[3L * i + k];
-        for (k = 0; k < 6; ++k) Jb[k] = t->inertia[6L * i + k];
-        hs_m3_identity(R);
-        hs_m3_inertia_global(JO, R, Jb);
-        for (k = 0; k < 3; ++k)
-            for (l = 0; l < 3; ++l)
-                JO[3 * k + l] += t->mass[i] * ((k == l ? r[0] * r[0] + r[1] * r[1] + r[2] * r[2] : 0.0) - r[k] * r[l]);
-        tr = JO[0] + JO[4] + JO[8];
-        det = JO[0] * (JO[4] * JO[8] - JO[5] * JO[7]) - JO[1] * (JO[3] * JO[8] - JO[5] * JO[6]) +
-              JO[2] * (JO[3] * JO[7] - JO[4] * JO[6]);
-        if (!(tr > 0.0) || !(det > 1e-9 * tr * tr * tr / 27.0)) {
+        if (!hs_inertia_full_about(t->mass[i], t->com + 3L * i, t->at_child + 3L * i, t->inertia + 6L * i)) {
             const tbody *b = &c->tb[order[i]];
             rc = yt_fail(&c->y, HS_ERR_VALUE, b->map, "bodies",
                          "body '%s' on ball joint '%s' has no inertia about an axis through the joint point (a "

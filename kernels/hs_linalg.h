@@ -155,6 +155,25 @@ HS_HD static inline void hs_m3_inertia_global(hs_real G[9], const hs_real A[9], 
         }
 }
 
+/* 1 when a body (mass, centre of mass com, inertia J about it: xx yy zz xy xz yz, body frame)
+ * has inertia about every axis through the point pt (body frame): its inertia about pt,
+ * J + mass (|r|^2 I - r r^T) with r = com - pt, has a determinant above 1e-9 of (trace / 3)^3.
+ * A ball joint's child needs it: about an axis without, its spin is undetermined. Of a model's
+ * values, so in double. */
+HS_HD static inline int hs_inertia_full_about(double mass, const double com[3], const double pt[3], const double J[6])
+{
+    double r[3] = {com[0] - pt[0], com[1] - pt[1], com[2] - pt[2]}, rr, G[9], tr, det;
+    int a, b;
+    rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    G[0] = J[0], G[4] = J[1], G[8] = J[2];
+    G[1] = G[3] = J[3], G[2] = G[6] = J[4], G[5] = G[7] = J[5];
+    for (a = 0; a < 3; ++a)
+        for (b = 0; b < 3; ++b) G[3 * a + b] += mass * ((a == b ? rr : 0.0) - r[a] * r[b]);
+    tr = G[0] + G[4] + G[8];
+    det = G[0] * (G[4] * G[8] - G[5] * G[7]) - G[1] * (G[3] * G[8] - G[5] * G[6]) + G[2] * (G[3] * G[7] - G[4] * G[6]);
+    return tr > 0.0 && det > 1e-9 * tr * tr * tr / 27.0;
+}
+
 /* The same for a diagonal J (xx yy zz; the standard shapes' inertias about their principal
  * axes): G_ij = sum_k A_ik J_k A_jk, 18 products instead of 45. */
 HS_HD static inline void hs_m3_inertia_global_diag(hs_real G[9], const hs_real A[9], const hs_real J[6])

@@ -55,36 +55,34 @@ HS_HD static inline void hs_rotvec_coef(hs_real x, hs_real *c, hs_real *a, hs_re
     }
 }
 
+/* M = I + p phi~ + q phi~^2, row-major (phi~^2 = phi phi^T - |phi|^2 I): R and J's form. */
+HS_HD static inline void hs_rotvec_form(const hs_real phi[3], hs_real p, hs_real q, hs_real M[9])
+{
+    M[0] = 1.0 - q * (phi[1] * phi[1] + phi[2] * phi[2]);
+    M[4] = 1.0 - q * (phi[0] * phi[0] + phi[2] * phi[2]);
+    M[8] = 1.0 - q * (phi[0] * phi[0] + phi[1] * phi[1]);
+    M[1] = q * phi[0] * phi[1] - p * phi[2];
+    M[3] = q * phi[0] * phi[1] + p * phi[2];
+    M[2] = q * phi[0] * phi[2] + p * phi[1];
+    M[6] = q * phi[0] * phi[2] - p * phi[1];
+    M[5] = q * phi[1] * phi[2] - p * phi[0];
+    M[7] = q * phi[1] * phi[2] + p * phi[0];
+}
+
 /* R = exp(phi~) = I + c phi~ + a phi~^2 (Rodrigues), row-major. */
 HS_HD static inline void hs_rotvec_R(const hs_real phi[3], hs_real R[9])
 {
-    hs_real c, a, b, x = hs_v3_dot(phi, phi);
-    hs_rotvec_coef(x, &c, &a, &b, (hs_real *)0, (hs_real *)0);
-    R[0] = 1.0 - a * (phi[1] * phi[1] + phi[2] * phi[2]);
-    R[4] = 1.0 - a * (phi[0] * phi[0] + phi[2] * phi[2]);
-    R[8] = 1.0 - a * (phi[0] * phi[0] + phi[1] * phi[1]);
-    R[1] = a * phi[0] * phi[1] - c * phi[2];
-    R[3] = a * phi[0] * phi[1] + c * phi[2];
-    R[2] = a * phi[0] * phi[2] + c * phi[1];
-    R[6] = a * phi[0] * phi[2] - c * phi[1];
-    R[5] = a * phi[1] * phi[2] - c * phi[0];
-    R[7] = a * phi[1] * phi[2] + c * phi[0];
+    hs_real c, a, b;
+    hs_rotvec_coef(hs_v3_dot(phi, phi), &c, &a, &b, (hs_real *)0, (hs_real *)0);
+    hs_rotvec_form(phi, c, a, R);
 }
 
 /* J(phi) = I + a phi~ + b phi~^2, row-major: omega_rel = J phi' (parent axes). */
 HS_HD static inline void hs_rotvec_J(const hs_real phi[3], hs_real J[9])
 {
-    hs_real c, a, b, x = hs_v3_dot(phi, phi);
-    hs_rotvec_coef(x, &c, &a, &b, (hs_real *)0, (hs_real *)0);
-    J[0] = 1.0 - b * (phi[1] * phi[1] + phi[2] * phi[2]);
-    J[4] = 1.0 - b * (phi[0] * phi[0] + phi[2] * phi[2]);
-    J[8] = 1.0 - b * (phi[0] * phi[0] + phi[1] * phi[1]);
-    J[1] = b * phi[0] * phi[1] - a * phi[2];
-    J[3] = b * phi[0] * phi[1] + a * phi[2];
-    J[2] = b * phi[0] * phi[2] + a * phi[1];
-    J[6] = b * phi[0] * phi[2] - a * phi[1];
-    J[5] = b * phi[1] * phi[2] - a * phi[0];
-    J[7] = b * phi[1] * phi[2] + a * phi[0];
+    hs_real c, a, b;
+    hs_rotvec_coef(hs_v3_dot(phi, phi), &c, &a, &b, (hs_real *)0, (hs_real *)0);
+    hs_rotvec_form(phi, a, b, J);
 }
 
 /* (d/dt J(phi)) phi' at phi' = pd: the velocity-product part of omega_rel' = J phi'' + r.

@@ -119,7 +119,7 @@ HS_HD static inline void hs_tree_of_model(const hs_model *m, hs_tree *t)
 
 /* rot0 (nbody x 9) for a tree's view: NULL when every joint's is exactly the identity, so that
  * the step reads no 72 B per body and evaluation that it does not need. */
-static inline const double *hs_tree_rot0_view(const double *rot0, long nbody)
+HS_HD static inline const double *hs_tree_rot0_view(const double *rot0, long nbody)
 {
     long j;
     int k;

@@ -228,6 +228,20 @@ EOF2
     "$BUILD/hydrosweep" kernel models/branch_system_rui2020.yaml >>"$OUTDIR/bench.log" 2>&1 || true
 fi
 
+# ---- ball joints in the semi-recursive formulation (kernels/hs_rotvec.h; never run on a GPU):
+# sweeps/ball_chain_mc.yaml on the specialised kernel, validated against the reference backend,
+# and its kernel's figures; into bench.log ----
+if [ "$(left)" -gt 60 ]; then
+    if timeout $(($(left) - 20)) "$BUILD/hydrosweep" validate sweeps/ball_chain_mc.yaml --sample 16 -b gpu \
+        >>"$OUTDIR/bench.log" 2>&1; then
+        say "- ball chain validate: $(grep '^validate:' "$OUTDIR/bench.log" | tail -1)"
+    else
+        status=1
+        say "- ball chain validate: FAILED ($(tail -2 "$OUTDIR/bench.log" | tr '\n' ' '))"
+    fi
+    "$BUILD/hydrosweep" kernel sweeps/ball_chain_mc.yaml >>"$OUTDIR/bench.log" 2>&1 || true
+fi
+
 # ---- Nsight Compute profile of the specialised kernel (--ncu): 50688 instances, 0.3 s ----
 if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
     sed -e "s|^model: *\(\S*\)|model: $ROOT/sweeps/\1|" -e 's|^simulation:.*$|simulation: {t_end: 0.3 s, dt: 1 ms}|' \
