@@ -15,6 +15,7 @@ int hs_cli_kernel(int argc, char **argv);
 int hs_cli_plot(int argc, char **argv);
 int hs_cli_linearize(int argc, char **argv);
 int hs_cli_analyze(int argc, char **argv);
+int hs_cli_circuit(int argc, char **argv);
 
 /* 1 (after a message on stderr: a usage error, exit 1) when the value of --set lacks its '='
  * (`--set NAME` instead of `--set NAME=VALUE`), else 0. cmd names the subcommand. */

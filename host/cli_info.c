@@ -225,7 +225,17 @@ int hs_cli_info(int argc, char **argv)
         printf("volumes:          %d (sources: %d)\n", m->nvol, m->nsrc);
         printf("throttles:        %d\n", m->nthr);
         printf("valves:           %d\n", m->ndcv);
-        printf("cylinders:        %d (friction states: %d)\n", m->ncyl, m->nfs);
+        int k, nf = 0, ns = 0;
+        for (k = 0; k < m->ncyl; ++k) nf += m->cyl_nfs[k];
+        printf("cylinders:        %d (friction states: %d)\n", m->ncyl, nf);
+        if (m->ncmp > 0) {
+            printf("components:       %d (", m->ncmp);
+            for (k = 0; k < m->ncmp; ++k) {
+                printf("%s%s %s", k ? ", " : "", d->cmp_name[k], hs_cmp_type_names[m->cmp_type[k]]);
+                ns += m->cmp_fs0[k] >= 0;
+            }
+            printf("; states: %d)\n", ns);
+        }
     }
     print_formulation(d);
     if (m->coupling == HS_COUPLE_COSIM) /* seed 004 Pub. III: kernels/hs_cosim.h */

@@ -20,6 +20,7 @@ static void usage(FILE *f)
             "  plot RESULTS     fan chart, histogram, scatter, status counts or stability map of a results\n"
             "                   file, or the trajectories of a simulate CSV (PNG)\n"
             "  linearize MODEL  Jacobian and eigenvalues about the static equilibrium or a state (seed 001)\n"
+            "  circuit MODEL    the model's hydraulic circuit as a Graphviz graph (DOT, SVG or PNG)\n"
             "  analyze sobol R  Sobol' sensitivity indices (SALib) of a saltelli sweep's results\n"
             "  analyze cosim R  each co-simulation configuration's largest stable step H (Pub. III Table 4)\n"
             "\n"
@@ -75,6 +76,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "plot")) return hs_cli_plot(argc - 1, argv + 1);
     if (!strcmp(argv[1], "linearize")) return hs_cli_linearize(argc - 1, argv + 1);
     if (!strcmp(argv[1], "analyze")) return hs_cli_analyze(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "circuit")) return hs_cli_circuit(argc - 1, argv + 1);
     fprintf(stderr, "hydrosweep: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 1;

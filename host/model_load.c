@@ -38,7 +38,7 @@ typedef struct ctx {
     const yt_node *signal_map[HS_MAX_SIGNALS];
     const yt_node *fluid; /* fluid mapping or NULL */
     const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
-    const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS];
+    const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS], *cmp_map[HS_MAX_CMP];
     const hs_tree_model *tree; /* hs_model_load_inputs: loads name this tree's bodies */
 } ctx;
 
@@ -1026,10 +1026,80 @@ static int parse_cylinders(ctx *c, const yt_node *h)
     return HS_OK;
 }
 
+/* hydraulics.components (kernels/hs_components.h): each a type, its nodes (from and to, or
+ * at), a load-sensing pump's sensed node, and its type's parameters (hs_cmp_params). */
+static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
+{
+    const char *keys[8 + HS_CMP_NPAR];
+    hs_model *m = &c->d->model;
+    const yt_node *node;
+    int rc, type, nk = 0, k;
+    if ((rc = yt_need(&c->y, y, YT_MAP, path)) ||
+        (rc = yt_get_enum(&c->y, y, path, "type", 1, hs_cmp_type_names, 0, &type)))
+        return rc;
+    keys[nk++] = "name";
+    keys[nk++] = "type";
+    if (hs_cmp_ports(type) == 2) {
+        keys[nk++] = "from";
+        keys[nk++] = "to";
+    } else {
+        keys[nk++] = "at";
+    }
+    if (type == HS_CMP_PUMP_LS) keys[nk++] = "sense";
+    for (k = 0; k < hs_ncmp_params; ++k)
+        if (hs_cmp_params[k].type == type) keys[nk++] = hs_cmp_params[k].key;
+    keys[nk] = NULL;
+    m->cmp_type[i] = type;
+    m->cmp_ref[i] = m->cmp_b[i] = -1;
+    for (k = 0; k < HS_CMP_NPAR; ++k) m->cmp_par[i][k] = 0.0;
+    if ((rc = yt_check_keys(&c->y, y, path, keys))) return rc;
+    if (hs_cmp_ports(type) == 2) {
+        if ((rc = node_ref(c, y, path, "from", 0, &m->cmp_a[i], &node)) ||
+            (rc = node_ref(c, y, path, "to", 0, &m->cmp_b[i], &node)))
+            return rc;
+    } else if ((rc = node_ref(c, y, path, "at", 1, &m->cmp_a[i], &node))) {
+        return rc;
+    }
+    if (type == HS_CMP_PUMP_LS && (rc = node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node))) return rc;
+    for (k = 0; k < hs_ncmp_params; ++k) {
+        const hs_cmp_param_def *pd = &hs_cmp_params[k];
+        if (pd->type != type) continue;
+        if ((rc = yt_get_num(&c->y, y, path, pd->key, pd->unit, pd->def == HS_CMP_REQUIRED,
+                             pd->def == HS_CMP_REQUIRED ? 0.0 : pd->def, &m->cmp_par[i][pd->slot])))
+            return rc;
+    }
+    m->cmp_dyn[i] = hs_cmp_has_state(type, m->cmp_par[i]);
+    c->cmp_map[i] = y;
+    return HS_OK;
+}
+
+static int parse_components(ctx *c, const yt_node *h)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *l, *names[HS_MAX_CMP];
+    char path[64];
+    int rc, i;
+    m->ncmp = 0;
+    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "components", HS_MAX_CMP, "HS_MAX_CMP", 0, &l)) || !l)
+        return rc;
+    for (i = 0; i < l->n; ++i) {
+        const yt_node *y = l->kid[i];
+        snprintf(path, sizeof path, "hydraulics.components[%d]", i);
+        if ((rc = yt_need(&c->y, y, YT_MAP, path)) ||
+            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cmp_name[i], HS_NAME_LEN, &names[i])) ||
+            (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cmp_name, i + 1, names,
+                               "hydraulics.components", "component")) ||
+            (rc = parse_component(c, y, path, i)))
+            return rc;
+    }
+    m->ncmp = l->n;
+    return HS_OK;
+}
+
 static int parse_hydraulics(ctx *c)
 {
     static const char *const keys[] = {"sources", "volumes", "throttles", "valves",
-                                       "cylinders", NULL};
+                                       "cylinders", "components", NULL};
     const yt_node *h;
     int rc;
     if ((rc = parse_fluid(c))) return rc;
@@ -1037,7 +1107,8 @@ static int parse_hydraulics(ctx *c)
     if (!h) return HS_OK;
     if ((rc = yt_need(&c->y, h, YT_MAP, "hydraulics")) ||
         (rc = yt_check_keys(&c->y, h, "hydraulics", keys)) || (rc = parse_sources_volumes(c, h)) ||
-        (rc = parse_throttles(c, h)) || (rc = parse_valves(c, h)) || (rc = parse_cylinders(c, h)))
+        (rc = parse_throttles(c, h)) || (rc = parse_valves(c, h)) || (rc = parse_cylinders(c, h)) ||
+        (rc = parse_components(c, h)))
         return rc;
     return HS_OK;
 }
@@ -1100,6 +1171,7 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
     case HS_WHERE_THROTTLE: map = c->thr_map[w->index]; list = "hydraulics.throttles"; break;
     case HS_WHERE_VALVE: map = c->dcv_map[w->index]; list = "hydraulics.valves"; break;
     case HS_WHERE_CYLINDER: map = c->cyl_map[w->index]; list = "hydraulics.cylinders"; break;
+    case HS_WHERE_COMPONENT: map = c->cmp_map[w->index]; list = "hydraulics.components"; break;
     case HS_WHERE_BODY: map = c->body_map[w->index]; list = "bodies"; y = c->body_y[w->index]; break;
     case HS_WHERE_JOINT: map = c->joint_map[w->index]; list = "joints"; y = c->joint_y[w->index]; break;
     case HS_WHERE_CUT: map = c->cut_map[w->index]; list = "cuts"; break;
@@ -1138,7 +1210,7 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
         key[0] = '\0';
         return c->root;
     }
-    if (w->kind >= HS_WHERE_SOURCE && w->kind <= HS_WHERE_CYLINDER) {
+    if (w->kind >= HS_WHERE_SOURCE && w->kind <= HS_WHERE_COMPONENT) {
         v = field_node(map, w->field, yk, sizeof yk, &deep);
         snprintf(key, n, "%s[%d].%s", list, y, v ? yk : w->field);
         return v ? v : deep;

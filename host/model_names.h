@@ -59,6 +59,19 @@ extern const char *const hs_test_param_units[HS_TP_COUNT];
 extern const double hs_test_param_defaults[HS_TP_COUNT];
 extern const char *const hs_test_param_rules[HS_TP_COUNT];
 
+/* The components of hydraulics.components (kernels/hs_components.h): the names of enum
+ * hs_cmp_type (NULL-terminated), and every type's parameters (HS_COMPONENT_PARAMS) in one
+ * table of hs_ncmp_params entries. */
+extern const char *const hs_cmp_type_names[HS_CMP_COUNT + 1];
+typedef struct hs_cmp_param_def {
+    int type, slot; /* enum hs_cmp_type, its slot in cmp_par */
+    const char *key, *unit; /* YAML key, SI unit */
+    double def; /* default, HS_CMP_REQUIRED: required */
+    const char *rule; /* the rule in words */
+} hs_cmp_param_def;
+extern const hs_cmp_param_def hs_cmp_params[];
+extern const int hs_ncmp_params;
+
 #ifdef __cplusplus
 }
 #endif

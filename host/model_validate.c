@@ -28,7 +28,7 @@ int hs_is_integrator_key(const char *f)
 
 static const char *const k_kind_prefix[] = {"", "body", "joint", "cut", "point", "load",
                                             "signal", "fluid", "source", "volume", "throttle",
-                                            "valve", "cylinder"};
+                                            "valve", "cylinder", "component"};
 
 static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index,
                  const char *field, int comp, int code, const char *fmt, ...)
@@ -61,6 +61,7 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
     case HS_WHERE_THROTTLE: nm = d->thr_name[index]; break;
     case HS_WHERE_VALVE: nm = d->dcv_name[index]; break;
     case HS_WHERE_CYLINDER: nm = d->cyl_name[index]; break;
+    case HS_WHERE_COMPONENT: nm = d->cmp_name[index]; break;
     default: break;
     }
     if (kind == HS_WHERE_PARAM)
@@ -178,14 +179,15 @@ static int check_limits(const hs_model_desc *d, hs_error *err, hs_where *w)
                      m->nbody);
     if (m->nvol < 0 || m->nvol > HS_MAX_VOLS || m->nsrc < 0 || m->nsrc > HS_MAX_SRCS ||
         m->nthr < 0 || m->nthr > HS_MAX_THR || m->ndcv < 0 || m->ndcv > HS_MAX_DCV ||
-        m->ncyl < 0 || m->ncyl > HS_MAX_CYLS || m->nfs < 0 || m->nfs > HS_MAX_FS)
+        m->ncyl < 0 || m->ncyl > HS_MAX_CYLS || m->ncmp < 0 || m->ncmp > HS_MAX_CMP || m->nfs < 0 ||
+        m->nfs > HS_MAX_FS)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "hydraulics", -1, HS_ERR_LIMIT,
                      "a hydraulic size exceeds its limit (volumes %d of HS_MAX_VOLS = %d, "
                      "sources %d of HS_MAX_SRCS = %d, throttles %d of HS_MAX_THR = %d, valves "
-                     "%d of HS_MAX_DCV = %d, cylinders %d of HS_MAX_CYLS = %d, friction states "
-                     "%d of HS_MAX_FS = %d)",
+                     "%d of HS_MAX_DCV = %d, cylinders %d of HS_MAX_CYLS = %d, components %d of "
+                     "HS_MAX_CMP = %d, friction and component states %d of HS_MAX_FS = %d)",
                      m->nvol, HS_MAX_VOLS, m->nsrc, HS_MAX_SRCS, m->nthr, HS_MAX_THR, m->ndcv,
-                     HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->nfs, HS_MAX_FS);
+                     HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->ncmp, HS_MAX_CMP, m->nfs, HS_MAX_FS);
     if (m->nz != m->nbody || m->nx != m->nz + m->nvol + m->nfs)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "bodies", -1, HS_ERR_LIMIT,
                      "inconsistent sizes: nz = %d, nvol = %d, nfs = %d, nx = %d (call "
@@ -585,12 +587,110 @@ static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
     return HS_OK;
 }
 
+/* The highest pressure the circuit can hold at node v, Pa: a source's own; for a volume the
+ * highest of the sources, the relief valves' cracking pressures above their outlets and the
+ * pressure-compensated pumps' cut-off (p_set + dp_band), and its own initial pressure. (A
+ * load-sensing pump reaches what its sensed node reaches plus its margin: bounded by the
+ * same.) The accumulator rule compares its precharge with it. */
+static double circuit_p_max(const hs_model *m, int v)
+{
+    double pm = 0.0;
+    int i;
+    if (v >= m->nvol) return m->src_p[v - m->nvol];
+    for (i = 0; i < m->nsrc; ++i) pm = fmax(pm, m->src_p[i]);
+    for (i = 0; i < m->nvol; ++i) pm = fmax(pm, m->vol_p0[i]);
+    for (i = 0; i < m->ncmp; ++i) {
+        const double *par = m->cmp_par[i];
+        if (m->cmp_type[i] == HS_CMP_RELIEF)
+            pm = fmax(pm, par[HS_CP_RV_PCR] + par[HS_CP_RV_DPOV] +
+                              (m->cmp_b[i] >= m->nvol ? m->src_p[m->cmp_b[i] - m->nvol] : 0.0));
+        if (m->cmp_type[i] == HS_CMP_PUMP_PC) pm = fmax(pm, par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND]);
+    }
+    return pm;
+}
+
+/* hydraulics.components: nodes, each parameter's rule (HS_COMPONENT_PARAMS), and the rules
+ * between parameters and components. */
+static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
+{
+    const hs_model *m = &d->model;
+    int nnode = m->nvol + m->nsrc, i, k, j;
+    for (i = 0; i < m->ncmp; ++i) {
+        int type = m->cmp_type[i], a = m->cmp_a[i], b = m->cmp_b[i];
+        const double *par = m->cmp_par[i];
+        if (m->cmp_dyn[i] != hs_cmp_has_state(type, par) && type != HS_CMP_RELIEF)
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE,
+                         "cmp_dyn must be %d for this type", hs_cmp_has_state(type, par));
+        if (type < 0 || type >= HS_CMP_COUNT)
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE, "unknown component type %d",
+                         type);
+        if (hs_cmp_ports(type) == 1) {
+            if (a < 0 || a >= m->nvol)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "at", -1, HS_ERR_VALUE, "at must be a volume");
+        } else {
+            if (a < 0 || a >= nnode)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "from", -1, HS_ERR_VALUE,
+                             "from must be a node (volume or source)");
+            if (b < 0 || b >= nnode || b == a)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
+                             "to must be a node (volume or source) other than from");
+            if (a >= m->nvol && b >= m->nvol)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
+                             "at least one of from and to must be a volume (both are sources)");
+        }
+        if (type == HS_CMP_PUMP_LS && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nnode || m->cmp_ref[i] == b))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
+                         "sense must be a node other than the pump's outlet (the load-sensing line)");
+        for (k = 0; k < hs_ncmp_params; ++k) {
+            const hs_cmp_param_def *pd = &hs_cmp_params[k];
+            if (pd->type == type && hs_cmp_param_broken(type, pd->slot, par[pd->slot]))
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, pd->key, -1, HS_ERR_VALUE, "%s, not %g", pd->rule,
+                             par[pd->slot]);
+        }
+        if (type == HS_CMP_RELIEF && !(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV]))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "dp_smooth", -1, HS_ERR_VALUE,
+                         "dp_smooth (%g Pa) must be <= dp_override (%g Pa): the rounding of the opening lies "
+                         "within the override",
+                         par[HS_CP_RV_DPS], par[HS_CP_RV_DPOV]);
+        if (type == HS_CMP_RELIEF && (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "tau", -1, HS_ERR_VALUE,
+                         "tau must stay > 0 when the model has a poppet, 0 when it has none (the poppet "
+                         "is a state of the model's layout)");
+        if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
+            !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_set", -1, HS_ERR_VALUE,
+                         "p_set + dp_band (%g Pa) must not exceed the pump's rated maximum p_max (%g Pa)",
+                         par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND], par[HS_CP_PU_PMAX]);
+        if (type == HS_CMP_RELIEF)
+            for (j = 0; j < m->ncmp; ++j) { /* a relief valve guarding a pump's line */
+                int tj = m->cmp_type[j];
+                if ((tj == HS_CMP_PUMP || tj == HS_CMP_PUMP_PC || tj == HS_CMP_PUMP_LS) && m->cmp_b[j] == a &&
+                    m->cmp_par[j][HS_CP_PU_PMAX] > 0.0 && par[HS_CP_RV_PCR] > m->cmp_par[j][HS_CP_PU_PMAX])
+                    return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_crack", -1, HS_ERR_VALUE,
+                                 "the cracking pressure (%g Pa) is above the maximum pressure of pump '%s' "
+                                 "(p_max %g Pa) whose outlet it guards: the pump would be driven beyond its "
+                                 "rating before the valve opens",
+                                 par[HS_CP_RV_PCR], d->cmp_name[j], m->cmp_par[j][HS_CP_PU_PMAX]);
+            }
+        if (type == HS_CMP_ACCUMULATOR) {
+            double pm = circuit_p_max(m, a);
+            if (!(par[HS_CP_AC_PPRE] < pm))
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_pre", -1, HS_ERR_VALUE,
+                             "the precharge (%g Pa) must be below the highest working pressure the circuit "
+                             "reaches at '%s' (%g Pa: its sources, relief settings, pump cut-offs and "
+                             "initial pressures): above it the accumulator never takes oil",
+                             par[HS_CP_AC_PPRE], d->vol_name[a], pm);
+        }
+    }
+    return HS_OK;
+}
+
 static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
     static const char *const port[4] = {"P", "T", "A", "B"};
     static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
     const hs_model *m = &d->model;
-    int nnode = m->nvol + m->nsrc, i, k, l;
+    int nnode = m->nvol + m->nsrc, i, k, l, rc;
     if (hs_model_has_hydraulics(m) || hs_param_find(d, "fluid.B_oil") >= 0) {
         if (!(m->B_oil > 0.0))
             return vfail(d, err, w, HS_WHERE_FLUID, 0, "B_oil", -1, HS_ERR_VALUE,
@@ -703,7 +803,8 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ref", -1, HS_ERR_VALUE,
                          "signal index out of range");
     }
-    return check_cylinders(d, err, w);
+    if ((rc = check_cylinders(d, err, w)) != HS_OK) return rc;
+    return check_components(d, err, w);
 }
 
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *w)

@@ -57,6 +57,12 @@ static const unit_def k_units[] = {
     {"L", 1e-3, "m^3"},
     {"cm^3", 1e-6, "m^3"},
     {"m^3/s", 1.0, "m^3/s"},
+    {"m^3/(s Pa)", 1.0, "m^3/(s Pa)"},
+    {"L/(min bar)", 1e-3 / 60.0 / 1e5, "m^3/(s Pa)"},
+    {"m^3/rev", 1.0, "m^3/rev"},
+    {"cm^3/rev", 1e-6, "m^3/rev"},
+    {"L/rev", 1e-3, "m^3/rev"},
+    {"rpm", HS_PI / 30.0, "rad/s"},
     {"L/min", 1e-3 / 60.0, "m^3/s"},
     {"m^2", 1.0, "m^2"},
     {"cm^2", 1e-4, "m^2"},
@@ -70,6 +76,14 @@ static const unit_def k_units[] = {
 };
 
 /* ---- hydraulic name tables (shared with the loader) ---- */
+
+#define HS_CMP_NAME_(ID, name, ports, state) name,
+const char *const hs_cmp_type_names[HS_CMP_COUNT + 1] = {HS_COMPONENT_TYPES(HS_CMP_NAME_) NULL};
+#undef HS_CMP_NAME_
+#define HS_CMP_PDEF_(T, slot, key, unit, def, lo, open, hi, text) {HS_CMP_##T, slot, key, unit, def, text},
+const hs_cmp_param_def hs_cmp_params[] = {HS_COMPONENT_PARAMS(HS_CMP_PDEF_)};
+#undef HS_CMP_PDEF_
+const int hs_ncmp_params = (int)(sizeof hs_cmp_params / sizeof hs_cmp_params[0]);
 
 const char *const hs_newton_names[4] = {"full", "modified", "auto", NULL};
 
@@ -352,7 +366,7 @@ static void add_irules(table *t, int r0, int r1)
 
 int hs_model_has_hydraulics(const hs_model *m)
 {
-    return m->nvol > 0 || m->nsrc > 0 || m->nthr > 0 || m->ndcv > 0 || m->ncyl > 0;
+    return m->nvol > 0 || m->nsrc > 0 || m->nthr > 0 || m->ndcv > 0 || m->ncyl > 0 || m->ncmp > 0;
 }
 
 /* Hydraulic parameters (docs/model-format.md), after the mechanism's. */
@@ -421,6 +435,14 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
             add(t, "Pa", OFF1(cyl_init_p, i), "cylinder.%s.init.p", n);
         if (mode == HS_CYLINIT_FORCE) add(t, "N", OFF1(cyl_init_F, i), "cylinder.%s.init.F", n);
     }
+    for (i = 0; i < m->ncmp; ++i)
+        for (k = 0; k < hs_ncmp_params; ++k) {
+            const hs_cmp_param_def *pd = &hs_cmp_params[k];
+            if (pd->type != m->cmp_type[i]) continue;
+            /* a relief valve's poppet is a state: its tau is a parameter only where it has one */
+            if (pd->type == HS_CMP_RELIEF && pd->slot == HS_CP_RV_TAU && !m->cmp_dyn[i]) continue;
+            add(t, pd->unit, OFF2(cmp_par, i, pd->slot, HS_CMP_NPAR), "component.%s.%s", d->cmp_name[i], pd->key);
+        }
 }
 
 int hs_params_build(hs_model_desc *d, hs_error *err)

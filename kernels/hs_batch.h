@@ -135,6 +135,15 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
             !(P[HS_FP_VS] > 0.0 && P[HS_FP_FC] <= P[HS_FP_FS]))
             return 0;
     }
+    for (i = 0; i < m->ncmp; ++i) { /* each parameter's rule (hs_components.h) and the pairs */
+        const double *par = m->cmp_par[i];
+        int k;
+        for (k = 0; k < HS_CMP_NPAR; ++k)
+            if (hs_cmp_param_broken(m->cmp_type[i], k, par[k])) return 0;
+        if (m->cmp_type[i] == HS_CMP_RELIEF &&
+            (!(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV]) || (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0)))
+            return 0;
+    }
     return 1;
 }
 
@@ -183,7 +192,7 @@ HS_HD static inline int hs_model_plausible(const hs_model *m)
 {
     int r, j;
     double lo, hi, v;
-    if (m->nvol + m->nsrc + m->ncyl == 0) return 0;
+    if (m->nvol + m->nsrc + m->ncyl + m->ncmp == 0) return 0;
     for (r = 0; r < HS_PL_NRULE; ++r)
         for (j = 0; j < hs_plaus_count(m, r); ++j) {
             v = hs_plaus_value(m, r, j, &lo, &hi);

@@ -39,7 +39,9 @@
 #define HS_MAX_THR 8 /* throttle valves */
 #define HS_MAX_DCV 4 /* 4/3 directional control valves */
 #define HS_MAX_CYLS 4 /* double-acting cylinders */
-#define HS_MAX_FS (2 * HS_MAX_CYLS) /* friction states (LuGre: 1, modified LuGre: 2 each) */
+#define HS_MAX_CMP 8 /* components of hydraulics.components (kernels/hs_components.h) */
+#define HS_MAX_FS (2 * HS_MAX_CYLS + 4) /* friction states (LuGre: 1, modified LuGre: 2 each) and
+                                          the components' states (a poppet, a swash plate) */
 #define HS_MAX_FP 16 /* friction parameters per cylinder */
 #define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
 

@@ -5,6 +5,7 @@
 #ifndef HS_HYDRAULICS_H
 #define HS_HYDRAULICS_H
 
+#include "hs_components.h"
 #include "hs_friction.h"
 #include "hs_kinematics.h"
 #include "hs_signal.h"
@@ -153,6 +154,72 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
     }
 }
 
+/* Flow of component i (kernels/hs_components.h) from its node a to its node b at pressures
+ * p (nvol) and states fs (nfs); the rate of its state into *rate (untouched without one). An
+ * accumulator has no flow of its own (its volume's capacitance: hs_component_flows). */
+HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs_real *p, const hs_real *fs,
+                                              hs_real *rate)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i);
+    hs_real pa, pb, x;
+    if (type == HS_CMP_ACCUMULATOR) return 0.0;
+    pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
+    pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
+    switch (type) {
+    case HS_CMP_RELIEF:
+        x = hs_relief_opening(par, pa - pb);
+        if (k >= 0) { /* the first-order poppet: x' = (x_ss - x) / tau */
+            *rate = (x - fs[k]) / par[HS_CP_RV_TAU];
+            x = fs[k];
+        }
+        return par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
+    case HS_CMP_CHECK: return hs_check_flow(par, pa - pb);
+    case HS_CMP_PUMP: return hs_pump_flow(par, 1.0, pb - pa);
+    default: { /* a variable pump: eps' = (eps_ss - eps) / tau from inlet a to outlet b */
+        hs_real pref = type == HS_CMP_PUMP_LS ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
+                                              : (hs_real)par[HS_CP_PU_PREF];
+        *rate = (hs_pump_eps_ss(par, pb, pref) - fs[k]) / par[HS_CP_PU_TAU];
+        return hs_pump_flow(par, fs[k], pb - pa);
+    }
+    }
+}
+
+#ifdef HS_REAL_IS_DOUBLE
+/* The static value of component i's state at pressures p (nvol): a relief poppet's opening,
+ * a variable pump's displacement fraction (the start of a run at rest: hs_init). */
+HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const double *p)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    double pa = hs_node_p(m, p, HS_I(m, cmp_a, i)), pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
+    if (HS_I(m, cmp_type, i) == HS_CMP_RELIEF) return hs_relief_opening(par, pa - pb);
+    return hs_pump_eps_ss(par, pb, HS_I(m, cmp_type, i) == HS_CMP_PUMP_LS
+                                       ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
+                                       : par[HS_CP_PU_PREF]);
+}
+#endif
+
+/* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, and the
+ * accumulators' capacitances into Cacc (nvol). */
+HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p, const hs_real *fs, hs_real *qin,
+                                            hs_real *Cacc, hs_hyd *o)
+{
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncmp); ++i) {
+        int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i);
+        hs_real Q, rate = 0.0, Vg;
+        if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) {
+            Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
+            continue;
+        }
+        Q = hs_component_flow(m, i, p, fs, &rate);
+        if (a < HS_N(m, nvol)) qin[a] -= Q;
+        if (b < HS_N(m, nvol)) qin[b] += Q;
+        if (k >= 0) o->fsd[k] = rate;
+    }
+}
+
 /* The hydraulics at pressures p (nvol), friction states fs (nfs) and spool positions U (ndcv)
  * for the cylinder geometry already in o (hs_cylinders): cylinder forces, friction and its
  * state derivatives, and the pressure derivatives
@@ -168,10 +235,10 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
 HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, const hs_real *p, const hs_real *fs,
                                                           const hs_real *U, hs_hyd *o, int keep_fric)
 {
-    hs_real qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS];
+    hs_real qin[HS_CAP_VOLS], Vch[HS_CAP_VOLS], dVch[HS_CAP_VOLS], Cacc[HS_CAP_VOLS]; /* (nvol) */
     int c, v, i;
     HS_UNROLL
-    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = 0.0;
+    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = Vch[v] = dVch[v] = Cacc[v] = 0.0;
     HS_UNROLL
     for (c = 0; c < HS_N(m, ncyl); ++c) {
         hs_real Fp, Ap = HS_D(m, cyl_Ap)[c], Ar = HS_D(m, cyl_Ar)[c];
@@ -213,12 +280,18 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
         }
         qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
         qin[HS_I(m, dcv_B, i)] += qB;
+        /* what enters A or B leaves P, what leaves them enters T: a volume at P or T (a pump
+         * line, a return line) balances the same flows */
+        if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= u >= 0.0 ? qA : qB;
+        if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= u >= 0.0 ? qB : qA;
     }
+    hs_component_flows(m, p, fs, qin, Cacc, o);
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) {
         hs_real V = HS_D(m, vol_V)[v] + Vch[v];
         hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
         if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
+        if (HS_N(m, ncmp) > 0) c += Cacc[v]; /* an accumulator's gas (a constant test when specialised) */
         o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U) : (qin[v] - dVch[v]) / c;
     }
 }

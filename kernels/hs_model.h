@@ -28,6 +28,7 @@
 
 #include "hs_hd.h"
 #include "hs_test_input.h"
+#include "hs_components.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -301,7 +302,8 @@ typedef struct hs_model {
     /* ---- hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sect. 3) ----
      * Nodes: 0..nvol-1 are volumes (pressure states), nvol..nvol+nsrc-1 constant sources. */
     int nvol, nsrc, nthr, ndcv, ncyl;
-    int nfs; /* friction states in all */
+    int ncmp; /* components of hydraulics.components (kernels/hs_components.h) */
+    int nfs; /* friction states and the components' states in all (hs_state.fs) */
     double B_oil; /* oil bulk modulus, Pa */
     double rho; /* oil density, kg/m^3 */
     double p_vapour; /* absolute pressure below which the lumped liquid is no longer valid
@@ -348,6 +350,19 @@ typedef struct hs_model {
     double cyl_init_F[HS_MAX_CYLS]; /* prescribed initial force, N (HS_CYLINIT_FORCE) */
     double cyl_Ap[HS_MAX_CYLS], cyl_Ar[HS_MAX_CYLS]; /* derived: piston and annulus areas */
     int cyl_fs0[HS_MAX_CYLS], cyl_nfs[HS_MAX_CYLS]; /* derived: first friction state, count */
+    /* the components beyond the seeds (ncmp; kernels/hs_components.h): relief and check
+     * valves, pumps, accumulators */
+    int cmp_type[HS_MAX_CMP]; /* enum hs_cmp_type */
+    int cmp_a[HS_MAX_CMP], cmp_b[HS_MAX_CMP]; /* nodes: from (a pump's inlet) and to (its
+                                                 outlet); an accumulator's volume in a, b -1 */
+    int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, -1 otherwise */
+    int cmp_dyn[HS_MAX_CMP]; /* 1: it has a state (a variable pump; a relief valve given a
+                                poppet time constant), fixed by the model file: a sweep of
+                                tau cannot change the layout */
+    double cmp_par[HS_MAX_CMP][HS_CMP_NPAR]; /* parameters by slot (HS_COMPONENT_PARAMS), SI
+                                                (ncmp x HS_CMP_NPAR) */
+    int cmp_fs0[HS_MAX_CMP]; /* derived: its state's index in fs (after the cylinders'
+                                friction states), -1: none */
 
     /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
     double dt; /* s */

@@ -228,19 +228,21 @@ EOF2
     "$BUILD/hydrosweep" kernel models/branch_system_rui2020.yaml >>"$OUTDIR/bench.log" 2>&1 || true
 fi
 
-# ---- ball joints in the semi-recursive formulation (kernels/hs_rotvec.h; never run on a GPU):
-# sweeps/ball_chain_mc.yaml on the specialised kernel, validated against the reference backend,
-# and its kernel's figures; into bench.log ----
-if [ "$(left)" -gt 60 ]; then
-    if timeout $(($(left) - 20)) "$BUILD/hydrosweep" validate sweeps/ball_chain_mc.yaml --sample 16 -b gpu \
-        >>"$OUTDIR/bench.log" 2>&1; then
-        say "- ball chain validate: $(grep '^validate:' "$OUTDIR/bench.log" | tail -1)"
+# ---- a sweep that has never run on a GPU: validated on the specialised kernel against the
+# reference backend (16 instances), and its kernel's figures; into bench.log ----
+validate_on_gpu() { # NAME SWEEP
+    if timeout $(($(left) - 20)) "$BUILD/hydrosweep" validate "$2" --sample 16 -b gpu >>"$OUTDIR/bench.log" 2>&1; then
+        say "- $1 validate: $(grep '^validate:' "$OUTDIR/bench.log" | tail -1)"
     else
         status=1
-        say "- ball chain validate: FAILED ($(tail -2 "$OUTDIR/bench.log" | tr '\n' ' '))"
+        say "- $1 validate: FAILED ($(tail -2 "$OUTDIR/bench.log" | tr '\n' ' '))"
     fi
-    "$BUILD/hydrosweep" kernel sweeps/ball_chain_mc.yaml >>"$OUTDIR/bench.log" 2>&1 || true
-fi
+    "$BUILD/hydrosweep" kernel "$2" >>"$OUTDIR/bench.log" 2>&1 || true
+}
+# ball joints in the semi-recursive formulation (kernels/hs_rotvec.h)
+[ "$(left)" -gt 60 ] && validate_on_gpu "ball chain" sweeps/ball_chain_mc.yaml
+# the hydraulic components (kernels/hs_components.h): a pump, relief valve and accumulator
+[ "$(left)" -gt 60 ] && validate_on_gpu components sweeps/crane_supply_mc.yaml
 
 # ---- Nsight Compute profile of the specialised kernel (--ncu): 50688 instances, 0.3 s ----
 if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then

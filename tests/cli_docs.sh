@@ -158,7 +158,7 @@ echo "  inline commands: $ran ran, $skipped skipped (placeholders or fragments)"
 #     that the docs do not name fails here)
 cd "$ROOT" || exit 1
 # every option a command's parser takes is named by its --help
-for c in simulate info run validate merge kernel linearize; do
+for c in simulate info run validate merge kernel linearize circuit; do
   src=host/cli_$c.c
   case $c in validate | merge) src=host/cli_run.c ;; esac
   [ -f "$src" ] || continue

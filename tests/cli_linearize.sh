@@ -95,6 +95,18 @@ chk 1 "unknown option '--bogus'" "$M" --bogus
 chk 1 "usage: hydrosweep linearize" 
 chk 2 "nonexistent.yaml" nonexistent.yaml
 chk 2 "cylinder.lift.friction.Fq" "$M" --set cylinder.lift.friction.Fq=1
+# the components (kernels/hs_components.h): models/crane_pump_relief.yaml's pump line, with the
+# valve closed, is a capacitance C (the line's V/Be and the accumulator's V_g/(n p) plus the
+# oil it holds) discharged by the relief valve's gradient Q_nom/dp_override and the pump's
+# leakage: its eigenvalue is -G/C, computed here from the model's numbers
+out=$("$HS" linearize models/crane_pump_relief.yaml 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "linearize crane_pump_relief rc $rc: $out"
+lam=$(awk 'BEGIN { p = 8.25e6; V0 = 0.5e-3; pp = 5e6; n = 1.4; B = 1.5e9;
+  vg = V0 * (pp / p)^(1 / n); C = 1e-4 / B + 1e-4 / 1.5e9 + vg / (n * p) + (V0 - vg) / B;
+  qg = 7e-6 * 1450 / 60; G = (20e-3 / 60) / 10e5 + (1 - 0.95) * qg / 200e5; printf "%.10g", -G / C }')
+awk -v lam="$lam" '/^ +[0-9]+  -?[0-9.e+-]+ +0 +1.000000 +0 +pressure/ { if (($2 - lam) / lam < 1e-3 && ($2 - lam) / lam > -1e-3) f = 1 }
+  END { exit !f }' <<<"$out" && ok || bad "the pump line's eigenvalue -G/C = $lam 1/s: $out"
+
 chk 3 "outside the simulated span" "$M" --at t=100
 # an implausible value is warned of, as info and simulate warn of it
 "$HS" linearize "$M" --set fluid.B_oil=1 >/dev/null 2>"$tmp/lw.txt"

@@ -18,6 +18,7 @@
  *    pinned memory rise to the job's size while the host polls, the results are bit-identical
  *    to a run without a callback, and a stop request is honoured (HS_ERR_INTERRUPTED);
  *  - the double-step formulation on the specialised, fused and cuBLAS paths vs the reference;
+ *  - the hydraulic components (kernels/hs_components.h) likewise;
  *  - hs_gpu_quantiles against a sort on the host (R type 7, NaNs ignored).
  * Without a device it fails, saying why (scripts/test.sh leaves label gpu out there). */
 #include <stddef.h>
@@ -29,6 +30,7 @@ extern "C" {
 }
 #include "backend_gpu.h"
 #include "conformance_setup.h"
+#include "hs/model_file.h" /* hs_model_load */
 #include "hs/results.h" /* hs_quantile */
 
 #define PATH_FUSED 0
@@ -203,6 +205,45 @@ static void check_specialised(void)
     hs_batch_out_free(&sp5);
     hs_batch_out_free(&mc);
     hs_batch_out_free(&mg);
+}
+
+/* The components of kernels/hs_components.h on every GPU path (tests/data/crane_ls.yaml: a
+ * load-sensing pump's swash plate and a relief poppet as states, a check valve, an
+ * accumulator, the valve's P on a volume), the setup's overrides and invalid instance: the
+ * specialised, fused and cuBLAS paths against the reference backend and the cpu batch. */
+static void check_components(void)
+{
+    static hs_model_desc d;
+    hs_model keep = base;
+    hs_batch_out ref, cpu, sp, fu, cb;
+    hs_error e;
+    long n = NI, i;
+    if (hs_model_load("tests/data/crane_ls.yaml", &d, &e)) {
+        CHECK(0, "tests/data/crane_ls.yaml loads: %s", e.msg);
+        return;
+    }
+    base = d.model;
+    base.t_end = 1.2; /* the valve opens at 0.5 s */
+    run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
+    run(HS_BACKEND_CPU, 0, vals, n, &cpu);
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp);
+    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &fu);
+    run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cb);
+    for (i = 0; i < n; ++i)
+        if (i != 5) CHECK(ref.status[i] == 0 && ref.steps[i] == 1200, "components: instance %ld completes (status %d)", i, ref.status[i]);
+    compare("components: gpu specialised vs reference", &sp, &ref, n);
+    compare("components: gpu specialised vs cpu batch", &sp, &cpu, n);
+    compare("components: gpu fused vs reference", &fu, &ref, n);
+    compare("components: gpu cublas vs reference", &cb, &ref, n);
+    CHECK(sp.status[5] == HS_ST_INVALID && fu.status[5] == HS_ST_INVALID && cb.status[5] == HS_ST_INVALID,
+          "components: the invalid instance flagged on every path");
+    hs_batch_out_free(&ref);
+    hs_batch_out_free(&cpu);
+    hs_batch_out_free(&sp);
+    hs_batch_out_free(&fu);
+    hs_batch_out_free(&cb);
+    hs_model_desc_free(&d);
+    base = keep;
 }
 
 /* The double-step formulation (integrator.formulation = double_step) on every GPU path: the
@@ -425,6 +466,7 @@ int main(void)
     }
     check_specialised();
     check_double_step();
+    check_components();
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");

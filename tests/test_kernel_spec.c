@@ -32,7 +32,7 @@ static const char *const models[] = {
     "models/fourbar_jaiswal2021_friction.yaml", "models/fourbar_rahikainen2018.yaml",
     "models/fourbar_rahikainen2018_mech.yaml", "models/fourbar_rahikainen2018_smallvalve.yaml",
     "models/quickreturn_jaiswal2021.yaml", "models/fourbar3d_agundez2023.yaml", "models/knife_edge_pendulum.yaml",
-    "models/crane_rahikainen2020_double.yaml", NULL};
+    "models/crane_rahikainen2020_double.yaml", "models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml", NULL};
 
 static void test_field_table(void)
 {
@@ -293,6 +293,35 @@ static void test_every_model(void)
         }
         if (d.model.t_end > 0.5) d.model.t_end = 0.5;
         compare_engines(models[f], &d.model, &ov, 2, 0.0);
+        hs_model_desc_free(&d);
+    }
+}
+
+/* The components of kernels/hs_components.h specialised: the crane with a pump, relief valve
+ * and accumulator, and its load-sensing variant (a swash plate, a poppet, a check valve), every
+ * component parameter swept by 20 %, over the valve's opening: the engines equal to the bit. */
+static void test_component_engines(void)
+{
+    static const char *const files[2] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml"};
+    static hs_model_desc d;
+    hs_override_spec ov;
+    hs_error e;
+    int f, p, k;
+    for (f = 0; f < 2; ++f) {
+        char what[160];
+        if (hs_model_load(files[f], &d, &e)) {
+            CHECK(0, "%s loads: %s", files[f], e.msg);
+            continue;
+        }
+        d.model.t_end = 1.2;
+        memset(&ov, 0, sizeof ov);
+        ov.offset[0] = offsetof(hs_model, B_oil);
+        for (p = 0, k = 1; p < d.nparam && k < HS_MAX_SWEEP; ++p)
+            if (!strncmp(d.param[p].name, "component.", 10)) ov.offset[k++] = d.param[p].offset;
+        ov.n = k;
+        CHECK(k >= 15, "%s: %d component parameters", files[f], k - 1);
+        snprintf(what, sizeof what, "%s: %d component parameters swept", files[f], k - 1);
+        compare_engines(what, &d.model, &ov, 12, 0.009);
         hs_model_desc_free(&d);
     }
 }
@@ -574,6 +603,7 @@ int main(void)
     test_branch_selector();
     test_signal_kind_selector();
     test_double_step_engines();
+    test_component_engines();
     test_refusals_and_cache();
     return tu_report("test_kernel_spec");
 }

@@ -639,7 +639,7 @@ static void test_errors(void)
     r = "  pumps: []";
     t = variant("  sources:", "  pumps: []\n  sources:", &line);
     expect_error("unknown hydraulics key", t, HS_ERR_SCHEMA, line, 3, "hydraulics.pumps",
-                 "unknown key (allowed here: sources, volumes, throttles, valves, cylinders)");
+                 "unknown key (allowed here: sources, volumes, throttles, valves, cylinders, components)");
     r = "integrator: {dt: 1 ms, t_end: 1 s, tol_pressure: 0}";
     t = variant("integrator:", r, &line);
     expect_error("tol_pressure = 0", t, HS_ERR_VALUE, line, col_of(r, "0}"),

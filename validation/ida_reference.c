@@ -37,11 +37,17 @@
  *           (Cv k_BT U); U < 0: P->B (Cv k_PB |U|), A->T (Cv k_AT |U|);
  *   U' = (U_ref(t) - U)/tau (an ODE state here; U_ref straight on each segment, as loads);
  *   fs' from the friction law (LuGre bristle/film states);
+ *   the components of hydraulics.components (kernels/hs_components.h): each one's flow from
+ *           its node a to b, an accumulator's capacitance added to its volume's
+ *           (p' = (inflows - V') / (V / Be + C_acc)), a relief poppet's and a variable
+ *           pump's state as further fs;
  *   cylinder force F = p_p A_p - p_r A_r - F_fric + F_damper along e = (r_b - r_a)/s:
  *           +F e at r_b on body b, -F e at r_a on body a; W_cyl' = F s' (its work).
  * From the engine, besides hs_init's initial state (z, zd, p, U, s0: the static-equilibrium
- * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force and
- * hs_end_damper (unit-tested against the papers on their own). Circuit assembly, areas,
+ * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force,
+ * hs_end_damper and those of hs_components.h (hs_relief_opening, hs_check_flow,
+ * hs_pump_flow, hs_pump_eps_ss, hs_accumulator_capacitance; unit-tested against their closed
+ * forms on their own). Circuit assembly, areas,
  * Cv of throttles, cylinder geometry, bulk moduli, pressure equations and force
  * application are written here. */
 #include <math.h>
@@ -260,8 +266,21 @@ static int hyd_check(const hs_model *m, char *e, size_t n)
             return fail(e, n, "planar reference: cylinder %d: friction states not in order", i);
         nfs += m->cyl_nfs[i];
     }
+    if (m->ncmp < 0 || m->ncmp > HS_MAX_CMP) return fail(e, n, "planar reference: ncmp out of range");
+    for (i = 0; i < m->ncmp; ++i) {
+        int ports = hs_cmp_ports(m->cmp_type[i]);
+        if (ports == 0 || m->cmp_a[i] < 0 || m->cmp_a[i] >= (ports == 1 ? m->nvol : nn) ||
+            (ports == 2 && (m->cmp_b[i] < 0 || m->cmp_b[i] >= nn)) ||
+            (m->cmp_type[i] == HS_CMP_PUMP_LS && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nn)))
+            return fail(e, n, "planar reference: component %d: bad type or node", i);
+        if (m->cmp_fs0[i] >= 0) {
+            if (m->cmp_fs0[i] != nfs) return fail(e, n, "planar reference: component states not in order");
+            ++nfs;
+        }
+    }
     if (nfs != m->nfs || m->nfs > HS_MAX_FS)
-        return fail(e, n, "planar reference: %d friction states, the cylinders have %d",
+        return fail(e, n, "planar reference: %d friction and component states, the cylinders and components "
+                          "have %d",
                     m->nfs, nfs);
     return 0;
 }
@@ -571,10 +590,10 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
     const hs_model *m = S->m;
     const double *p = x, *U = x + (S->iu - S->ip), *fs = x + (S->ifs - S->ip);
     double *pd = H->rate, *Ud = H->rate + (S->iu - S->ip), *fsd = H->rate + (S->ifs - S->ip);
-    double qin[HS_MAX_VOLS], Vch[HS_MAX_VOLS], dVch[HS_MAX_VOLS], cw[HS_MAX_VOLS];
+    double qin[HS_MAX_VOLS], Vch[HS_MAX_VOLS], dVch[HS_MAX_VOLS], cw[HS_MAX_VOLS], cacc[HS_MAX_VOLS];
     int c, i, k;
     H->Pcyl = 0.0;
-    for (k = 0; k < m->nvol; ++k) qin[k] = Vch[k] = dVch[k] = cw[k] = 0.0;
+    for (k = 0; k < m->nvol; ++k) qin[k] = Vch[k] = dVch[k] = cw[k] = cacc[k] = 0.0;
     for (c = 0; c < m->ncyl; ++c) {
         int a = m->cyl_body_a[c], b = m->cyl_body_b[c], vp = m->cyl_vol_p[c],
             vr = m->cyl_vol_r[c];
@@ -642,10 +661,41 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         }
         Ud[i] = (uref - u) / m->dcv_tau[i];
     }
+    for (i = 0; i < m->ncmp; ++i) { /* the components: only their laws are the engine's */
+        const double *par = m->cmp_par[i];
+        int na = m->cmp_a[i], nb = m->cmp_b[i], kf = m->cmp_fs0[i], ty = m->cmp_type[i];
+        double pa, pb, Q, x, vg;
+        if (ty == HS_CMP_ACCUMULATOR) { /* the gas's capacitance on its volume */
+            cacc[na] += hs_accumulator_capacitance(par, m->B_oil, p[na], &vg);
+            continue;
+        }
+        pa = na < m->nvol ? p[na] : m->src_p[na - m->nvol];
+        pb = nb < m->nvol ? p[nb] : m->src_p[nb - m->nvol];
+        if (ty == HS_CMP_RELIEF) {
+            x = hs_relief_opening(par, pa - pb);
+            if (kf >= 0) { /* the poppet lags: x' = (x_ss - x) / tau */
+                fsd[kf] = (x - fs[kf]) / par[HS_CP_RV_TAU];
+                x = fs[kf];
+            }
+            Q = par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
+        } else if (ty == HS_CMP_CHECK) {
+            Q = hs_check_flow(par, pa - pb);
+        } else if (ty == HS_CMP_PUMP) {
+            Q = hs_pump_flow(par, 1.0, pb - pa);
+        } else { /* a variable pump: its stroke fs[kf] follows eps_ss */
+            int r = m->cmp_ref[i];
+            double pref = par[HS_CP_PU_PREF] +
+                          (ty == HS_CMP_PUMP_LS ? (r < m->nvol ? p[r] : m->src_p[r - m->nvol]) : 0.0);
+            fsd[kf] = (hs_pump_eps_ss(par, pb, pref) - fs[kf]) / par[HS_CP_PU_TAU];
+            Q = hs_pump_flow(par, fs[kf], pb - pa);
+        }
+        if (na < m->nvol) qin[na] -= Q;
+        if (nb < m->nvol) qin[nb] += Q;
+    }
     for (k = 0; k < m->nvol; ++k) {
         double V = m->vol_V[k] + Vch[k];
         double iBe = 1.0 / m->B_oil + m->vol_V[k] / (V * m->vol_B[k]) + cw[k] / V;
-        pd[k] = (qin[k] - dVch[k]) / (iBe * V);
+        pd[k] = (qin[k] - dVch[k]) / (iBe * V + cacc[k]);
     }
     if (S->nh > 0) H->rate[S->iwc - S->ip] = H->Pcyl;
 }

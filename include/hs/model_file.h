@@ -53,6 +53,7 @@ typedef struct hs_model_desc {
     char thr_name[HS_MAX_THR][HS_NAME_LEN];
     char dcv_name[HS_MAX_DCV][HS_NAME_LEN];
     char cyl_name[HS_MAX_CYLS][HS_NAME_LEN];
+    char cmp_name[HS_MAX_CMP][HS_NAME_LEN];
     int nparam;
     hs_param *param; /* (nparam) heap */
     /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/tree_params.h):

@@ -1,0 +1,232 @@
+/* hs_components.h -- the hydraulic components beyond the seeds' circuit: relief and check
+ * valves, fixed and variable displacement pumps, gas-charged accumulators. Each is an entry of
+ * one table (hydraulics.components in a model file; hs_model.cmp_*): its type, its nodes, its
+ * state if it has one (a relief valve's poppet, a variable pump's swash plate; kept with the
+ * friction states in hs_state.fs, so every integrator, the co-simulation's hydraulic step and
+ * the linearization carry it), and its parameters cmp_par[i][slot] by the table below.
+ *
+ * The laws (docs/model-format.md, "Components"):
+ *  - relief valve (direct-acting; the static characteristic of Merritt, Hydraulic Control
+ *    Systems, 1967, Sect. 3.9, in its data-sheet form): no flow below the cracking pressure,
+ *    then Q = Q_nom (dp - p_crack) / dp_override, the pressure override dp_override at the
+ *    nominal flow Q_nom. The corner at p_crack is rounded over dp_smooth (a C1 quadratic:
+ *    Newton's tangent is continuous), so the valve passes Q_nom at p_crack + dp_override +
+ *    dp_smooth / 2. With a poppet (tau > 0) the opening x = Q / Q_nom lags its static value by
+ *    x' = (x_ss - x) / tau (the first-order poppet of Watton, Fundamentals of Fluid Power
+ *    Control, 2009, Sect. 5.3, its mass neglected). Plus a laminar leakage G_l dp.
+ *  - check valve: the opening fraction rises from 0 at the cracking pressure to 1 at p_crack +
+ *    dp_open along the C1 cubic 3u^2 - 2u^3 (no jump in flow or tangent: no chattering), times
+ *    the orifice flow of the open valve Cv sgn(dp) sqrt|dp| with its laminar band (seed 000
+ *    eqs. 24, 26); plus a laminar leakage G_l dp in both directions (Hopsan's check valve with
+ *    its opening smoothed).
+ *  - pump (Merritt Sect. 4.2; Jelali and Kroll, Hydraulic Servo-systems, 2003, Sect. 3.6):
+ *    Q = eps D n / (2 pi) - C_l (p_out - p_in) from inlet to outlet, the leakage coefficient
+ *    C_l = (1 - eta_v) D n / (2 pi dp_rated) from the volumetric efficiency eta_v at the
+ *    rated pressure rise; shaft torque D dp / (2 pi eta_hm). A fixed pump has eps = 1. A
+ *    variable pump's displacement fraction eps follows eps' = (eps_ss - eps) / tau (the
+ *    first-order swash plate and its control valve of Jelali and Kroll Sect. 3.6.2), eps_ss
+ *    falling from 1 to 0 as the outlet pressure rises from p_ref to p_ref + dp_band: p_ref =
+ *    p_set for pressure compensation, and p_LS + dp_margin for load sensing (the pump keeps its
+ *    outlet dp_margin above the load-sensing node's pressure). Its corners are rounded (C1).
+ *  - accumulator (Merritt Sect. 3.3; the polytropic gas law p V^n = p_pre V0^n): above the
+ *    precharge the gas volume is V_g = V0 (p_pre / p)^(1/n), and the oil taken in, V0 - V_g,
+ *    adds the capacitance -dV_g/dp = V_g / (n p) (plus its own compressibility) to its volume's
+ *    p' = Q / C (seed 000 eq. 22); at or below the precharge the gas fills the shell and
+ *    the accumulator adds nothing. n = 1 is isothermal, n = 1.4 adiabatic (nitrogen). */
+#ifndef HS_COMPONENTS_H
+#define HS_COMPONENTS_H
+
+#include "hs_hd.h"
+
+/* X(ID, YAML type, ports (1: at; 2: from, to), has a state): the component types, in the
+ * order of enum hs_cmp_type. */
+#define HS_COMPONENT_TYPES(X)                     \
+    X(RELIEF, "relief_valve", 2, 0)               \
+    X(CHECK, "check_valve", 2, 0)                 \
+    X(PUMP, "pump", 2, 0)                         \
+    X(PUMP_PC, "pressure_compensated_pump", 2, 1) \
+    X(PUMP_LS, "load_sensing_pump", 2, 1)         \
+    X(ACCUMULATOR, "accumulator", 1, 0)
+
+#define HS_CMP_ENUM_(ID, name, ports, state) HS_CMP_##ID,
+enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
+#undef HS_CMP_ENUM_
+
+#define HS_CMP_NPAR 10 /* parameter slots per component */
+#define HS_CMP_REQUIRED (-1.0e308) /* default of a required parameter */
+#define HS_CMP_NOLIMIT 1.79769313486231570e308
+
+/* X(type ID, slot, key, unit (the model file's SI family), default (HS_CMP_REQUIRED: none),
+ * lowest, lowest open, highest, text of the rule): each type's parameters in its slots. A
+ * value must be finite and within [lowest, highest] ((lowest, highest] if open); the rules
+ * between parameters (dp_smooth <= dp_override, ...) are hs_cmp_rule_broken's. */
+#define HS_COMPONENT_PARAMS(X)                                                                                   \
+    X(RELIEF, 0, "p_crack", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "p_crack must be > 0")                \
+    X(RELIEF, 1, "Q_nom", "m^3/s", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Q_nom must be > 0")                 \
+    X(RELIEF, 2, "dp_override", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "dp_override must be > 0")       \
+    X(RELIEF, 3, "dp_smooth", "Pa", 1e5, 0.0, 1, HS_CMP_NOLIMIT,                                                 \
+      "dp_smooth must be > 0 and <= dp_override")                                                               \
+    X(RELIEF, 4, "tau", "s", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "tau must be >= 0 (0: no poppet dynamics)")           \
+    X(RELIEF, 5, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")                   \
+    X(CHECK, 0, "p_crack", "Pa", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "p_crack must be >= 0")                            \
+    X(CHECK, 1, "dp_open", "Pa", 1e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_open must be > 0")                             \
+    X(CHECK, 2, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Cv must be > 0")             \
+    X(CHECK, 3, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")                               \
+    X(CHECK, 4, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")                    \
+    HS_PUMP_PARAMS_(X, PUMP)                                                                                     \
+    HS_PUMP_PARAMS_(X, PUMP_PC)                                                                                  \
+    X(PUMP_PC, 6, "p_set", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "p_set must be > 0")                   \
+    X(PUMP_PC, 7, "dp_band", "Pa", 5e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_band must be > 0")                           \
+    X(PUMP_PC, 8, "tau", "s", 0.05, 0.0, 1, HS_CMP_NOLIMIT, "tau must be > 0")                                   \
+    HS_PUMP_PARAMS_(X, PUMP_LS)                                                                                  \
+    X(PUMP_LS, 6, "dp_margin", "Pa", 20e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_margin must be > 0")                      \
+    X(PUMP_LS, 7, "dp_band", "Pa", 5e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_band must be > 0")                           \
+    X(PUMP_LS, 8, "tau", "s", 0.05, 0.0, 1, HS_CMP_NOLIMIT, "tau must be > 0")                                   \
+    X(ACCUMULATOR, 0, "V0", "m^3", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "V0 must be > 0")                    \
+    X(ACCUMULATOR, 1, "p_pre", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                   \
+      "p_pre must be > 0 (absolute)")                                                                           \
+    X(ACCUMULATOR, 2, "n", "", 1.4, 1.0, 0, 2.0, "n must be in [1, 2] (1 isothermal, 1.4 adiabatic nitrogen)")
+
+/* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
+ * the pressures they are rated at. */
+#define HS_PUMP_PARAMS_(X, T)                                                                                    \
+    X(T, 0, "D", "m^3/rev", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "D must be > 0")                            \
+    X(T, 1, "speed", "rad/s", HS_CMP_REQUIRED, 0.0, 0, HS_CMP_NOLIMIT, "speed must be >= 0")                     \
+    X(T, 2, "eta_v", "", 1.0, 0.0, 1, 1.0, "eta_v must be in (0, 1]")                                            \
+    X(T, 3, "dp_rated", "Pa", 200e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_rated must be > 0")                             \
+    X(T, 4, "eta_hm", "", 1.0, 0.0, 1, 1.0, "eta_hm must be in (0, 1]")                                          \
+    X(T, 5, "p_max", "Pa", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                                                         \
+      "p_max must be >= 0 (the rated maximum outlet pressure; 0: not rated)")
+
+/* slot names used by the laws below */
+enum {
+    HS_CP_RV_PCR = 0, HS_CP_RV_QNOM = 1, HS_CP_RV_DPOV = 2, HS_CP_RV_DPS = 3, HS_CP_RV_TAU = 4, HS_CP_RV_GL = 5,
+    HS_CP_CK_PCR = 0, HS_CP_CK_DPO = 1, HS_CP_CK_CV = 2, HS_CP_CK_DPLIM = 3, HS_CP_CK_GL = 4,
+    HS_CP_PU_D = 0, HS_CP_PU_N = 1, HS_CP_PU_ETAV = 2, HS_CP_PU_DPR = 3, HS_CP_PU_ETAHM = 4, HS_CP_PU_PMAX = 5,
+    HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8,
+    HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2
+};
+
+/* Ports and whether a type has a state. */
+HS_HD static inline int hs_cmp_ports(int type)
+{
+    switch (type) {
+#define HS_CMP_PORTS_(ID, name, ports, state) \
+    case HS_CMP_##ID: return ports;
+        HS_COMPONENT_TYPES(HS_CMP_PORTS_)
+#undef HS_CMP_PORTS_
+    default: return 0;
+    }
+}
+
+/* Does component i of type `type` with parameters par carry a state? (A relief valve only
+ * with a poppet time constant.) */
+HS_HD static inline int hs_cmp_has_state(int type, const double *par)
+{
+    if (type == HS_CMP_RELIEF) return par[HS_CP_RV_TAU] > 0.0;
+    return type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS;
+}
+
+/* Does value v break the one-parameter rule of slot k of a type? Returns the rule's index in
+ * HS_COMPONENT_PARAMS + 1, 0 when it holds or the slot is unused. */
+HS_HD static inline int hs_cmp_param_broken(int type, int k, double v)
+{
+    int r = 0;
+#define HS_CMP_RULE_(T, slot, key, unit, def, lo, open, hi, text)                                              \
+    ++r;                                                                                                        \
+    if (type == HS_CMP_##T && k == (slot) &&                                                                    \
+        !(v <= HS_CMP_NOLIMIT && v >= -HS_CMP_NOLIMIT && ((open) ? v > (lo) : v >= (lo)) && v <= (hi)))         \
+        return r;
+    HS_COMPONENT_PARAMS(HS_CMP_RULE_)
+#undef HS_CMP_RULE_
+    return 0;
+}
+
+/* ---- the laws ---- */
+
+/* The rounded ramp: 0 for x <= 0, x^2 / (2 d) for 0 < x < d, x - d / 2 beyond (C1). */
+HS_HD static inline hs_real hs_cmp_ramp(hs_real x, double d)
+{
+    if (x <= 0.0) return 0.0 * x;
+    if (x < d) return x * x / (2.0 * d);
+    return x - 0.5 * d;
+}
+
+/* The rounded clamp of u to [0, 1]: linear inside, corners rounded over w (C1, w <= 1/2):
+ * hs_cmp_ramp(u + w/2) - hs_cmp_ramp(u - 1 + w/2). */
+HS_HD static inline hs_real hs_cmp_clamp01(hs_real u, double w)
+{
+    return hs_cmp_ramp(u + 0.5 * w, w) - hs_cmp_ramp(u - 1.0 + 0.5 * w, w);
+}
+
+/* Relief valve: the static opening x_ss = ramp(dp - p_crack) / dp_override (x = Q / Q_nom). */
+HS_HD static inline hs_real hs_relief_opening(const double *par, hs_real dp)
+{
+    return hs_cmp_ramp(dp - par[HS_CP_RV_PCR], par[HS_CP_RV_DPS]) / par[HS_CP_RV_DPOV];
+}
+
+/* Check valve: flow from -> to at dp = p_from - p_to. */
+HS_HD static inline hs_real hs_check_flow(const double *par, hs_real dp)
+{
+    hs_real u = (dp - par[HS_CP_CK_PCR]) / par[HS_CP_CK_DPO], x, a = fabs(dp), lim = par[HS_CP_CK_DPLIM];
+    hs_real q;
+    if (u <= 0.0)
+        x = 0.0 * u;
+    else if (u >= 1.0)
+        x = 1.0 + 0.0 * u;
+    else
+        x = u * u * (3.0 - 2.0 * u);
+    /* the orifice flow of seed 000 eqs. 24, 26 (hs_orifice_flow's law; it lives in
+     * hs_hydraulics.h, which includes this header) */
+    q = a < lim ? par[HS_CP_CK_CV] * dp / sqrt(lim) : (dp > 0.0 ? par[HS_CP_CK_CV] * sqrt(a) : -par[HS_CP_CK_CV] * sqrt(a));
+    return x * q + par[HS_CP_CK_GL] * dp;
+}
+
+/* A pump's geometric flow at full displacement, D n / (2 pi), m^3/s. */
+HS_HD static inline double hs_pump_qgeo(const double *par)
+{
+    return par[HS_CP_PU_D] * par[HS_CP_PU_N] / (2.0 * HS_PI);
+}
+
+/* A pump's flow inlet -> outlet at displacement fraction eps and pressure rise dp. */
+HS_HD static inline hs_real hs_pump_flow(const double *par, hs_real eps, hs_real dp)
+{
+    double qg = hs_pump_qgeo(par);
+    double Cl = (1.0 - par[HS_CP_PU_ETAV]) * qg / par[HS_CP_PU_DPR];
+    return eps * qg - Cl * dp;
+}
+
+/* A variable pump's static displacement fraction at outlet pressure p_out and reference
+ * p_ref (p_set, or p_LS + dp_margin): 1 up to p_ref, 0 from p_ref + dp_band, the corners
+ * rounded over a tenth of the band. */
+HS_HD static inline hs_real hs_pump_eps_ss(const double *par, hs_real p_out, hs_real p_ref)
+{
+    return hs_cmp_clamp01((p_ref + par[HS_CP_PU_BAND] - p_out) / par[HS_CP_PU_BAND], 0.1);
+}
+
+/* Accumulator at pressure p: the capacitance dV_oil/dp it adds to its volume, m^3/Pa (the
+ * gas's V_g / (n p) plus the oil it holds, (V0 - V_g) / B_oil), and the gas volume. */
+HS_HD static inline hs_real hs_accumulator_capacitance(const double *par, double B_oil, hs_real p, hs_real *Vg)
+{
+    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N];
+    if (!(p > pp)) {
+        *Vg = V0 + 0.0 * p;
+        return 0.0 * p;
+    }
+    *Vg = V0 * pow(pp / p, 1.0 / n);
+    return *Vg / (n * p) + (V0 - *Vg) / B_oil;
+}
+
+/* The energy stored in an accumulator's gas at pressure p, relative to its precharge state:
+ * the work of compressing it from V0 to V_g, (p V_g - p_pre V0) / (n - 1), or p_pre V0
+ * ln(V0 / V_g) when n = 1, J. */
+HS_HD static inline double hs_accumulator_energy(const double *par, double p)
+{
+    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N], Vg;
+    if (!(p > pp)) return 0.0;
+    Vg = V0 * pow(pp / p, 1.0 / n);
+    if (n - 1.0 < 1e-9) return pp * V0 * log(V0 / Vg);
+    return (p * Vg - pp * V0) / (n - 1.0);
+}
+
+#endif

@@ -1,0 +1,361 @@
+/* test_components.c -- kernels/hs_components.h and its coupling (hs_hydraulics.h): every
+ * component's static characteristic against its closed form (values, continuity and slope
+ * at its corners), the circuit's conservation of oil with every component and valve ports
+ * on volumes, an accumulator discharged slowly and fast against the polytropic law
+ * p V^n = const, a relief poppet's step response against x_ss (1 - exp(-t/tau)) at second
+ * order, and the dead-headed pressure-compensated and load-sensing pumps at their closed-form
+ * equilibria. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hs/model_file.h"
+#include "hs_integrator.h"
+#include "test_util.h"
+
+static hs_work *W;
+static hs_model_desc D;
+
+static int load(const char *text)
+{
+    hs_error e;
+    hs_model_desc_free(&D);
+    if (hs_model_load_text(text, "components.yaml", &D, &e)) {
+        printf("load: %s (line %d, key %s)\n", e.msg, e.line, e.key);
+        return 1;
+    }
+    return 0;
+}
+
+/* central difference of f at x */
+#define SLOPE(f, x, h) (((f)((x) + (h)) - (f)((x) - (h))) / (2.0 * (h)))
+
+static double RV[HS_CMP_NPAR], CK[HS_CMP_NPAR], PU[HS_CMP_NPAR], AC[HS_CMP_NPAR];
+static double rv_q(double dp) { return RV[HS_CP_RV_QNOM] * hs_relief_opening(RV, dp); }
+static double ck_q(double dp) { return hs_check_flow(CK, dp); }
+static double ac_vg(double p)
+{
+    double vg;
+    hs_accumulator_capacitance(AC, 1.5e9, p, &vg);
+    return vg;
+}
+static double ac_e(double p) { return hs_accumulator_energy(AC, p); }
+
+static void test_laws(void)
+{
+    double pcr = 100e5, d = 1e5, ov = 10e5, Qn = 20e-3 / 60, x, q;
+    int k;
+    /* relief valve: zero below cracking, Q_nom at p_crack + override + d/2, the gradient
+     * Q_nom / override beyond the rounding, value and slope continuous at both corners */
+    RV[HS_CP_RV_PCR] = pcr, RV[HS_CP_RV_QNOM] = Qn, RV[HS_CP_RV_DPOV] = ov, RV[HS_CP_RV_DPS] = d;
+    CHECK(rv_q(pcr) == 0.0 && rv_q(pcr - 1e5) == 0.0 && rv_q(0.0) == 0.0, "relief: closed up to p_crack");
+    CHECK_CLOSE(rv_q(pcr + ov + 0.5 * d), Qn, 1e-15, "relief: Q_nom at p_crack + override + dp_smooth/2");
+    CHECK_CLOSE(rv_q(pcr + 0.5 * d), Qn * (0.25 * d * d / (2 * d)) / ov, 1e-15, "relief: quadratic in the rounding");
+    CHECK_CLOSE(SLOPE(rv_q, pcr + 3 * ov, 1.0), Qn / ov, 1e-7 * Qn / ov, "relief: gradient Q_nom / dp_override");
+    CHECK_CLOSE(SLOPE(rv_q, pcr + d, 1e-3), Qn / ov, 1e-6 * Qn / ov, "relief: slope continuous at the end of the rounding");
+    CHECK(fabs(SLOPE(rv_q, pcr, 1e-3)) < 1e-8 * Qn / ov, "relief: slope 0 at cracking");
+    /* check valve: leakage only below cracking (both directions), the full orifice flow
+     * Cv sqrt(dp) beyond p_crack + dp_open, 3u^2 - 2u^3 between: C1 */
+    CK[HS_CP_CK_PCR] = 0.5e5, CK[HS_CP_CK_DPO] = 2e5, CK[HS_CP_CK_CV] = 3e-7, CK[HS_CP_CK_DPLIM] = 1e5;
+    CK[HS_CP_CK_GL] = 1e-12;
+    CHECK_CLOSE(ck_q(-50e5), -50e5 * 1e-12, 1e-20, "check: reverse flow is the leakage");
+    CHECK_CLOSE(ck_q(0.4e5), 0.4e5 * 1e-12, 1e-20, "check: leakage below cracking");
+    CHECK_CLOSE(ck_q(10e5), 3e-7 * sqrt(10e5) + 10e5 * 1e-12, 1e-16, "check: open: Cv sqrt(dp)");
+    x = 0.5e5 + 0.5 * 2e5; /* half way: opening 1/2, turbulent (dp > dp_lim) */
+    CHECK_CLOSE(ck_q(x), 0.5 * 3e-7 * sqrt(x) + x * 1e-12, 1e-16, "check: half open at the middle");
+    for (k = 0; k < 2; ++k) {
+        double c = k ? 2.5e5 : 0.5e5, h = 1e-4;
+        CHECK(fabs(ck_q(c + h) - ck_q(c - h)) < 1e-8 * ck_q(10e5), "check: continuous at %g Pa", c);
+        CHECK(fabs(SLOPE(ck_q, c + 10 * h, h) - SLOPE(ck_q, c - 10 * h, h)) < 1e-4 * 3e-7 / sqrt(2.5e5),
+              "check: slope continuous at %g Pa", c);
+    }
+    /* pump: D n / (2 pi) at no pressure rise, eta_v of it at dp_rated, linear between */
+    PU[HS_CP_PU_D] = 45e-6, PU[HS_CP_PU_N] = 1500 * HS_PI / 30, PU[HS_CP_PU_ETAV] = 0.94, PU[HS_CP_PU_DPR] = 250e5;
+    PU[HS_CP_PU_ETAHM] = 0.9, PU[HS_CP_PU_PREF] = 200e5, PU[HS_CP_PU_BAND] = 10e5;
+    q = 45e-6 * 1500 / 60;
+    CHECK_CLOSE(hs_pump_flow(PU, 1.0, 0.0), q, 1e-15, "pump: D n at no pressure rise (67.5 L/min)");
+    CHECK_CLOSE(hs_pump_flow(PU, 1.0, 250e5), 0.94 * q, 1e-15, "pump: eta_v D n at dp_rated");
+    CHECK_CLOSE(hs_pump_flow(PU, 0.5, 125e5), 0.5 * q - 0.5 * 0.06 * q, 1e-15, "pump: half stroke, half the leakage");
+    CHECK_CLOSE(hs_pump_eps_ss(PU, 150e5, 200e5), 1.0, 0, "pump control: full stroke below p_ref");
+    CHECK_CLOSE(hs_pump_eps_ss(PU, 205e5, 200e5), 0.5, 1e-15, "pump control: half stroke mid-band");
+    CHECK_CLOSE(hs_pump_eps_ss(PU, 212e5, 200e5), 0.0, 0, "pump control: none beyond the band");
+    /* accumulator: V_g (p) = V0 (p_pre / p)^(1/n) above precharge; the capacitance is
+     * -dV_g/dp plus the oil's; the stored energy's derivative is p (-dV_g/dp) */
+    AC[HS_CP_AC_V0] = 4e-3, AC[HS_CP_AC_PPRE] = 90e5, AC[HS_CP_AC_N] = 1.4;
+    CHECK(ac_vg(80e5) == 4e-3 && ac_e(80e5) == 0.0, "accumulator: empty at or below precharge");
+    CHECK_CLOSE(ac_vg(180e5) * pow(180e5, 1 / 1.4), 4e-3 * pow(90e5, 1 / 1.4), 1e-15, "accumulator: p V^n = const");
+    for (x = 100e5; x < 300e5; x += 50e5) {
+        double vg, C = hs_accumulator_capacitance(AC, 1.5e9, x, &vg);
+        double want = -SLOPE(ac_vg, x, 10.0) + (4e-3 - vg) / 1.5e9, de = SLOPE(ac_e, x, 10.0);
+        CHECK(fabs(C - want) <= 1e-7 * C, "accumulator: capacitance at %g Pa: %.10g, want %.10g", x, C, want);
+        CHECK(fabs(de + x * SLOPE(ac_vg, x, 10.0)) <= 1e-6 * fabs(de), "accumulator: dE/dp = -p dV_g/dp at %g Pa", x);
+    }
+    AC[HS_CP_AC_N] = 1.0;
+    q = ac_e(200e5);
+    CHECK_CLOSE(q, 90e5 * 4e-3 * log(200.0 / 90.0), 1e-9 * q, "accumulator: isothermal energy p0 V0 ln(p/p0)");
+    AC[HS_CP_AC_N] = 1.0 + 1e-6;
+    CHECK_CLOSE(ac_e(200e5), q, 1e-5 * q, "accumulator: the polytropic energy tends to the isothermal one");
+    AC[HS_CP_AC_N] = 1.4;
+}
+
+static const char *k_closed =
+    "name: closed\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "signals: [{name: u, knots: [[0 s, 3]]}]\n"
+    "hydraulics:\n"
+    "  volumes:\n"
+    "    - {name: tank, V: 50 L, B: 1500 MPa, p0: 1 bar}\n"
+    "    - {name: line, V: 0.2 L, B: 800 MPa, p0: 120 bar}\n"
+    "    - {name: a, V: 0.1 L, B: 800 MPa, p0: 40 bar}\n"
+    "    - {name: b, V: 0.1 L, B: 800 MPa, p0: 30 bar}\n"
+    "    - {name: ls, V: 0.05 L, B: 800 MPa, p0: 35 bar}\n"
+    "  throttles: [{name: t, from: a, to: ls, Cv: 1e-8, dp_lim: 2 bar}]\n"
+    "  valves: [{name: v, P: line, T: tank, A: a, B: b, Cv: 2e-8, tau: 5 ms, U_ref: u, U0: 3}]\n"
+    "  components:\n"
+    "    - {name: pump, type: load_sensing_pump, from: tank, to: line, sense: ls, D: 28 cm^3/rev, speed: 1800 rpm,\n"
+    "       eta_v: 0.93}\n"
+    "    - {name: fixed, type: pump, from: tank, to: b, D: 1 cm^3/rev, speed: 1000 rpm}\n"
+    "    - {name: relief, type: relief_valve, from: line, to: tank, p_crack: 110 bar, Q_nom: 60 L/min,\n"
+    "       dp_override: 15 bar, tau: 3 ms}\n"
+    "    - {name: check, type: check_valve, from: b, to: line, p_crack: 0.5 bar, Cv: 1e-7, leakage: 1e-13}\n"
+    "    - {name: acc, type: accumulator, at: line, V0: 1 L, p_pre: 70 bar}\n"
+    "integrator: {dt: 1 ms, t_end: 0.1 s}\n";
+
+/* Oil is conserved: in a closed circuit (valve ports P and T on volumes, every component
+ * between volumes) the volume rates sum to zero, sum_v C_v p'_v = 0 with the capacitance
+ * C_v = V_v / B_oil + V_v / B_v + the accumulator's, at random pressures and states. */
+static void test_conservation(void)
+{
+    const hs_model *m;
+    hs_hyd o;
+    double p[HS_MAX_VOLS], fs[HS_MAX_FS], U[HS_MAX_DCV];
+    int r, v, i;
+    if (load(k_closed)) {
+        CHECK(0, "closed circuit loads");
+        return;
+    }
+    m = &D.model;
+    CHECK(m->ncmp == 5 && m->nfs == 2 && m->cmp_fs0[0] == 0 && m->cmp_fs0[2] == 1 && m->cmp_fs0[1] < 0,
+          "two states: the LS pump's swash, the relief's poppet (ncmp %d, nfs %d)", m->ncmp, m->nfs);
+    for (r = 0; r < 200; ++r) {
+        double sum = 0.0, mag = 0.0;
+        memset(&o, 0, sizeof o);
+        for (v = 0; v < m->nvol; ++v) p[v] = tu_rand(1e5, 200e5);
+        for (i = 0; i < m->nfs; ++i) fs[i] = tu_rand(0.0, 1.0);
+        U[0] = tu_rand(-10.0, 10.0);
+        hs_hydraulic_rates(m, p, fs, U, &o);
+        for (v = 0; v < m->nvol; ++v) {
+            double C = m->vol_V[v] / m->B_oil + m->vol_V[v] / m->vol_B[v], vg;
+            for (i = 0; i < m->ncmp; ++i)
+                if (m->cmp_type[i] == HS_CMP_ACCUMULATOR && m->cmp_a[i] == v)
+                    C += hs_accumulator_capacitance(m->cmp_par[i], m->B_oil, p[v], &vg);
+            sum += C * o.h[v];
+            mag += fabs(C * o.h[v]);
+        }
+        CHECK(fabs(sum) <= 1e-13 * mag, "closed circuit: sum C p' = %.3g of %.3g (draw %d)", sum, mag, r);
+    }
+}
+
+static const char *k_discharge =
+    "name: discharge\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: tank, p: 1 bar}]\n"
+    "  volumes: [{name: line, V: 0.05 L, B: 1000 MPa, p0: 200 bar}]\n"
+    "  throttles: [{name: out, from: line, to: tank, Cv: CV, dp_lim: 2 bar}]\n"
+    "  components: [{name: acc, type: accumulator, at: line, V0: 1 L, p_pre: 50 bar, n: 1.4}]\n"
+    "integrator: {dt: DT, t_end: TEND, tol_pressure: 1e-3 Pa}\n";
+
+/* The oil that left, integrated from the throttle flow (trapezoidal, the step's own rule),
+ * against the gas law: V_g = V_g(p0) + V_out - (the oil's compression), and p V_g^n stays
+ * p_pre V0^n. Slow (about 2 s) and fast (about 40 ms) discharges, 200 bar down to 60 bar,
+ * each at two steps: the trapezoidal rule on p' = Q / C(p) conserves the oil to O(h^2). */
+static void test_accumulator_discharge(void)
+{
+    static const double cv[2] = {1e-7, 5e-6}, tend[2] = {4.0, 0.1}, dt[2] = {2e-3, 5e-5};
+    double errs[4];
+    int r, hv;
+    for (r = 0; r < 4; ++r) {
+        char text[2048], *t;
+        hs_state s;
+        const hs_model *m;
+        double vout = 0.0, q0, worst = 0.0, p0, Vl;
+        long k, n;
+        snprintf(text, sizeof text, "%s", k_discharge);
+        t = strstr(text, "CV");
+        {
+            char buf[2048];
+            snprintf(buf, sizeof buf, "%.*s%g%s", (int)(t - text), text, cv[r / 2], t + 2);
+            snprintf(text, sizeof text, "%s", buf);
+            t = strstr(text, "DT");
+            snprintf(buf, sizeof buf, "%.*s%g%s", (int)(t - text), text, dt[r / 2] / (1 + r % 2), t + 2);
+            snprintf(text, sizeof text, "%s", buf);
+            t = strstr(text, "TEND");
+            snprintf(buf, sizeof buf, "%.*s%g%s", (int)(t - text), text, tend[r / 2], t + 4);
+            snprintf(text, sizeof text, "%s", buf);
+        }
+        if (load(text)) {
+            CHECK(0, "discharge model loads");
+            return;
+        }
+        m = &D.model;
+        CHECK(hs_init(m, &s, W) == 0, "init");
+        p0 = s.p[0];
+        Vl = m->vol_V[0] / m->B_oil + m->vol_V[0] / m->vol_B[0]; /* the line's capacitance */
+        q0 = hs_orifice_flow(m->thr_Cv[0], s.p[0] - 1e5, 2e5);
+        hv = r % 2;
+        n = (long)(tend[r / 2] / m->dt + 0.5);
+        for (k = 0; k < n; ++k) {
+            double q1, vg0, vgas, oilc, rel;
+            if (hs_step(m, &s, W)) break;
+            q1 = hs_orifice_flow(m->thr_Cv[0], s.p[0] - 1e5, 2e5);
+            vout += 0.5 * m->dt * (q0 + q1);
+            q0 = q1;
+            if (s.p[0] < 60e5) break;
+            /* the oil's own compression between p0 and p: the line's, and that of the oil held
+             * in the shell, (V0 - V_g(p)) / B_oil, by composite Simpson (256 intervals) */
+            hs_accumulator_capacitance(m->cmp_par[0], m->B_oil, p0, &vg0);
+            {
+                int j;
+                double hp = (p0 - s.p[0]) / 256, sum = 0.0, vgj;
+                for (j = 0; j <= 256; ++j) {
+                    hs_accumulator_capacitance(m->cmp_par[0], m->B_oil, s.p[0] + j * hp, &vgj);
+                    sum += (j == 0 || j == 256 ? 1 : j % 2 ? 4 : 2) * (1e-3 - vgj);
+                }
+                oilc = Vl * (p0 - s.p[0]) + hp / 3.0 * sum / m->B_oil;
+            }
+            vgas = vg0 + vout - oilc; /* the gas volume the oil balance gives */
+            rel = fabs(s.p[0] * pow(vgas, 1.4) / (50e5 * pow(1e-3, 1.4)) - 1.0);
+            if (rel > worst) worst = rel;
+        }
+        CHECK(s.status == 0 && s.p[0] < 60e5, "%s discharge to 60 bar runs (%ld steps)", r / 2 ? "fast" : "slow", k);
+        errs[r] = worst;
+        if (hv) {
+            double ratio = errs[r - 1] / errs[r];
+            CHECK(errs[r] < 2e-5 && ratio > 3.6 && ratio < 4.4,
+                  "%s discharge: p V_g^n = p_pre V0^n within %.2e, %.2e at dt, dt/2 (V_g from the oil that left; "
+                  "ratio %.2f: the trapezoidal rule's second order)",
+                  r / 2 ? "fast" : "slow", errs[r - 1], errs[r], ratio);
+            printf("  accumulator %s discharge 200 -> 60 bar: |p V^n / (p_pre V0^n) - 1| <= %.2e, %.2e (dt %g, %g s)\n",
+                   r / 2 ? "fast" : "slow", errs[r - 1], errs[r], 2 * m->dt, m->dt);
+        }
+    }
+}
+
+static const char *k_poppet =
+    "name: poppet\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: supply, p: 101 bar}]\n"
+    "  volumes: [{name: tank, V: 1e6 m^3, B: 1500 MPa, p0: 1 bar}]\n"
+    "  components:\n"
+    "    - {name: relief, type: relief_valve, from: supply, to: tank, p_crack: 80 bar, Q_nom: 10 L/min,\n"
+    "       dp_override: 10 bar, dp_smooth: 1 bar, tau: 10 ms}\n"
+    "integrator: {dt: 1 ms, t_end: 0.05 s, tol_friction: 1e-12}\n";
+
+/* The poppet's step response: opened from 0 with the pressure drop held (the downstream
+ * volume is large), x(t) = x_ss (1 - exp(-t/tau)); the trapezoidal rule's error falls as dt^2. */
+static void test_poppet(void)
+{
+    double err[2];
+    int r;
+    if (load(k_poppet)) {
+        CHECK(0, "poppet model loads");
+        return;
+    }
+    for (r = 0; r < 2; ++r) {
+        hs_model m = D.model;
+        hs_state s;
+        double xss, e = 0.0;
+        int k, kf;
+        m.dt = r ? 5e-4 : 1e-3;
+        CHECK(hs_init(&m, &s, W) == 0, "init");
+        xss = s.fs[0];
+        CHECK_CLOSE(xss, (100e5 - 80e5 - 0.5e5) / 10e5, 1e-12, "poppet starts at rest: x_ss = (dp - p_crack - d/2) / override");
+        s.fs[0] = 0.0; /* the step: closed at t = 0 */
+        CHECK(hs_consistent_rates(&m, &s, W, 0.0) == 0, "rates");
+        kf = (int)(0.05 / m.dt + 0.5);
+        for (k = 0; k < kf; ++k) {
+            double x;
+            CHECK(hs_step(&m, &s, W) == 0, "step");
+            x = xss * (1.0 - exp(-s.t / 0.01));
+            if (fabs(s.fs[0] - x) > e) e = fabs(s.fs[0] - x);
+        }
+        err[r] = e / xss;
+    }
+    CHECK(err[0] < 1e-3 && err[0] / err[1] > 3.8 && err[0] / err[1] < 4.2,
+          "poppet step response: errors %.3e, %.3e of x_ss (ratio %.2f, second order)", err[0], err[1],
+          err[0] / err[1]);
+}
+
+static const char *k_deadhead =
+    "name: deadhead\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: tank, p: 1 bar}, {name: load, p: 80 bar}]\n"
+    "  volumes: [{name: line, V: 1 L, B: 1000 MPa, p0: 50 bar}]\n"
+    "  components:\n"
+    "    - {name: pump, type: TYPE, from: tank, to: line, D: 18 cm^3/rev, speed: 1500 rpm, eta_v: 0.92,\n"
+    "       dp_rated: 250 bar, EXTRA, tau: 20 ms}\n"
+    "integrator: {dt: 1 ms, t_end: 1 s}\n";
+
+/* A pump dead-headed into a closed line settles where its stroke's flow equals its own
+ * leakage: eps_ss(p) D n / (2 pi) = C_l (p - p_tank), solved here by bisection; for load
+ * sensing, p_ref = p_load + dp_margin. */
+static void test_pump_deadhead(void)
+{
+    int r;
+    for (r = 0; r < 2; ++r) {
+        char text[2048], buf[2048], *t;
+        const char *type = r ? "load_sensing_pump" : "pressure_compensated_pump";
+        const char *extra = r ? "sense: load, dp_margin: 20 bar" : "p_set: 180 bar, dp_band: 8 bar";
+        double pref = r ? 100e5 : 180e5, lo = 1e5, hi = 300e5, *par;
+        hs_state s;
+        int k;
+        snprintf(text, sizeof text, "%s", k_deadhead);
+        t = strstr(text, "TYPE");
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(t - text), text, type, t + 4);
+        t = strstr(buf, "EXTRA");
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(t - buf), buf, extra, t + 5);
+        if (load(text)) {
+            CHECK(0, "dead-head model loads");
+            return;
+        }
+        par = D.model.cmp_par[0];
+        for (k = 0; k < 200; ++k) { /* eps_ss(p) Qg - C_l (p - p_tank) = 0 */
+            double pm = 0.5 * (lo + hi);
+            if (hs_pump_flow(par, hs_pump_eps_ss(par, pm, pref), pm - 1e5) > 0.0)
+                lo = pm;
+            else
+                hi = pm;
+        }
+        CHECK(hs_init(&D.model, &s, W) == 0, "init");
+        for (k = 0; k < 1000 && !hs_step(&D.model, &s, W); ++k)
+            ;
+        CHECK(s.status == 0, "%s runs", type);
+        CHECK_CLOSE(s.p[0], lo, 1.0, type);
+        printf("  %s dead-headed: %.6f bar (closed form %.6f bar), stroke %.5f\n", type, s.p[0] / 1e5, lo / 1e5,
+               s.fs[0]);
+    }
+}
+
+int main(void)
+{
+    W = (hs_work *)calloc(1, sizeof *W);
+    memset(&D, 0, sizeof D);
+    test_laws();
+    test_conservation();
+    test_accumulator_discharge();
+    test_poppet();
+    test_pump_deadhead();
+    hs_model_desc_free(&D);
+    free(W);
+    return tu_report("test_components");
+}
