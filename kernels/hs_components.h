@@ -5,30 +5,32 @@
  * friction states in hs_state.fs, so every integrator, the co-simulation's hydraulic step and
  * the linearization carry it), and its parameters cmp_par[i][slot] by the table below.
  *
- * The laws (docs/model-format.md, "Components"):
+ * The laws (docs/model-format.md, "hydraulics.components[]"):
  *  - relief valve (direct-acting; the static characteristic of Merritt, Hydraulic Control
- *    Systems, 1967, Sect. 3.9, in its data-sheet form): no flow below the cracking pressure,
- *    then Q = Q_nom (dp - p_crack) / dp_override, the pressure override dp_override at the
- *    nominal flow Q_nom. The corner at p_crack is rounded over dp_smooth (a C1 quadratic:
- *    Newton's tangent is continuous), so the valve passes Q_nom at p_crack + dp_override +
- *    dp_smooth / 2. With a poppet (tau > 0) the opening x = Q / Q_nom lags its static value by
+ *    Systems, 1967, on hydraulic power supplies, in its data-sheet form): no flow below the
+ *    cracking pressure, then Q = Q_nom (dp - p_crack) / dp_override, the pressure override
+ *    dp_override at the nominal flow Q_nom. The corner at p_crack is rounded over dp_smooth (a
+ *    C1 quadratic: Newton's tangent is continuous), so the valve passes Q_nom at p_crack +
+ *    dp_override + dp_smooth / 2. With a poppet (tau > 0) the opening x = Q / Q_nom lags its static value by
  *    x' = (x_ss - x) / tau (the first-order poppet of Watton, Fundamentals of Fluid Power
- *    Control, 2009, Sect. 5.3, its mass neglected). Plus a laminar leakage G_l dp.
+ *    Control, 2009, its mass neglected). Plus a laminar leakage G_l dp.
  *  - check valve: the opening fraction rises from 0 at the cracking pressure to 1 at p_crack +
  *    dp_open along the C1 cubic 3u^2 - 2u^3 (no jump in flow or tangent: no chattering), times
  *    the orifice flow of the open valve Cv sgn(dp) sqrt|dp| with its laminar band (seed 000
- *    eqs. 24, 26); plus a laminar leakage G_l dp in both directions (Hopsan's check valve with
- *    its opening smoothed).
- *  - pump (Merritt Sect. 4.2; Jelali and Kroll, Hydraulic Servo-systems, 2003, Sect. 3.6):
+ *    eqs. 24, 26); plus a laminar leakage G_l dp in both directions. Hopsan's pre-loaded check
+ *    valve (HydraulicCheckValvePreLoaded) is the same turbulent orifice beyond the pre-load and
+ *    closed below it, with a jump of K_s sqrt(F_s) at cracking; the opening over dp_open removes
+ *    that jump (as OpenHydraulics' CheckValve opens over its dp_open).
+ *  - pump (Merritt on pumps and motors; Jelali and Kroll, Hydraulic Servo-systems, 2003):
  *    Q = eps D n / (2 pi) - C_l (p_out - p_in) from inlet to outlet, the leakage coefficient
  *    C_l = (1 - eta_v) D n / (2 pi dp_rated) from the volumetric efficiency eta_v at the
  *    rated pressure rise; shaft torque D dp / (2 pi eta_hm). A fixed pump has eps = 1. A
- *    variable pump's displacement fraction eps follows eps' = (eps_ss - eps) / tau (the
- *    first-order swash plate and its control valve of Jelali and Kroll Sect. 3.6.2), eps_ss
+ *    variable pump's displacement fraction eps follows eps' = (eps_ss - eps) / tau (its swash
+ *    plate and control valve as one first-order lag), eps_ss
  *    falling from 1 to 0 as the outlet pressure rises from p_ref to p_ref + dp_band: p_ref =
  *    p_set for pressure compensation, and p_LS + dp_margin for load sensing (the pump keeps its
  *    outlet dp_margin above the load-sensing node's pressure). Its corners are rounded (C1).
- *  - accumulator (Merritt Sect. 3.3; the polytropic gas law p V^n = p_pre V0^n): above the
+ *  - accumulator (Merritt on accumulators; the polytropic gas law p V^n = p_pre V0^n): above the
  *    precharge the gas volume is V_g = V0 (p_pre / p)^(1/n), and the oil taken in, V0 - V_g,
  *    adds the capacitance -dV_g/dp = V_g / (n p) (plus its own compressibility) to its volume's
  *    p' = Q / C (seed 000 eq. 22); at or below the precharge the gas fills the shell and

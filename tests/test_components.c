@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
+#include "hs_batch.h"
 #include "hs_integrator.h"
 #include "test_util.h"
 
@@ -346,12 +347,40 @@ static void test_pump_deadhead(void)
     }
 }
 
+/* A drawn value (a sweep's, per instance) meets the same rules as a model file's: the instance
+ * is invalid otherwise (hs_model_values_ok), and a relief poppet's tau stays > 0. */
+static void test_drawn_rules(void)
+{
+    hs_model m;
+    if (load(k_closed)) {
+        CHECK(0, "closed circuit loads");
+        return;
+    }
+    m = D.model;
+    CHECK(hs_model_values_ok(&m), "the model's own values are valid");
+    m.cmp_par[1][HS_CP_PU_ETAV] = 1.1;
+    CHECK(!hs_model_values_ok(&m), "eta_v 1.1: invalid");
+    m = D.model;
+    m.cmp_par[2][HS_CP_RV_DPS] = 2.0 * m.cmp_par[2][HS_CP_RV_DPOV];
+    CHECK(!hs_model_values_ok(&m), "dp_smooth above dp_override: invalid");
+    m = D.model;
+    m.cmp_par[2][HS_CP_RV_TAU] = 0.0;
+    CHECK(!hs_model_values_ok(&m), "a poppet's tau drawn 0: invalid (the layout keeps its state)");
+    m = D.model;
+    m.cmp_par[4][HS_CP_AC_N] = 2.5;
+    CHECK(!hs_model_values_ok(&m), "polytropic index 2.5: invalid");
+    m = D.model;
+    m.cmp_par[0][HS_CP_PU_TAU] = 0.2;
+    CHECK(hs_model_values_ok(&m), "a swash plate's tau 0.2 s: valid");
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
     memset(&D, 0, sizeof D);
     test_laws();
     test_conservation();
+    test_drawn_rules();
     test_accumulator_discharge();
     test_poppet();
     test_pump_deadhead();

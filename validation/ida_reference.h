@@ -17,10 +17,11 @@
  * U' = (U_ref - U)/tau), double-acting cylinders between two bodies (or a body and ground)
  * with any friction model of enum hs_friction (dynamic friction states as differential
  * states) and end dampers, and the components of hydraulics.components (relief and check
- * valves, pumps, accumulators; kernels/hs_components.h). The circuit, the cylinder geometry from the absolute coordinates,
- * the pressure equations and the force application are written in ida_reference.c; the
- * component laws hs_orifice_flow, hs_friction_force and hs_end_damper and hs_init's initial
- * hydraulic state (p, U, fs, s0: the static-equilibrium start) come from the engine.
+ * valves, pumps, accumulators; kernels/hs_components.h). The circuit, the cylinder geometry
+ * from the absolute coordinates, the pressure equations and the force application are
+ * written in ida_reference.c; the component laws (hs_orifice_flow, hs_friction_force,
+ * hs_end_damper, those of hs_components.h) and hs_init's initial hydraulic state (p, U, fs,
+ * s0: the static-equilibrium start) come from the engine.
  *
  * Scope: planar models only -- every revolute joint axis and every cut axis parallel to the
  * global z axis once rotated, every rot0 a rotation about z, every prismatic axis in the
