@@ -146,6 +146,16 @@ HS_HD static inline int hs_cmp_param_broken(int type, int k, double v)
 
 /* ---- the laws ---- */
 
+/* Flow through an orifice with coefficient C (for a valve: C = Cv U) at pressure drop dp
+ * (seed 000 eqs. 24, 26): turbulent C sgn(dp) sqrt|dp|, and laminar C dp / sqrt(dp_lim)
+ * below dp_lim, continuous at dp_lim (seed 001 eq. 6). */
+HS_HD static inline hs_real hs_orifice_flow(hs_real C, hs_real dp, hs_real dplim)
+{
+    hs_real a = fabs(dp);
+    if (a < dplim) return C * dp / sqrt(dplim);
+    return dp > 0.0 ? C * sqrt(a) : -C * sqrt(a);
+}
+
 /* The rounded ramp: 0 for x <= 0, x^2 / (2 d) for 0 < x < d, x - d / 2 beyond (C1). */
 HS_HD static inline hs_real hs_cmp_ramp(hs_real x, double d)
 {
@@ -170,18 +180,14 @@ HS_HD static inline hs_real hs_relief_opening(const double *par, hs_real dp)
 /* Check valve: flow from -> to at dp = p_from - p_to. */
 HS_HD static inline hs_real hs_check_flow(const double *par, hs_real dp)
 {
-    hs_real u = (dp - par[HS_CP_CK_PCR]) / par[HS_CP_CK_DPO], x, a = fabs(dp), lim = par[HS_CP_CK_DPLIM];
-    hs_real q;
+    hs_real u = (dp - par[HS_CP_CK_PCR]) / par[HS_CP_CK_DPO], x;
     if (u <= 0.0)
         x = 0.0 * u;
     else if (u >= 1.0)
         x = 1.0 + 0.0 * u;
     else
         x = u * u * (3.0 - 2.0 * u);
-    /* the orifice flow of seed 000 eqs. 24, 26 (hs_orifice_flow's law; it lives in
-     * hs_hydraulics.h, which includes this header) */
-    q = a < lim ? par[HS_CP_CK_CV] * dp / sqrt(lim) : (dp > 0.0 ? par[HS_CP_CK_CV] * sqrt(a) : -par[HS_CP_CK_CV] * sqrt(a));
-    return x * q + par[HS_CP_CK_GL] * dp;
+    return x * hs_orifice_flow(par[HS_CP_CK_CV], dp, par[HS_CP_CK_DPLIM]) + par[HS_CP_CK_GL] * dp;
 }
 
 /* A pump's geometric flow at full displacement, D n / (2 pi), m^3/s. */

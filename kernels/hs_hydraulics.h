@@ -24,16 +24,6 @@ typedef struct hs_hyd {
     int stroke_out; /* a chamber length left [0, stroke]: the instance is invalid */
 } hs_hyd;
 
-/* Flow through an orifice with coefficient C (for a valve: C = Cv U) at pressure drop dp
- * (seed 000 eqs. 24, 26): turbulent C sgn(dp) sqrt|dp|, and laminar C dp / sqrt(dp_lim)
- * below dp_lim, continuous at dp_lim (seed 001 eq. 6). */
-HS_HD static inline hs_real hs_orifice_flow(hs_real C, hs_real dp, hs_real dplim)
-{
-    hs_real a = fabs(dp);
-    if (a < dplim) return C * dp / sqrt(dplim);
-    return dp > 0.0 ? C * sqrt(a) : -C * sqrt(a);
-}
-
 HS_HD static inline hs_real hs_node_p(const hs_mview *m, const hs_real *p, int node)
 {
     return node < HS_N(m, nvol) ? p[node] : HS_D(m, src_p)[node - HS_N(m, nvol)];
@@ -154,9 +144,22 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
     }
 }
 
+/* The static value of component i's state at the pressures pa, pb of its nodes (p: all,
+ * for a load-sensing pump's sensed node): a relief valve's opening x_ss, a variable pump's
+ * displacement fraction eps_ss. */
+HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const hs_real *p, hs_real pa, hs_real pb)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    if (HS_I(m, cmp_type, i) == HS_CMP_RELIEF) return hs_relief_opening(par, pa - pb);
+    return hs_pump_eps_ss(par, pb, HS_I(m, cmp_type, i) == HS_CMP_PUMP_LS
+                                       ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
+                                       : (hs_real)par[HS_CP_PU_PREF]);
+}
+
 /* Flow of component i (kernels/hs_components.h) from its node a to its node b at pressures
- * p (nvol) and states fs (nfs); the rate of its state into *rate (untouched without one). An
- * accumulator has no flow of its own (its volume's capacitance: hs_component_flows). */
+ * p (nvol) and states fs (nfs); the rate of its state, (target - state) / tau, into *rate
+ * (untouched without one). An accumulator has no flow of its own (its volume's capacitance:
+ * hs_component_flows). */
 HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs_real *p, const hs_real *fs,
                                               hs_real *rate)
 {
@@ -166,36 +169,23 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
     if (type == HS_CMP_ACCUMULATOR) return 0.0;
     pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
     pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
-    switch (type) {
-    case HS_CMP_RELIEF:
-        x = hs_relief_opening(par, pa - pb);
-        if (k >= 0) { /* the first-order poppet: x' = (x_ss - x) / tau */
-            *rate = (x - fs[k]) / par[HS_CP_RV_TAU];
-            x = fs[k];
-        }
-        return par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
-    case HS_CMP_CHECK: return hs_check_flow(par, pa - pb);
-    case HS_CMP_PUMP: return hs_pump_flow(par, 1.0, pb - pa);
-    default: { /* a variable pump: eps' = (eps_ss - eps) / tau from inlet a to outlet b */
-        hs_real pref = type == HS_CMP_PUMP_LS ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
-                                              : (hs_real)par[HS_CP_PU_PREF];
-        *rate = (hs_pump_eps_ss(par, pb, pref) - fs[k]) / par[HS_CP_PU_TAU];
-        return hs_pump_flow(par, fs[k], pb - pa);
+    if (type == HS_CMP_CHECK) return hs_check_flow(par, pa - pb);
+    if (type == HS_CMP_PUMP) return hs_pump_flow(par, 1.0, pb - pa);
+    x = hs_component_target(m, i, p, pa, pb);
+    if (k >= 0) { /* the first-order poppet or swash plate */
+        *rate = (x - fs[k]) / par[type == HS_CMP_RELIEF ? HS_CP_RV_TAU : HS_CP_PU_TAU];
+        x = fs[k];
     }
-    }
+    if (type == HS_CMP_RELIEF) return par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
+    return hs_pump_flow(par, x, pb - pa); /* a variable pump: x is its stroke */
 }
 
 #ifdef HS_REAL_IS_DOUBLE
-/* The static value of component i's state at pressures p (nvol): a relief poppet's opening,
- * a variable pump's displacement fraction (the start of a run at rest: hs_init). */
+/* The static value of component i's state at pressures p (nvol): the start of a run at rest
+ * (hs_init). */
 HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const double *p)
 {
-    const double *par = HS_D(m, cmp_par)[i];
-    double pa = hs_node_p(m, p, HS_I(m, cmp_a, i)), pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
-    if (HS_I(m, cmp_type, i) == HS_CMP_RELIEF) return hs_relief_opening(par, pa - pb);
-    return hs_pump_eps_ss(par, pb, HS_I(m, cmp_type, i) == HS_CMP_PUMP_LS
-                                       ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
-                                       : par[HS_CP_PU_PREF]);
+    return hs_component_target(m, i, p, hs_node_p(m, p, HS_I(m, cmp_a, i)), hs_node_p(m, p, HS_I(m, cmp_b, i)));
 }
 #endif
 
