@@ -106,13 +106,20 @@ done
 insert() {
   { head -c "$2" "$1"; printf "$3"; tail -c +$(($2 + 1)) "$1"; } >"$4"
 }
+# Seven places in every file, one of the four bytes at each, taken in turn (file i, place k:
+# byte (i + k) mod 4), so that every file gets every byte and every byte every place class:
+# one program start per insertion (0.7 s under AddressSanitizer), 4x fewer than all four at
+# every place, which added ten minutes to the sanitizer run and no code path
 nins=0
+bytes=('\377' '\303' '\001' '\177')
+i=0
 for m in models/*.yaml sweeps/*.yaml; do
   size=$(wc -c <"$m")
   case "$m" in sweeps/*) cmd=validate ;; *) cmd=info ;; esac
+  i=$((i + 1))
   for k in 1 2 3 4 5 6 7; do
     pos=$((size * k / 8))
-    for b in '\377' '\303' '\001' '\177'; do
+    for b in "${bytes[$(((i + k) % 4))]}"; do
       f=$tmp/ins_$(basename "$m")
       insert "$m" "$pos" "$b" "$f"
       # a sweep names its model relative to itself: keep the line numbers, fix the path
@@ -125,7 +132,7 @@ for m in models/*.yaml sweeps/*.yaml; do
     done
   done
 done
-[ "$nins" -ge 200 ] && ok || bad "only $nins insertions"
+[ "$nins" -ge 150 ] && ok || bad "only $nins insertions"
 
 # --- 3. inputs that cannot be files ---------------------------------------------------------
 mkfifo "$tmp/fifo"
