@@ -103,6 +103,10 @@ static void write_dot(const hs_model_desc *d, FILE *f)
             snprintf(set, sizeof set, "cracks at %.4g bar", par[HS_CP_CK_PCR] / 1e5);
             shape = "invtriangle";
             break;
+        case HS_CMP_FLOW_CONTROL:
+            snprintf(set, sizeof set, "%.4g L/min from %.4g bar", par[HS_CP_FC_QSET] * 6e4, par[HS_CP_FC_DPC] / 1e5);
+            shape = "diamond";
+            break;
         case HS_CMP_ACCUMULATOR:
             snprintf(set, sizeof set, "%.4g L, precharge %.4g bar", par[HS_CP_AC_V0] * 1e3, par[HS_CP_AC_PPRE] / 1e5);
             shape = "cylinder";

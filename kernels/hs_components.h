@@ -1,5 +1,5 @@
-/* hs_components.h -- the hydraulic components beyond the seeds' circuit: relief and check
- * valves, fixed and variable displacement pumps, gas-charged accumulators. Each is an entry of
+/* hs_components.h -- the hydraulic components beyond the seeds' circuit: relief, check and
+ * flow control valves, fixed and variable displacement pumps, gas-charged accumulators. Each is an entry of
  * one table (hydraulics.components in a model file; hs_model.cmp_*): its type, its nodes, its
  * state if it has one (a relief valve's poppet, a variable pump's swash plate; kept with the
  * friction states in hs_state.fs, so every integrator, the co-simulation's hydraulic step and
@@ -30,6 +30,11 @@
  *    falling from 1 to 0 as the outlet pressure rises from p_ref to p_ref + dp_band: p_ref =
  *    p_set for pressure compensation, and p_LS + dp_margin for load sensing (the pump keeps its
  *    outlet dp_margin above the load-sensing node's pressure). Its corners are rounded (C1).
+ *  - flow control valve (pressure compensated, 2-way; Merritt on flow control and Watton on
+ *    pressure-compensated flow control valves, in the data-sheet form Q(dp)): the compensator
+ *    holds the set flow Q_set once the drop across the valve exceeds the compensator's spring
+ *    pressure dp_comp; below it the metering orifice, sized to pass Q_set at dp_comp, sets the
+ *    flow (hs_flow_control_flow).
  *  - accumulator (Merritt on accumulators; the polytropic gas law p V^n = p_pre V0^n): above the
  *    precharge the gas volume is V_g = V0 (p_pre / p)^(1/n), and the oil taken in, V0 - V_g,
  *    adds the capacitance -dV_g/dp = V_g / (n p) (plus its own compressibility) to its volume's
@@ -48,7 +53,8 @@
     X(PUMP, "pump", 2, 0)                         \
     X(PUMP_PC, "pressure_compensated_pump", 2, 1) \
     X(PUMP_LS, "load_sensing_pump", 2, 1)         \
-    X(ACCUMULATOR, "accumulator", 1, 0)
+    X(ACCUMULATOR, "accumulator", 1, 0)           \
+    X(FLOW_CONTROL, "flow_control_valve", 2, 0)
 
 #define HS_CMP_ENUM_(ID, name, ports, state) HS_CMP_##ID,
 enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
@@ -87,7 +93,12 @@ enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
     X(ACCUMULATOR, 0, "V0", "m^3", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "V0 must be > 0")                    \
     X(ACCUMULATOR, 1, "p_pre", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                   \
       "p_pre must be > 0 (absolute)")                                                                           \
-    X(ACCUMULATOR, 2, "n", "", 1.4, 1.0, 0, 2.0, "n must be in [1, 2] (1 isothermal, 1.4 adiabatic nitrogen)")
+    X(ACCUMULATOR, 2, "n", "", 1.4, 1.0, 0, 2.0, "n must be in [1, 2] (1 isothermal, 1.4 adiabatic nitrogen)") \
+    X(FLOW_CONTROL, 0, "Q_set", "m^3/s", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Q_set must be > 0")          \
+    X(FLOW_CONTROL, 1, "dp_comp", "Pa", 10e5, 0.0, 1, HS_CMP_NOLIMIT,                                            \
+      "dp_comp must be > 0 (the pressure drop from which the compensator holds Q_set)")                          \
+    X(FLOW_CONTROL, 2, "dp_lim", "Pa", 1e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0 and < dp_comp")          \
+    X(FLOW_CONTROL, 3, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")
 
 /* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
  * the pressures they are rated at. */
@@ -106,7 +117,8 @@ enum {
     HS_CP_CK_PCR = 0, HS_CP_CK_DPO = 1, HS_CP_CK_CV = 2, HS_CP_CK_DPLIM = 3, HS_CP_CK_GL = 4,
     HS_CP_PU_D = 0, HS_CP_PU_N = 1, HS_CP_PU_ETAV = 2, HS_CP_PU_DPR = 3, HS_CP_PU_ETAHM = 4, HS_CP_PU_PMAX = 5,
     HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8,
-    HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2
+    HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2,
+    HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3
 };
 
 /* Ports and whether a type has a state. */
@@ -188,6 +200,24 @@ HS_HD static inline hs_real hs_check_flow(const double *par, hs_real dp)
     else
         x = u * u * (3.0 - 2.0 * u);
     return x * hs_orifice_flow(par[HS_CP_CK_CV], dp, par[HS_CP_CK_DPLIM]) + par[HS_CP_CK_GL] * dp;
+}
+
+/* Pressure-compensated flow control valve: flow from -> to at dp = p_from - p_to. With
+ * r = |dp| / dp_comp, below r = 1 the compensator is wide open and the metering orifice alone
+ * passes Q_set o(r) (3 - r) / 2, o the orifice's shape sgn(dp) sqrt(r) with its laminar band;
+ * from r = 1 on the compensator holds Q_set sgn(dp). The factor (3 - r) / 2 makes the two
+ * meet with equal value and slope (C1: d/dr [sqrt(r) (3 - r) / 2] = 3 (1 - r) / (4 sqrt(r)),
+ * zero at 1 and positive below); both directions are regulated, as by a flow regulator in a
+ * bridge of check valves. Plus a laminar leakage G_l dp. */
+HS_HD static inline hs_real hs_flow_control_flow(const double *par, hs_real dp)
+{
+    double dpc = par[HS_CP_FC_DPC];
+    hs_real r = fabs(dp) / dpc, g;
+    if (r >= 1.0)
+        g = (dp > 0.0 ? 1.0 : -1.0) + 0.0 * dp;
+    else
+        g = hs_orifice_flow(1.0 / sqrt(dpc), dp, par[HS_CP_FC_DPLIM]) * (3.0 - r) * 0.5;
+    return par[HS_CP_FC_QSET] * g + par[HS_CP_FC_GL] * dp;
 }
 
 /* A pump's geometric flow at full displacement, D n / (2 pi), m^3/s. */

@@ -170,6 +170,7 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
     pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
     pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
     if (type == HS_CMP_CHECK) return hs_check_flow(par, pa - pb);
+    if (type == HS_CMP_FLOW_CONTROL) return hs_flow_control_flow(par, pa - pb);
     if (type == HS_CMP_PUMP) return hs_pump_flow(par, 1.0, pb - pa);
     x = hs_component_target(m, i, p, pa, pb);
     if (k >= 0) { /* the first-order poppet or swash plate */

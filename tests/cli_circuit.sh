@@ -29,6 +29,11 @@ for p in P T A B; do grep -q " -> d0:$p \[dir=none, label=\"$p\"\];" <<<"$out" &
 grep -q '^  v1 -> d0:P ' <<<"$out" && ok || bad "P on the pump line"
 grep -q '^  v3 -> c0:p \[dir=none\];$' <<<"$out" && grep -q '^  v4 -> c0:r \[dir=none\];$' <<<"$out" && ok || bad "chambers"
 grep -q '^  v2 -> v3 \[label="throttle throttle' <<<"$out" && ok || bad "throttle"
+# a flow control valve: its set flow and compensator pressure, from the pump line to the
+# regulated line
+f=$("$HS" circuit tests/data/crane_fcv.yaml 2>&1)
+grep -q 'label="fcv\\nflow_control_valve\\n6 L/min from 8 bar"' <<<"$f" && ok || bad "flow control valve label: $(grep fcv <<<"$f")"
+grep -q '^  v0 -> k3 ' <<<"$f" && grep -q '^  k3 -> v1;$' <<<"$f" && ok || bad "flow control valve pump_line -> regulated"
 # --set changes what is drawn
 "$HS" circuit "$M" --set component.relief.p_crack=70bar | grep -q 'cracks at 70 bar, poppet' && ok || bad "--set"
 

@@ -1,6 +1,6 @@
 /* test_components.c -- kernels/hs_components.h and its coupling (hs_hydraulics.h): every
  * component's static characteristic against its closed form (values, continuity and slope
- * at its corners), the circuit's conservation of oil with every component and valve ports
+ * at its corners; the flow control valve's monotone rise to its set flow), the circuit's conservation of oil with every component and valve ports
  * on volumes, an accumulator discharged slowly and fast against the polytropic law
  * p V^n = const, a relief poppet's step response against x_ss (1 - exp(-t/tau)) at second
  * order, and the dead-headed pressure-compensated and load-sensing pumps at their closed-form
@@ -30,7 +30,8 @@ static int load(const char *text)
 /* central difference of f at x */
 #define SLOPE(f, x, h) (((f)((x) + (h)) - (f)((x) - (h))) / (2.0 * (h)))
 
-static double RV[HS_CMP_NPAR], CK[HS_CMP_NPAR], PU[HS_CMP_NPAR], AC[HS_CMP_NPAR];
+static double RV[HS_CMP_NPAR], CK[HS_CMP_NPAR], PU[HS_CMP_NPAR], AC[HS_CMP_NPAR], FC[HS_CMP_NPAR];
+static double fc_q(double dp) { return hs_flow_control_flow(FC, dp); }
 static double rv_q(double dp) { return RV[HS_CP_RV_QNOM] * hs_relief_opening(RV, dp); }
 static double ck_q(double dp) { return hs_check_flow(CK, dp); }
 static double ac_vg(double p)
@@ -96,6 +97,30 @@ static void test_laws(void)
     AC[HS_CP_AC_N] = 1.0 + 1e-6;
     CHECK_CLOSE(ac_e(200e5), q, 1e-5 * q, "accumulator: the polytropic energy tends to the isothermal one");
     AC[HS_CP_AC_N] = 1.4;
+    /* flow control valve: Q_set from dp_comp on, in both directions; below it the orifice
+     * sized to pass Q_set at dp_comp, times (3 - r)/2: at r = 1/4 Q_set sqrt(1/4) 11/8;
+     * value and slope continuous at dp_comp (slope 0 there), increasing below it; plus the
+     * leakage */
+    FC[HS_CP_FC_QSET] = 40e-3 / 60, FC[HS_CP_FC_DPC] = 8e5, FC[HS_CP_FC_DPLIM] = 0.5e5, FC[HS_CP_FC_GL] = 0.0;
+    q = 40e-3 / 60;
+    CHECK_CLOSE(fc_q(50e5), q, 1e-18, "flow control: Q_set well above dp_comp");
+    CHECK_CLOSE(fc_q(-50e5), -q, 1e-18, "flow control: -Q_set in reverse");
+    CHECK_CLOSE(fc_q(8e5), q, 1e-18, "flow control: Q_set at dp_comp");
+    CHECK_CLOSE(fc_q(2e5), q * 0.5 * 11.0 / 8.0, 1e-15 * q, "flow control: Q_set sqrt(r) (3 - r)/2 at r = 1/4");
+    CHECK_CLOSE(fc_q(0.25e5), q * (0.25e5 / sqrt(0.5e5 * 8e5)) * (3.0 - 0.25 / 8.0) / 2.0, 1e-15 * q,
+                "flow control: laminar below dp_lim");
+    CHECK(fabs(fc_q(8e5 + 1e-3) - fc_q(8e5 - 1e-3)) < 1e-12 * q, "flow control: continuous at dp_comp");
+    CHECK(fabs(SLOPE(fc_q, 8e5 - 1.0, 0.5)) < 1e-5 * q / 8e5, "flow control: slope 0 at dp_comp from below");
+    /* (at dp_lim the value is continuous, the slope halves: the seeds' orifice law, as every
+     * valve's) */
+    CHECK(fabs(fc_q(0.5e5 + 1e-3) - fc_q(0.5e5 - 1e-3)) < 1e-7 * q, "flow control: continuous at dp_lim");
+    for (k = 1, x = 0.0; k < 100; ++k) { /* monotone up to dp_comp */
+        double v = fc_q(8e5 * k / 100.0);
+        CHECK(v > x, "flow control: increasing at %g Pa", 8e5 * k / 100.0);
+        x = v;
+    }
+    FC[HS_CP_FC_GL] = 1e-12;
+    CHECK_CLOSE(fc_q(50e5), q + 50e5 * 1e-12, 1e-18, "flow control: plus the leakage");
 }
 
 static const char *k_closed =
@@ -121,6 +146,7 @@ static const char *k_closed =
     "       dp_override: 15 bar, tau: 3 ms}\n"
     "    - {name: check, type: check_valve, from: b, to: line, p_crack: 0.5 bar, Cv: 1e-7, leakage: 1e-13}\n"
     "    - {name: acc, type: accumulator, at: line, V0: 1 L, p_pre: 70 bar}\n"
+    "    - {name: fcv, type: flow_control_valve, from: line, to: a, Q_set: 10 L/min, dp_comp: 6 bar}\n"
     "integrator: {dt: 1 ms, t_end: 0.1 s}\n";
 
 /* Oil is conserved: in a closed circuit (valve ports P and T on volumes, every component
@@ -137,7 +163,7 @@ static void test_conservation(void)
         return;
     }
     m = &D.model;
-    CHECK(m->ncmp == 5 && m->nfs == 2 && m->cmp_fs0[0] == 0 && m->cmp_fs0[2] == 1 && m->cmp_fs0[1] < 0,
+    CHECK(m->ncmp == 6 && m->nfs == 2 && m->cmp_fs0[0] == 0 && m->cmp_fs0[2] == 1 && m->cmp_fs0[1] < 0,
           "two states: the LS pump's swash, the relief's poppet (ncmp %d, nfs %d)", m->ncmp, m->nfs);
     for (r = 0; r < 200; ++r) {
         double sum = 0.0, mag = 0.0;
@@ -373,6 +399,12 @@ static void test_drawn_rules(void)
     m = D.model;
     m.cmp_par[0][HS_CP_PU_TAU] = 0.2;
     CHECK(hs_model_values_ok(&m), "a swash plate's tau 0.2 s: valid");
+    m = D.model;
+    m.cmp_par[5][HS_CP_FC_DPLIM] = m.cmp_par[5][HS_CP_FC_DPC];
+    CHECK(!hs_model_values_ok(&m), "a flow control valve's dp_lim drawn at dp_comp: invalid");
+    m = D.model;
+    m.cmp_par[5][HS_CP_FC_QSET] = 0.0;
+    CHECK(!hs_model_values_ok(&m), "Q_set drawn 0: invalid");
 }
 
 int main(void)

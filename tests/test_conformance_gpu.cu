@@ -207,36 +207,50 @@ static void check_specialised(void)
     hs_batch_out_free(&mg);
 }
 
-/* The components of kernels/hs_components.h on every GPU path (tests/data/crane_ls.yaml: a
- * load-sensing pump's swash plate and a relief poppet as states, a check valve, an
- * accumulator, the valve's P on a volume), the setup's overrides and invalid instance: the
- * specialised, fused and cuBLAS paths against the reference backend and the cpu batch. */
-static void check_components(void)
+/* A model file on every GPU path, over [0, t_end], with the setup's overrides and invalid
+ * instance: the specialised, fused and cuBLAS paths against the reference backend and the cpu
+ * batch.
+ *  - tests/data/crane_ls.yaml: the components of kernels/hs_components.h (a load-sensing
+ *    pump's swash plate and a relief poppet as states, a check valve, an accumulator, the
+ *    valve's P on a volume), 1.2 s (the valve opens at 0.5 s);
+ *  - tests/data/crane_fcv.yaml: a flow control valve holding the valve's supply, 1.2 s;
+ *  - models/excavator_front.yaml: three joints, cylinders and valve sections on one pump
+ *    line, a pressure-compensated pump, a relief valve, an accumulator and the digging force,
+ *    3 s (the dig and the start of the lift). */
+static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
     hs_model keep = base;
     hs_batch_out ref, cpu, sp, fu, cb;
     hs_error e;
-    long n = NI, i;
-    if (hs_model_load("tests/data/crane_ls.yaml", &d, &e)) {
-        CHECK(0, "tests/data/crane_ls.yaml loads: %s", e.msg);
+    long n = NI, i, nstep = lround(t_end / 1e-3);
+    char what[200];
+    if (hs_model_load(file, &d, &e)) {
+        CHECK(0, "%s loads: %s", file, e.msg);
         return;
     }
     base = d.model;
-    base.t_end = 1.2; /* the valve opens at 0.5 s */
+    base.t_end = t_end;
+    base.dt = 1e-3;
     run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
     run(HS_BACKEND_CPU, 0, vals, n, &cpu);
     run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp);
     run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &fu);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cb);
     for (i = 0; i < n; ++i)
-        if (i != 5) CHECK(ref.status[i] == 0 && ref.steps[i] == 1200, "components: instance %ld completes (status %d)", i, ref.status[i]);
-    compare("components: gpu specialised vs reference", &sp, &ref, n);
-    compare("components: gpu specialised vs cpu batch", &sp, &cpu, n);
-    compare("components: gpu fused vs reference", &fu, &ref, n);
-    compare("components: gpu cublas vs reference", &cb, &ref, n);
+        if (i != 5)
+            CHECK(ref.status[i] == 0 && ref.steps[i] == nstep, "%s: instance %ld completes (status %d)", file, i,
+                  ref.status[i]);
+    snprintf(what, sizeof what, "%s: gpu specialised vs reference", file);
+    compare(what, &sp, &ref, n);
+    snprintf(what, sizeof what, "%s: gpu specialised vs cpu batch", file);
+    compare(what, &sp, &cpu, n);
+    snprintf(what, sizeof what, "%s: gpu fused vs reference", file);
+    compare(what, &fu, &ref, n);
+    snprintf(what, sizeof what, "%s: gpu cublas vs reference", file);
+    compare(what, &cb, &ref, n);
     CHECK(sp.status[5] == HS_ST_INVALID && fu.status[5] == HS_ST_INVALID && cb.status[5] == HS_ST_INVALID,
-          "components: the invalid instance flagged on every path");
+          "%s: the invalid instance flagged on every path", file);
     hs_batch_out_free(&ref);
     hs_batch_out_free(&cpu);
     hs_batch_out_free(&sp);
@@ -466,7 +480,9 @@ int main(void)
     }
     check_specialised();
     check_double_step();
-    check_components();
+    check_model_paths("tests/data/crane_ls.yaml", 1.2);
+    check_model_paths("tests/data/crane_fcv.yaml", 1.2);
+    check_model_paths("models/excavator_front.yaml", 3.0);
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");

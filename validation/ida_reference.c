@@ -46,6 +46,7 @@
  * From the engine, besides hs_init's initial state (z, zd, p, U, s0: the static-equilibrium
  * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force,
  * hs_end_damper and those of hs_components.h (hs_relief_opening, hs_check_flow,
+ * hs_flow_control_flow,
  * hs_pump_flow, hs_pump_eps_ss, hs_accumulator_capacitance; unit-tested against their closed
  * forms on their own). Circuit assembly, areas,
  * Cv of throttles, cylinder geometry, bulk moduli, pressure equations and force
@@ -680,6 +681,8 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
             Q = par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
         } else if (ty == HS_CMP_CHECK) {
             Q = hs_check_flow(par, pa - pb);
+        } else if (ty == HS_CMP_FLOW_CONTROL) {
+            Q = hs_flow_control_flow(par, pa - pb);
         } else if (ty == HS_CMP_PUMP) {
             Q = hs_pump_flow(par, 1.0, pb - pa);
         } else { /* a variable pump: its stroke fs[kf] follows eps_ss */
