@@ -139,9 +139,10 @@ eval "$cmd" >/dev/null 2>&1 && same_h5 sref.h5 s.h5 && ok || bad "the shard resu
 # signal must come while the first one's stop waits for the running instance (two signals
 # sent at once would merge into one): one thread, so that when the first instance's progress
 # line appears the second has just started (with two, both instances of a chunk end nearly
-# together and the stop may finish first), and long instances (100 s, ten cycles: about
-# 0.2 s each on one core of a 2026 CPU) against the few ms the loop below takes to see it
-sed -e 's/t_end: 10 s/t_end: 100 s/' -e 's/^instances: 120/instances: 8/' -e 's/^chunk: 8/chunk: 2/' slow.yaml >long.yaml
+# together and the stop may finish first), and long instances (ten times slow.yaml's: 100 s,
+# about 0.4 s each on one core of a 2026 CPU; 20 s in a sanitizer build, about as long) against
+# the few ms the loop below takes to see it
+sed -e "s/t_end: $T_END s/t_end: $((10 * T_END)) s/" -e 's/^instances: 120/instances: 8/' -e 's/^chunk: 8/chunk: 2/' slow.yaml >long.yaml
 "$HS" run long.yaml -o lref.h5 --no-progress >/dev/null 2>&1 || bad "uninterrupted run (long instances)"
 "$HS" run long.yaml -o d.h5 --threads 1 >d.out 2>d.err &
 pid=$!
