@@ -587,28 +587,6 @@ static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
     return HS_OK;
 }
 
-/* The highest pressure the circuit can hold at node v, Pa: a source's own; for a volume the
- * highest of the sources, the relief valves' cracking pressures above their outlets and the
- * pressure-compensated pumps' cut-off (p_set + dp_band), and its own initial pressure. (A
- * load-sensing pump reaches what its sensed node reaches plus its margin: bounded by the
- * same.) The accumulator rule compares its precharge with it. */
-static double circuit_p_max(const hs_model *m, int v)
-{
-    double pm = 0.0;
-    int i;
-    if (v >= m->nvol) return m->src_p[v - m->nvol];
-    for (i = 0; i < m->nsrc; ++i) pm = fmax(pm, m->src_p[i]);
-    for (i = 0; i < m->nvol; ++i) pm = fmax(pm, m->vol_p0[i]);
-    for (i = 0; i < m->ncmp; ++i) {
-        const double *par = m->cmp_par[i];
-        if (m->cmp_type[i] == HS_CMP_RELIEF)
-            pm = fmax(pm, par[HS_CP_RV_PCR] + par[HS_CP_RV_DPOV] +
-                              (m->cmp_b[i] >= m->nvol ? m->src_p[m->cmp_b[i] - m->nvol] : 0.0));
-        if (m->cmp_type[i] == HS_CMP_PUMP_PC) pm = fmax(pm, par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND]);
-    }
-    return pm;
-}
-
 /* hydraulics.components: nodes, each parameter's rule (HS_COMPONENT_PARAMS), and the rules
  * between parameters and components. */
 static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
@@ -661,30 +639,24 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "tau", -1, HS_ERR_VALUE,
                          "tau must stay > 0 when the model has a poppet, 0 when it has none (the poppet "
                          "is a state of the model's layout)");
-        if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
-            !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
+        switch (hs_cmp_pair_broken(m, i, &j)) { /* the rules between components (hs_rules.h) */
+        case HS_CPR_PC_BAND:
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_set", -1, HS_ERR_VALUE,
                          "p_set + dp_band (%g Pa) must not exceed the pump's rated maximum p_max (%g Pa)",
                          par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND], par[HS_CP_PU_PMAX]);
-        if (type == HS_CMP_RELIEF)
-            for (j = 0; j < m->ncmp; ++j) { /* a relief valve guarding a pump's line */
-                int tj = m->cmp_type[j];
-                if ((tj == HS_CMP_PUMP || tj == HS_CMP_PUMP_PC || tj == HS_CMP_PUMP_LS) && m->cmp_b[j] == a &&
-                    m->cmp_par[j][HS_CP_PU_PMAX] > 0.0 && par[HS_CP_RV_PCR] > m->cmp_par[j][HS_CP_PU_PMAX])
-                    return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_crack", -1, HS_ERR_VALUE,
-                                 "the cracking pressure (%g Pa) is above the maximum pressure of pump '%s' "
-                                 "(p_max %g Pa) whose outlet it guards: the pump would be driven beyond its "
-                                 "rating before the valve opens",
-                                 par[HS_CP_RV_PCR], d->cmp_name[j], m->cmp_par[j][HS_CP_PU_PMAX]);
-            }
-        if (type == HS_CMP_ACCUMULATOR) {
-            double pm = circuit_p_max(m, a);
-            if (!(par[HS_CP_AC_PPRE] < pm))
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_pre", -1, HS_ERR_VALUE,
-                             "the precharge (%g Pa) must be below the highest working pressure the circuit "
-                             "reaches at '%s' (%g Pa: its sources, relief settings, pump cut-offs and "
-                             "initial pressures): above it the accumulator never takes oil",
-                             par[HS_CP_AC_PPRE], d->vol_name[a], pm);
+        case HS_CPR_RELIEF_PMAX:
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_crack", -1, HS_ERR_VALUE,
+                         "the cracking pressure (%g Pa) is above the maximum pressure of pump '%s' "
+                         "(p_max %g Pa) whose outlet it guards: the pump would be driven beyond its "
+                         "rating before the valve opens",
+                         par[HS_CP_RV_PCR], d->cmp_name[j], m->cmp_par[j][HS_CP_PU_PMAX]);
+        case HS_CPR_PRECHARGE:
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_pre", -1, HS_ERR_VALUE,
+                         "the precharge (%g Pa) must be below the highest working pressure the circuit "
+                         "reaches at '%s' (%g Pa: its sources, relief settings, pump cut-offs and "
+                         "initial pressures): above it the accumulator never takes oil",
+                         par[HS_CP_AC_PPRE], d->vol_name[a], hs_circuit_p_max(m, a));
+        default: break;
         }
     }
     return HS_OK;

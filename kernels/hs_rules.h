@@ -247,4 +247,58 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
     return -1;
 }
 
+/* The rules between components (docs/model-format.md, hydraulics.components[]), checked once
+ * for a model file (host/model_validate.c, with the messages) and for every drawn instance
+ * (hs_model_values_ok): a drawn value that breaks one makes its instance invalid. */
+enum hs_cmp_pair_rule {
+    HS_CPR_OK = 0,
+    HS_CPR_PC_BAND, /* a pressure-compensated pump: p_set + dp_band <= p_max (if rated) */
+    HS_CPR_RELIEF_PMAX, /* a relief valve on a pump's outlet cracks at most at its p_max */
+    HS_CPR_PRECHARGE /* an accumulator's precharge below the circuit's highest pressure there */
+};
+
+/* The highest pressure the circuit of m reaches at node v: a source's own; for a volume the
+ * sources, the initial pressures, the relief valves' cracking pressures plus override (above
+ * the pressure of the source they drain to) and the pressure-compensated pumps' cut-offs. */
+HS_HD static inline double hs_circuit_p_max(const hs_model *m, int v)
+{
+    double pm = 0.0;
+    int i;
+    if (v >= m->nvol) return m->src_p[v - m->nvol];
+    for (i = 0; i < m->nsrc; ++i) pm = fmax(pm, m->src_p[i]);
+    for (i = 0; i < m->nvol; ++i) pm = fmax(pm, m->vol_p0[i]);
+    for (i = 0; i < m->ncmp; ++i) {
+        const double *par = m->cmp_par[i];
+        if (m->cmp_type[i] == HS_CMP_RELIEF)
+            pm = fmax(pm, par[HS_CP_RV_PCR] + par[HS_CP_RV_DPOV] +
+                              (m->cmp_b[i] >= m->nvol ? m->src_p[m->cmp_b[i] - m->nvol] : 0.0));
+        if (m->cmp_type[i] == HS_CMP_PUMP_PC) pm = fmax(pm, par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND]);
+    }
+    return pm;
+}
+
+/* The rule between component i and the others that m breaks (HS_CPR_OK when none), and in *j
+ * the other component where there is one (the pump a relief valve guards), else -1. */
+HS_HD static inline int hs_cmp_pair_broken(const hs_model *m, int i, int *j)
+{
+    const double *par = m->cmp_par[i];
+    int type = m->cmp_type[i], k;
+    *j = -1;
+    if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
+        !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
+        return HS_CPR_PC_BAND;
+    if (type == HS_CMP_RELIEF)
+        for (k = 0; k < m->ncmp; ++k) {
+            int tk = m->cmp_type[k];
+            if ((tk == HS_CMP_PUMP || tk == HS_CMP_PUMP_PC || tk == HS_CMP_PUMP_LS) && m->cmp_b[k] == m->cmp_a[i] &&
+                m->cmp_par[k][HS_CP_PU_PMAX] > 0.0 && par[HS_CP_RV_PCR] > m->cmp_par[k][HS_CP_PU_PMAX]) {
+                *j = k;
+                return HS_CPR_RELIEF_PMAX;
+            }
+        }
+    if (type == HS_CMP_ACCUMULATOR && !(par[HS_CP_AC_PPRE] < hs_circuit_p_max(m, m->cmp_a[i])))
+        return HS_CPR_PRECHARGE;
+    return HS_CPR_OK;
+}
+
 #endif

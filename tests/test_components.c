@@ -149,6 +149,22 @@ static const char *k_closed =
     "    - {name: fcv, type: flow_control_valve, from: line, to: a, Q_set: 10 L/min, dp_comp: 6 bar}\n"
     "integrator: {dt: 1 ms, t_end: 0.1 s}\n";
 
+static const char *k_rated =
+    "name: rated\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: tank, p: 1 bar}]\n"
+    "  volumes: [{name: line, V: 1 L, B: 1000 MPa, p0: 200 bar}]\n"
+    "  components:\n"
+    "    - {name: pump, type: pressure_compensated_pump, from: tank, to: line, D: 20 cm^3/rev, speed: 1500 rpm,\n"
+    "       p_set: 210 bar, dp_band: 10 bar, p_max: 250 bar}\n"
+    "    - {name: relief, type: relief_valve, from: line, to: tank, p_crack: 230 bar, Q_nom: 40 L/min,\n"
+    "       dp_override: 10 bar}\n"
+    "    - {name: acc, type: accumulator, at: line, V0: 1 L, p_pre: 120 bar}\n"
+    "integrator: {dt: 1 ms, t_end: 0.01 s}\n";
+
 /* Oil is conserved: in a closed circuit (valve ports P and T on volumes, every component
  * between volumes) the volume rates sum to zero, sum_v C_v p'_v = 0 with the capacitance
  * C_v = V_v / B_oil + V_v / B_v + the accumulator's, at random pressures and states. */
@@ -405,6 +421,26 @@ static void test_drawn_rules(void)
     m = D.model;
     m.cmp_par[5][HS_CP_FC_QSET] = 0.0;
     CHECK(!hs_model_values_ok(&m), "Q_set drawn 0: invalid");
+    /* the rules between components, as a model file's (model_validate.c): a relief valve
+     * cracking above the guarded pump's p_max, a cut-off band beyond p_max, a precharge at or
+     * above the circuit's highest pressure */
+    if (load(k_rated)) {
+        CHECK(0, "rated circuit loads");
+        return;
+    }
+    m = D.model;
+    CHECK(hs_model_values_ok(&m), "rated circuit: its own values are valid");
+    m.cmp_par[1][HS_CP_RV_PCR] = 260e5;
+    CHECK(!hs_model_values_ok(&m), "relief drawn to crack above the pump's p_max: invalid");
+    m = D.model;
+    m.cmp_par[0][HS_CP_PU_PREF] = 245e5;
+    CHECK(!hs_model_values_ok(&m), "cut-off + band drawn above p_max: invalid");
+    m = D.model;
+    m.cmp_par[2][HS_CP_AC_PPRE] = 400e5;
+    CHECK(!hs_model_values_ok(&m), "precharge drawn above the circuit's highest pressure: invalid");
+    m = D.model;
+    m.cmp_par[2][HS_CP_AC_PPRE] = 150e5;
+    CHECK(hs_model_values_ok(&m), "precharge drawn to 150 bar: valid");
 }
 
 int main(void)
