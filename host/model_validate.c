@@ -625,21 +625,21 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
                 return vfail(d, err, w, HS_WHERE_COMPONENT, i, pd->key, -1, HS_ERR_VALUE, "%s, not %g", pd->rule,
                              par[pd->slot]);
         }
-        if (type == HS_CMP_RELIEF && !(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV]))
+        switch (hs_cmp_pair_broken(m, i, &j)) { /* the rules between parameters (hs_rules.h) */
+        case HS_CPR_RELIEF_SMOOTH:
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "dp_smooth", -1, HS_ERR_VALUE,
                          "dp_smooth (%g Pa) must be <= dp_override (%g Pa): the rounding of the opening lies "
                          "within the override",
                          par[HS_CP_RV_DPS], par[HS_CP_RV_DPOV]);
-        if (type == HS_CMP_FLOW_CONTROL && !(par[HS_CP_FC_DPLIM] < par[HS_CP_FC_DPC]))
+        case HS_CPR_FC_LAMINAR:
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "dp_lim", -1, HS_ERR_VALUE,
                          "dp_lim (%g Pa) must be < dp_comp (%g Pa): the orifice's laminar band lies below the "
                          "drop at which the compensator takes over",
                          par[HS_CP_FC_DPLIM], par[HS_CP_FC_DPC]);
-        if (type == HS_CMP_RELIEF && (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0))
+        case HS_CPR_RELIEF_POPPET:
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "tau", -1, HS_ERR_VALUE,
                          "tau must stay > 0 when the model has a poppet, 0 when it has none (the poppet "
                          "is a state of the model's layout)");
-        switch (hs_cmp_pair_broken(m, i, &j)) { /* the rules between components (hs_rules.h) */
         case HS_CPR_PC_BAND:
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_set", -1, HS_ERR_VALUE,
                          "p_set + dp_band (%g Pa) must not exceed the pump's rated maximum p_max (%g Pa)",

@@ -140,11 +140,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
         int k;
         for (k = 0; k < HS_CMP_NPAR; ++k)
             if (hs_cmp_param_broken(m->cmp_type[i], k, par[k])) return 0;
-        if (m->cmp_type[i] == HS_CMP_RELIEF &&
-            (!(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV]) || (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0)))
-            return 0;
-        if (m->cmp_type[i] == HS_CMP_FLOW_CONTROL && !(par[HS_CP_FC_DPLIM] < par[HS_CP_FC_DPC])) return 0;
-        if (hs_cmp_pair_broken(m, i, &k) != HS_CPR_OK) return 0; /* the rules between components */
+        if (hs_cmp_pair_broken(m, i, &k) != HS_CPR_OK) return 0; /* the rules between parameters (hs_rules.h) */
     }
     return 1;
 }

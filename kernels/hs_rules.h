@@ -247,11 +247,14 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
     return -1;
 }
 
-/* The rules between components (docs/model-format.md, hydraulics.components[]), checked once
- * for a model file (host/model_validate.c, with the messages) and for every drawn instance
+/* The rules between a component's parameters and between components (docs/model-format.md,
+ * hydraulics.components[]), checked once for a model file (host/model_validate.c, with the messages) and for every drawn instance
  * (hs_model_values_ok): a drawn value that breaks one makes its instance invalid. */
 enum hs_cmp_pair_rule {
     HS_CPR_OK = 0,
+    HS_CPR_RELIEF_SMOOTH, /* a relief valve: dp_smooth <= dp_override */
+    HS_CPR_FC_LAMINAR, /* a flow control valve: dp_lim < dp_comp */
+    HS_CPR_RELIEF_POPPET, /* a relief valve keeps the model's layout: tau > 0 iff it has a poppet */
     HS_CPR_PC_BAND, /* a pressure-compensated pump: p_set + dp_band <= p_max (if rated) */
     HS_CPR_RELIEF_PMAX, /* a relief valve on a pump's outlet cracks at most at its p_max */
     HS_CPR_PRECHARGE /* an accumulator's precharge below the circuit's highest pressure there */
@@ -284,6 +287,9 @@ HS_HD static inline int hs_cmp_pair_broken(const hs_model *m, int i, int *j)
     const double *par = m->cmp_par[i];
     int type = m->cmp_type[i], k;
     *j = -1;
+    if (type == HS_CMP_RELIEF && !(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV])) return HS_CPR_RELIEF_SMOOTH;
+    if (type == HS_CMP_FLOW_CONTROL && !(par[HS_CP_FC_DPLIM] < par[HS_CP_FC_DPC])) return HS_CPR_FC_LAMINAR;
+    if (type == HS_CMP_RELIEF && (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0)) return HS_CPR_RELIEF_POPPET;
     if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
         !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
         return HS_CPR_PC_BAND;

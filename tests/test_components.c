@@ -390,37 +390,31 @@ static void test_pump_deadhead(void)
     }
 }
 
+/* One drawn value: component i's slot set to v in a copy of the loaded model; valid or not,
+ * as want_ok says. */
+static void drawn(int i, int slot, double v, int want_ok, const char *what)
+{
+    hs_model m = D.model;
+    m.cmp_par[i][slot] = v;
+    CHECK(hs_model_values_ok(&m) == want_ok, "%s: %s", what, want_ok ? "valid" : "invalid");
+}
+
 /* A drawn value (a sweep's, per instance) meets the same rules as a model file's: the instance
  * is invalid otherwise (hs_model_values_ok), and a relief poppet's tau stays > 0. */
 static void test_drawn_rules(void)
 {
-    hs_model m;
     if (load(k_closed)) {
         CHECK(0, "closed circuit loads");
         return;
     }
-    m = D.model;
-    CHECK(hs_model_values_ok(&m), "the model's own values are valid");
-    m.cmp_par[1][HS_CP_PU_ETAV] = 1.1;
-    CHECK(!hs_model_values_ok(&m), "eta_v 1.1: invalid");
-    m = D.model;
-    m.cmp_par[2][HS_CP_RV_DPS] = 2.0 * m.cmp_par[2][HS_CP_RV_DPOV];
-    CHECK(!hs_model_values_ok(&m), "dp_smooth above dp_override: invalid");
-    m = D.model;
-    m.cmp_par[2][HS_CP_RV_TAU] = 0.0;
-    CHECK(!hs_model_values_ok(&m), "a poppet's tau drawn 0: invalid (the layout keeps its state)");
-    m = D.model;
-    m.cmp_par[4][HS_CP_AC_N] = 2.5;
-    CHECK(!hs_model_values_ok(&m), "polytropic index 2.5: invalid");
-    m = D.model;
-    m.cmp_par[0][HS_CP_PU_TAU] = 0.2;
-    CHECK(hs_model_values_ok(&m), "a swash plate's tau 0.2 s: valid");
-    m = D.model;
-    m.cmp_par[5][HS_CP_FC_DPLIM] = m.cmp_par[5][HS_CP_FC_DPC];
-    CHECK(!hs_model_values_ok(&m), "a flow control valve's dp_lim drawn at dp_comp: invalid");
-    m = D.model;
-    m.cmp_par[5][HS_CP_FC_QSET] = 0.0;
-    CHECK(!hs_model_values_ok(&m), "Q_set drawn 0: invalid");
+    CHECK(hs_model_values_ok(&D.model), "the model's own values are valid");
+    drawn(1, HS_CP_PU_ETAV, 1.1, 0, "eta_v 1.1");
+    drawn(2, HS_CP_RV_DPS, 2.0 * D.model.cmp_par[2][HS_CP_RV_DPOV], 0, "dp_smooth above dp_override");
+    drawn(2, HS_CP_RV_TAU, 0.0, 0, "a poppet's tau drawn 0 (the layout keeps its state)");
+    drawn(4, HS_CP_AC_N, 2.5, 0, "polytropic index 2.5");
+    drawn(0, HS_CP_PU_TAU, 0.2, 1, "a swash plate's tau 0.2 s");
+    drawn(5, HS_CP_FC_DPLIM, D.model.cmp_par[5][HS_CP_FC_DPC], 0, "a flow control valve's dp_lim drawn at dp_comp");
+    drawn(5, HS_CP_FC_QSET, 0.0, 0, "Q_set drawn 0");
     /* the rules between components, as a model file's (model_validate.c): a relief valve
      * cracking above the guarded pump's p_max, a cut-off band beyond p_max, a precharge at or
      * above the circuit's highest pressure */
@@ -428,19 +422,11 @@ static void test_drawn_rules(void)
         CHECK(0, "rated circuit loads");
         return;
     }
-    m = D.model;
-    CHECK(hs_model_values_ok(&m), "rated circuit: its own values are valid");
-    m.cmp_par[1][HS_CP_RV_PCR] = 260e5;
-    CHECK(!hs_model_values_ok(&m), "relief drawn to crack above the pump's p_max: invalid");
-    m = D.model;
-    m.cmp_par[0][HS_CP_PU_PREF] = 245e5;
-    CHECK(!hs_model_values_ok(&m), "cut-off + band drawn above p_max: invalid");
-    m = D.model;
-    m.cmp_par[2][HS_CP_AC_PPRE] = 400e5;
-    CHECK(!hs_model_values_ok(&m), "precharge drawn above the circuit's highest pressure: invalid");
-    m = D.model;
-    m.cmp_par[2][HS_CP_AC_PPRE] = 150e5;
-    CHECK(hs_model_values_ok(&m), "precharge drawn to 150 bar: valid");
+    CHECK(hs_model_values_ok(&D.model), "rated circuit: its own values are valid");
+    drawn(1, HS_CP_RV_PCR, 260e5, 0, "relief drawn to crack above the pump's p_max");
+    drawn(0, HS_CP_PU_PREF, 245e5, 0, "cut-off + band drawn above p_max");
+    drawn(2, HS_CP_AC_PPRE, 400e5, 0, "precharge drawn above the circuit's highest pressure");
+    drawn(2, HS_CP_AC_PPRE, 150e5, 1, "precharge drawn to 150 bar");
 }
 
 int main(void)
