@@ -111,6 +111,11 @@ static void write_dot(const hs_model_desc *d, FILE *f)
             snprintf(set, sizeof set, "%.4g L, precharge %.4g bar", par[HS_CP_AC_V0] * 1e3, par[HS_CP_AC_PPRE] / 1e5);
             shape = "cylinder";
             break;
+        case HS_CMP_MOTOR:
+            snprintf(set, sizeof set, "%.4g cm3/rev, ratio %.4g, turns %s", par[HS_CP_MO_D] * 1e6,
+                     par[HS_CP_MO_RATIO], d->body_name[m->cmp_ref[i]]);
+            shape = "circle";
+            break;
         default:
             snprintf(set, sizeof set, "%.4g cm3/rev, %.4g L/min%s", par[HS_CP_PU_D] * 1e6,
                      hs_pump_qgeo(par) * 6e4,

@@ -48,7 +48,7 @@ static void usage(FILE *f)
             "m/s), p_<volume> (Pa), U_<valve> (V), and per cylinder s_<cyl> (length, m),\n"
             "sdot_<cyl> (m/s), F_<cyl> (net force along it, N), Ffric_<cyl> (N), W_<cyl> (its\n"
             "work on the mechanism, J); then E_kin, E_pot, W_ext (work of external loads),\n"
-            "E_balance (E_kin + E_pot - W_ext - sum W_<cyl> minus its initial value), phi_norm\n"
+            "E_balance (E_kin + E_pot - W_ext - sum W_<cyl> - the motors' work, minus its initial value), phi_norm\n"
             "(constraint violation), newton_iters.\n"
             "Exit status: 0 success, 1 usage, 2 bad model, parameter or output (a CSV that cannot\n"
             "be written completely, e.g. a full disk), 3 the integration failed (the CSV holds\n"

@@ -149,6 +149,8 @@ const hs_field hs_model_fields[] = {
     HS_FCOUNTED(cmp_dyn, HS_FT_INT, ncmp, 1),
     HS_FCOUNTED(cmp_par, HS_FT_DOUBLE, ncmp, HS_CMP_NPAR),
     HS_FCOUNTED(cmp_fs0, HS_FT_INT, ncmp, 1),
+    HS_FCOUNTED(cmp_mot, HS_FT_INT, ncmp, 1),
+    HS_FSCALAR(nmot, HS_FT_INT),
     HS_FSCALAR(dt, HS_FT_DOUBLE),
     HS_FSCALAR(t_end, HS_FT_DOUBLE),
     HS_FSCALAR(tol_z, HS_FT_DOUBLE),
@@ -442,9 +444,9 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     sb_printf(&b,
               "#define HS_CAP_BODIES %d\n#define HS_CAP_Z %d\n#define HS_CAP_CON %d\n#define HS_CAP_VOLS %d\n"
               "#define HS_CAP_DCV %d\n#define HS_CAP_CYLS %d\n#define HS_CAP_FS %d\n#define HS_CAP_X %d\n"
-              "#define HS_CAP_OUT %d\n#define HS_CAP_BALL %d\n",
+              "#define HS_CAP_OUT %d\n#define HS_CAP_BALL %d\n#define HS_CAP_MOT %d\n",
               max1(m->nbody), max1(m->nz), max1(m->ncon), max1(m->nvol), max1(m->ndcv), max1(m->ncyl),
-              max1(m->nfs), max1(m->nx), max1(out->nsig), has_ball(m));
+              max1(m->nfs), max1(m->nx), max1(out->nsig), has_ball(m), m->nmot);
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];

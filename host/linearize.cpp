@@ -208,8 +208,8 @@ int factor_dep(const context &c, const hs_dual *Jz, int nd, hs_dual *D, int *piv
     return hs_ad::hs_lu_factor(D, nd, HS_MAX_Z, piv);
 }
 
-/* The mechanism's M and whole Q (cylinders included) and the hydraulic rates at the
- * kinematics in k (positions and velocities). */
+/* The mechanism's M and whole Q (cylinders and motors included) and the hydraulic rates at
+ * the kinematics in k (positions and velocities). */
 void mechanics(const context &c, const hs_kin *k, const hs_dual *p, const hs_dual *fs, const hs_dual *U, hs_dual *M,
                hs_dual *Q, hs_hyd *hyd)
 {
@@ -223,6 +223,8 @@ void mechanics(const context &c, const hs_kin *k, const hs_dual *p, const hs_dua
             hs_ad::hs_cylinder_jac(m, k, hyd, cy, js);
             for (int i = 0; i < m->nz; ++i) Q[i] += hyd->F[cy] * js[i];
         }
+        for (int i = 0; i < m->ncmp; ++i) /* a motor's torque on its joint (hs_motor_forces) */
+            if (m->cmp_type[i] == HS_CMP_MOTOR) Q[m->cmp_ref[i]] += hyd->Tm[m->cmp_mot[i]];
     }
 }
 

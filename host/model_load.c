@@ -1027,7 +1027,8 @@ static int parse_cylinders(ctx *c, const yt_node *h)
 }
 
 /* hydraulics.components (kernels/hs_components.h): each a type, its nodes (from and to, or
- * at), a load-sensing pump's sensed node, and its type's parameters (hs_cmp_params). */
+ * at), a load-sensing pump's sensed node, a motor's joint (by its body's name), and its
+ * type's parameters (hs_cmp_params). */
 static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
 {
     const char *keys[8 + HS_CMP_NPAR];
@@ -1046,6 +1047,7 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
         keys[nk++] = "at";
     }
     if (type == HS_CMP_PUMP_LS) keys[nk++] = "sense";
+    if (type == HS_CMP_MOTOR) keys[nk++] = "joint";
     for (k = 0; k < hs_ncmp_params; ++k)
         if (hs_cmp_params[k].type == type) keys[nk++] = hs_cmp_params[k].key;
     keys[nk] = NULL;
@@ -1061,6 +1063,7 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
         return rc;
     }
     if (type == HS_CMP_PUMP_LS && (rc = node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node))) return rc;
+    if (type == HS_CMP_MOTOR && (rc = body_ref(c, y, path, "joint", 0, &m->cmp_ref[i]))) return rc;
     for (k = 0; k < hs_ncmp_params; ++k) {
         const hs_cmp_param_def *pd = &hs_cmp_params[k];
         if (pd->type != type) continue;

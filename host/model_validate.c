@@ -180,14 +180,16 @@ static int check_limits(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (m->nvol < 0 || m->nvol > HS_MAX_VOLS || m->nsrc < 0 || m->nsrc > HS_MAX_SRCS ||
         m->nthr < 0 || m->nthr > HS_MAX_THR || m->ndcv < 0 || m->ndcv > HS_MAX_DCV ||
         m->ncyl < 0 || m->ncyl > HS_MAX_CYLS || m->ncmp < 0 || m->ncmp > HS_MAX_CMP || m->nfs < 0 ||
-        m->nfs > HS_MAX_FS)
+        m->nfs > HS_MAX_FS || m->nmot < 0 || m->nmot > HS_MAX_MOT)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "hydraulics", -1, HS_ERR_LIMIT,
                      "a hydraulic size exceeds its limit (volumes %d of HS_MAX_VOLS = %d, "
                      "sources %d of HS_MAX_SRCS = %d, throttles %d of HS_MAX_THR = %d, valves "
                      "%d of HS_MAX_DCV = %d, cylinders %d of HS_MAX_CYLS = %d, components %d of "
-                     "HS_MAX_CMP = %d, friction and component states %d of HS_MAX_FS = %d)",
+                     "HS_MAX_CMP = %d, friction and component states %d of HS_MAX_FS = %d, motors %d of "
+                     "HS_MAX_MOT = %d)",
                      m->nvol, HS_MAX_VOLS, m->nsrc, HS_MAX_SRCS, m->nthr, HS_MAX_THR, m->ndcv,
-                     HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->ncmp, HS_MAX_CMP, m->nfs, HS_MAX_FS);
+                     HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->ncmp, HS_MAX_CMP, m->nfs, HS_MAX_FS, m->nmot,
+                     HS_MAX_MOT);
     if (m->nz != m->nbody || m->nx != m->nz + m->nvol + m->nfs)
         return vfail(d, err, w, HS_WHERE_MODEL, 0, "bodies", -1, HS_ERR_LIMIT,
                      "inconsistent sizes: nz = %d, nvol = %d, nfs = %d, nx = %d (call "
@@ -619,6 +621,23 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (type == HS_CMP_PUMP_LS && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nnode || m->cmp_ref[i] == b))
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
                          "sense must be a node other than the pump's outlet (the load-sensing line)");
+        if (type == HS_CMP_MOTOR) {
+            int j = m->cmp_ref[i];
+            if (j < 0 || j >= m->nbody)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
+                             "joint must name a body (the motor turns that body's joint)");
+            if (m->joint_type[j] != HS_JOINT_REVOLUTE)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
+                             "a motor drives a revolute joint, and the joint of body '%s' is %s: a "
+                             "linear actuator is a cylinder",
+                             d->body_name[j], m->joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic" : "a ball joint");
+            for (k = 0; k < i; ++k)
+                if (m->cmp_type[k] == HS_CMP_MOTOR && m->cmp_ref[k] == j)
+                    return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
+                                 "the joint of body '%s' is driven by motor '%s' already: one motor per "
+                                 "joint (two in parallel are one of their summed displacement)",
+                                 d->body_name[j], d->cmp_name[k]);
+        }
         for (k = 0; k < hs_ncmp_params; ++k) {
             const hs_cmp_param_def *pd = &hs_cmp_params[k];
             if (pd->type == type && hs_cmp_param_broken(type, pd->slot, par[pd->slot]))

@@ -53,6 +53,8 @@ static const unit_def k_units[] = {
     {"N s/m", 1.0, "N s/m"},
     {"N m", 1.0, "N m"},
     {"Nm", 1.0, "N m"},
+    {"N m s/rad", 1.0, "N m s/rad"},
+    {"N m s", 1.0, "N m s/rad"},
     {"m^3", 1.0, "m^3"},
     {"L", 1e-3, "m^3"},
     {"cm^3", 1e-6, "m^3"},

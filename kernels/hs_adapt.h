@@ -308,6 +308,10 @@ HS_HD static inline void hs_dense_state(const hs_mview *m, const hs_state *a, co
     }
     o->W_ext = HS_HERMITE(a->W_ext, a->P_ext, b->W_ext, b->P_ext);
     o->P_ext = (1.0 - th) * a->P_ext + th * b->P_ext;
+#if HS_MOT_ON
+    o->W_mot = HS_HERMITE(a->W_mot, a->P_mot, b->W_mot, b->P_mot);
+    o->P_mot = (1.0 - th) * a->P_mot + th * b->P_mot;
+#endif
 #undef HS_HERMITE
 }
 

@@ -35,6 +35,15 @@
  *    holds the set flow Q_set once the drop across the valve exceeds the compensator's spring
  *    pressure dp_comp; below it the metering orifice, sized to pass Q_set at dp_comp, sets the
  *    flow (hs_flow_control_flow).
+ *  - motor (Merritt on hydraulic motors; Hopsan's HydraulicMotorQ for the viscous term) on a
+ *    revolute joint through a gear of ratio i (shaft speed w = i zdot_j): flow from -> to
+ *    Q = D w / (2 pi) + G_l dp, dp = p_from - p_to; shaft torque
+ *    T = D / (2 pi) (dp - (1 - eta_hm) |dp|_s tanh(w / omega_s)) - c_v w,
+ *    the hydro-mechanical loss a torque against the motion proportional to the load pressure
+ *    (as a pressure-dependent Coulomb friction: the loss T_l w >= 0 whether the motor drives
+ *    or is driven, which a factor eta_hm on D dp / (2 pi) would not give), |dp|_s the rounded
+ *    |dp| (C1 over HS_MOTOR_DP_SMOOTH); at speeds well above omega_s a driving motor gives
+ *    eta_hm D dp / (2 pi). The joint receives i T (hs_hyd.Tm: its generalised force).
  *  - accumulator (Merritt on accumulators; the polytropic gas law p V^n = p_pre V0^n): above the
  *    precharge the gas volume is V_g = V0 (p_pre / p)^(1/n), and the oil taken in, V0 - V_g,
  *    adds the capacitance -dV_g/dp = V_g / (n p) (plus its own compressibility) to its volume's
@@ -54,7 +63,8 @@
     X(PUMP_PC, "pressure_compensated_pump", 2, 1) \
     X(PUMP_LS, "load_sensing_pump", 2, 1)         \
     X(ACCUMULATOR, "accumulator", 1, 0)           \
-    X(FLOW_CONTROL, "flow_control_valve", 2, 0)
+    X(FLOW_CONTROL, "flow_control_valve", 2, 0)   \
+    X(MOTOR, "motor", 2, 0)
 
 #define HS_CMP_ENUM_(ID, name, ports, state) HS_CMP_##ID,
 enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
@@ -98,7 +108,16 @@ enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
     X(FLOW_CONTROL, 1, "dp_comp", "Pa", 10e5, 0.0, 1, HS_CMP_NOLIMIT,                                            \
       "dp_comp must be > 0 (the pressure drop from which the compensator holds Q_set)")                          \
     X(FLOW_CONTROL, 2, "dp_lim", "Pa", 1e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0 and < dp_comp")          \
-    X(FLOW_CONTROL, 3, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")
+    X(FLOW_CONTROL, 3, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")          \
+    X(MOTOR, 0, "D", "m^3/rev", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "D must be > 0")                        \
+    X(MOTOR, 1, "ratio", "", 1.0, 0.0, 1, HS_CMP_NOLIMIT,                                                        \
+      "ratio must be > 0 (motor shaft turns per turn of the joint: a gear reduction)")                         \
+    X(MOTOR, 2, "eta_hm", "", 1.0, 0.0, 1, 1.0, "eta_hm must be in (0, 1]")                                      \
+    X(MOTOR, 3, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")                    \
+    X(MOTOR, 4, "omega_s", "rad/s", 1.0, 0.0, 1, HS_CMP_NOLIMIT,                                                 \
+      "omega_s must be > 0 (the shaft speed over which the torque loss changes sign)")                        \
+    X(MOTOR, 5, "damping", "N m s/rad", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                                             \
+      "damping must be >= 0 (viscous torque per shaft speed)")
 
 /* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
  * the pressures they are rated at. */
@@ -118,7 +137,8 @@ enum {
     HS_CP_PU_D = 0, HS_CP_PU_N = 1, HS_CP_PU_ETAV = 2, HS_CP_PU_DPR = 3, HS_CP_PU_ETAHM = 4, HS_CP_PU_PMAX = 5,
     HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8,
     HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2,
-    HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3
+    HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3,
+    HS_CP_MO_D = 0, HS_CP_MO_RATIO = 1, HS_CP_MO_ETAHM = 2, HS_CP_MO_GL = 3, HS_CP_MO_WS = 4, HS_CP_MO_CV = 5
 };
 
 /* Ports and whether a type has a state. */
@@ -218,6 +238,28 @@ HS_HD static inline hs_real hs_flow_control_flow(const double *par, hs_real dp)
     else
         g = hs_orifice_flow(1.0 / sqrt(dpc), dp, par[HS_CP_FC_DPLIM]) * (3.0 - r) * 0.5;
     return par[HS_CP_FC_QSET] * g + par[HS_CP_FC_GL] * dp;
+}
+
+/* A motor's rounded |dp| (hs_motor_torque): the C1 parabola below this pressure, Pa. Its
+ * least value, at dp = 0, is half of it: a loss torque of (1 - eta_hm) D 0.5e5 / (2 pi), about
+ * 0.1 % of the torque at 25 MPa. */
+#define HS_MOTOR_DP_SMOOTH 1e5
+
+/* A motor's flow from -> to at dp = p_from - p_to and joint rate zd (shaft speed ratio zd). */
+HS_HD static inline hs_real hs_motor_flow(const double *par, hs_real dp, hs_real zd)
+{
+    return par[HS_CP_MO_D] / (2.0 * HS_PI) * par[HS_CP_MO_RATIO] * zd + par[HS_CP_MO_GL] * dp;
+}
+
+/* The torque a motor applies to its joint (its generalised force), N m: the gear ratio times
+ * the shaft torque of the law above (HS_COMPONENT_TYPES' comment). */
+HS_HD static inline hs_real hs_motor_torque(const double *par, hs_real dp, hs_real zd)
+{
+    double i = par[HS_CP_MO_RATIO], d = HS_MOTOR_DP_SMOOTH;
+    hs_real w = i * zd, a = fabs(dp), as = a < d ? 0.5 * (dp * dp / d + d) : a;
+    hs_real T = par[HS_CP_MO_D] / (2.0 * HS_PI) * (dp - (1.0 - par[HS_CP_MO_ETAHM]) * as * tanh(w / par[HS_CP_MO_WS])) -
+                par[HS_CP_MO_CV] * w;
+    return i * T;
 }
 
 /* A pump's geometric flow at full displacement, D n / (2 pi), m^3/s. */

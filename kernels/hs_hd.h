@@ -40,6 +40,7 @@
 #define HS_MAX_DCV 4 /* 4/3 directional control valves */
 #define HS_MAX_CYLS 4 /* double-acting cylinders */
 #define HS_MAX_CMP 8 /* components of hydraulics.components (kernels/hs_components.h) */
+#define HS_MAX_MOT 4 /* of which hydraulic motors */
 #define HS_MAX_FS (2 * HS_MAX_CYLS + 4) /* friction states (LuGre: 1, modified LuGre: 2 each) and
                                           the components' states (a poppet, a swash plate) */
 #define HS_MAX_FP 16 /* friction parameters per cylinder */
@@ -60,6 +61,12 @@
 #define HS_CAP_X HS_MAX_X
 #define HS_CAP_OUT 32 /* recorded signals (HS_MAX_OUT of hs_batch.h) */
 #endif
+/* hydraulic motors (hs_hyd's speeds and torques, hs_state's work): a specialised build
+ * without motors sets 0 and leaves them out of its frame */
+#ifndef HS_CAP_MOT
+#define HS_CAP_MOT HS_MAX_MOT
+#endif
+#define HS_MOT_ON (HS_CAP_MOT > 0) /* the motors' speeds and torques in hs_hyd, their work in hs_state */
 /* 1: the kinematics handle ball joints (hs_kinematics.h); a specialised build of a model
  * without one sets 0, and keeps their code and 8 B per body out of its kernel. */
 #ifndef HS_CAP_BALL

@@ -21,6 +21,10 @@ typedef struct hs_hyd {
     hs_real h[HS_CAP_VOLS]; /* pressure derivatives, Pa/s; of a singular-perturbation volume
                                its quasi-static pressure, Pa (hs_sp_pressure) (nvol) */
     hs_real fsd[HS_CAP_FS]; /* friction-state derivatives (nfs) */
+#if HS_MOT_ON /* (a specialised build without motors: not in its frame) */
+    hs_real wm[HS_CAP_MOT]; /* each motor's joint rate zdot_j, rad/s (nmot) */
+    hs_real Tm[HS_CAP_MOT]; /* the torque it applies to that joint, N m (nmot) */
+#endif
     int stroke_out; /* a chamber length left [0, stroke]: the instance is invalid */
 } hs_hyd;
 
@@ -129,10 +133,24 @@ HS_HD static inline hs_real hs_pressure_force(const hs_mview *m, const hs_real *
     return p[HS_I(m, cyl_vol_p, c)] * HS_D(m, cyl_Ap)[c] - p[HS_I(m, cyl_vol_r, c)] * HS_D(m, cyl_Ar)[c];
 }
 
+/* The rate zdot_j of revolute joint j from the body velocities: u . (w_j - w_parent), u the
+ * joint's global axis (eq. 2: Z_j = Z_parent + b_j zdot_j, b_j's w part the unit axis). */
+HS_HD static inline hs_real hs_joint_rate(const hs_mview *m, const hs_kin *k, int j)
+{
+    int par = HS_I(m, body_parent, j), q;
+    hs_real r = 0.0, d;
+    for (q = 0; q < 3; ++q) {
+        d = k->Z[j][3 + q];
+        if (par >= 0) d = d - k->Z[par][3 + q];
+        r += k->b[j][3 + q] * d;
+    }
+    return r;
+}
+
 /* Geometry of every cylinder (length, rate, direction, attachment points) and its chamber
  * lengths with the consistent sign l_p = l_p0 + (s - s0), l_r = l - l_p (model-data.md);
- * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0.
- * Needs hs_kin_positions and hs_kin_velocities. */
+ * o->stroke_out flags a chamber length outside (0, l). s0 (ncyl): the lengths at t = 0. And
+ * every motor's joint rate (o->wm). Needs hs_kin_positions and hs_kin_velocities. */
 HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const hs_real *s0, hs_hyd *o)
 {
     int c;
@@ -142,6 +160,11 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
         hs_cylinder_geometry(m, k, c, o);
         if (hs_chambers(m, s0, c, o)) o->stroke_out = 1;
     }
+#if HS_MOT_ON
+    HS_UNROLL
+    for (c = 0; c < HS_N(m, ncmp); ++c)
+        if (HS_I(m, cmp_type, c) == HS_CMP_MOTOR) o->wm[HS_I(m, cmp_mot, c)] = hs_joint_rate(m, k, HS_I(m, cmp_ref, c));
+#endif
 }
 
 /* The static value of component i's state at the pressures pa, pb of its nodes (p: all,
@@ -158,15 +181,15 @@ HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const 
 
 /* Flow of component i (kernels/hs_components.h) from its node a to its node b at pressures
  * p (nvol) and states fs (nfs); the rate of its state, (target - state) / tau, into *rate
- * (untouched without one). An accumulator has no flow of its own (its volume's capacitance:
- * hs_component_flows). */
+ * (untouched without one). An accumulator has no flow of its own (its volume's capacitance)
+ * and a motor's depends on its joint's rate: both are hs_component_flows'. */
 HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs_real *p, const hs_real *fs,
                                               hs_real *rate)
 {
     const double *par = HS_D(m, cmp_par)[i];
     int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i);
     hs_real pa, pb, x;
-    if (type == HS_CMP_ACCUMULATOR) return 0.0;
+    if (type == HS_CMP_ACCUMULATOR || type == HS_CMP_MOTOR) return 0.0; /* hs_component_flows */
     pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
     pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
     if (type == HS_CMP_CHECK) return hs_check_flow(par, pa - pb);
@@ -190,8 +213,9 @@ HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const
 }
 #endif
 
-/* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, and the
- * accumulators' capacitances into Cacc (nvol). */
+/* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, the
+ * accumulators' capacitances into Cacc (nvol), and the motors' torques into o->Tm at the joint
+ * rates o->wm (hs_cylinders). */
 HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p, const hs_real *fs, hs_real *qin,
                                             hs_real *Cacc, hs_hyd *o)
 {
@@ -204,7 +228,15 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
             Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
             continue;
         }
-        Q = hs_component_flow(m, i, p, fs, &rate);
+#if HS_MOT_ON
+        if (HS_I(m, cmp_type, i) == HS_CMP_MOTOR) { /* its joint's rate from hs_cylinders */
+            int mo = HS_I(m, cmp_mot, i);
+            hs_real dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
+            Q = hs_motor_flow(HS_D(m, cmp_par)[i], dp, o->wm[mo]);
+            o->Tm[mo] = hs_motor_torque(HS_D(m, cmp_par)[i], dp, o->wm[mo]);
+        } else
+#endif
+            Q = hs_component_flow(m, i, p, fs, &rate);
         if (a < HS_N(m, nvol)) qin[a] -= Q;
         if (b < HS_N(m, nvol)) qin[b] += Q;
         if (k >= 0) o->fsd[k] = rate;

@@ -212,6 +212,9 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
         s->s0[i] = w->hyd.s[i];
         s->W_cyl[i] = 0.0;
     }
+#if HS_MOT_ON
+    s->W_mot = 0.0;
+#endif
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     for (i = 0; i < HS_N(m, ncmp); ++i) /* the components' states start at rest at p */
         if (HS_I(m, cmp_fs0, i) >= 0) s->fs[HS_I(m, cmp_fs0, i)] = hs_component_state_ss(m, i, s->p);

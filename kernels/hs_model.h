@@ -355,7 +355,8 @@ typedef struct hs_model {
     int cmp_type[HS_MAX_CMP]; /* enum hs_cmp_type */
     int cmp_a[HS_MAX_CMP], cmp_b[HS_MAX_CMP]; /* nodes: from (a pump's inlet) and to (its
                                                  outlet); an accumulator's volume in a, b -1 */
-    int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, -1 otherwise */
+    int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, a motor's joint (the body
+                                 it turns), -1 otherwise */
     int cmp_dyn[HS_MAX_CMP]; /* 1: it has a state (a variable pump; a relief valve given a
                                 poppet time constant), fixed by the model file: a sweep of
                                 tau cannot change the layout */
@@ -363,6 +364,8 @@ typedef struct hs_model {
                                                 (ncmp x HS_CMP_NPAR) */
     int cmp_fs0[HS_MAX_CMP]; /* derived: its state's index in fs (after the cylinders'
                                 friction states), -1: none */
+    int cmp_mot[HS_MAX_CMP]; /* derived: a motor's index among the motors (hs_hyd.wm, Tm), -1 */
+    int nmot; /* derived: motors among the components */
 
     /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
     double dt; /* s */

@@ -216,8 +216,11 @@ HS_HD static inline void hs_model_derive(hs_model *m)
         m->cyl_nfs[j] = f == HS_FRIC_LUGRE ? 1 : f == HS_FRIC_LUGRE_MOD ? 2 : 0;
         m->nfs += m->cyl_nfs[j];
     }
-    for (j = 0; j < m->ncmp; ++j) /* the components' states follow the friction states */
+    m->nmot = 0;
+    for (j = 0; j < m->ncmp; ++j) { /* the components' states follow the friction states */
         m->cmp_fs0[j] = m->cmp_dyn[j] ? m->nfs++ : -1;
+        m->cmp_mot[j] = m->cmp_type[j] == HS_CMP_MOTOR ? m->nmot++ : -1;
+    }
     for (j = 0; j < m->nthr; ++j)
         m->thr_Cv[j] = m->thr_Cv_given[j] > 0.0 ? m->thr_Cv_given[j]
                                                 : m->thr_Cd[j] * m->thr_A[j] * sqrt(2.0 / m->rho);

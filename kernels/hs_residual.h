@@ -111,7 +111,37 @@ HS_HD static inline void hs_evaluate(const hs_mview *m, const hs_state *s, doubl
     hs_mass_force_side(m, &w->kin, t, side, M, HS_CAP_Z, Q, &dyn);
 }
 
-/* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz (nz). */
+/* The motors' torques (hs_hyd.Tm) added to their joints' rows of a generalised force Q (nz)
+ * times sg (+1: Q; -1: a residual's M zdd - Q): a motor between a body and its parent does
+ * the virtual work T dz_j. */
+HS_HD static inline void hs_motor_forces(const hs_mview *m, const hs_hyd *o, double sg, double *Q)
+{
+#if HS_MOT_ON
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncmp); ++i)
+        if (HS_I(m, cmp_type, i) == HS_CMP_MOTOR) Q[HS_I(m, cmp_ref, i)] += sg * o->Tm[HS_I(m, cmp_mot, i)];
+#else
+    (void)m, (void)o, (void)sg, (void)Q;
+#endif
+}
+
+/* The motors' power on the mechanism, sum of T_j zdot_j (hs_hyd.Tm, wm), W. */
+HS_HD static inline double hs_motor_power(const hs_mview *m, const hs_hyd *o)
+{
+    double P = 0.0;
+#if HS_MOT_ON
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, nmot); ++i) P += o->Tm[i] * o->wm[i];
+#else
+    (void)m, (void)o;
+#endif
+    return P;
+}
+
+/* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz and the
+ * motors' torques (nz). */
 HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const double *Q0, double *Q)
 {
     int i, c;
@@ -122,22 +152,25 @@ HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const d
         for (c = 0; c < HS_N(m, ncyl); ++c) q += w->hyd.F[c] * w->js[c][i];
         Q[i] = q;
     }
+    if (HS_N(m, nmot) > 0) hs_motor_forces(m, &w->hyd, 1.0, Q);
 }
 
-/* The rows of the residual from the z rows' mechanical part w->rm, the cylinder forces and
- * the hydraulic rates in w->hyd (hs_residual, hs_residual_hyd). */
+/* The rows of the residual from the z rows' mechanical part w->rm, the cylinder forces, the
+ * motors' torques and the hydraulic rates in w->hyd (hs_residual, hs_residual_hyd). */
 HS_HD static inline void hs_residual_rows(const hs_mview *m, const hs_state *s, const double *x, hs_work *w,
                                           double *f)
 {
     int n = HS_N(m, nz), nx = HS_N(m, nx), i, c;
-    double h = w->h, c1 = 2.0 / h, sc = 0.25 * h * h;
+    double h = w->h, c1 = 2.0 / h, sc = 0.25 * h * h, r[HS_CAP_Z];
     HS_UNROLL
     for (i = 0; i < n; ++i) {
-        double r = w->rm[i];
+        r[i] = w->rm[i];
         HS_UNROLL
-        for (c = 0; c < HS_N(m, ncyl); ++c) r -= w->hyd.F[c] * w->js[c][i];
-        f[i] = sc * r;
+        for (c = 0; c < HS_N(m, ncyl); ++c) r[i] -= w->hyd.F[c] * w->js[c][i];
     }
+    if (HS_N(m, nmot) > 0) hs_motor_forces(m, &w->hyd, -1.0, r);
+    HS_UNROLL
+    for (i = 0; i < n; ++i) f[i] = sc * r[i];
     HS_UNROLL
     for (i = n; i < nx; ++i) {
         int v = i - n;
@@ -295,6 +328,9 @@ HS_HD static inline void hs_tangent(const hs_mview *m, const hs_state *s, double
                 int ba = HS_I(m, cyl_body_a, c), bb = HS_I(m, cyl_body_b, c);
                 if ((ba >= 0 && ((sub >> ba) & 1u)) || (bb >= 0 && ((sub >> bb) & 1u))) hc = 1;
             }
+            HS_UNROLL
+            for (c = 0; c < HS_N(m, ncmp); ++c) /* a motor's joint rate */
+                if (HS_I(m, cmp_type, c) == HS_CMP_MOTOR && ((sub >> HS_I(m, cmp_ref, c)) & 1u)) hc = 1;
             w->kin_x = 0;
             hs_residual_sub(m, s, t, x, lam, w, w->f1, sub, sub, hc);
             dirty = sub;

@@ -209,7 +209,10 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
       "is for monolithic coupling)")                                                                  \
     X(FORMULATION, "coupling",                                                                         \
       "coupling cosim's mechanical methods i3al_p and i1al are augmented Lagrangians (the penalty "     \
-      "formulation): formulation double_step is for monolithic coupling")
+      "formulation): formulation double_step is for monolithic coupling")                             \
+    X(MOTOR, "coupling",                                                                               \
+      "coupling cosim exchanges cylinder forces and rod rates: a hydraulic motor (its torque and "    \
+      "joint rate) is not one of its power bonds yet; use coupling: monolithic")
 
 #define HS_CRULE_ENUM_(ID, key, text) HS_CR_##ID,
 enum hs_crule { HS_COSIM_RULES(HS_CRULE_ENUM_) HS_CR_COUNT };
@@ -244,6 +247,7 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
         if (m->vol_model[v] != HS_VOL_LUMPED) return HS_CR_VOLUME_SP;
     if (m->step != HS_STEP_FIXED) return HS_CR_STEP;
     if (m->formulation != HS_FORM_PENALTY) return HS_CR_FORMULATION;
+    if (m->nmot > 0) return HS_CR_MOTOR;
     return -1;
 }
 

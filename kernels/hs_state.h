@@ -71,6 +71,10 @@ typedef struct hs_state {
     double s0[HS_CAP_CYLS]; /* cylinder lengths at t = 0 (ncyl) */
     double W_cyl[HS_CAP_CYLS]; /* work of each cylinder on the mechanism since t = 0, J */
     double P_cyl[HS_CAP_CYLS]; /* its power F sdot at t, W */
+#if HS_MOT_ON
+    double W_mot; /* work of all hydraulic motors on the mechanism since t = 0, J */
+    double P_mot; /* their power sum T_j zdot_j at t, W */
+#endif
     int status; /* enum hs_status_bits, 0 = fine (failures: the instance stops) */
     int warn; /* warning bits (HS_ST_WARNINGS): the instance goes on */
     int iters; /* Newton iterations of the last step (all its sub-steps) */
@@ -259,7 +263,7 @@ typedef struct hs_obs {
     double Ekin, Epot; /* J */
     double phi_norm; /* ||Phi||_2, m or rad */
     double phid_norm; /* ||Phi_z zdot||_2 */
-    double W_cyl; /* sum of the cylinders' work, J */
+    double W_cyl; /* sum of the actuators' work (cylinders and motors), J */
     double s[HS_CAP_CYLS], sd[HS_CAP_CYLS], F[HS_CAP_CYLS], Ffric[HS_CAP_CYLS]; /* (ncyl) */
 #if HS_COSIM_ON
     double P_res[HS_CAP_CYLS], E_res[HS_CAP_CYLS]; /* co-simulation's residuals, W and J (ncyl) */
@@ -337,6 +341,9 @@ HS_HD static inline void hs_observe_current(const hs_mview *m, const hs_state *s
         o->E_res[i] = w->cs.E_res[i];
 #endif
     }
+#if HS_MOT_ON
+    o->W_cyl += s->W_mot;
+#endif
 }
 
 /* Energies and constraint violation of any state s: its kinematics, Phi, Phi_z and
@@ -347,7 +354,7 @@ HS_HD static inline void hs_observe(const hs_mview *m, const hs_state *s, hs_wor
     hs_kin_velocities(m, s->zd, &w->kin);
     hs_constraints_phi(m, &w->kin, w->phi);
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
-    if (HS_N(m, ncyl) > 0) hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
+    if (HS_N(m, ncyl) > 0 || HS_N(m, nmot) > 0) hs_hydraulics(m, &w->kin, s->p, s->fs, s->U, s->s0, &w->hyd);
     hs_observe_current(m, s, w, o);
 }
 

@@ -109,6 +109,9 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = HS_I(m, vol_model, i) == HS_VOL_SP ? 0.0 : w->hyd.h[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
+#if HS_MOT_ON
+    s->P_mot = hs_motor_power(m, &w->hyd);
+#endif
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_constraints_vprod(m, &w->kin, vp);
     for (i = 0; i < n; ++i)
@@ -347,6 +350,13 @@ HS_HD static inline int hs_step_accept(const hs_mview *m, hs_state *s, hs_work *
             s->W_cyl[c] += 0.5 * dt * (s->P_cyl[c] + Pc[c]);
             s->P_cyl[c] = Pc[c];
         }
+#if HS_MOT_ON
+        {
+            double Pm = hs_motor_power(m, &w->hyd);
+            s->W_mot += 0.5 * dt * (s->P_mot + Pm);
+            s->P_mot = Pm;
+        }
+#endif
     }
     s->t = t1;
     hs_cavitation_check(m, s);

@@ -34,6 +34,10 @@ grep -q '^  v2 -> v3 \[label="throttle throttle' <<<"$out" && ok || bad "throttl
 f=$("$HS" circuit tests/data/crane_fcv.yaml 2>&1)
 grep -q 'label="fcv\\nflow_control_valve\\n6 L/min from 8 bar"' <<<"$f" && ok || bad "flow control valve label: $(grep fcv <<<"$f")"
 grep -q '^  v0 -> k3 ' <<<"$f" && grep -q '^  k3 -> v1;$' <<<"$f" && ok || bad "flow control valve pump_line -> regulated"
+# a motor: its displacement, gear ratio and the body it turns, from line A to line B
+f=$("$HS" circuit tests/data/slew_motor.yaml 2>&1)
+grep -q 'label="slew_motor\\nmotor\\n50 cm3/rev, ratio 80, turns upper"' <<<"$f" && ok || bad "motor label: $(grep slew_motor <<<"$f")"
+grep -q '^  v0 -> k0 ' <<<"$f" && grep -q '^  k0 -> v1;$' <<<"$f" && ok || bad "motor line_a -> line_b"
 # --set changes what is drawn
 "$HS" circuit "$M" --set component.relief.p_crack=70bar | grep -q 'cracks at 70 bar, poppet' && ok || bad "--set"
 

@@ -107,6 +107,23 @@ lam=$(awk 'BEGIN { p = 8.25e6; V0 = 0.5e-3; pp = 5e6; n = 1.4; B = 1.5e9;
 awk -v lam="$lam" '/^ +[0-9]+  -?[0-9.e+-]+ +0 +1.000000 +0 +pressure/ { if (($2 - lam) / lam < 1e-3 && ($2 - lam) / lam > -1e-3) f = 1 }
   END { exit !f }' <<<"$out" && ok || bad "the pump line's eigenvalue -G/C = $lam 1/s: $out"
 
+# a motor (tests/data/slew_motor.yaml at rest, valve closed): the slewing inertia J on the two
+# trapped lines is the 2 x 2 system [zdot; dp]' = [[-c/J, i k/J], [-2 i k Be/V, -2 G Be/V]]
+# (k = D/(2 pi), i the gear ratio, G the leakage, Be the lines' effective bulk modulus), c the
+# torque's slope in the joint rate at rest, i^2 (k (1 - eta_hm) |dp|_s / omega_s + damping) with
+# |dp|_s = 0.5 bar at dp = 0: its complex pair in closed form, to 1e-8
+out=$("$HS" linearize tests/data/slew_motor.yaml 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "linearize slew_motor rc $rc: $out"
+pair=$(awk 'BEGIN { k = 50e-6 / (2 * 3.141592653589793); i = 80; J = 4e4 + 8000 * 0.16;
+  c = i * i * (k * 0.1 * 0.5e5 / 1.0 + 0.02); E = 1 / (1 / 1.5e9 + 1 / 1e9) / 1e-3; G = 2e-12;
+  a = -c / J; b = i * k / J; cc = -2 * i * k * E; d = -2 * G * E; tr = a + d; det = a * d - b * cc;
+  printf "%.12g %.12g", tr / 2, sqrt(det - tr * tr / 4) }')
+awk -v re="${pair% *}" -v im="${pair#* }" '/pressure\+mechanical/ { if ((($2 - re) / re)^2 < 1e-16 && (($3 - im) / im)^2 < 1e-16) f++ }
+  END { exit f != 1 }' <<<"$out" && ok || bad "the slewing mode ${pair}: $out"
+out=$("$HS" linearize tests/data/slew_motor.yaml --at t=1 --compare 2>&1)
+grep -qE "compare: fd \(5 x 5, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative" <<<"$out" &&
+  ok || bad "slew_motor at t = 1 s, exact against fd: $out"
+
 chk 3 "outside the simulated span" "$M" --at t=100
 # an implausible value is warned of, as info and simulate warn of it
 "$HS" linearize "$M" --set fluid.B_oil=1 >/dev/null 2>"$tmp/lw.txt"

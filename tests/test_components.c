@@ -3,8 +3,9 @@
  * at its corners; the flow control valve's monotone rise to its set flow), the circuit's conservation of oil with every component and valve ports
  * on volumes, an accumulator discharged slowly and fast against the polytropic law
  * p V^n = const, a relief poppet's step response against x_ss (1 - exp(-t/tau)) at second
- * order, and the dead-headed pressure-compensated and load-sensing pumps at their closed-form
- * equilibria. */
+ * order, the dead-headed pressure-compensated and load-sensing pumps at their closed-form
+ * equilibria, and a motor's laws (its loss power never negative) and torque-speed balance
+ * (fed by a pump, braked by a constant torque) with the energy balance closing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,47 @@ static void test_laws(void)
     }
     FC[HS_CP_FC_GL] = 1e-12;
     CHECK_CLOSE(fc_q(50e5), q + 50e5 * 1e-12, 1e-18, "flow control: plus the leakage");
+}
+
+static double MO[HS_CMP_NPAR];
+static double mo_t(double dp) { return hs_motor_torque(MO, dp, 0.3); }
+
+/* The motor's laws: flow D i zdot / (2 pi) + G dp; torque i D dp / (2 pi) less the loss
+ * (1 - eta_hm) |dp| against the motion, so eta_hm of the ideal torque when it drives at speed,
+ * 1 / ... more when it is driven, and a loss power T_l w >= 0 at every dp and speed; at rest
+ * the rounded |dp| is d/2; the viscous term -c_v w. */
+static void test_motor_laws(void)
+{
+    double D = 100e-6, i = 4.0, eta = 0.9, G = 1e-12, cv = 0.5, k = D / (2.0 * HS_PI), dp, zd;
+    int a, b, bad = 0;
+    MO[HS_CP_MO_D] = D, MO[HS_CP_MO_RATIO] = i, MO[HS_CP_MO_ETAHM] = eta, MO[HS_CP_MO_GL] = G;
+    MO[HS_CP_MO_WS] = 1.0, MO[HS_CP_MO_CV] = 0.0;
+    CHECK_CLOSE(hs_motor_flow(MO, 100e5, 3.0), k * i * 3.0 + G * 100e5, 1e-18, "motor: flow D i zdot / (2 pi) + G dp");
+    CHECK_CLOSE(hs_motor_torque(MO, 100e5, 10.0), i * eta * k * 100e5, 1e-9 * i * k * 100e5,
+                "motor: eta_hm of the ideal torque when driving at speed");
+    CHECK_CLOSE(hs_motor_torque(MO, 100e5, -10.0), i * (2.0 - eta) * k * 100e5, 1e-9 * i * k * 100e5,
+                "motor: the loss adds to the torque when driven against its pressure");
+    CHECK_CLOSE(hs_motor_torque(MO, -100e5, -10.0), -i * eta * k * 100e5, 1e-9 * i * k * 100e5,
+                "motor: reversed");
+    CHECK_CLOSE(hs_motor_torque(MO, 100e5, 0.0), i * k * 100e5, 1e-12 * i * k * 100e5, "motor: ideal torque at rest");
+    CHECK_CLOSE(hs_motor_torque(MO, 0.0, 10.0), -i * k * (1.0 - eta) * 0.5 * HS_MOTOR_DP_SMOOTH * tanh(40.0),
+                1e-12, "motor: the rounded |dp| at dp = 0 is d/2");
+    MO[HS_CP_MO_CV] = cv;
+    CHECK_CLOSE(hs_motor_torque(MO, 0.0, 0.5) - hs_motor_torque(MO, 0.0, 0.0),
+                -i * k * (1.0 - eta) * 0.5 * HS_MOTOR_DP_SMOOTH * tanh(2.0) - i * cv * i * 0.5, 1e-12,
+                "motor: the viscous torque c_v i w on the joint");
+    for (a = -20; a <= 20; ++a) /* the loss power, (ideal - actual) torque times the joint rate */
+        for (b = -20; b <= 20; ++b) {
+            dp = a * 13.3e5, zd = b * 0.137;
+            if ((i * k * dp - hs_motor_torque(MO, dp, zd)) * zd < -1e-12) ++bad;
+        }
+    CHECK(bad == 0, "motor: the loss power >= 0 at every dp and speed (%d points broke it)", bad);
+    MO[HS_CP_MO_CV] = 0.0; /* C1 at the rounding's end (mo_t: at a joint rate of 0.3 rad/s) */
+    CHECK(fabs(mo_t(HS_MOTOR_DP_SMOOTH + 1e-3) - mo_t(HS_MOTOR_DP_SMOOTH - 1e-3) -
+               2e-3 * SLOPE(mo_t, HS_MOTOR_DP_SMOOTH, 1e-3)) < 1e-9 * i * k * 2e-3 &&
+              fabs(SLOPE(mo_t, HS_MOTOR_DP_SMOOTH + 0.5, 0.4) - SLOPE(mo_t, HS_MOTOR_DP_SMOOTH - 0.5, 0.4)) <
+                  2e-5 * i * k,
+          "motor: torque continuous with a continuous slope at the rounding's end");
 }
 
 static const char *k_closed =
@@ -337,6 +379,57 @@ static void test_poppet(void)
           err[0] / err[1]);
 }
 
+static const char *k_motor =
+    "name: motor_balance\n"
+    "gravity: [0, 0, -9.81]\n"
+    "bodies: [{name: drum, shape: custom, mass: 10 kg, com: [0, 0, 0], inertia: [1, 1, 2, 0, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: drum, axis: [0, 0, 1]}]\n"
+    "loads: [{name: brake, body: drum, torque: [0, 0, -400]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: tank, p: 1 bar}]\n"
+    "  volumes: [{name: line, V: 1 L, B: 1500 MPa, p0: 1 bar}]\n"
+    "  components:\n"
+    "    - {name: pump, type: pump, from: tank, to: line, D: 10 cm^3/rev, speed: 1500 rpm}\n"
+    "    - {name: motor, type: motor, from: line, to: tank, joint: drum, D: 100 cm^3/rev, ratio: 4,\n"
+    "       eta_hm: 0.9, leakage: 1e-12, omega_s: 1 rad/s, damping: 2 N m s/rad}\n"
+    "integrator: {dt: 1 ms, t_end: 4 s, tol_pressure: 1e-3 Pa, tol_position: 1e-12}\n";
+
+/* A motor's torque-speed balance: fed a constant flow Q_p by a pump and braked by a constant
+ * torque T_L on its joint, it settles where (shaft speed w = i zdot, far above omega_s: tanh = 1)
+ *   Q_p = D w / (2 pi) + G dp,        T_L / i = D eta_hm dp / (2 pi) - c_v w,
+ * two linear equations; the energy balance E_kin + E_pot - W_ext - W_motors closes on the way. */
+static void test_motor_balance(void)
+{
+    double Dm = 100e-6, i = 4.0, eta = 0.9, G = 1e-12, cv = 2.0, TL = 400.0, Qp = 10e-6 * 1500.0 / 60.0;
+    double k = Dm / (2.0 * HS_PI), w, dp, E0 = 0.0, ebmax = 0.0, Wmax = 0.0;
+    hs_state s;
+    hs_obs o;
+    int n;
+    /* w = (Q_p - G dp) / k, dp = (T_L / i + c_v w) / (k eta) */
+    dp = (TL / i + cv * Qp / k) / (k * eta + cv * G / k);
+    w = (Qp - G * dp) / k;
+    if (load(k_motor)) {
+        CHECK(0, "motor model loads");
+        return;
+    }
+    CHECK(hs_init(&D.model, &s, W) == 0, "motor: init");
+    for (n = 0; n < 4000 && !hs_step(&D.model, &s, W); ++n) {
+        double eb;
+        hs_observe(&D.model, &s, W, &o);
+        if (n == 0) E0 = o.Ekin + o.Epot - s.W_ext - o.W_cyl;
+        eb = o.Ekin + o.Epot - s.W_ext - o.W_cyl - E0;
+        if (fabs(eb) > ebmax) ebmax = fabs(eb);
+        if (fabs(s.W_ext) > Wmax) Wmax = fabs(s.W_ext);
+    }
+    CHECK(s.status == 0 && n == 4000, "motor: runs 4 s");
+    CHECK_CLOSE(s.zd[0], w / i, 1e-9 * w / i, "motor: joint speed Q_p (2 pi) / (D i) less the leakage");
+    CHECK_CLOSE(s.p[0] - 1e5, dp, 1e-9 * dp, "motor: pressure drop (T_L / i + c_v w) 2 pi / (D eta_hm)");
+    CHECK(ebmax < 1e-5 * Wmax, "motor: the energy balance closes (max %.3e J of the brake's %.3e J)", ebmax, Wmax);
+    printf("  motor balance: %.9f rad/s at %.6f bar (closed form %.9f, %.6f); |E_balance| <= %.2e J of %.3e J\n",
+           s.zd[0], (s.p[0] - 1e5) / 1e5, w / i, dp / 1e5, ebmax, Wmax);
+}
+
 static const char *k_deadhead =
     "name: deadhead\n"
     "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
@@ -434,6 +527,8 @@ int main(void)
     W = (hs_work *)calloc(1, sizeof *W);
     memset(&D, 0, sizeof D);
     test_laws();
+    test_motor_laws();
+    test_motor_balance();
     test_conservation();
     test_drawn_rules();
     test_accumulator_discharge();

@@ -299,19 +299,22 @@ static void test_every_model(void)
 
 /* The components of kernels/hs_components.h specialised: the crane with a pump, relief valve
  * and accumulator, its load-sensing variant (a swash plate, a poppet, a check valve) and its
- * meter-in variant (a flow control valve), over the valve's opening (1.2 s), and the excavator (a pressure-compensated pump feeding three
- * valve sections) over its dig and the start of its lift (3 s); every component parameter
- * swept by 20 %: the engines equal to the bit. */
+ * meter-in variant (a flow control valve), over the valve's opening (1.2 s), the excavator (a
+ * pressure-compensated pump feeding three valve sections) over its dig and the start of its
+ * lift (3 s), and the slewing drive (a motor on its joint, cross-port relief and make-up check
+ * valves) through its acceleration (1 s); every component parameter swept by 20 %: the
+ * engines equal to the bit. */
 static void test_component_engines(void)
 {
-    static const char *const files[4] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
-                                         "tests/data/crane_fcv.yaml", "models/excavator_front.yaml"};
-    static const double t_end[4] = {1.2, 1.2, 1.2, 3.0};
+    static const char *const files[5] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
+                                         "tests/data/crane_fcv.yaml", "models/excavator_front.yaml",
+                                         "tests/data/slew_motor.yaml"};
+    static const double t_end[5] = {1.2, 1.2, 1.2, 3.0, 1.0};
     static hs_model_desc d;
     hs_override_spec ov;
     hs_error e;
     int f, p, k;
-    for (f = 0; f < 4; ++f) {
+    for (f = 0; f < 5; ++f) {
         char what[160];
         if (hs_model_load(files[f], &d, &e)) {
             CHECK(0, "%s loads: %s", files[f], e.msg);

@@ -100,7 +100,8 @@ typedef struct ref_hyd {
     double lp[HS_MAX_CYLS], lr[HS_MAX_CYLS]; /* chamber lengths */
     double F[HS_MAX_CYLS], Ffric[HS_MAX_CYLS]; /* net force pushing the ends apart; friction */
     double rate[HS_MAX_VOLS + HS_MAX_DCV + HS_MAX_FS + 1]; /* derivatives of the block */
-    double Pcyl; /* sum of F s' */
+    double Tm[HS_MAX_CMP]; /* a motor's torque on its joint, by component (0 for the others) */
+    double Pcyl; /* sum of F s' and of the motors' T (w_child - w_parent) */
 } ref_hyd;
 
 typedef struct ref_sys {
@@ -666,6 +667,7 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         const double *par = m->cmp_par[i];
         int na = m->cmp_a[i], nb = m->cmp_b[i], kf = m->cmp_fs0[i], ty = m->cmp_type[i];
         double pa, pb, Q, x, vg;
+        H->Tm[i] = 0.0;
         if (ty == HS_CMP_ACCUMULATOR) { /* the gas's capacitance on its volume */
             cacc[na] += hs_accumulator_capacitance(par, m->B_oil, p[na], &vg);
             continue;
@@ -685,6 +687,13 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
             Q = hs_flow_control_flow(par, pa - pb);
         } else if (ty == HS_CMP_PUMP) {
             Q = hs_pump_flow(par, 1.0, pb - pa);
+        } else if (ty == HS_CMP_MOTOR) { /* the joint's rate from the absolute angular rates, its
+                                            axis +-z (planar): u_z (w_body - w_parent) */
+            int jb = m->cmp_ref[i], jp = m->body_parent[jb];
+            double wr = v ? m->joint_u[jb][2] * (v[3 * jb + 2] - (jp >= 0 ? v[3 * jp + 2] : 0.0)) : 0.0;
+            Q = hs_motor_flow(par, pa - pb, wr);
+            H->Tm[i] = hs_motor_torque(par, pa - pb, wr);
+            H->Pcyl += H->Tm[i] * wr;
         } else { /* a variable pump: its stroke fs[kf] follows eps_ss */
             int r = m->cmp_ref[i];
             double pref = par[HS_CP_PU_PREF] +
@@ -758,6 +767,14 @@ static void sys_forces(const ref_sys *S, double t, const double *q, const double
                 Q[3 * a + 2] -= cross2(H->rsa[c], f);
             }
         }
+        for (c = 0; c < m->ncmp; ++c) /* a motor: equal and opposite torques u_z T on its body and
+                                          the parent */
+            if (m->cmp_type[c] == HS_CMP_MOTOR) {
+                int jb = m->cmp_ref[c], jp = m->body_parent[jb];
+                double tq = m->joint_u[jb][2] * H->Tm[c];
+                Q[3 * jb + 2] += tq;
+                if (jp >= 0) Q[3 * jp + 2] -= tq;
+            }
         pw += H->Pcyl;
     }
     if (P) *P = pw;

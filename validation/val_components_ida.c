@@ -10,7 +10,12 @@
  *    between the pump line and the valve (meter-in at 6 L/min);
  *  - models/excavator_front.yaml over its whole 8 s digging cycle: three joints, three
  *    cylinders and valve sections, a pressure-compensated pump (a state), a relief valve, an
- *    accumulator and the digging force (a load).
+ *    accumulator and the digging force (a load);
+ *  - tests/data/slew_motor.yaml over 5 s: a hydraulic motor turning a slewing upper structure
+ *    through a gear, with cross-port relief and make-up check valves (accelerated on the
+ *    relief setting, braked by the other line's relief valve); the reference applies the
+ *    motor's torque as equal and opposite torques on the body and its parent, and takes the
+ *    joint's rate from their absolute angular rates.
  * The cranes over [0, 2] s: the valve opens at 0.5 s (the accumulator discharges, the pump line falls, the
  * relief valve closes) and closes at 1.5 s (the line recharges, the relief valve reopens).
  * Ours at dt = 1, 0.5 and 0.25 ms with tightened Newton tolerances (so that the iteration
@@ -171,6 +176,7 @@ int main(void)
     run_model("tests/data/crane_ls.yaml", 2.0, 7e-6, 1e6, 0);
     run_model("tests/data/crane_fcv.yaml", 2.0, 7.5e-6, 2.7e4, 0);
     run_model("models/excavator_front.yaml", 8.0, 2.5e-5, 1.1e4, 1);
+    run_model("tests/data/slew_motor.yaml", 5.0, 2e-6, 7.5e3, 1);
     printf("\nval_components_ida: %s\n", fails ? "FAIL" : "ok");
     return fails != 0;
 }
