@@ -75,7 +75,11 @@ static void write_dot(const hs_model_desc *d, FILE *f)
                 m->thr_Cv[i]);
     for (i = 0; i < m->ndcv; ++i) {
         const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
-        fprintf(f, "  d%d [shape=record, label=\"{4/3 valve %s|{<P>P|<T>T|<A>A|<B>B}}\"];\n", i, d->dcv_name[i]);
+        if (m->dcv_dpcomp[i] > 0.0)
+            fprintf(f, "  d%d [shape=record, label=\"{4/3 valve %s, compensated %.4g bar|{<P>P|<T>T|<A>A|<B>B}}\"];\n",
+                    i, d->dcv_name[i], m->dcv_dpcomp[i] / 1e5);
+        else
+            fprintf(f, "  d%d [shape=record, label=\"{4/3 valve %s|{<P>P|<T>T|<A>A|<B>B}}\"];\n", i, d->dcv_name[i]);
         for (k = 0; k < 4; ++k)
             fprintf(f, "  %s -> d%d:%s [dir=none, label=\"%s\"];\n", node_id(m, nd[k], a, sizeof a), i, port[k],
                     port[k]);
@@ -134,9 +138,12 @@ static void write_dot(const hs_model_desc *d, FILE *f)
         fprintf(f, "  %s -> k%d [label=\"%s\"];\n  k%d -> %s;\n", node_id(m, m->cmp_a[i], a, sizeof a), i,
                 ty == HS_CMP_PUMP || ty == HS_CMP_PUMP_PC || ty == HS_CMP_PUMP_LS ? "inlet" : "", i,
                 node_id(m, m->cmp_b[i], b, sizeof b));
-        if (ty == HS_CMP_PUMP_LS)
+        if (ty == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0)
             fprintf(f, "  %s -> k%d [style=dashed, label=\"load sensing (%s)\"];\n",
                     node_id(m, m->cmp_ref[i], a, sizeof a), i, node_name(d, m->cmp_ref[i]));
+        for (k = 0; ty == HS_CMP_PUMP_LS && k < m->ndcv; ++k) /* sensed sections: their shuttle network */
+            if ((m->cmp_lsmask[i] >> k) & 1)
+                fprintf(f, "  d%d -> k%d [style=dashed, label=\"load sensing\"];\n", k, i);
     }
     fprintf(f, "}\n");
 }

@@ -824,7 +824,7 @@ static int parse_valves(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
                                        "k_PB", "k_AT", "tau", "f45", "dp_lim", "U0", "U_ref",
-                                       NULL};
+                                       "dp_comp", "U_ls", NULL};
     static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
     hs_model *m = &c->d->model;
     const yt_node *l, *names[HS_MAX_DCV], *node;
@@ -863,7 +863,9 @@ static int parse_valves(ctx *c, const yt_node *h)
         }
         if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
             (rc = yt_get_num(&c->y, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
-            (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])))
+            (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "dp_comp", "Pa", 0, 0.0, &m->dcv_dpcomp[i])) ||
+            (rc = yt_get_num(&c->y, y, path, "U_ls", "V", 0, 0.5, &m->dcv_Uls[i])))
             return rc;
         c->dcv_map[i] = y;
     }
@@ -1026,6 +1028,35 @@ static int parse_cylinders(ctx *c, const yt_node *h)
     return HS_OK;
 }
 
+/* A load-sensing pump's sense: a node (its pressure), or a list of valve sections (their
+ * highest load pressure through the shuttle valves: hs_ls_pressure). */
+static int ls_sense(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *s = yt_map_get(y, "sense"), *node;
+    char kp[128], name[128];
+    int k, rc, v;
+    if (!s || s->type != YT_SEQ) return node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node);
+    yt_join(kp, sizeof kp, path, "sense");
+    if (s->n < 1)
+        return yt_fail(&c->y, HS_ERR_VALUE, s, kp, "sense must name a node, or list one or more valve sections");
+    for (k = 0; k < s->n; ++k) {
+        const yt_node *e = s->kid[k];
+        char ek[160];
+        snprintf(ek, sizeof ek, "%s[%d]", kp, k);
+        if (e->type != YT_SCALAR || !e->text || (rc = (int)strlen(e->text)) >= (int)sizeof name)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, e, ek, "a valve section's name (hydraulics.valves)");
+        snprintf(name, sizeof name, "%s", e->text);
+        v = find_name((const char(*)[HS_NAME_LEN])c->d->dcv_name, m->ndcv, name);
+        if (v < 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, e, ek, "'%s' is not a valve of hydraulics.valves", name);
+        if ((m->cmp_lsmask[i] >> v) & 1)
+            return yt_fail(&c->y, HS_ERR_VALUE, e, ek, "valve '%s' is listed twice", name);
+        m->cmp_lsmask[i] |= 1 << v;
+    }
+    return HS_OK;
+}
+
 /* hydraulics.components (kernels/hs_components.h): each a type, its nodes (from and to, or
  * at), a load-sensing pump's sensed node, a motor's joint (by its body's name), and its
  * type's parameters (hs_cmp_params). */
@@ -1062,7 +1093,8 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
     } else if ((rc = node_ref(c, y, path, "at", 1, &m->cmp_a[i], &node))) {
         return rc;
     }
-    if (type == HS_CMP_PUMP_LS && (rc = node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node))) return rc;
+    m->cmp_lsmask[i] = 0;
+    if (type == HS_CMP_PUMP_LS && (rc = ls_sense(c, y, path, i))) return rc;
     if (type == HS_CMP_MOTOR && (rc = body_ref(c, y, path, "joint", 0, &m->cmp_ref[i]))) return rc;
     for (k = 0; k < hs_ncmp_params; ++k) {
         const hs_cmp_param_def *pd = &hs_cmp_params[k];

@@ -618,7 +618,15 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
                 return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
                              "at least one of from and to must be a volume (both are sources)");
         }
-        if (type == HS_CMP_PUMP_LS && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nnode || m->cmp_ref[i] == b))
+        if (type == HS_CMP_PUMP_LS && m->cmp_lsmask[i] != 0 &&
+            (m->cmp_ref[i] != -1 || m->cmp_lsmask[i] < 0 || m->cmp_lsmask[i] >= (1 << m->ndcv)))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
+                         "sense lists valve sections (hydraulics.valves) or names one node, not both");
+        if (type != HS_CMP_PUMP_LS && m->cmp_lsmask[i] != 0)
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE,
+                         "only a load-sensing pump senses valve sections");
+        if (type == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0 &&
+            (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nnode || m->cmp_ref[i] == b))
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
                          "sense must be a node other than the pump's outlet (the load-sensing line)");
         if (type == HS_CMP_MOTOR) {
@@ -798,6 +806,21 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (m->dcv_sig[i] < -1 || m->dcv_sig[i] >= m->nsignal)
             return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ref", -1, HS_ERR_VALUE,
                          "signal index out of range");
+        if (!(m->dcv_dpcomp[i] == 0.0 || (m->dcv_dpcomp[i] > m->dcv_dplim[i] && m->dcv_dpcomp[i] <= HS_CMP_NOLIMIT)))
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_comp", -1, HS_ERR_VALUE,
+                         "dp_comp (%g Pa) must be 0 (no compensator) or above dp_lim (%g Pa): the meter-in "
+                         "edge's laminar band lies below the drop its compensator holds",
+                         m->dcv_dpcomp[i], m->dcv_dplim[i]);
+        if (hs_dcv_sensed(m, i) && !(m->dcv_Uls[i] > 0.0 && m->dcv_Uls[i] <= HS_CMP_NOLIMIT))
+            return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ls", -1, HS_ERR_VALUE,
+                         "U_ls must be > 0 (the spool travel over which the load-sensing port opens)");
+        if (m->dcv_dpcomp[i] > 0.0)
+            for (k = 0; k < m->nvol; ++k)
+                if (m->vol_model[k] == HS_VOL_SP && m->vol_dcv[k] == i)
+                    return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_comp", -1, HS_ERR_VALUE,
+                                 "a compensated section cannot feed a singular_perturbation volume ('%s'): "
+                                 "its quasi-static pressure assumes a turbulent valve path",
+                                 d->vol_name[k]);
     }
     if ((rc = check_cylinders(d, err, w)) != HS_OK) return rc;
     return check_components(d, err, w);

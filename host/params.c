@@ -410,6 +410,10 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
         add(t, "s", OFF1(dcv_tau, i), "valve.%s.tau", n);
         add(t, "Pa", OFF1(dcv_dplim, i), "valve.%s.dp_lim", n);
         add(t, "V", OFF1(dcv_U0, i), "valve.%s.U0", n);
+        if (m->dcv_dpcomp[i] > 0.0) { /* a load-sensing section's compensator */
+            add(t, "Pa", OFF1(dcv_dpcomp, i), "valve.%s.dp_comp", n);
+            add(t, "V", OFF1(dcv_Uls, i), "valve.%s.U_ls", n);
+        }
     }
     for (i = 0; i < m->ncyl; ++i) {
         const char *n = d->cyl_name[i];

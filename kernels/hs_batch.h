@@ -117,7 +117,10 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
     for (i = 0; i < m->nthr; ++i)
         if (!(m->thr_Cv[i] > 0.0 && m->thr_dplim[i] > 0.0)) return 0;
     for (i = 0; i < m->ndcv; ++i)
-        if (!(m->dcv_Cv[i] >= 0.0 && m->dcv_tau[i] > 0.0 && m->dcv_dplim[i] > 0.0)) return 0;
+        if (!(m->dcv_Cv[i] >= 0.0 && m->dcv_tau[i] > 0.0 && m->dcv_dplim[i] > 0.0) ||
+            !(m->dcv_dpcomp[i] == 0.0 || m->dcv_dpcomp[i] > m->dcv_dplim[i]) || !(m->dcv_dpcomp[i] <= HS_CMP_NOLIMIT) ||
+            (hs_dcv_sensed(m, i) && !(m->dcv_Uls[i] > 0.0 && m->dcv_Uls[i] <= HS_CMP_NOLIMIT)))
+            return 0;
     for (i = 0; i < m->nsignal; ++i) { /* a signal's kind and test parameters (hs_test_input.h) */
         int k;
         if (m->sig_kind[i] < 0 || m->sig_kind[i] >= HS_SIGK_COUNT) return 0;

@@ -229,16 +229,56 @@ HS_HD static inline hs_real hs_check_flow(const double *par, hs_real dp)
  * meet with equal value and slope (C1: d/dr [sqrt(r) (3 - r) / 2] = 3 (1 - r) / (4 sqrt(r)),
  * zero at 1 and positive below); both directions are regulated, as by a flow regulator in a
  * bridge of check valves. Plus a laminar leakage G_l dp. */
-HS_HD static inline hs_real hs_flow_control_flow(const double *par, hs_real dp)
+/* The compensated law of both: set flow Qset, held drop dpc, laminar band dplim. */
+HS_HD static inline hs_real hs_compensated_flow(hs_real Qset, double dpc, hs_real dplim, hs_real dp)
 {
-    double dpc = par[HS_CP_FC_DPC];
     hs_real r = fabs(dp) / dpc, g;
     if (r >= 1.0)
         g = (dp > 0.0 ? 1.0 : -1.0) + 0.0 * dp;
     else
-        g = hs_orifice_flow(1.0 / sqrt(dpc), dp, par[HS_CP_FC_DPLIM]) * (3.0 - r) * 0.5;
-    return par[HS_CP_FC_QSET] * g + par[HS_CP_FC_GL] * dp;
+        g = hs_orifice_flow(1.0 / sqrt(dpc), dp, dplim) * (3.0 - r) * 0.5;
+    return Qset * g;
 }
+
+HS_HD static inline hs_real hs_flow_control_flow(const double *par, hs_real dp)
+{
+    return hs_compensated_flow(par[HS_CP_FC_QSET], par[HS_CP_FC_DPC], par[HS_CP_FC_DPLIM], dp) +
+           par[HS_CP_FC_GL] * dp;
+}
+
+/* A load-sensing valve section's meter-in edge (P -> A, or P -> B) at opening coefficient
+ * C = Cv k |U| and drop dp = p_P - p_port, behind its pressure compensator (an individual
+ * pre-compensator) holding dp_comp across the edge: the flow control valve's law with the
+ * set flow C sqrt(dp_comp) (the edge's flow at the held drop, whatever the load), the
+ * compensator wide open below it; no reverse flow (the section's load-holding check valve),
+ * the check opening over the laminar band dp_lim along 3u^2 - 2u^3 (C1 at dp = 0, as the
+ * check valve's opening: no jump of the slope when a load is first lifted). */
+HS_HD static inline hs_real hs_compensated_edge(hs_real C, double dpc, hs_real dplim, hs_real dp)
+{
+    hs_real u;
+    if (!(dp > 0.0)) return 0.0 * dp * C;
+    u = dp / dplim;
+    if (u >= 1.0) return hs_compensated_flow(C * sqrt(dpc), dpc, dplim, dp);
+    return hs_compensated_flow(C * sqrt(dpc), dpc, dplim, dp) * u * u * (3.0 - 2.0 * u);
+}
+
+/* How far a load-sensing section's sensing port is open at spool travel |U| / U_ls: 0 at
+ * the centre (the sense line drained), 1 from U_ls on, 3u^2 - 2u^3 between (C1). */
+HS_HD static inline hs_real hs_ls_open(hs_real u)
+{
+    hs_real a = fabs(u);
+    if (a >= 1.0) return 1.0 + 0.0 * u;
+    return a * a * (3.0 - 2.0 * a);
+}
+
+/* The larger of a and b, the corner rounded over d (C1): a + ramp(b - a + d/2). */
+HS_HD static inline hs_real hs_smooth_max(hs_real a, hs_real b, double d)
+{
+    return a + hs_cmp_ramp(b - a + 0.5 * d, d);
+}
+
+/* The rounding of the load-sensing shuttle network's maximum, Pa. */
+#define HS_LS_MAX_SMOOTH 5e5
 
 /* A motor's rounded |dp| (hs_motor_torque): the C1 parabola below this pressure, Pa. Its
  * least value, at dp = 0, is half of it: a loss torque of (1 - eta_hm) D 0.5e5 / (2 pi), about

@@ -167,16 +167,44 @@ HS_HD static inline void hs_cylinders(const hs_mview *m, const hs_kin *k, const 
 #endif
 }
 
-/* The static value of component i's state at the pressures pa, pb of its nodes (p: all,
- * for a load-sensing pump's sensed node): a relief valve's opening x_ss, a variable pump's
- * displacement fraction eps_ss. */
-HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const hs_real *p, hs_real pa, hs_real pb)
+/* The load-sensing pressure of the valve sections in mask (bit i: valve i), as their shuttle
+ * valves pass it to a pump: the highest of their sensed pressures (rounded over
+ * HS_LS_MAX_SMOOTH, C1), each section's the pressure of the port it feeds (A for U > 0, B for
+ * U < 0) as its sensing port opens over the travel U_ls, the tank's at the centre (the sense
+ * line drained: the pump then stands by at its margin). */
+HS_HD static inline hs_real hs_ls_pressure(const hs_mview *m, const hs_real *p, const hs_real *U, unsigned int mask)
+{
+    hs_real best = 0.0, ps;
+    int i, first = 1;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ndcv); ++i) {
+        hs_real u = U[i], pT, pw;
+        if (!((mask >> i) & 1u)) continue;
+        pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
+        pw = u >= 0.0 ? p[HS_I(m, dcv_A, i)] : p[HS_I(m, dcv_B, i)];
+        ps = pT + hs_ls_open(u / HS_D(m, dcv_Uls)[i]) * (pw - pT);
+        best = first ? ps : hs_smooth_max(best, ps, HS_LS_MAX_SMOOTH);
+        first = 0;
+    }
+    return best;
+}
+
+/* The static value of component i's state at the pressures pa, pb of its nodes (p: all, and
+ * the spools U, for a load-sensing pump's sense): a relief valve's opening x_ss, a variable
+ * pump's displacement fraction eps_ss. */
+HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const hs_real *p, const hs_real *U,
+                                                hs_real pa, hs_real pb)
 {
     const double *par = HS_D(m, cmp_par)[i];
+    hs_real ref;
     if (HS_I(m, cmp_type, i) == HS_CMP_RELIEF) return hs_relief_opening(par, pa - pb);
-    return hs_pump_eps_ss(par, pb, HS_I(m, cmp_type, i) == HS_CMP_PUMP_LS
-                                       ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF]
-                                       : (hs_real)par[HS_CP_PU_PREF]);
+    if (HS_I(m, cmp_type, i) != HS_CMP_PUMP_LS)
+        ref = par[HS_CP_PU_PREF] + 0.0 * pb;
+    else if (HS_I(m, cmp_lsmask, i))
+        ref = hs_ls_pressure(m, p, U, (unsigned int)HS_I(m, cmp_lsmask, i)) + par[HS_CP_PU_PREF];
+    else
+        ref = hs_node_p(m, p, HS_I(m, cmp_ref, i)) + par[HS_CP_PU_PREF];
+    return hs_pump_eps_ss(par, pb, ref);
 }
 
 /* Flow of component i (kernels/hs_components.h) from its node a to its node b at pressures
@@ -184,7 +212,7 @@ HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const 
  * (untouched without one). An accumulator has no flow of its own (its volume's capacitance)
  * and a motor's depends on its joint's rate: both are hs_component_flows'. */
 HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs_real *p, const hs_real *fs,
-                                              hs_real *rate)
+                                              const hs_real *U, hs_real *rate)
 {
     const double *par = HS_D(m, cmp_par)[i];
     int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i);
@@ -195,7 +223,7 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
     if (type == HS_CMP_CHECK) return hs_check_flow(par, pa - pb);
     if (type == HS_CMP_FLOW_CONTROL) return hs_flow_control_flow(par, pa - pb);
     if (type == HS_CMP_PUMP) return hs_pump_flow(par, 1.0, pb - pa);
-    x = hs_component_target(m, i, p, pa, pb);
+    x = hs_component_target(m, i, p, U, pa, pb);
     if (k >= 0) { /* the first-order poppet or swash plate */
         *rate = (x - fs[k]) / par[type == HS_CMP_RELIEF ? HS_CP_RV_TAU : HS_CP_PU_TAU];
         x = fs[k];
@@ -205,19 +233,19 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
 }
 
 #ifdef HS_REAL_IS_DOUBLE
-/* The static value of component i's state at pressures p (nvol): the start of a run at rest
- * (hs_init). */
-HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const double *p)
+/* The static value of component i's state at pressures p (nvol) and spools U (ndcv): the
+ * start of a run at rest (hs_init). */
+HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const double *p, const double *U)
 {
-    return hs_component_target(m, i, p, hs_node_p(m, p, HS_I(m, cmp_a, i)), hs_node_p(m, p, HS_I(m, cmp_b, i)));
+    return hs_component_target(m, i, p, U, hs_node_p(m, p, HS_I(m, cmp_a, i)), hs_node_p(m, p, HS_I(m, cmp_b, i)));
 }
 #endif
 
 /* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, the
  * accumulators' capacitances into Cacc (nvol), and the motors' torques into o->Tm at the joint
  * rates o->wm (hs_cylinders). */
-HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p, const hs_real *fs, hs_real *qin,
-                                            hs_real *Cacc, hs_hyd *o)
+HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p, const hs_real *fs, const hs_real *U,
+                                            hs_real *qin, hs_real *Cacc, hs_hyd *o)
 {
     int i;
     HS_UNROLL
@@ -236,7 +264,7 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
             o->Tm[mo] = hs_motor_torque(HS_D(m, cmp_par)[i], dp, o->wm[mo]);
         } else
 #endif
-            Q = hs_component_flow(m, i, p, fs, &rate);
+            Q = hs_component_flow(m, i, p, fs, U, &rate);
         if (a < HS_N(m, nvol)) qin[a] -= Q;
         if (b < HS_N(m, nvol)) qin[b] += Q;
         if (k >= 0) o->fsd[k] = rate;
@@ -294,11 +322,15 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
         hs_real pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
         hs_real pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
         hs_real qA, qB;
+        /* a load-sensing section's meter-in edge behind its compensator (dp_comp > 0) */
+        double dpc = HS_D(m, dcv_dpcomp)[i];
         if (u >= 0.0) {
-            qA = hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
+            qA = dpc > 0.0 ? hs_compensated_edge(Cv * HS_D(m, dcv_kpath)[i][0] * u, dpc, lim, pP - pA)
+                           : hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
             qB = -hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][1] * u, pB - pT, lim);
         } else {
-            qB = hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][2] * u, pP - pB, lim);
+            qB = dpc > 0.0 ? hs_compensated_edge(-Cv * HS_D(m, dcv_kpath)[i][2] * u, dpc, lim, pP - pB)
+                           : hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][2] * u, pP - pB, lim);
             qA = -hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][3] * u, pA - pT, lim);
         }
         qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
@@ -308,7 +340,7 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
         if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= u >= 0.0 ? qA : qB;
         if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= u >= 0.0 ? qB : qA;
     }
-    hs_component_flows(m, p, fs, qin, Cacc, o);
+    hs_component_flows(m, p, fs, U, qin, Cacc, o);
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) {
         hs_real V = HS_D(m, vol_V)[v] + Vch[v];

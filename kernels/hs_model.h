@@ -334,6 +334,9 @@ typedef struct hs_model {
     double dcv_dplim[HS_MAX_DCV]; /* laminar band, Pa */
     double dcv_U0[HS_MAX_DCV]; /* initial spool position, V */
     int dcv_sig[HS_MAX_DCV]; /* U_ref signal, -1: constant 0 */
+    double dcv_dpcomp[HS_MAX_DCV]; /* a load-sensing section's pressure compensator: the drop it
+                                      holds across the meter-in edge, Pa (0: none) */
+    double dcv_Uls[HS_MAX_DCV]; /* the spool travel over which its load-sensing port opens, V */
     int cyl_body_a[HS_MAX_CYLS], cyl_body_b[HS_MAX_CYLS]; /* base (a) and rod end (b), -1 ground */
     double cyl_at_a[HS_MAX_CYLS][3], cyl_at_b[HS_MAX_CYLS][3]; /* body frames (ncyl x 3) */
     double cyl_d_piston[HS_MAX_CYLS], cyl_d_rod[HS_MAX_CYLS]; /* diameters, m */
@@ -357,6 +360,8 @@ typedef struct hs_model {
                                                  outlet); an accumulator's volume in a, b -1 */
     int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, a motor's joint (the body
                                  it turns), -1 otherwise */
+    int cmp_lsmask[HS_MAX_CMP]; /* a load-sensing pump's sensed valve sections (bit i: valve i;
+                                   its sense is their highest load pressure), 0 otherwise */
     int cmp_dyn[HS_MAX_CMP]; /* 1: it has a state (a variable pump; a relief valve given a
                                 poppet time constant), fixed by the model file: a sweep of
                                 tau cannot change the layout */

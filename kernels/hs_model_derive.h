@@ -235,4 +235,13 @@ HS_HD static inline void hs_model_derive(hs_model *m)
     m->nx = m->nz + m->nvol + m->nfs;
 }
 
+/* Does a load-sensing pump sense valve section i (its U_ls then matters)? */
+HS_HD static inline int hs_dcv_sensed(const hs_model *m, int i)
+{
+    int k;
+    for (k = 0; k < m->ncmp; ++k)
+        if (m->cmp_type[k] == HS_CMP_PUMP_LS && ((m->cmp_lsmask[k] >> i) & 1)) return 1;
+    return 0;
+}
+
 #endif

@@ -38,7 +38,11 @@ grep -q '^  v0 -> k3 ' <<<"$f" && grep -q '^  k3 -> v1;$' <<<"$f" && ok || bad "
 f=$("$HS" circuit tests/data/slew_motor.yaml 2>&1)
 grep -q 'label="slew_motor\\nmotor\\n50 cm3/rev, ratio 80, turns upper"' <<<"$f" && ok || bad "motor label: $(grep slew_motor <<<"$f")"
 grep -q '^  v0 -> k0 ' <<<"$f" && grep -q '^  k0 -> v1;$' <<<"$f" && ok || bad "motor line_a -> line_b"
-# --set changes what is drawn
+# load-sensing sections: compensated, their sense lines to the pump
+f=$("$HS" circuit tests/data/crane_ls2.yaml 2>&1)
+grep -q 'label="{4/3 valve dcv2, compensated 10 bar|' <<<"$f" && ok || bad "compensated section label: $(grep 'd1 \[' <<<"$f")"
+grep -q '^  d0 -> k0 \[style=dashed, label="load sensing"\];$' <<<"$f" && grep -q '^  d1 -> k0 \[style=dashed' <<<"$f" && ok ||
+  bad "sense lines from both sections"
 "$HS" circuit "$M" --set component.relief.p_crack=70bar | grep -q 'cracks at 70 bar, poppet' && ok || bad "--set"
 
 # -o FILE.dot: the same text; never through a symbolic link

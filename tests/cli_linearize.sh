@@ -123,6 +123,11 @@ awk -v re="${pair% *}" -v im="${pair#* }" '/pressure\+mechanical/ { if ((($2 - r
 out=$("$HS" linearize tests/data/slew_motor.yaml --at t=1 --compare 2>&1)
 grep -qE "compare: fd \(5 x 5, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative" <<<"$out" &&
   ok || bad "slew_motor at t = 1 s, exact against fd: $out"
+# load-sensing sections (tests/data/crane_ls2.yaml at 1 s: both compensators regulating, the
+# pump sensing the higher load): automatic differentiation through them agrees with differences
+out=$("$HS" linearize tests/data/crane_ls2.yaml --at t=1 --compare 2>&1)
+grep -qE "compare: fd \(14 x 14, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative" <<<"$out" &&
+  ok || bad "crane_ls2 at t = 1 s, exact against fd: $out"
 
 chk 3 "outside the simulated span" "$M" --at t=100
 # an implausible value is warned of, as info and simulate warn of it

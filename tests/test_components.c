@@ -124,6 +124,32 @@ static void test_laws(void)
     CHECK_CLOSE(fc_q(50e5), q + 50e5 * 1e-12, 1e-18, "flow control: plus the leakage");
 }
 
+static double CMP_C = 6e-8, CMP_DPC = 10e5, CMP_LIM = 2e5;
+static double ce_q(double dp) { return hs_compensated_edge(CMP_C, CMP_DPC, CMP_LIM, dp); }
+
+/* A load-sensing section's compensated meter-in edge: C sqrt(dp_comp) from dp_comp on,
+ * whatever the drop; the flow control valve's shape below; no reverse flow, the check
+ * opening C1 over the laminar band; the sensing port's opening and the shuttle network's
+ * rounded maximum. */
+static void test_ls_laws(void)
+{
+    double q = CMP_C * sqrt(CMP_DPC);
+    CHECK_CLOSE(ce_q(50e5), q, 1e-15 * q, "LS edge: C sqrt(dp_comp) at 50 bar");
+    CHECK_CLOSE(ce_q(150e5), q, 1e-15 * q, "LS edge: the same at 150 bar (the load does not matter)");
+    CHECK_CLOSE(ce_q(4e5), q * sqrt(0.4) * (3.0 - 0.4) / 2.0, 1e-14 * q, "LS edge: below dp_comp, the orifice shape");
+    CHECK(ce_q(-10e5) == 0.0 && ce_q(0.0) == 0.0, "LS edge: no reverse flow (load-holding check)");
+    CHECK_CLOSE(ce_q(1e5), q * (1e5 / sqrt(CMP_LIM * CMP_DPC)) * (3.0 - 0.1) / 2.0 * 0.5, 1e-14 * q,
+                "LS edge: the check half open in the middle of the laminar band");
+    CHECK(fabs(SLOPE(ce_q, 1.0, 0.5)) < 1e-9 * q / CMP_LIM, "LS edge: slope 0 where it opens (C1)");
+    CHECK(fabs(ce_q(CMP_LIM + 1e-3) - ce_q(CMP_LIM - 1e-3)) < 1e-8 * q && fabs(ce_q(CMP_DPC + 1e-3) - ce_q(CMP_DPC - 1e-3)) < 1e-8 * q,
+          "LS edge: continuous where the check is open and where the compensator takes over");
+    CHECK(hs_ls_open(0.0) == 0.0 && hs_ls_open(1.0) == 1.0 && hs_ls_open(-2.0) == 1.0 && hs_ls_open(0.5) == 0.5,
+          "LS port: closed at the centre, open from U_ls, half open half way");
+    CHECK(hs_smooth_max(100e5, 50e5, 5e5) == 100e5 && hs_smooth_max(50e5, 100e5, 5e5) == 100e5,
+          "LS max: the higher pressure beyond the rounding");
+    CHECK_CLOSE(hs_smooth_max(80e5, 80e5, 5e5), 80e5 + 5e5 / 8.0, 1e-6, "LS max: equal pressures, d/8 above");
+}
+
 static double MO[HS_CMP_NPAR];
 static double mo_t(double dp) { return hs_motor_torque(MO, dp, 0.3); }
 
@@ -430,6 +456,43 @@ static void test_motor_balance(void)
            s.zd[0], (s.p[0] - 1e5) / 1e5, w / i, dp / 1e5, ebmax, Wmax);
 }
 
+/* Flow sharing (tests/data/crane_ls2.yaml at 1.0 s, both sections open at 6 V, the two
+ * cylinders' loads 26 and 9 bar apart): each piston moves at C_v U sqrt(dp_comp) / A_p,
+ * whatever its load, to 0.1 % (what the chambers' compression takes as the loads change with
+ * the angles); without compensators (dp_comp = 0) the lighter load runs faster. The
+ * pump line stays at least dp_margin above the higher load pressure. */
+static void test_flow_sharing(void)
+{
+    double Ap = 0.25 * HS_PI * 0.08 * 0.08, v = 1.069e-8 * 6.0 * sqrt(10e5) / Ap, sd[2][2];
+    hs_error e;
+    int r, k, n;
+    for (r = 0; r < 2; ++r) {
+        hs_state s;
+        hs_model_desc_free(&D);
+        if (hs_model_load("tests/data/crane_ls2.yaml", &D, &e)) {
+            CHECK(0, "crane_ls2 loads: %s", e.msg);
+            return;
+        }
+        if (r) D.model.dcv_dpcomp[0] = D.model.dcv_dpcomp[1] = 0.0;
+        CHECK(hs_init(&D.model, &s, W) == 0, "crane_ls2: init");
+        for (n = 0; n < 1000 && !hs_step(&D.model, &s, W); ++n)
+            ;
+        CHECK(s.status == 0 && n == 1000, "crane_ls2 runs to 1 s");
+        for (k = 0; k < 2; ++k) sd[r][k] = W->hyd.sd[k];
+        if (!r) {
+            CHECK(s.p[0] > s.p[1] + 20e5, "LS: the pump line %.2f bar at least the margin above the higher load %.2f bar",
+                  s.p[0] / 1e5, s.p[1] / 1e5);
+            CHECK(s.p[1] - s.p[4] > 15e5, "LS: the loads differ (%.2f, %.2f bar)", s.p[1] / 1e5, s.p[4] / 1e5);
+        }
+    }
+    CHECK_CLOSE(sd[0][0], v, 1e-3 * v, "flow sharing: the heavier load's piston at C_v U sqrt(dp_comp) / A_p");
+    CHECK_CLOSE(sd[0][1], v, 1e-3 * v, "flow sharing: the lighter load's piston at the same speed");
+    CHECK(sd[1][1] > 1.2 * sd[1][0], "without compensators the lighter load runs faster (%.5f against %.5f m/s)",
+          sd[1][1], sd[1][0]);
+    printf("  flow sharing: pistons at %.6f, %.6f m/s (C_v U sqrt(dp_comp) / A_p = %.6f); uncompensated %.5f, %.5f\n",
+           sd[0][0], sd[0][1], v, sd[1][0], sd[1][1]);
+}
+
 static const char *k_deadhead =
     "name: deadhead\n"
     "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
@@ -528,6 +591,8 @@ int main(void)
     memset(&D, 0, sizeof D);
     test_laws();
     test_motor_laws();
+    test_ls_laws();
+    test_flow_sharing();
     test_motor_balance();
     test_conservation();
     test_drawn_rules();

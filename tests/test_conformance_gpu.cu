@@ -218,7 +218,9 @@ static void check_specialised(void)
  *    line, a pressure-compensated pump, a relief valve, an accumulator and the digging force,
  *    3 s (the dig and the start of the lift);
  *  - tests/data/slew_motor.yaml: a hydraulic motor on a joint (its torque in the joint's row,
- *    its flow from the joint's rate), 2.4 s (accelerated, then braked on a relief valve). */
+ *    its flow from the joint's rate), 2.4 s (accelerated, then braked on a relief valve);
+ *  - tests/data/crane_ls2.yaml: load-sensing valve sections (compensated meter-in edges, the
+ *    pump sensing their highest load), 1.2 s (both cylinders moving). */
 static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
@@ -493,6 +495,7 @@ int main(void)
     check_model_paths("tests/data/crane_fcv.yaml", 1.2);
     check_model_paths("models/excavator_front.yaml", 3.0);
     check_model_paths("tests/data/slew_motor.yaml", 2.4);
+    check_model_paths("tests/data/crane_ls2.yaml", 1.2);
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");

@@ -301,20 +301,22 @@ static void test_every_model(void)
  * and accumulator, its load-sensing variant (a swash plate, a poppet, a check valve) and its
  * meter-in variant (a flow control valve), over the valve's opening (1.2 s), the excavator (a
  * pressure-compensated pump feeding three valve sections) over its dig and the start of its
- * lift (3 s), and the slewing drive (a motor on its joint, cross-port relief and make-up check
- * valves) through its acceleration (1 s); every component parameter swept by 20 %: the
- * engines equal to the bit. */
+ * lift (3 s), the slewing drive (a motor on its joint, cross-port relief and make-up check
+ * valves) through its acceleration (1 s), and the two-cylinder crane on load-sensing valve
+ * sections (compensators, the shuttle network's maximum) while both move (1.2 s); every
+ * component parameter (and the sections' dp_comp and U_ls) swept by 20 %: the engines equal
+ * to the bit. */
 static void test_component_engines(void)
 {
-    static const char *const files[5] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
+    static const char *const files[6] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
                                          "tests/data/crane_fcv.yaml", "models/excavator_front.yaml",
-                                         "tests/data/slew_motor.yaml"};
-    static const double t_end[5] = {1.2, 1.2, 1.2, 3.0, 1.0};
+                                         "tests/data/slew_motor.yaml", "tests/data/crane_ls2.yaml"};
+    static const double t_end[6] = {1.2, 1.2, 1.2, 3.0, 1.0, 1.2};
     static hs_model_desc d;
     hs_override_spec ov;
     hs_error e;
     int f, p, k;
-    for (f = 0; f < 5; ++f) {
+    for (f = 0; f < 6; ++f) {
         char what[160];
         if (hs_model_load(files[f], &d, &e)) {
             CHECK(0, "%s loads: %s", files[f], e.msg);
@@ -324,7 +326,9 @@ static void test_component_engines(void)
         memset(&ov, 0, sizeof ov);
         ov.offset[0] = offsetof(hs_model, B_oil);
         for (p = 0, k = 1; p < d.nparam && k < HS_MAX_SWEEP; ++p)
-            if (!strncmp(d.param[p].name, "component.", 10)) ov.offset[k++] = d.param[p].offset;
+            if (!strncmp(d.param[p].name, "component.", 10) || strstr(d.param[p].name, ".dp_comp") ||
+                strstr(d.param[p].name, ".U_ls"))
+                ov.offset[k++] = d.param[p].offset;
         ov.n = k;
         CHECK(k >= 15, "%s: %d component parameters", files[f], k - 1);
         snprintf(what, sizeof what, "%s: %d component parameters swept", files[f], k - 1);

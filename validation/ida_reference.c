@@ -273,7 +273,7 @@ static int hyd_check(const hs_model *m, char *e, size_t n)
         int ports = hs_cmp_ports(m->cmp_type[i]);
         if (ports == 0 || m->cmp_a[i] < 0 || m->cmp_a[i] >= (ports == 1 ? m->nvol : nn) ||
             (ports == 2 && (m->cmp_b[i] < 0 || m->cmp_b[i] >= nn)) ||
-            (m->cmp_type[i] == HS_CMP_PUMP_LS && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nn)))
+            (m->cmp_type[i] == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0 && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nn)))
             return fail(e, n, "planar reference: component %d: bad type or node", i);
         if (m->cmp_fs0[i] >= 0) {
             if (m->cmp_fs0[i] != nfs) return fail(e, n, "planar reference: component states not in order");
@@ -647,14 +647,16 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         double q1, q2; /* P -> (A or B), (B or A) -> T */
         double uref = m->dcv_sig[i] >= 0 ? sig_value(S, m->dcv_sig[i], t) : 0.0;
         if (u >= 0.0) { /* P -> A, B -> T */
-            q1 = hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
+            q1 = m->dcv_dpcomp[i] > 0.0 ? hs_compensated_edge(Cv * m->dcv_kpath[i][0] * u, m->dcv_dpcomp[i], lim, pP - pA)
+                                        : hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
             q2 = hs_orifice_flow(Cv * m->dcv_kpath[i][1] * u, pB - pT, lim);
             qin[nA] += q1;
             qin[nB] -= q2;
             if (nP < m->nvol) qin[nP] -= q1;
             if (nT < m->nvol) qin[nT] += q2;
         } else { /* P -> B, A -> T */
-            q1 = hs_orifice_flow(-Cv * m->dcv_kpath[i][2] * u, pP - pB, lim);
+            q1 = m->dcv_dpcomp[i] > 0.0 ? hs_compensated_edge(-Cv * m->dcv_kpath[i][2] * u, m->dcv_dpcomp[i], lim, pP - pB)
+                                        : hs_orifice_flow(-Cv * m->dcv_kpath[i][2] * u, pP - pB, lim);
             q2 = hs_orifice_flow(-Cv * m->dcv_kpath[i][3] * u, pA - pT, lim);
             qin[nB] += q1;
             qin[nA] -= q2;
@@ -696,8 +698,23 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
             H->Pcyl += H->Tm[i] * wr;
         } else { /* a variable pump: its stroke fs[kf] follows eps_ss */
             int r = m->cmp_ref[i];
-            double pref = par[HS_CP_PU_PREF] +
-                          (ty == HS_CMP_PUMP_LS ? (r < m->nvol ? p[r] : m->src_p[r - m->nvol]) : 0.0);
+            double pref = par[HS_CP_PU_PREF];
+            if (ty == HS_CMP_PUMP_LS && m->cmp_lsmask[i]) { /* the shuttle network: the sections'
+                                                               sensed pressures, in turn */
+                int v, first = 1;
+                double best = 0.0;
+                for (v = 0; v < m->ndcv; ++v)
+                    if ((m->cmp_lsmask[i] >> v) & 1) {
+                        double pT = m->dcv_T[v] < m->nvol ? p[m->dcv_T[v]] : m->src_p[m->dcv_T[v] - m->nvol];
+                        double pw = U[v] >= 0.0 ? p[m->dcv_A[v]] : p[m->dcv_B[v]];
+                        double ps = pT + hs_ls_open(U[v] / m->dcv_Uls[v]) * (pw - pT);
+                        best = first ? ps : hs_smooth_max(best, ps, HS_LS_MAX_SMOOTH);
+                        first = 0;
+                    }
+                pref += best;
+            } else if (ty == HS_CMP_PUMP_LS) {
+                pref += r < m->nvol ? p[r] : m->src_p[r - m->nvol];
+            }
             fsd[kf] = (hs_pump_eps_ss(par, pb, pref) - fs[kf]) / par[HS_CP_PU_TAU];
             Q = hs_pump_flow(par, fs[kf], pb - pa);
         }

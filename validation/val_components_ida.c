@@ -15,7 +15,10 @@
  *    through a gear, with cross-port relief and make-up check valves (accelerated on the
  *    relief setting, braked by the other line's relief valve); the reference applies the
  *    motor's torque as equal and opposite torques on the body and its parent, and takes the
- *    joint's rate from their absolute angular rates.
+ *    joint's rate from their absolute angular rates;
+ *  - tests/data/crane_ls2.yaml over 3 s: the two-cylinder crane on a load-sensing pump that
+ *    senses two pressure-compensated valve sections (the reference computes the shuttle
+ *    network's highest load pressure itself).
  * The cranes over [0, 2] s: the valve opens at 0.5 s (the accumulator discharges, the pump line falls, the
  * relief valve closes) and closes at 1.5 s (the line recharges, the relief valve reopens).
  * Ours at dt = 1, 0.5 and 0.25 ms with tightened Newton tolerances (so that the iteration
@@ -177,6 +180,7 @@ int main(void)
     run_model("tests/data/crane_fcv.yaml", 2.0, 7.5e-6, 2.7e4, 0);
     run_model("models/excavator_front.yaml", 8.0, 2.5e-5, 1.1e4, 1);
     run_model("tests/data/slew_motor.yaml", 5.0, 2e-6, 7.5e3, 1);
+    run_model("tests/data/crane_ls2.yaml", 3.0, 5e-7, 3.5e3, 0);
     printf("\nval_components_ida: %s\n", fails ? "FAIL" : "ok");
     return fails != 0;
 }
