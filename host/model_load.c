@@ -1036,8 +1036,15 @@ static int ls_sense(ctx *c, const yt_node *y, const char *path, int i)
     const yt_node *s = yt_map_get(y, "sense"), *node;
     char kp[128], name[128];
     int k, rc, v;
-    if (!s || s->type != YT_SEQ) return node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node);
     yt_join(kp, sizeof kp, path, "sense");
+    if (s && s->type == YT_SCALAR && s->text &&
+        find_name((const char(*)[HS_NAME_LEN])c->d->dcv_name, m->ndcv, s->text) >= 0 &&
+        find_name((const char(*)[HS_NAME_LEN])c->d->vol_name, m->nvol, s->text) < 0 &&
+        find_name((const char(*)[HS_NAME_LEN])c->d->src_name, m->nsrc, s->text) < 0)
+        return yt_fail(&c->y, HS_ERR_VALUE, s, kp,
+                       "'%s' is a valve section: list it (sense: [%s]) to sense its load pressure", s->text,
+                       s->text);
+    if (!s || s->type != YT_SEQ) return node_ref(c, y, path, "sense", 0, &m->cmp_ref[i], &node);
     if (s->n < 1)
         return yt_fail(&c->y, HS_ERR_VALUE, s, kp, "sense must name a node, or list one or more valve sections");
     for (k = 0; k < s->n; ++k) {
