@@ -209,16 +209,19 @@ HS_HD static inline hs_real hs_relief_opening(const double *par, hs_real dp)
     return hs_cmp_ramp(dp - par[HS_CP_RV_PCR], par[HS_CP_RV_DPS]) / par[HS_CP_RV_DPOV];
 }
 
+/* The smooth opening of a check valve or a sensing port: 0 for u <= 0, 1 for u >= 1,
+ * 3u^2 - 2u^3 between (C1: no jump of value or slope). */
+HS_HD static inline hs_real hs_cmp_step01(hs_real u)
+{
+    if (u <= 0.0) return 0.0 * u;
+    if (u >= 1.0) return 1.0 + 0.0 * u;
+    return u * u * (3.0 - 2.0 * u);
+}
+
 /* Check valve: flow from -> to at dp = p_from - p_to. */
 HS_HD static inline hs_real hs_check_flow(const double *par, hs_real dp)
 {
-    hs_real u = (dp - par[HS_CP_CK_PCR]) / par[HS_CP_CK_DPO], x;
-    if (u <= 0.0)
-        x = 0.0 * u;
-    else if (u >= 1.0)
-        x = 1.0 + 0.0 * u;
-    else
-        x = u * u * (3.0 - 2.0 * u);
+    hs_real x = hs_cmp_step01((dp - par[HS_CP_CK_PCR]) / par[HS_CP_CK_DPO]);
     return x * hs_orifice_flow(par[HS_CP_CK_CV], dp, par[HS_CP_CK_DPLIM]) + par[HS_CP_CK_GL] * dp;
 }
 
@@ -255,20 +258,15 @@ HS_HD static inline hs_real hs_flow_control_flow(const double *par, hs_real dp)
  * check valve's opening: no jump of the slope when a load is first lifted). */
 HS_HD static inline hs_real hs_compensated_edge(hs_real C, double dpc, hs_real dplim, hs_real dp)
 {
-    hs_real u;
     if (!(dp > 0.0)) return 0.0 * dp * C;
-    u = dp / dplim;
-    if (u >= 1.0) return hs_compensated_flow(C * sqrt(dpc), dpc, dplim, dp);
-    return hs_compensated_flow(C * sqrt(dpc), dpc, dplim, dp) * u * u * (3.0 - 2.0 * u);
+    return hs_compensated_flow(C * sqrt(dpc), dpc, dplim, dp) * hs_cmp_step01(dp / dplim);
 }
 
 /* How far a load-sensing section's sensing port is open at spool travel |U| / U_ls: 0 at
  * the centre (the sense line drained), 1 from U_ls on, 3u^2 - 2u^3 between (C1). */
 HS_HD static inline hs_real hs_ls_open(hs_real u)
 {
-    hs_real a = fabs(u);
-    if (a >= 1.0) return 1.0 + 0.0 * u;
-    return a * a * (3.0 - 2.0 * a);
+    return hs_cmp_step01(fabs(u));
 }
 
 /* The larger of a and b, the corner rounded over d (C1): a + ramp(b - a + d/2). */
