@@ -67,7 +67,8 @@ static void write_dot(const hs_model_desc *d, FILE *f)
         fprintf(f, "  s%d [shape=box, style=bold, label=\"%s\\nsource %.4g bar\"];\n", i, d->src_name[i],
                 m->src_p[i] / 1e5);
     for (i = 0; i < m->nvol; ++i)
-        fprintf(f, "  v%d [shape=ellipse, label=\"%s\\nV %.4g L, p0 %.4g bar%s\"];\n", i, d->vol_name[i],
+        if (hs_vol_hose(m, i) < 0) /* a hose's internal volumes are drawn as the hose */
+            fprintf(f, "  v%d [shape=ellipse, label=\"%s\\nV %.4g L, p0 %.4g bar%s\"];\n", i, d->vol_name[i],
                 m->vol_V[i] * 1e3, m->vol_p0[i] / 1e5, m->vol_cyl[i] >= 0 ? (m->vol_side[i] ? "\\nrod chamber" : "\\npiston chamber") : "");
     for (i = 0; i < m->nthr; ++i)
         fprintf(f, "  %s -> %s [label=\"throttle %s\\nCv %.3g\", dir=both, arrowtail=none];\n",
@@ -119,6 +120,12 @@ static void write_dot(const hs_model_desc *d, FILE *f)
             snprintf(set, sizeof set, "%.4g cm3/rev, ratio %.4g, turns %s", par[HS_CP_MO_D] * 1e6,
                      par[HS_CP_MO_RATIO], d->body_name[m->cmp_ref[i]]);
             shape = "circle";
+            break;
+        case HS_CMP_HOSE:
+            snprintf(set, sizeof set, "%.4g m, %.4g mm, %d segment%s (%.4g m/s waves)", par[HS_CP_HO_L],
+                     par[HS_CP_HO_D] * 1e3, m->cmp_dyn[i], m->cmp_dyn[i] > 1 ? "s" : "",
+                     hs_hose_wave_speed(par, m->B_oil, m->rho));
+            shape = "cds";
             break;
         default:
             snprintf(set, sizeof set, "%.4g cm3/rev, %.4g L/min%s", par[HS_CP_PU_D] * 1e6,

@@ -232,7 +232,7 @@ int hs_cli_info(int argc, char **argv)
             printf("components:       %d (", m->ncmp);
             for (k = 0; k < m->ncmp; ++k) {
                 printf("%s%s %s", k ? ", " : "", d->cmp_name[k], hs_cmp_type_names[m->cmp_type[k]]);
-                ns += m->cmp_fs0[k] >= 0;
+                ns += m->cmp_dyn[k];
             }
             printf("; states: %d)\n", ns);
         }

@@ -417,6 +417,10 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
             if (var[field_index(derive_rules[r][k])]) hit = 1;
         for (k = 0; hit && k < s0; ++k) var[field_index(derive_rules[r][k])] = 1;
     }
+    /* a hose's internal volumes follow its parameters (hs_model_derive): only a model with one
+     * lets a component sweep vary the volumes */
+    for (k = 0; var[field_index("cmp_par")] && k < m->ncmp; ++k)
+        if (m->cmp_type[k] == HS_CMP_HOSE) var[field_index("vol_V")] = var[field_index("vol_B")] = 1;
     /* an integer that follows swept values: its general value for every instance */
     for (i = 0; hs_model_fields[i].name; ++i)
         if (var[i] && hs_model_fields[i].type != HS_FT_DOUBLE && !branch_int(i)) {

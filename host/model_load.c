@@ -39,6 +39,7 @@ typedef struct ctx {
     const yt_node *fluid; /* fluid mapping or NULL */
     const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
     const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS], *cmp_map[HS_MAX_CMP];
+    int hose_v0[HS_MAX_CMP]; /* a hose's first internal volume (hose_volumes), -1 */
     const hs_tree_model *tree; /* hs_model_load_inputs: loads name this tree's bodies */
 } ctx;
 
@@ -717,6 +718,65 @@ static int check_nodes_unique(ctx *c, const yt_node *const *vnames, const yt_nod
     return HS_OK;
 }
 
+/* The internal volumes of the hoses of hydraulics.components, appended to the volumes before
+ * any node is referenced (a source's node number follows the volumes): hose NAME of N segments
+ * gets NAME_1 .. NAME_(N-1), each a segment's oil (vol_V and vol_B follow from the hose's
+ * parameters in hs_model_derive). Its segments are read and checked here, with their error. */
+static int hose_volumes(ctx *c, const yt_node *h, const yt_node **vnames)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *l = yt_map_get(h, "components");
+    char path[64], kp[96];
+    int i, k, rc;
+    for (i = 0; l && l->type == YT_SEQ && i < l->n && i < HS_MAX_CMP; ++i) {
+        const yt_node *y = l->kid[i], *t = y->type == YT_MAP ? yt_map_get(y, "type") : NULL, *nm;
+        char name[HS_NAME_LEN];
+        double ns;
+        c->hose_v0[i] = -1;
+        if (!t || t->type != YT_SCALAR || !t->text || strcmp(t->text, "hose") != 0) continue;
+        snprintf(path, sizeof path, "hydraulics.components[%d]", i);
+        if ((rc = yt_get_str(&c->y, y, path, "name", 1, 1, name, sizeof name, &nm)) ||
+            (rc = yt_get_num(&c->y, y, path, "segments", "", 0, 2.0, &ns)))
+            return rc;
+        yt_join(kp, sizeof kp, path, "segments");
+        if (!(ns >= 1.0 && ns <= HS_HOSE_MAX_SEG && ns == floor(ns)))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "segments"), kp,
+                           "segments must be an integer from 1 to %d (the lumped segments of the line), not %g",
+                           HS_HOSE_MAX_SEG, ns);
+        if (m->nvol + (int)ns - 1 > HS_MAX_VOLS)
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "segments"), kp,
+                           "hose '%s' of %d segments has %d internal volumes, and with the others they are %d, "
+                           "more than HS_MAX_VOLS = %d: fewer segments",
+                           name, (int)ns, (int)ns - 1, m->nvol + (int)ns - 1, HS_MAX_VOLS);
+        c->hose_v0[i] = ns > 1.0 ? m->nvol : -1;
+        for (k = 1; k < (int)ns; ++k) {
+            int v = m->nvol, n = snprintf(c->d->vol_name[v], HS_NAME_LEN, "%s_%d", name, k);
+            if (n < 0 || n >= HS_NAME_LEN)
+                return yt_fail(&c->y, HS_ERR_VALUE, nm, yt_join(kp, sizeof kp, path, "name"),
+                               "hose name '%s' is too long to name its internal volumes %s_1 .. (at most %d "
+                               "characters in all)",
+                               name, name, HS_NAME_LEN - 1);
+            if (find_name((const char(*)[HS_NAME_LEN])c->d->vol_name, v, c->d->vol_name[v]) >= 0 ||
+                find_name((const char(*)[HS_NAME_LEN])c->d->src_name, m->nsrc, c->d->vol_name[v]) >= 0)
+                return yt_fail(&c->y, HS_ERR_VALUE, nm, yt_join(kp, sizeof kp, path, "name"),
+                               "hose '%s' names its internal volumes %s_1 .. %s_%d, and '%s' is a node already: "
+                               "rename the hose or that node",
+                               name, name, name, (int)ns - 1, c->d->vol_name[v]);
+            m->vol_V[v] = 0.0; /* hs_model_derive */
+            m->vol_B[v] = 1.0;
+            m->vol_p0[v] = 1e5; /* hs_init sets the line at rest between its ends */
+            m->vol_model[v] = HS_VOL_LUMPED;
+            m->vol_gamma[v][0] = m->vol_gamma[v][1] = 1.0;
+            m->vol_cyl[v] = -1;
+            m->vol_side[v] = 0;
+            c->vol_map[v] = y;
+            vnames[v] = nm;
+            m->nvol++;
+        }
+    }
+    return HS_OK;
+}
+
 static int parse_sources_volumes(ctx *c, const yt_node *h)
 {
     static const char *const skeys[] = {"name", "p", NULL};
@@ -759,6 +819,7 @@ static int parse_sources_volumes(ctx *c, const yt_node *h)
         c->vol_map[i] = y;
     }
     m->nvol = vl ? vl->n : 0;
+    if ((rc = hose_volumes(c, h, vnames))) return rc;
     return check_nodes_unique(c, vnames, snames);
 }
 
@@ -1103,6 +1164,7 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
     m->cmp_lsmask[i] = 0;
     if (type == HS_CMP_PUMP_LS && (rc = ls_sense(c, y, path, i))) return rc;
     if (type == HS_CMP_MOTOR && (rc = body_ref(c, y, path, "joint", 0, &m->cmp_ref[i]))) return rc;
+    if (type == HS_CMP_HOSE) m->cmp_ref[i] = c->hose_v0[i];
     for (k = 0; k < hs_ncmp_params; ++k) {
         const hs_cmp_param_def *pd = &hs_cmp_params[k];
         if (pd->type != type) continue;
@@ -1110,7 +1172,7 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
                              pd->def == HS_CMP_REQUIRED ? 0.0 : pd->def, &m->cmp_par[i][pd->slot])))
             return rc;
     }
-    m->cmp_dyn[i] = hs_cmp_has_state(type, m->cmp_par[i]);
+    m->cmp_dyn[i] = hs_cmp_nstates(type, m->cmp_par[i]);
     c->cmp_map[i] = y;
     return HS_OK;
 }

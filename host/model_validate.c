@@ -598,9 +598,24 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
     for (i = 0; i < m->ncmp; ++i) {
         int type = m->cmp_type[i], a = m->cmp_a[i], b = m->cmp_b[i];
         const double *par = m->cmp_par[i];
-        if (m->cmp_dyn[i] != hs_cmp_has_state(type, par) && type != HS_CMP_RELIEF)
+        if (type == HS_CMP_HOSE && !(par[HS_CP_HO_NSEG] >= 1.0 && par[HS_CP_HO_NSEG] <= HS_HOSE_MAX_SEG &&
+                                     par[HS_CP_HO_NSEG] == floor(par[HS_CP_HO_NSEG])))
+            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "segments", -1, HS_ERR_VALUE,
+                         "segments must be an integer from 1 to %d, not %g", HS_HOSE_MAX_SEG, par[HS_CP_HO_NSEG]);
+        if (m->cmp_dyn[i] != hs_cmp_nstates(type, par) && type != HS_CMP_RELIEF)
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE,
-                         "cmp_dyn must be %d for this type", hs_cmp_has_state(type, par));
+                         "cmp_dyn must be %d for this type", hs_cmp_nstates(type, par));
+        if (type == HS_CMP_HOSE) { /* its internal volumes (the loader's) and its ends */
+            int n = m->cmp_dyn[i], r = m->cmp_ref[i];
+            if (n > 1 ? r < 0 || r + n - 1 > m->nvol : r != -1)
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "segments", -1, HS_ERR_VALUE,
+                             "a hose of %d segments needs its %d internal volumes (cmp_ref %d)", n, n - 1, r);
+            if ((a < m->nvol && m->vol_model[a] == HS_VOL_SP) || (b >= 0 && b < m->nvol && m->vol_model[b] == HS_VOL_SP))
+                return vfail(d, err, w, HS_WHERE_COMPONENT, i, a < m->nvol && m->vol_model[a] == HS_VOL_SP ? "from" : "to",
+                             -1, HS_ERR_VALUE,
+                             "a hose may not end at a singular-perturbation volume (its pressure is algebraic: the "
+                             "line's oil needs a lumped volume at each end)");
+        }
         if (type < 0 || type >= HS_CMP_COUNT)
             return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE, "unknown component type %d",
                          type);
@@ -614,9 +629,10 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
             if (b < 0 || b >= nnode || b == a)
                 return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
                              "to must be a node (volume or source) other than from");
-            if (a >= m->nvol && b >= m->nvol)
+            if (a >= m->nvol && b >= m->nvol && !(type == HS_CMP_HOSE && m->cmp_dyn[i] > 1))
                 return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
-                             "at least one of from and to must be a volume (both are sources)");
+                             "at least one of from and to must be a volume (both are sources; a hose between "
+                             "two sources needs 2 or more segments)");
         }
         if (type == HS_CMP_PUMP_LS && m->cmp_lsmask[i] != 0 &&
             (m->cmp_ref[i] != -1 || m->cmp_lsmask[i] < 0 || m->cmp_lsmask[i] >= (1 << m->ndcv)))

@@ -385,6 +385,7 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
     for (i = 0; i < m->nsrc; ++i) add(t, "Pa", OFF1(src_p, i), "source.%s.p", d->src_name[i]);
     for (i = 0; i < m->nvol; ++i) {
         const char *n = d->vol_name[i];
+        if (hs_vol_hose(m, i) >= 0) continue; /* a hose's: its parameters are the hose's */
         add(t, "m^3", OFF1(vol_V, i), "volume.%s.V", n);
         add(t, "Pa", OFF1(vol_B, i), "volume.%s.B", n);
         add(t, "Pa", OFF1(vol_p0, i), "volume.%s.p0", n);
@@ -447,6 +448,8 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
             if (pd->type != m->cmp_type[i]) continue;
             /* a relief valve's poppet is a state: its tau is a parameter only where it has one */
             if (pd->type == HS_CMP_RELIEF && pd->slot == HS_CP_RV_TAU && !m->cmp_dyn[i]) continue;
+            /* a hose's segments are its layout (its states and internal volumes) */
+            if (pd->type == HS_CMP_HOSE && pd->slot == HS_CP_HO_NSEG) continue;
             add(t, pd->unit, OFF2(cmp_par, i, pd->slot, HS_CMP_NPAR), "component.%s.%s", d->cmp_name[i], pd->key);
         }
 }

@@ -48,7 +48,19 @@
  *    precharge the gas volume is V_g = V0 (p_pre / p)^(1/n), and the oil taken in, V0 - V_g,
  *    adds the capacitance -dV_g/dp = V_g / (n p) (plus its own compressibility) to its volume's
  *    p' = Q / C (seed 000 eq. 22); at or below the precharge the gas fills the shell and
- *    the accumulator adds nothing. n = 1 is isothermal, n = 1.4 adiabatic (nitrogen). */
+ *    the accumulator adds nothing. n = 1 is isothermal, n = 1.4 adiabatic (nitrogen).
+ *  - hose (a line of lumped segments, the lumped approximation of a transmission line of
+ *    Watton, Fundamentals of Fluid Power Control, 2009, ch. on line dynamics, and of Merritt
+ *    on hydraulic lines; Hopsan's lumped-parameter lines): length L, inner diameter d, N
+ *    segments of l = L / N. Each segment's oil is a mass rho A l moved by the pressure
+ *    difference across it, rho l v_j' = p_(j-1) - p_j - 32 mu l v_j / d^2 (its laminar
+ *    Hagen-Poiseuille friction, mu = rho nu; the frequency-dependent friction of a
+ *    distributed line is neglected), and carries Q_j = A v_j. Between segments lie N - 1
+ *    internal volumes of A l each (generated volumes named NAME_1 .. NAME_(N-1), with the
+ *    wall modulus B_wall: seed 000 eq. 23's effective bulk modulus); each end node gets half a
+ *    segment's capacitance. The wave speed is c = sqrt(Be / rho), 1/Be = 1/B_oil + 1/B_wall;
+ *    the lossless chain between fixed pressures rings at w_k = (2 c / l) sin(k pi / (2 N)),
+ *    k = 1 .. N - 1, which tends to the line's k pi c / L as N grows. */
 #ifndef HS_COMPONENTS_H
 #define HS_COMPONENTS_H
 
@@ -64,13 +76,17 @@
     X(PUMP_LS, "load_sensing_pump", 2, 1)         \
     X(ACCUMULATOR, "accumulator", 1, 0)           \
     X(FLOW_CONTROL, "flow_control_valve", 2, 0)   \
-    X(MOTOR, "motor", 2, 0)
+    X(MOTOR, "motor", 2, 0)                       \
+    X(HOSE, "hose", 2, 1)
 
 #define HS_CMP_ENUM_(ID, name, ports, state) HS_CMP_##ID,
 enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
 #undef HS_CMP_ENUM_
 
 #define HS_CMP_NPAR 10 /* parameter slots per component */
+#define HS_HOSE_MAX_SEG 8 /* a hose's most segments (its states: the segments' flow velocities) */
+#define HS_STR_(x) #x
+#define HS_STR(x) HS_STR_(x)
 #define HS_CMP_REQUIRED (-1.0e308) /* default of a required parameter */
 #define HS_CMP_NOLIMIT 1.79769313486231570e308
 
@@ -117,7 +133,15 @@ enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
     X(MOTOR, 4, "omega_s", "rad/s", 1.0, 0.0, 1, HS_CMP_NOLIMIT,                                                 \
       "omega_s must be > 0 (the shaft speed over which the torque loss changes sign)")                        \
     X(MOTOR, 5, "damping", "N m s/rad", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                                             \
-      "damping must be >= 0 (viscous torque per shaft speed)")
+      "damping must be >= 0 (viscous torque per shaft speed)")                                                \
+    X(HOSE, 0, "L", "m", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "L must be > 0 (the hose's length)")           \
+    X(HOSE, 1, "d", "m", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "d must be > 0 (the inner diameter)")          \
+    X(HOSE, 2, "segments", "", 2.0, 1.0, 0, HS_HOSE_MAX_SEG,                                                     \
+      "segments must be an integer from 1 to " HS_STR(HS_HOSE_MAX_SEG))                                         \
+    X(HOSE, 3, "B_wall", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                          \
+      "B_wall must be > 0 (the hose wall's share of the effective bulk modulus)")                               \
+    X(HOSE, 4, "nu", "m^2/s", 46e-6, 0.0, 1, HS_CMP_NOLIMIT,                                                     \
+      "nu must be > 0 (the oil's kinematic viscosity: 46e-6 for ISO VG 46 at 40 C)")
 
 /* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
  * the pressures they are rated at. */
@@ -138,7 +162,8 @@ enum {
     HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8,
     HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2,
     HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3,
-    HS_CP_MO_D = 0, HS_CP_MO_RATIO = 1, HS_CP_MO_ETAHM = 2, HS_CP_MO_GL = 3, HS_CP_MO_WS = 4, HS_CP_MO_CV = 5
+    HS_CP_MO_D = 0, HS_CP_MO_RATIO = 1, HS_CP_MO_ETAHM = 2, HS_CP_MO_GL = 3, HS_CP_MO_WS = 4, HS_CP_MO_CV = 5,
+    HS_CP_HO_L = 0, HS_CP_HO_D = 1, HS_CP_HO_NSEG = 2, HS_CP_HO_BW = 3, HS_CP_HO_NU = 4
 };
 
 /* Ports and whether a type has a state. */
@@ -153,11 +178,13 @@ HS_HD static inline int hs_cmp_ports(int type)
     }
 }
 
-/* Does component i of type `type` with parameters par carry a state? (A relief valve only
- * with a poppet time constant.) */
-HS_HD static inline int hs_cmp_has_state(int type, const double *par)
+/* How many states a component of type `type` with parameters par carries (hs_model.cmp_dyn):
+ * a relief valve one with a poppet time constant, a variable pump its swash plate, a hose its
+ * segments' flow velocities. */
+HS_HD static inline int hs_cmp_nstates(int type, const double *par)
 {
     if (type == HS_CMP_RELIEF) return par[HS_CP_RV_TAU] > 0.0;
+    if (type == HS_CMP_HOSE) return (int)par[HS_CP_HO_NSEG];
     return type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS;
 }
 
@@ -345,6 +372,36 @@ HS_HD static inline double hs_accumulator_energy(const double *par, double p)
     Vg = V0 * pow(pp / p, 1.0 / n);
     if (n - 1.0 < 1e-9) return pp * V0 * log(V0 / Vg);
     return (p * Vg - pp * V0) / (n - 1.0);
+}
+
+/* ---- the hose (a lumped line) ---- */
+
+/* A hose's flow area pi d^2 / 4, m^2. */
+HS_HD static inline double hs_hose_area(const double *par)
+{
+    return 0.25 * HS_PI * par[HS_CP_HO_D] * par[HS_CP_HO_D];
+}
+
+/* The capacitance of one segment, A l (1/B_oil + 1/B_wall), m^3/Pa: half of it at each end
+ * node, the whole at each internal node (the volume hs_model_derive gives it). */
+HS_HD static inline double hs_hose_seg_capacitance(const double *par, double B_oil)
+{
+    return hs_hose_area(par) * par[HS_CP_HO_L] / par[HS_CP_HO_NSEG] * (1.0 / B_oil + 1.0 / par[HS_CP_HO_BW]);
+}
+
+/* The wave speed of the line, sqrt(Be / rho) with 1/Be = 1/B_oil + 1/B_wall, m/s. */
+HS_HD static inline double hs_hose_wave_speed(const double *par, double B_oil, double rho)
+{
+    return 1.0 / sqrt(rho * (1.0 / B_oil + 1.0 / par[HS_CP_HO_BW]));
+}
+
+/* The rate of one segment's mean flow velocity v (m/s) under the pressure difference dp
+ * between its ends: the momentum balance of the oil in it, rho l v' = dp - 32 mu l v / d^2
+ * (Hagen-Poiseuille's laminar friction, mu = rho nu), m/s^2. */
+HS_HD static inline hs_real hs_hose_accel(const double *par, double rho, hs_real dp, hs_real v)
+{
+    double l = par[HS_CP_HO_L] / par[HS_CP_HO_NSEG], d = par[HS_CP_HO_D];
+    return dp / (rho * l) - 32.0 * par[HS_CP_HO_NU] / (d * d) * v;
 }
 
 #endif

@@ -41,8 +41,9 @@
 #define HS_MAX_CYLS 4 /* double-acting cylinders */
 #define HS_MAX_CMP 8 /* components of hydraulics.components (kernels/hs_components.h) */
 #define HS_MAX_MOT 4 /* of which hydraulic motors */
-#define HS_MAX_FS (2 * HS_MAX_CYLS + 4) /* friction states (LuGre: 1, modified LuGre: 2 each) and
-                                          the components' states (a poppet, a swash plate) */
+#define HS_MAX_FS (2 * HS_MAX_CYLS + 8) /* friction states (LuGre: 1, modified LuGre: 2 each) and
+                                          the components' states (a poppet, a swash plate, a
+                                          hose's segment velocities) */
 #define HS_MAX_FP 16 /* friction parameters per cylinder */
 #define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
 

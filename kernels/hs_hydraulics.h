@@ -217,7 +217,7 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
     const double *par = HS_D(m, cmp_par)[i];
     int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i);
     hs_real pa, pb, x;
-    if (type == HS_CMP_ACCUMULATOR || type == HS_CMP_MOTOR) return 0.0; /* hs_component_flows */
+    if (type == HS_CMP_ACCUMULATOR || type == HS_CMP_MOTOR || type == HS_CMP_HOSE) return 0.0; /* hs_component_flows */
     pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
     pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
     if (type == HS_CMP_CHECK) return hs_check_flow(par, pa - pb);
@@ -241,6 +241,49 @@ HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const
 }
 #endif
 
+/* Hose i (hs_components.h): its segments' flows into qin (nvol), their velocities' rates into
+ * fsd (its cmp_dyn states from cmp_fs0), half a segment's capacitance at each end node into
+ * Cacc (nvol). Segment j runs from node j - 1 to node j of the line: the hose's from, its
+ * internal volumes cmp_ref .. cmp_ref + N - 2, its to. */
+HS_HD static inline void hs_hose_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *fs, hs_real *qin,
+                                       hs_real *Cacc, hs_real *fsd)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k0 = HS_I(m, cmp_fs0, i), v0 = HS_I(m, cmp_ref, i);
+    int nseg = HS_I(m, cmp_dyn, i), j, na = a;
+    double A = hs_hose_area(par), Ch = 0.5 * hs_hose_seg_capacitance(par, HS_D(m, B_oil));
+    hs_real pa = hs_node_p(m, p, a);
+    if (a < HS_N(m, nvol)) Cacc[a] += Ch;
+    if (b < HS_N(m, nvol)) Cacc[b] += Ch;
+    for (j = 0; j < nseg; ++j) {
+        int nb = j + 1 < nseg ? v0 + j : b;
+        hs_real pb = hs_node_p(m, p, nb), v = fs[k0 + j];
+        fsd[k0 + j] = hs_hose_accel(par, HS_D(m, rho), pa - pb, v);
+        if (na < HS_N(m, nvol)) qin[na] -= A * v;
+        if (nb < HS_N(m, nvol)) qin[nb] += A * v;
+        na = nb;
+        pa = pb;
+    }
+}
+
+#ifdef HS_REAL_IS_DOUBLE
+/* Hose i at rest between its end pressures (p, nvol): its internal pressures p on the straight
+ * line between them and every segment's velocity the laminar flow that drop drives
+ * (hs_hose_accel = 0), into p and fs: a steady line, not a pressure wave at t = 0. */
+HS_HD static inline void hs_hose_rest(const hs_mview *m, int i, double *p, double *fs)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    int nseg = HS_I(m, cmp_dyn, i), j;
+    double pa = hs_node_p(m, p, HS_I(m, cmp_a, i)), pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
+    double v = hs_hose_accel(par, HS_D(m, rho), (pa - pb) / nseg, 0.0) /
+               (32.0 * par[HS_CP_HO_NU] / (par[HS_CP_HO_D] * par[HS_CP_HO_D]));
+    for (j = 0; j < nseg; ++j) {
+        fs[HS_I(m, cmp_fs0, i) + j] = v;
+        if (j + 1 < nseg) p[HS_I(m, cmp_ref, i) + j] = pa + (pb - pa) * (j + 1) / nseg;
+    }
+}
+#endif
+
 /* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, the
  * accumulators' capacitances into Cacc (nvol), and the motors' torques into o->Tm at the joint
  * rates o->wm (hs_cylinders). */
@@ -254,6 +297,10 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
         hs_real Q, rate = 0.0, Vg;
         if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) {
             Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
+            continue;
+        }
+        if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
+            hs_hose_flows(m, i, p, fs, qin, Cacc, o->fsd);
             continue;
         }
 #if HS_MOT_ON

@@ -217,7 +217,10 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
 #endif
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     for (i = 0; i < HS_N(m, ncmp); ++i) /* the components' states start at rest at p */
-        if (HS_I(m, cmp_fs0, i) >= 0) s->fs[HS_I(m, cmp_fs0, i)] = hs_component_state_ss(m, i, s->p, s->U);
+        if (HS_I(m, cmp_type, i) == HS_CMP_HOSE)
+            hs_hose_rest(m, i, s->p, s->fs);
+        else if (HS_I(m, cmp_fs0, i) >= 0)
+            s->fs[HS_I(m, cmp_fs0, i)] = hs_component_state_ss(m, i, s->p, s->U);
     if (hs_consistent_rates(m, s, w, 0.0)) return s->status;
     hs_constraints_phi(m, &w->kin, w->phi); /* w now describes s: hs_observe_current */
     hs_cavitation_check(m, s);

@@ -359,12 +359,12 @@ typedef struct hs_model {
     int cmp_a[HS_MAX_CMP], cmp_b[HS_MAX_CMP]; /* nodes: from (a pump's inlet) and to (its
                                                  outlet); an accumulator's volume in a, b -1 */
     int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, a motor's joint (the body
-                                 it turns), -1 otherwise */
+                                 it turns), a hose's first internal volume, -1 otherwise */
     int cmp_lsmask[HS_MAX_CMP]; /* a load-sensing pump's sensed valve sections (bit i: valve i;
                                    its sense is their highest load pressure), 0 otherwise */
-    int cmp_dyn[HS_MAX_CMP]; /* 1: it has a state (a variable pump; a relief valve given a
-                                poppet time constant), fixed by the model file: a sweep of
-                                tau cannot change the layout */
+    int cmp_dyn[HS_MAX_CMP]; /* its states (hs_cmp_nstates: 1 for a variable pump and a relief
+                                valve given a poppet time constant, a hose's segments), fixed
+                                by the model file: a sweep of tau cannot change the layout */
     double cmp_par[HS_MAX_CMP][HS_CMP_NPAR]; /* parameters by slot (HS_COMPONENT_PARAMS), SI
                                                 (ncmp x HS_CMP_NPAR) */
     int cmp_fs0[HS_MAX_CMP]; /* derived: its state's index in fs (after the cylinders'

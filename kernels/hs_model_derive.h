@@ -34,6 +34,17 @@ HS_HD static inline void hs_shape_inertia(int shape, double m, const double dim[
     }
 }
 
+/* The hose whose internal volume v is (hs_components.h), -1 for a volume of the file's. */
+HS_HD static inline int hs_vol_hose(const hs_model *m, int v)
+{
+    int i;
+    for (i = 0; i < m->ncmp; ++i)
+        if (m->cmp_type[i] == HS_CMP_HOSE && m->cmp_ref[i] >= 0 && v >= m->cmp_ref[i] &&
+            v < m->cmp_ref[i] + m->cmp_dyn[i] - 1)
+            return i;
+    return -1;
+}
+
 static inline HS_HD void hs_normalize3(double v[3])
 {
     double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -218,8 +229,19 @@ HS_HD static inline void hs_model_derive(hs_model *m)
     }
     m->nmot = 0;
     for (j = 0; j < m->ncmp; ++j) { /* the components' states follow the friction states */
-        m->cmp_fs0[j] = m->cmp_dyn[j] ? m->nfs++ : -1;
+        m->cmp_fs0[j] = m->cmp_dyn[j] ? m->nfs : -1;
+        m->nfs += m->cmp_dyn[j];
         m->cmp_mot[j] = m->cmp_type[j] == HS_CMP_MOTOR ? m->nmot++ : -1;
+        if (m->cmp_type[j] == HS_CMP_HOSE) { /* its internal volumes: a segment's oil each */
+            const double *par = m->cmp_par[j];
+            int k;
+            for (k = 0; k + 1 < m->cmp_dyn[j]; ++k) {
+                int v = m->cmp_ref[j] + k;
+                if (v < 0 || v >= m->nvol) break;
+                m->vol_V[v] = hs_hose_area(par) * par[HS_CP_HO_L] / par[HS_CP_HO_NSEG];
+                m->vol_B[v] = par[HS_CP_HO_BW];
+            }
+        }
     }
     for (j = 0; j < m->nthr; ++j)
         m->thr_Cv[j] = m->thr_Cv_given[j] > 0.0 ? m->thr_Cv_given[j]

@@ -38,6 +38,11 @@ grep -q '^  v0 -> k3 ' <<<"$f" && grep -q '^  k3 -> v1;$' <<<"$f" && ok || bad "
 f=$("$HS" circuit tests/data/slew_motor.yaml 2>&1)
 grep -q 'label="slew_motor\\nmotor\\n50 cm3/rev, ratio 80, turns upper"' <<<"$f" && ok || bad "motor label: $(grep slew_motor <<<"$f")"
 grep -q '^  v0 -> k0 ' <<<"$f" && grep -q '^  k0 -> v1;$' <<<"$f" && ok || bad "motor line_a -> line_b"
+# a hose: its length, bore, segments and wave speed, drawn in place of its internal volumes
+f=$("$HS" circuit tests/data/crane_hose.yaml 2>&1)
+grep -q 'label="rod_hose\\nhose\\n3 m, 12.7 mm, 3 segments (840.2 m/s waves)"' <<<"$f" && ok || bad "hose label: $(grep rod_hose <<<"$f")"
+grep -q '^  v4 -> k2 ' <<<"$f" && grep -q '^  k2 -> v3;$' <<<"$f" && ! grep -q '^  v5 \[' <<<"$f" && ok ||
+  bad "hose rod_port -> rod, its internal volumes not drawn: $f"
 # load-sensing sections: compensated, their sense lines to the pump
 f=$("$HS" circuit tests/data/crane_ls2.yaml 2>&1)
 grep -q 'label="{4/3 valve dcv2, compensated 10 bar|' <<<"$f" && ok || bad "compensated section label: $(grep 'd1 \[' <<<"$f")"

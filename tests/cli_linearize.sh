@@ -123,6 +123,22 @@ awk -v re="${pair% *}" -v im="${pair#* }" '/pressure\+mechanical/ { if ((($2 - r
 out=$("$HS" linearize tests/data/slew_motor.yaml --at t=1 --compare 2>&1)
 grep -qE "compare: fd \(5 x 5, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative" <<<"$out" &&
   ok || bad "slew_motor at t = 1 s, exact against fd: $out"
+# a hose (tests/data/hose_line.yaml: 4 segments between two sources, linearised about its
+# steady laminar flow): the lumped line's eigenvalues in closed form, to 1e-9 relative: -a and
+# -a/2 +- i sqrt(w_k^2 - a^2/4), w_k = (2 c / l) sin(k pi / 8), k = 1..3, c = sqrt(Be / rho),
+# a = 32 nu / d^2 (docs/model-format.md, hose)
+out=$("$HS" linearize tests/data/hose_line.yaml 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "linearize hose_line rc $rc: $out"
+awk 'BEGIN { Be = 1 / (1 / 1.5e9 + 1 / 1e9); c = sqrt(Be / 850); a = 32 * 46e-6 / 1e-4; pi = 3.141592653589793;
+    for (k = 1; k <= 3; ++k) { w = 2 * c * sin(k * pi / 8); im[k] = sqrt(w * w - a * a / 4) } }
+  /^ +[0-9]+  -?[0-9]/ && NF >= 6 { re = $2; i = $3 < 0 ? -$3 : $3;
+    if (i == 0 && re != 0 && ((re + a) / a)^2 < 1e-18) f0++;
+    for (k = 1; k <= 3; ++k) if (((re + a / 2) / (a / 2))^2 < 1e-18 && ((i - im[k]) / im[k])^2 < 1e-18) f[k]++ }
+  END { exit !(f0 == 1 && f[1] == 2 && f[2] == 2 && f[3] == 2) }' <<<"$out" &&
+  ok || bad "the hose's eigenvalues against the lumped line's closed form: $out"
+out=$("$HS" linearize tests/data/hose_line.yaml --compare 2>&1)
+grep -qE "compare: fd \(9 x 9, central differences\): eigenvalues differ from these by at most [0-9.]+e-(0[7-9]|1[0-9]) relative" <<<"$out" &&
+  ok || bad "hose_line, exact against fd: $out"
 # load-sensing sections (tests/data/crane_ls2.yaml at 1 s: both compensators regulating, the
 # pump sensing the higher load): automatic differentiation through them agrees with differences
 out=$("$HS" linearize tests/data/crane_ls2.yaml --at t=1 --compare 2>&1)

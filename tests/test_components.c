@@ -493,6 +493,59 @@ static void test_flow_sharing(void)
            sd[0][0], sd[0][1], v, sd[1][0], sd[1][1]);
 }
 
+/* A hose (tests/data/hose_line.yaml: 4 m of 10 mm bore in 4 segments, 1 bar across it): at
+ * rest its oil flows at Hagen-Poiseuille's v = dp d^2 / (32 rho nu L) in every segment, its
+ * internal pressures on the straight line between its ends, and stays there; its law's
+ * pieces against their closed forms; and the line conserves oil (the inflows of a hose
+ * between two volumes sum to zero, whatever the state). */
+static void test_hose(void)
+{
+    hs_error e;
+    hs_state s;
+    const double *par;
+    double v, qin[HS_MAX_VOLS], Cacc[HS_MAX_VOLS], fs[HS_MAX_FS], fsd[HS_MAX_FS], p[HS_MAX_VOLS], sum, Ctot;
+    int n, k;
+    hs_model_desc_free(&D);
+    if (hs_model_load("tests/data/hose_line.yaml", &D, &e)) {
+        CHECK(0, "hose_line loads: %s", e.msg);
+        return;
+    }
+    par = D.model.cmp_par[0];
+    CHECK(D.model.nvol == 3 && D.model.nfs == 4 && D.model.cmp_dyn[0] == 4 && D.model.cmp_ref[0] == 0,
+          "hose_line: 3 internal volumes, 4 velocities (nvol %d, nfs %d)", D.model.nvol, D.model.nfs);
+    CHECK(!strcmp(D.vol_name[0], "line_1") && !strcmp(D.vol_name[2], "line_3"), "internal volumes line_1 .. line_3");
+    CHECK_CLOSE(D.model.vol_V[1], 0.25 * HS_PI * 1e-4 * 1.0, 1e-18, "an internal volume holds a segment's oil, A l");
+    CHECK_CLOSE(hs_hose_wave_speed(par, 1.5e9, 850.0), sqrt(6e8 / 850.0), 1e-9, "wave speed sqrt(Be / rho)");
+    CHECK_CLOSE(hs_hose_accel(par, 850.0, 2.5e4, 0.0), 2.5e4 / 850.0, 1e-9, "rho l v' = dp at rest (l = 1 m)");
+    CHECK_CLOSE(hs_hose_accel(par, 850.0, 0.0, 2.0), -32.0 * 46e-6 / 1e-4 * 2.0, 1e-12,
+                "v' = -32 nu v / d^2 without a drop (laminar friction)");
+    CHECK(hs_init(&D.model, &s, W) == 0, "hose_line: init");
+    v = 1e5 * 1e-4 / (32.0 * 850.0 * 46e-6 * 4.0);
+    for (k = 0; k < 4; ++k)
+        CHECK(fabs(s.fs[k] - v) <= 1e-12 * v, "segment %d at Hagen-Poiseuille's %.6f m/s (%.12f)", k, v, s.fs[k]);
+    for (k = 0; k < 3; ++k)
+        CHECK(fabs(s.p[k] - (10.1e6 - 0.1e6 * (k + 1) / 4.0)) <= 1e-6, "internal pressure %d on the line", k);
+    for (n = 0; n < 500 && !hs_step(&D.model, &s, W); ++n)
+        ;
+    CHECK(s.status == 0 && n == 500, "hose_line runs 50 ms");
+    for (k = 0; k < 4; ++k)
+        CHECK(fabs(s.fs[k] - v) <= 1e-9 * v, "segment %d still at %.6f m/s after 50 ms (%.12f)", k, v, s.fs[k]);
+    CHECK_CLOSE(s.p[1], 10.05e6, 1e-3, "the middle stays at 100.5 bar");
+    /* oil conserved: between two volumes (the hose of crane_hose.yaml), any state */
+    hs_model_desc_free(&D);
+    if (hs_model_load("tests/data/crane_hose.yaml", &D, &e)) {
+        CHECK(0, "crane_hose loads: %s", e.msg);
+        return;
+    }
+    for (k = 0; k < HS_MAX_VOLS; ++k) p[k] = 3e6 + 2e5 * k * k, qin[k] = Cacc[k] = 0.0;
+    for (k = 0; k < HS_MAX_FS; ++k) fs[k] = 0.7 - 0.3 * k, fsd[k] = 0.0;
+    hs_hose_flows(&D.model, 2, p, fs, qin, Cacc, fsd);
+    for (k = 0, sum = 0.0, Ctot = 0.0; k < D.model.nvol; ++k) sum += qin[k], Ctot += Cacc[k];
+    CHECK(fabs(sum) < 1e-18, "the hose's inflows sum to %.3g m^3/s", sum);
+    CHECK_CLOSE(Ctot, hs_hose_seg_capacitance(D.model.cmp_par[2], 1.5e9), 1e-25,
+                "its ends hold half a segment's capacitance each");
+}
+
 static const char *k_deadhead =
     "name: deadhead\n"
     "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
@@ -599,6 +652,7 @@ int main(void)
     test_accumulator_discharge();
     test_poppet();
     test_pump_deadhead();
+    test_hose();
     hs_model_desc_free(&D);
     free(W);
     return tu_report("test_components");

@@ -220,7 +220,9 @@ static void check_specialised(void)
  *  - tests/data/slew_motor.yaml: a hydraulic motor on a joint (its torque in the joint's row,
  *    its flow from the joint's rate), 2.4 s (accelerated, then braked on a relief valve);
  *  - tests/data/crane_ls2.yaml: load-sensing valve sections (compensated meter-in edges, the
- *    pump sensing their highest load), 1.2 s (both cylinders moving). */
+ *    pump sensing their highest load), 1.2 s (both cylinders moving);
+ *  - tests/data/crane_hose.yaml: a hose of 3 lumped segments on the rod side (its segments'
+ *    velocities, its internal volumes), 1.2 s (the valve opens at 0.5 s). */
 static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
@@ -496,6 +498,7 @@ int main(void)
     check_model_paths("models/excavator_front.yaml", 3.0);
     check_model_paths("tests/data/slew_motor.yaml", 2.4);
     check_model_paths("tests/data/crane_ls2.yaml", 1.2);
+    check_model_paths("tests/data/crane_hose.yaml", 1.2);
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");

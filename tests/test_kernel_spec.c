@@ -32,7 +32,8 @@ static const char *const models[] = {
     "models/fourbar_jaiswal2021_friction.yaml", "models/fourbar_rahikainen2018.yaml",
     "models/fourbar_rahikainen2018_mech.yaml", "models/fourbar_rahikainen2018_smallvalve.yaml",
     "models/quickreturn_jaiswal2021.yaml", "models/fourbar3d_agundez2023.yaml", "models/knife_edge_pendulum.yaml",
-    "models/crane_rahikainen2020_double.yaml", "models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml", NULL};
+    "models/crane_rahikainen2020_double.yaml", "models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
+    "tests/data/crane_hose.yaml", NULL};
 
 static void test_field_table(void)
 {
@@ -303,20 +304,23 @@ static void test_every_model(void)
  * pressure-compensated pump feeding three valve sections) over its dig and the start of its
  * lift (3 s), the slewing drive (a motor on its joint, cross-port relief and make-up check
  * valves) through its acceleration (1 s), and the two-cylinder crane on load-sensing valve
- * sections (compensators, the shuttle network's maximum) while both move (1.2 s); every
+ * sections (compensators, the shuttle network's maximum) while both move (1.2 s), and the crane
+ * with a rod-side hose of 3 lumped segments (its velocities, its internal volumes) over the
+ * valve's opening (1.2 s); every
  * component parameter (and the sections' dp_comp and U_ls) swept by 20 %: the engines equal
  * to the bit. */
 static void test_component_engines(void)
 {
-    static const char *const files[6] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
+    static const char *const files[7] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
                                          "tests/data/crane_fcv.yaml", "models/excavator_front.yaml",
-                                         "tests/data/slew_motor.yaml", "tests/data/crane_ls2.yaml"};
-    static const double t_end[6] = {1.2, 1.2, 1.2, 3.0, 1.0, 1.2};
+                                         "tests/data/slew_motor.yaml", "tests/data/crane_ls2.yaml",
+                                         "tests/data/crane_hose.yaml"};
+    static const double t_end[7] = {1.2, 1.2, 1.2, 3.0, 1.0, 1.2, 1.2};
     static hs_model_desc d;
     hs_override_spec ov;
     hs_error e;
     int f, p, k;
-    for (f = 0; f < 6; ++f) {
+    for (f = 0; f < 7; ++f) {
         char what[160];
         if (hs_model_load(files[f], &d, &e)) {
             CHECK(0, "%s loads: %s", files[f], e.msg);

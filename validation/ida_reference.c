@@ -277,8 +277,11 @@ static int hyd_check(const hs_model *m, char *e, size_t n)
             return fail(e, n, "planar reference: component %d: bad type or node", i);
         if (m->cmp_fs0[i] >= 0) {
             if (m->cmp_fs0[i] != nfs) return fail(e, n, "planar reference: component states not in order");
-            ++nfs;
+            nfs += m->cmp_dyn[i];
         }
+        if (m->cmp_type[i] == HS_CMP_HOSE && m->cmp_dyn[i] > 1 &&
+            (m->cmp_ref[i] < 0 || m->cmp_ref[i] + m->cmp_dyn[i] - 1 > m->nvol))
+            return fail(e, n, "planar reference: hose %d: internal volumes out of range", i);
     }
     if (nfs != m->nfs || m->nfs > HS_MAX_FS)
         return fail(e, n, "planar reference: %d friction and component states, the cylinders and components "
@@ -672,6 +675,24 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         H->Tm[i] = 0.0;
         if (ty == HS_CMP_ACCUMULATOR) { /* the gas's capacitance on its volume */
             cacc[na] += hs_accumulator_capacitance(par, m->B_oil, p[na], &vg);
+            continue;
+        }
+        if (ty == HS_CMP_HOSE) { /* the line: node j - 1 -> node j through segment j, half a
+                                    segment's oil at each end (its internal volumes are volumes) */
+            double A = 0.25 * M_PI_REF * par[HS_CP_HO_D] * par[HS_CP_HO_D];
+            double ch = 0.5 * A * par[HS_CP_HO_L] / m->cmp_dyn[i] * (1.0 / m->B_oil + 1.0 / par[HS_CP_HO_BW]);
+            int j, n0 = na;
+            if (na < m->nvol) cacc[na] += ch;
+            if (nb < m->nvol) cacc[nb] += ch;
+            for (j = 0; j < m->cmp_dyn[i]; ++j) {
+                int n1 = j + 1 < m->cmp_dyn[i] ? m->cmp_ref[i] + j : nb;
+                double p0 = n0 < m->nvol ? p[n0] : m->src_p[n0 - m->nvol];
+                double p1 = n1 < m->nvol ? p[n1] : m->src_p[n1 - m->nvol];
+                fsd[kf + j] = hs_hose_accel(par, m->rho, p0 - p1, fs[kf + j]);
+                if (n0 < m->nvol) qin[n0] -= A * fs[kf + j];
+                if (n1 < m->nvol) qin[n1] += A * fs[kf + j];
+                n0 = n1;
+            }
             continue;
         }
         pa = na < m->nvol ? p[na] : m->src_p[na - m->nvol];
