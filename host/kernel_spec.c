@@ -386,6 +386,17 @@ static void emit_double_const(sbuf *b, const hs_field *f, const hs_model *m)
     sb_printf(b, "};\n#define HS_SPEC_D_%s(m) (hs_spec_c_%s)\n", f->name, f->name);
 }
 
+/* Does out record a signal of the hydraulic energy audit (W_in, W_loss, E_fluid)? */
+static int wants_audit(const hs_output_spec *out)
+{
+    int k;
+    for (k = 0; out && k < out->nsig + out->ntraj; ++k) {
+        int kind = k < out->nsig ? out->sig[k].kind : out->traj[k - out->nsig].kind;
+        if (kind == HS_SIG_WIN || kind == HS_SIG_WLOSS || kind == HS_SIG_EFLUID) return 1;
+    }
+    return 0;
+}
+
 int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, hs_spec *sp,
                   hs_error *err)
 {
@@ -454,6 +465,8 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
               "#define HS_CAP_OUT %d\n#define HS_CAP_BALL %d\n#define HS_CAP_MOT %d\n",
               max1(m->nbody), max1(m->nz), max1(m->ncon), max1(m->nvol), max1(m->ndcv), max1(m->ncyl),
               max1(m->nfs), max1(m->nx), max1(out->nsig), has_ball(m), m->nmot);
+    /* the hydraulic energy audit (kernels/hs_energy.h) only where a signal records it */
+    sb_printf(&b, "#define HS_AUDIT_ON %d\n", wants_audit(out));
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];

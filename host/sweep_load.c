@@ -43,8 +43,9 @@ int hs_output_count(const hs_model_desc *d)
 {
     const hs_model *m = &d->model;
     if (d->tree) return hs_tree_output_count(d);
-    /* a co-simulated model has its residuals too: P_res and E_res of each cylinder, E_res */
-    return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6 +
+    /* a co-simulated model has its residuals too: P_res and E_res of each cylinder, E_res; a
+     * circuit its energy audit (W_in, W_loss, E_fluid) */
+    return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6 + (hs_model_has_hydraulics(m) ? 3 : 0) +
            (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0);
 }
 
@@ -52,8 +53,9 @@ int hs_output_count(const hs_model_desc *d)
 hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
 {
     static const int cyl_kinds[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W};
-    static const int tail_kinds[6] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_WEXT,
-                                      HS_SIG_EBAL, HS_SIG_PHI,  HS_SIG_ITERS};
+    static const int tail_kinds[9] = {HS_SIG_EKIN,  HS_SIG_EPOT,  HS_SIG_WEXT, HS_SIG_EBAL,  HS_SIG_WIN,
+                                      HS_SIG_WLOSS, HS_SIG_EFLUID, HS_SIG_PHI,  HS_SIG_ITERS};
+    int audit = hs_model_has_hydraulics(&d->model) ? 3 : 0;
     const hs_model *m = &d->model;
     hs_signal_ref r;
     if (d->tree) return hs_tree_output_at(d, k);
@@ -84,11 +86,11 @@ hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
         return r;
     }
     k -= 5 * m->ncyl;
-    if (k < 6) {
-        r.kind = tail_kinds[k];
+    if (k < 6 + audit) { /* without a circuit, no W_in, W_loss, E_fluid */
+        r.kind = tail_kinds[k < 4 || audit ? k : k + 3];
         return r;
     }
-    k -= 6;
+    k -= 6 + audit;
     if (m->coupling != HS_COUPLE_COSIM) return r;
     if (k < 2 * m->ncyl) {
         r.kind = k % 2 ? HS_SIG_ERES : HS_SIG_PRES;
@@ -146,6 +148,9 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
             snprintf(buf, n, "%s%s", ref.kind == HS_SIG_PRES ? "P_res_" : "E_res_", d->cyl_name[i]);
         break;
     case HS_SIG_ERES_SUM: snprintf(buf, n, "E_res"); break;
+    case HS_SIG_WIN: snprintf(buf, n, "W_in"); break;
+    case HS_SIG_WLOSS: snprintf(buf, n, "W_loss"); break;
+    case HS_SIG_EFLUID: snprintf(buf, n, "E_fluid"); break;
     default: break;
     }
     if (!buf[0]) snprintf(buf, n, "unknown_signal");
@@ -175,7 +180,10 @@ const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
     case HS_SIG_ITERS: return "-";
     case HS_SIG_PRES: return "W";
     case HS_SIG_ERES:
-    case HS_SIG_ERES_SUM: return "J";
+    case HS_SIG_ERES_SUM:
+    case HS_SIG_WIN:
+    case HS_SIG_WLOSS:
+    case HS_SIG_EFLUID: return "J";
     default: return "";
     }
 }
@@ -678,7 +686,8 @@ static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref 
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
                    "'%s' is not a signal of model %s%s (the column names of `hydrosweep "
                    "simulate`: joints, <joint>_dot, p_<volume>, U_<valve>, s_/sdot_/F_/Ffric_/"
-                   "W_<cylinder>, E_kin, E_pot, W_ext, E_balance, phi_norm, newton_iters)",
+                   "W_<cylinder>, E_kin, E_pot, W_ext, E_balance, with a circuit W_in, W_loss, E_fluid; "
+                   "phi_norm, newton_iters)",
                    y->text, c->md->name, near_text(&L, near, sizeof near));
 }
 

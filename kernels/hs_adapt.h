@@ -312,6 +312,12 @@ HS_HD static inline void hs_dense_state(const hs_mview *m, const hs_state *a, co
     o->W_mot = HS_HERMITE(a->W_mot, a->P_mot, b->W_mot, b->P_mot);
     o->P_mot = (1.0 - th) * a->P_mot + th * b->P_mot;
 #endif
+#if HS_AUDIT_ON
+    for (i = 0; i < 3; ++i) {
+        o->W_hyd[i] = HS_HERMITE(a->W_hyd[i], a->P_hyd[i], b->W_hyd[i], b->P_hyd[i]);
+        o->P_hyd[i] = (1.0 - th) * a->P_hyd[i] + th * b->P_hyd[i];
+    }
+#endif
 #undef HS_HERMITE
 }
 

@@ -46,6 +46,9 @@ enum hs_sig_kind {
     HS_SIG_CZ, /* its z */
     HS_SIG_FJ, /* |internal force| at a joint (index: joint) */
     HS_SIG_MJ, /* |internal moment| at a joint */
+    HS_SIG_WIN, /* the hydraulic energy audit (hs_energy.h): energy taken in by the circuit */
+    HS_SIG_WLOSS, /* energy dissipated by its elements, seal friction and end stops */
+    HS_SIG_EFLUID, /* energy stored in the fluid since t = 0 */
     HS_SIG_COUNT
 };
 
@@ -265,6 +268,11 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     case HS_SIG_EBAL: return o->Ekin + o->Epot - s->W_ext - o->W_cyl - E0;
     case HS_SIG_PHI: return o->phi_norm;
     case HS_SIG_ITERS: return s->step ? (double)s->iters : 0.0;
+#if HS_AUDIT_ON
+    case HS_SIG_WIN: return s->W_hyd[0];
+    case HS_SIG_WLOSS: return s->W_hyd[1];
+    case HS_SIG_EFLUID: return s->W_hyd[2];
+#endif
 #if HS_COSIM_ON
     case HS_SIG_PRES: return o->P_res[r.index];
     case HS_SIG_ERES: return o->E_res[r.index];
@@ -285,7 +293,8 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
 HS_HD static inline int hs_signal_is_state(hs_signal_ref r)
 {
     return r.kind == HS_SIG_Z || r.kind == HS_SIG_ZD || r.kind == HS_SIG_P || r.kind == HS_SIG_U ||
-           r.kind == HS_SIG_W || r.kind == HS_SIG_WEXT;
+           r.kind == HS_SIG_W || r.kind == HS_SIG_WEXT || r.kind == HS_SIG_WIN || r.kind == HS_SIG_WLOSS ||
+           r.kind == HS_SIG_EFLUID;
 }
 
 /* A state signal (hs_signal_is_state) at Hermite basis hb of the step from a to b: the number
@@ -303,6 +312,13 @@ HS_HD static inline double hs_signal_dense(const hs_mview *m, const hs_state *a,
                                hs_spool_rate(m, k, b->U[k], b->t, -1));
     case HS_SIG_W: return HS_HERMITE_EVAL(*hb, a->W_cyl[k], a->P_cyl[k], b->W_cyl[k], b->P_cyl[k]);
     case HS_SIG_WEXT: return HS_HERMITE_EVAL(*hb, a->W_ext, a->P_ext, b->W_ext, b->P_ext);
+#if HS_AUDIT_ON
+    case HS_SIG_WIN:
+    case HS_SIG_WLOSS:
+    case HS_SIG_EFLUID:
+        k = r.kind - HS_SIG_WIN;
+        return HS_HERMITE_EVAL(*hb, a->W_hyd[k], a->P_hyd[k], b->W_hyd[k], b->P_hyd[k]);
+#endif
     default: return 0.0;
     }
 }

@@ -349,29 +349,43 @@ HS_HD static inline hs_real hs_pump_eps_ss(const double *par, hs_real p_out, hs_
     return hs_cmp_clamp01((p_ref + par[HS_CP_PU_BAND] - p_out) / par[HS_CP_PU_BAND], 0.1);
 }
 
+/* The band over which an accumulator's bladder lifts off its seat, Pa: the gas's pressure is
+ * the oil's p rounded up to the precharge, p_g = p_pre + ramp(p - p_pre + d/2, d) (C1), so
+ * that its capacitance rises continuously from zero over p_pre -+ d/2 instead of jumping to
+ * V0 / (n p_pre) (a hundred times a line's: Newton's iteration stalls on such a jump when the
+ * oil charges it through its precharge). Beyond p_pre + d/2 the gas is at the oil's pressure. */
+#define HS_ACC_SMOOTH 1e5
+
 /* Accumulator at pressure p: the capacitance dV_oil/dp it adds to its volume, m^3/Pa (the
- * gas's V_g / (n p) plus the oil it holds, (V0 - V_g) / B_oil), and the gas volume. */
+ * gas's V_g / (n p_g) dp_g/dp plus the oil it holds, (V0 - V_g) / B_oil), and the gas volume
+ * V_g = V0 (p_pre / p_g)^(1/n) (HS_ACC_SMOOTH for p_g). */
 HS_HD static inline hs_real hs_accumulator_capacitance(const double *par, double B_oil, hs_real p, hs_real *Vg)
 {
-    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N];
-    if (!(p > pp)) {
+    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N], d = HS_ACC_SMOOTH;
+    hs_real x = p - pp + 0.5 * d, pg, slope;
+    if (!(x > 0.0)) {
         *Vg = V0 + 0.0 * p;
         return 0.0 * p;
     }
-    *Vg = V0 * pow(pp / p, 1.0 / n);
-    return *Vg / (n * p) + (V0 - *Vg) / B_oil;
+    pg = pp + hs_cmp_ramp(x, d);
+    slope = x < d ? x / d : 1.0 + 0.0 * x; /* dp_g/dp */
+    *Vg = V0 * pow(pp / pg, 1.0 / n);
+    return *Vg / (n * pg) * slope + (V0 - *Vg) / B_oil;
 }
 
-/* The energy stored in an accumulator's gas at pressure p, relative to its precharge state:
- * the work of compressing it from V0 to V_g, (p V_g - p_pre V0) / (n - 1), or p_pre V0
- * ln(V0 / V_g) when n = 1, J. */
+/* The energy stored in an accumulator's gas at oil pressure p, relative to its precharge
+ * state: the work of compressing it from V0 to V_g at its pressure p_g
+ * (hs_accumulator_capacitance), (p_g V_g - p_pre V0) / (n - 1), or p_pre V0 ln(V0 / V_g) when
+ * n = 1, J. */
 HS_HD static inline double hs_accumulator_energy(const double *par, double p)
 {
-    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N], Vg;
-    if (!(p > pp)) return 0.0;
-    Vg = V0 * pow(pp / p, 1.0 / n);
+    double V0 = par[HS_CP_AC_V0], pp = par[HS_CP_AC_PPRE], n = par[HS_CP_AC_N], d = HS_ACC_SMOOTH;
+    double x = p - pp + 0.5 * d, Vg, pg;
+    if (!(x > 0.0)) return 0.0;
+    pg = pp + (x < d ? x * x / (2.0 * d) : x - 0.5 * d); /* hs_cmp_ramp, in double */
+    Vg = V0 * pow(pp / pg, 1.0 / n);
     if (n - 1.0 < 1e-9) return pp * V0 * log(V0 / Vg);
-    return (p * Vg - pp * V0) / (n - 1.0);
+    return (pg * Vg - pp * V0) / (n - 1.0);
 }
 
 /* ---- the hose (a lumped line) ---- */

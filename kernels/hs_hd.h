@@ -68,6 +68,10 @@
 #define HS_CAP_MOT HS_MAX_MOT
 #endif
 #define HS_MOT_ON (HS_CAP_MOT > 0) /* the motors' speeds and torques in hs_hyd, their work in hs_state */
+#ifndef HS_AUDIT_ON
+#define HS_AUDIT_ON 1 /* the hydraulic energy audit's works in hs_state (hs_energy.h): a specialised
+                         build has them only where a signal asks for them */
+#endif
 /* 1: the kinematics handle ball joints (hs_kinematics.h); a specialised build of a model
  * without one sets 0, and keeps their code and 8 B per body out of its kernel. */
 #ifndef HS_CAP_BALL

@@ -241,20 +241,71 @@ HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const
 }
 #endif
 
+/* Valve section i's flows at spool U (ndcv) and pressures p (nvol): *qA into port A, *qB into
+ * port B (seed 000 eqs. 24-26; model-data.md): U > 0 opens P -> A and B -> T, U < 0 P -> B
+ * and A -> T; a load-sensing section's meter-in edge lies behind its compensator (dp_comp >
+ * 0). What enters A or B leaves P, what leaves them enters T. */
+HS_HD static inline void hs_valve_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *U, hs_real *qA,
+                                        hs_real *qB)
+{
+    hs_real u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
+    hs_real pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
+    hs_real pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
+    double dpc = HS_D(m, dcv_dpcomp)[i];
+    if (u >= 0.0) {
+        *qA = dpc > 0.0 ? hs_compensated_edge(Cv * HS_D(m, dcv_kpath)[i][0] * u, dpc, lim, pP - pA)
+                        : hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
+        *qB = -hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][1] * u, pB - pT, lim);
+    } else {
+        *qB = dpc > 0.0 ? hs_compensated_edge(-Cv * HS_D(m, dcv_kpath)[i][2] * u, dpc, lim, pP - pB)
+                        : hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][2] * u, pP - pB, lim);
+        *qA = -hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][3] * u, pA - pT, lim);
+    }
+}
+
+/* The capacitance V / Be of lumped volume v, dV_oil/dp, m^3/Pa: its oil V = V_hose + Vch
+ * (the chamber's Vch) at B_oil, its hose's and chamber's walls (seed 000 eq. 23, model-data.md)
+ * and what the components add there, Cacc (hs_component_capacitance). */
+HS_HD static inline hs_real hs_volume_capacitance(const hs_mview *m, int v, hs_real Vch, hs_real Cacc)
+{
+    hs_real V = HS_D(m, vol_V)[v] + Vch;
+    hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
+    if (HS_I(m, vol_cyl, v) >= 0) c += Vch / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
+    if (HS_N(m, ncmp) > 0) c += Cacc; /* (a constant test when specialised) */
+    return c;
+}
+
+/* What the components add to their volumes' capacitance at pressures p (nvol), into Cacc
+ * (nvol, zeroed by the caller): an accumulator's gas and the oil it holds, half a hose
+ * segment's oil at each end of a hose. */
+HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_real *p, hs_real *Cacc)
+{
+    int i;
+    HS_UNROLL
+    for (i = 0; i < HS_N(m, ncmp); ++i) {
+        int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i);
+        hs_real Vg;
+        if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) {
+            Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
+        } else if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
+            double Ch = 0.5 * hs_hose_seg_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil));
+            if (a < HS_N(m, nvol)) Cacc[a] += Ch;
+            if (b < HS_N(m, nvol)) Cacc[b] += Ch;
+        }
+    }
+}
+
 /* Hose i (hs_components.h): its segments' flows into qin (nvol), their velocities' rates into
- * fsd (its cmp_dyn states from cmp_fs0), half a segment's capacitance at each end node into
- * Cacc (nvol). Segment j runs from node j - 1 to node j of the line: the hose's from, its
- * internal volumes cmp_ref .. cmp_ref + N - 2, its to. */
+ * fsd (its cmp_dyn states from cmp_fs0). Segment j runs from node j - 1 to node j of the line
+ * (hs_hose_node). Its ends' share of its oil: hs_component_capacitance. */
 HS_HD static inline void hs_hose_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *fs, hs_real *qin,
-                                       hs_real *Cacc, hs_real *fsd)
+                                       hs_real *fsd)
 {
     const double *par = HS_D(m, cmp_par)[i];
     int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k0 = HS_I(m, cmp_fs0, i), v0 = HS_I(m, cmp_ref, i);
     int nseg = HS_I(m, cmp_dyn, i), j, na = a;
-    double A = hs_hose_area(par), Ch = 0.5 * hs_hose_seg_capacitance(par, HS_D(m, B_oil));
+    double A = hs_hose_area(par);
     hs_real pa = hs_node_p(m, p, a);
-    if (a < HS_N(m, nvol)) Cacc[a] += Ch;
-    if (b < HS_N(m, nvol)) Cacc[b] += Ch;
     for (j = 0; j < nseg; ++j) {
         int nb = j + 1 < nseg ? v0 + j : b;
         hs_real pb = hs_node_p(m, p, nb), v = fs[k0 + j];
@@ -284,23 +335,20 @@ HS_HD static inline void hs_hose_rest(const hs_mview *m, int i, double *p, doubl
 }
 #endif
 
-/* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, the
- * accumulators' capacitances into Cacc (nvol), and the motors' torques into o->Tm at the joint
- * rates o->wm (hs_cylinders). */
+/* Every component's flow into the inflows qin (nvol), its state's rate into o->fsd, and the
+ * motors' torques into o->Tm at the joint rates o->wm (hs_cylinders). (An accumulator's is its
+ * capacitance: hs_component_capacitance.) */
 HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p, const hs_real *fs, const hs_real *U,
-                                            hs_real *qin, hs_real *Cacc, hs_hyd *o)
+                                            hs_real *qin, hs_hyd *o)
 {
     int i;
     HS_UNROLL
     for (i = 0; i < HS_N(m, ncmp); ++i) {
         int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i);
-        hs_real Q, rate = 0.0, Vg;
-        if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) {
-            Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
-            continue;
-        }
+        hs_real Q, rate = 0.0;
+        if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) continue;
         if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
-            hs_hose_flows(m, i, p, fs, qin, Cacc, o->fsd);
+            hs_hose_flows(m, i, p, fs, qin, o->fsd);
             continue;
         }
 #if HS_MOT_ON
@@ -364,38 +412,21 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
     }
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) {
-        /* U > 0: P -> A and B -> T; U < 0: P -> B and A -> T (model-data.md) */
-        hs_real u = U[i], Cv = HS_D(m, dcv_Cv)[i], lim = HS_D(m, dcv_dplim)[i];
-        hs_real pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
-        hs_real pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
         hs_real qA, qB;
-        /* a load-sensing section's meter-in edge behind its compensator (dp_comp > 0) */
-        double dpc = HS_D(m, dcv_dpcomp)[i];
-        if (u >= 0.0) {
-            qA = dpc > 0.0 ? hs_compensated_edge(Cv * HS_D(m, dcv_kpath)[i][0] * u, dpc, lim, pP - pA)
-                           : hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);
-            qB = -hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][1] * u, pB - pT, lim);
-        } else {
-            qB = dpc > 0.0 ? hs_compensated_edge(-Cv * HS_D(m, dcv_kpath)[i][2] * u, dpc, lim, pP - pB)
-                           : hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][2] * u, pP - pB, lim);
-            qA = -hs_orifice_flow(-Cv * HS_D(m, dcv_kpath)[i][3] * u, pA - pT, lim);
-        }
+        hs_valve_flows(m, i, p, U, &qA, &qB);
         qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
         qin[HS_I(m, dcv_B, i)] += qB;
         /* what enters A or B leaves P, what leaves them enters T: a volume at P or T (a pump
          * line, a return line) balances the same flows */
-        if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= u >= 0.0 ? qA : qB;
-        if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= u >= 0.0 ? qB : qA;
+        if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= U[i] >= 0.0 ? qA : qB;
+        if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= U[i] >= 0.0 ? qB : qA;
     }
-    hs_component_flows(m, p, fs, U, qin, Cacc, o);
+    hs_component_flows(m, p, fs, U, qin, o);
+    hs_component_capacitance(m, p, Cacc);
     HS_UNROLL
-    for (v = 0; v < HS_N(m, nvol); ++v) {
-        hs_real V = HS_D(m, vol_V)[v] + Vch[v];
-        hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v]; /* V / Be */
-        if (HS_I(m, vol_cyl, v) >= 0) c += Vch[v] / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
-        if (HS_N(m, ncmp) > 0) c += Cacc[v]; /* an accumulator's gas (a constant test when specialised) */
-        o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U) : (qin[v] - dVch[v]) / c;
-    }
+    for (v = 0; v < HS_N(m, nvol); ++v)
+        o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U)
+                                                     : (qin[v] - dVch[v]) / hs_volume_capacitance(m, v, Vch[v], Cacc[v]);
 }
 
 /* The same, every friction force evaluated. */

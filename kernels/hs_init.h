@@ -215,6 +215,9 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
 #if HS_MOT_ON
     s->W_mot = 0.0;
 #endif
+#if HS_AUDIT_ON
+    for (i = 0; i < 3; ++i) s->W_hyd[i] = 0.0;
+#endif
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     for (i = 0; i < HS_N(m, ncmp); ++i) /* the components' states start at rest at p */
         if (HS_I(m, cmp_type, i) == HS_CMP_HOSE)

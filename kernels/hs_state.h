@@ -75,6 +75,11 @@ typedef struct hs_state {
     double W_mot; /* work of all hydraulic motors on the mechanism since t = 0, J */
     double P_mot; /* their power sum T_j zdot_j at t, W */
 #endif
+#if HS_AUDIT_ON
+    double W_hyd[3]; /* the hydraulic energy audit since t = 0 (hs_energy.h): energy taken in
+                        (sources, pump shafts), dissipated, stored in the fluid, J */
+    double P_hyd[3]; /* their powers at t, W */
+#endif
     int status; /* enum hs_status_bits, 0 = fine (failures: the instance stops) */
     int warn; /* warning bits (HS_ST_WARNINGS): the instance goes on */
     int iters; /* Newton iterations of the last step (all its sub-steps) */

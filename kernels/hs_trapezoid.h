@@ -9,6 +9,7 @@
 #ifndef HS_TRAPEZOID_H
 #define HS_TRAPEZOID_H
 
+#include "hs_energy.h"
 #include "hs_newton.h"
 
 /* Does a fixed step start from the extrapolated predictor (integrator.predictor)? */
@@ -111,6 +112,9 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     hs_cylinder_power(m, w, s->P_cyl);
 #if HS_MOT_ON
     s->P_mot = hs_motor_power(m, &w->hyd);
+#endif
+#if HS_AUDIT_ON
+    hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, s->P_hyd);
 #endif
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_constraints_vprod(m, &w->kin, vp);
@@ -355,6 +359,17 @@ HS_HD static inline int hs_step_accept(const hs_mview *m, hs_state *s, hs_work *
             double Pm = hs_motor_power(m, &w->hyd);
             s->W_mot += 0.5 * dt * (s->P_mot + Pm);
             s->P_mot = Pm;
+        }
+#endif
+#if HS_AUDIT_ON
+        {
+            double Ph[HS_NPW];
+            hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, Ph);
+            HS_UNROLL
+            for (c = 0; c < HS_NPW; ++c) {
+                s->W_hyd[c] += 0.5 * dt * (s->P_hyd[c] + Ph[c]);
+                s->P_hyd[c] = Ph[c];
+            }
         }
 #endif
     }

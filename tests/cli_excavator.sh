@@ -5,10 +5,12 @@
 #    happens as its comments say: the arm curls past -120 deg and the bucket past -65 deg while
 #    digging (0.5..2.6 s), the boom rises above 40 deg (2.4..4.3 s) and comes back below
 #    34 deg (5.6..7.6 s), the pump line stays between 22 and 27 MPa (its compensator and
-#    relief), and every chamber pressure stays positive;
+#    relief), and every chamber pressure stays positive; the energy audit closes (W_in -
+#    W_loss - E_fluid equals the cylinders' work to 1e-6 J at every row) and the losses are
+#    most of the input (the compensator's pump margin and the relief valve);
 #  - `run sweeps/excavator_mc.yaml -n 16` on the cpu and the reference backends: every instance
 #    finishes (status 0 in the results file) and the two backends' statistics agree (angles and
-#    pressures to 1e-7 relative, work to 1e-3 J, E_balance to 1e-6 J);
+#    pressures to 1e-7 relative, work and the energy audit to 1e-3 J, E_balance to 1e-6 J);
 #  - `circuit`: one pump, one relief valve, one accumulator, three valve sections and three
 #    cylinders on seven volumes.
 # (Its trajectory against SUNDIALS IDA: validation/val_components_ida.c; the specialised
@@ -41,6 +43,14 @@ awk -v b="$boom_max" -v f="$boom_end" 'BEGIN { exit !(b > 40 && f < 34) }' && ok
 awk -v a="$arm_min" -v k="$bucket_min" 'BEGIN { exit !(a < -120 && k < -65) }' && ok || bad "dig: arm $arm_min, bucket $bucket_min deg"
 awk -v a="$pp_min" -v b="$pp_max" 'BEGIN { exit !(a > 22 && b < 27) }' && ok || bad "pump line $pp_min..$pp_max MPa"
 [ "$neg" = 0 ] && ok || bad "a chamber pressure <= 0"
+r=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; next }
+  { d = $c["W_in"] - $c["W_loss"] - $c["E_fluid"] - $c["W_boom_cyl"] - $c["W_arm_cyl"] - $c["W_bucket_cyl"]
+    if (d < 0) d = -d; if (d > worst) worst = d; win = $c["W_in"]; wl = $c["W_loss"] }
+  END { printf "%.3e %.6g %.6g\n", worst, win, wl }' "$tmp/x.csv")
+read -r audit win wloss <<<"$r"
+echo "  excavator energy: W_in $win J, W_loss $wloss J; max |W_in - W_loss - E_fluid - sum W_cyl| $audit J"
+awk -v a="$audit" -v i="$win" -v l="$wloss" 'BEGIN { exit !(a < 1e-6 && i > 1e5 && l > 0.5 * i && l < i) }' && ok ||
+  bad "energy audit: $audit J off, W_in $win J, W_loss $wloss J"
 
 # the Monte Carlo sweep on two backends: every instance finishes, the same statistics
 for b in cpu reference; do
@@ -62,7 +72,7 @@ if command -v h5diff >/dev/null; then
     h5diff -q --relative=1e-7 "$tmp/cpu.h5" "$tmp/reference.h5" "/stats/$ds" "/stats/$ds" >/dev/null 2>&1 && ok ||
       bad "cpu and reference $ds differ: $(h5diff -v --relative=1e-7 "$tmp/cpu.h5" "$tmp/reference.h5" "/stats/$ds" "/stats/$ds" 2>&1 | grep '^\[' | head -3)"
   done
-  for ds in W_boom_cyl W_arm_cyl W_bucket_cyl; do
+  for ds in W_boom_cyl W_arm_cyl W_bucket_cyl W_in W_loss E_fluid; do
     h5diff -q --delta=1e-3 "$tmp/cpu.h5" "$tmp/reference.h5" "/stats/$ds" "/stats/$ds" >/dev/null 2>&1 && ok ||
       bad "cpu and reference $ds differ by more than 1e-3 J"
   done

@@ -539,11 +539,146 @@ static void test_hose(void)
     }
     for (k = 0; k < HS_MAX_VOLS; ++k) p[k] = 3e6 + 2e5 * k * k, qin[k] = Cacc[k] = 0.0;
     for (k = 0; k < HS_MAX_FS; ++k) fs[k] = 0.7 - 0.3 * k, fsd[k] = 0.0;
-    hs_hose_flows(&D.model, 2, p, fs, qin, Cacc, fsd);
+    hs_hose_flows(&D.model, 2, p, fs, qin, fsd);
+    D.model.cmp_type[3] = HS_CMP_CHECK; /* the accumulator out of the way: the hose's share alone */
+    hs_component_capacitance(&D.model, p, Cacc);
     for (k = 0, sum = 0.0, Ctot = 0.0; k < D.model.nvol; ++k) sum += qin[k], Ctot += Cacc[k];
     CHECK(fabs(sum) < 1e-18, "the hose's inflows sum to %.3g m^3/s", sum);
     CHECK_CLOSE(Ctot, hs_hose_seg_capacitance(D.model.cmp_par[2], 1.5e9), 1e-25,
                 "its ends hold half a segment's capacitance each");
+}
+
+/* The energy audit (kernels/hs_energy.h) at a state against the engine's own rates: the
+ * power stored, sum p C p' over the lumped volumes (C and p' as hs_hydraulic_rates has them)
+ * plus the hoses' oil's kinetic energy rate, equals the audit's, and what it takes in less what
+ * it loses and stores is the actuators' power sum F sdot + T zdot: every element's flow enters
+ * the audit as it enters the volumes, every component's loss is counted. At 0.7 s of each
+ * model (valves open, pumps regulating, the hose ringing, the motor turning). */
+static void test_audit_rates(void)
+{
+    static const char *const files[] = {"models/crane_pump_relief.yaml", "tests/data/crane_ls.yaml",
+                                        "tests/data/crane_fcv.yaml",      "models/excavator_front.yaml",
+                                        "tests/data/slew_motor.yaml",     "tests/data/crane_ls2.yaml",
+                                        "tests/data/crane_hose.yaml",     "tests/data/hose_line.yaml"};
+    int f;
+    for (f = 0; f < (int)(sizeof files / sizeof files[0]); ++f) {
+        hs_error e;
+        hs_state s;
+        const hs_model *m;
+        double P[HS_NPW], Vch[HS_MAX_VOLS], Cacc[HS_MAX_VOLS], store = 0.0, act = 0.0;
+        int k, c, n;
+        hs_model_desc_free(&D);
+        if (hs_model_load(files[f], &D, &e)) {
+            CHECK(0, "%s loads: %s", files[f], e.msg);
+            continue;
+        }
+        m = &D.model;
+        CHECK(hs_init(m, &s, W) == 0, "%s: init", files[f]);
+        for (n = 0; n < (int)lround(0.7 / m->dt) && !hs_step(m, &s, W); ++n)
+            ;
+        hs_hydraulic_rates(m, s.p, s.fs, s.U, &W->hyd); /* at exactly this state */
+        hs_hydraulic_power(m, s.p, s.fs, s.U, &W->hyd, P);
+        for (k = 0; k < HS_MAX_VOLS; ++k) Vch[k] = Cacc[k] = 0.0;
+        for (c = 0; c < m->ncyl; ++c) {
+            Vch[m->cyl_vol_p[c]] = m->cyl_Ap[c] * W->hyd.lp[c];
+            Vch[m->cyl_vol_r[c]] = m->cyl_Ar[c] * W->hyd.lr[c];
+            act += W->hyd.F[c] * W->hyd.sd[c];
+        }
+        act += hs_motor_power(m, &W->hyd);
+        hs_component_capacitance(m, s.p, Cacc);
+        for (k = 0; k < m->nvol; ++k) store += s.p[k] * hs_volume_capacitance(m, k, Vch[k], Cacc[k]) * W->hyd.h[k];
+        for (c = 0; c < m->ncmp; ++c)
+            if (m->cmp_type[c] == HS_CMP_HOSE)
+                for (k = 0; k < m->cmp_dyn[c]; ++k)
+                    store += m->rho * hs_hose_area(m->cmp_par[c]) * m->cmp_par[c][HS_CP_HO_L] / m->cmp_dyn[c] *
+                             s.fs[m->cmp_fs0[c] + k] * W->hyd.fsd[m->cmp_fs0[c] + k];
+        CHECK(fabs(store - P[HS_PW_STORE]) <= 1e-9 * (fabs(P[HS_PW_IN]) + fabs(P[HS_PW_LOSS])),
+              "%s: stored power %.9g W from the engine's rates, %.9g W from the audit's flows", files[f], store,
+              P[HS_PW_STORE]);
+        CHECK(fabs(P[HS_PW_IN] - P[HS_PW_LOSS] - P[HS_PW_STORE] - act) <= 1e-12 * (fabs(P[HS_PW_IN]) + fabs(P[HS_PW_LOSS])),
+              "%s: in %.6g W - lost %.6g W - stored %.6g W = the actuators' %.6g W", files[f], P[HS_PW_IN],
+              P[HS_PW_LOSS], P[HS_PW_STORE], act);
+        CHECK(P[HS_PW_LOSS] > 0.0, "%s: the elements dissipate (%.6g W)", files[f], P[HS_PW_LOSS]);
+    }
+}
+
+/* The audit in closed form: a 1 L line charged from 10 to about 100 bar from a 100 bar source
+ * through a check valve stores C (p^2 - p0^2) / 2 (C = V (1/B_oil + 1/B)), takes in the source's
+ * p_s C (p - p0), and loses the difference in the valve. With a 0.5 L accumulator (precharge
+ * 20 bar, n = 1.4) on the line, charged through its precharge (the bladder lifting over
+ * HS_ACC_SMOOTH), the line's capacitance is C + C_acc(p) (hs_accumulator_capacitance): the
+ * fluid stores the integral of p (C + C_acc) dp and the source delivers p_s times the integral
+ * of C + C_acc, both by Simpson's rule here (split where C_acc's slope jumps). */
+static const char *k_charge =
+    "name: charge\n"
+    "gravity: [0, 0, 0]\nbodies: [{name: b, shape: point, mass: 1 kg, com: [1, 0, 0]}]\n"
+    "joints: [{name: j, type: revolute, parent: ground, child: b, axis: [0, 0, 1]}]\n"
+    "fluid: {B_oil: 1500 MPa, rho: 850 kg/m^3}\n"
+    "hydraulics:\n"
+    "  sources: [{name: supply, p: 100 bar}]\n"
+    "  volumes: [{name: line, V: 1 L, B: 1000 MPa, p0: 10 bar}]\n"
+    "  components:\n"
+    "    - {name: check, type: check_valve, from: supply, to: line, Cv: 2e-8, dp_open: 2 bar}\n"
+    "ACC"
+    "integrator: {dt: 0.1 ms, t_end: 1 s}\n";
+
+/* The line's capacitance at p, with the accumulator of k_charge when acc. */
+static double charge_C(double p, int acc)
+{
+    double vg, C = 1e-3 * (1.0 / 1.5e9 + 1.0 / 1e9);
+    return C + (acc ? hs_accumulator_capacitance(D.model.cmp_par[1], 1.5e9, p, &vg) : 0.0);
+}
+
+/* Simpson's rule of p^k (C + C_acc) over [a, b]. */
+static double charge_int(double a, double b, int k, int acc)
+{
+    int i, ns = 2000;
+    double h = (b - a) / ns, sum = 0.0;
+    if (!(b > a)) return 0.0;
+    for (i = 0; i <= ns; ++i) {
+        double p = a + i * h;
+        sum += (i == 0 || i == ns ? 1.0 : i % 2 ? 4.0 : 2.0) * (k ? p : 1.0) * charge_C(p, acc);
+    }
+    return sum * h / 3.0;
+}
+
+static void test_audit_closed_form(void)
+{
+    int r;
+    for (r = 0; r < 2; ++r) {
+        char text[2048], *t;
+        const char *acc = r ? "    - {name: acc, type: accumulator, at: line, V0: 0.5 L, p_pre: 20 bar, n: 1.4}\n" : "";
+        double p0 = 10e5, p, want = 0.0, win = 0.0, cut[4];
+        hs_state s;
+        int k;
+        snprintf(text, sizeof text, "%s", k_charge);
+        t = strstr(text, "ACC");
+        memmove(t + strlen(acc), t + 3, strlen(t + 3) + 1);
+        memcpy(t, acc, strlen(acc));
+        if (load(text)) {
+            CHECK(0, "charge model loads");
+            return;
+        }
+        CHECK(hs_init(&D.model, &s, W) == 0, "charge: init");
+        for (k = 0; k < 10000 && !hs_step(&D.model, &s, W); ++k)
+            ;
+        CHECK(s.status == 0 && k == 10000, "charge%s runs 1 s (status %d)", r ? " through the precharge" : "", s.status);
+        p = s.p[0];
+        cut[0] = p0, cut[1] = 20e5 - 0.5 * HS_ACC_SMOOTH, cut[2] = 20e5 + 0.5 * HS_ACC_SMOOTH, cut[3] = p;
+        for (k = 0; k < 3; ++k) {
+            want += charge_int(cut[k], cut[k + 1], 1, r);
+            win += 100e5 * charge_int(cut[k], cut[k + 1], 0, r);
+        }
+        CHECK(fabs(s.W_hyd[HS_PW_STORE] - want) <= 1e-4 * want, "charge%s: E_fluid %.9g J, closed form %.9g J",
+              r ? " with an accumulator" : "", s.W_hyd[HS_PW_STORE], want);
+        CHECK(fabs(s.W_hyd[HS_PW_IN] - win) <= 1e-4 * win, "charge%s: W_in %.9g J, the source's p_s V_in %.9g J",
+              r ? " with an accumulator" : "", s.W_hyd[HS_PW_IN], win);
+        CHECK(fabs(s.W_hyd[HS_PW_IN] - s.W_hyd[HS_PW_LOSS] - s.W_hyd[HS_PW_STORE]) <= 1e-9 * win,
+              "charge: W_in = W_loss + E_fluid");
+        printf("  charge%s to %.4f bar: E_fluid %.6g J (closed form %.6g), W_in %.6g J (%.6g), W_loss %.6g J\n",
+               r ? " with an accumulator" : "", p / 1e5, s.W_hyd[HS_PW_STORE], want, s.W_hyd[HS_PW_IN], win,
+               s.W_hyd[HS_PW_LOSS]);
+    }
 }
 
 static const char *k_deadhead =
@@ -653,6 +788,8 @@ int main(void)
     test_poppet();
     test_pump_deadhead();
     test_hose();
+    test_audit_rates();
+    test_audit_closed_form();
     hs_model_desc_free(&D);
     free(W);
     return tu_report("test_components");

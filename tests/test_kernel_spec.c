@@ -182,6 +182,12 @@ static void run_compare(const char *what, const hs_model *m, const hs_override_s
     out.sig[2].kind = HS_SIG_PHI;
     out.sig[3].kind = HS_SIG_ITERS;
     out.sig[4].kind = m->ncyl > 0 ? HS_SIG_F : HS_SIG_ZD;
+    if (m->nvol > 0) { /* a circuit's energy audit: the specialised build compiles it in for these */
+        out.sig[5].kind = HS_SIG_WIN;
+        out.sig[6].kind = HS_SIG_WLOSS;
+        out.sig[7].kind = HS_SIG_EFLUID;
+        out.nsig = 8;
+    }
     out.stats = (1u << HS_NSTAT) - 1;
     out.traj_every = 25;
     out.ntraj = 1;

@@ -292,7 +292,8 @@ def simulate(csv_path, units=None):
     for h in press:
         axs[1].plot(t, d[:, head.index(h)] * 1e-6, lw=1, label=h)
     axs[1].set_ylabel("pressure (MPa)")
-    for h in [h for h in head if h.startswith("W_") or h in ("E_balance", "E_kin", "E_pot")]:
+    energies = ("E_balance", "E_kin", "E_pot", "E_fluid")  # and the works W_*: W_in, W_loss of a circuit
+    for h in [h for h in head if h.startswith("W_") or h in energies]:
         axs[2].plot(t, d[:, head.index(h)], lw=1, label=h)
     axs[2].set_ylabel("energy (J)")
     axs[2].set_xlabel("t (s)")
