@@ -109,7 +109,7 @@ typedef struct hs_gpu_spec_mod {
 
 #define HS_GPU_SPEC_SLOTS 8
 static hs_gpu_spec_mod g_mods[HS_GPU_SPEC_SLOTS];
-static int g_nmods;
+static int g_nmods, g_next; /* g_next: the slot the next module replaces once all are taken */
 
 static int hs_gpu_spec_load(const char *source, const char *arch, hs_gpu_spec_mod *out, hs_error *err)
 {
@@ -151,8 +151,14 @@ static int hs_gpu_spec_load(const char *source, const char *arch, hs_gpu_spec_mo
     HS_GPU_TRY(cudaLibraryGetGlobal(&m.d_out, &nglob, lib, "hs_spec_out"), "hs_spec_out");
     m.build_s = build;
     m.from_disk = from_disk;
-    if (g_nmods < HS_GPU_SPEC_SLOTS) g_mods[g_nmods++] = m;
-    else lib = NULL; /* kept loaded by the caller's copy; never unloaded (a handful per process) */
+    if (g_nmods < HS_GPU_SPEC_SLOTS) {
+        g_mods[g_nmods++] = m;
+    } else { /* the oldest module makes room, unloaded: no run holds it (the runs are sequential, and
+                a later run of its model loads it again) */
+        (void)cudaLibraryUnload(g_mods[g_next].lib);
+        g_mods[g_next] = m;
+        g_next = (g_next + 1) % HS_GPU_SPEC_SLOTS;
+    }
     *out = m;
     lib = NULL;
 done:

@@ -296,8 +296,9 @@ HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_re
 }
 
 /* Hose i (hs_components.h): its segments' flows into qin (nvol), their velocities' rates into
- * fsd (its cmp_dyn states from cmp_fs0). Segment j runs from node j - 1 to node j of the line
- * (hs_hose_node). Its ends' share of its oil: hs_component_capacitance. */
+ * fsd (its cmp_dyn states from cmp_fs0). Segment j runs from node j - 1 to node j of the line:
+ * the hose's from, its internal volumes cmp_ref .. cmp_ref + N - 2, its to. Its ends' share of
+ * its oil: hs_component_capacitance. */
 HS_HD static inline void hs_hose_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *fs, hs_real *qin,
                                        hs_real *fsd)
 {
