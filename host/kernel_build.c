@@ -257,7 +257,7 @@ static struct {
     unsigned long long key;
     hs_cpu_spec s;
 } g_loaded[HS_CPU_SPEC_SLOTS];
-static int g_nloaded;
+static int g_nloaded, g_next; /* g_next: the slot the next build replaces once all are taken */
 
 /* The engine is built where it runs, so it may use every instruction of this CPU
  * (-march=native: on x86-64 the AVX registers; bench/bench_single.py measures the gain).
@@ -388,6 +388,12 @@ again:
         g_loaded[g_nloaded].key = key;
         g_loaded[g_nloaded].s = *out;
         ++g_nloaded;
+    } else { /* the oldest build makes room, closed: no run holds it (the runs are sequential, and a
+                later run of its model loads it again), so a long process does not pile up engines */
+        dlclose(g_loaded[g_next].s.so);
+        g_loaded[g_next].key = key;
+        g_loaded[g_next].s = *out;
+        g_next = (g_next + 1) % HS_CPU_SPEC_SLOTS;
     }
     out->build_s = cached ? 0.0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return HS_OK;

@@ -46,7 +46,7 @@ const char *hs_host_cc(void);
 /* ---- the CPU backend's specialised engine ---- */
 
 typedef struct hs_cpu_spec {
-    void *so; /* dlopen handle (kept for the process: builds are small and few) */
+    void *so; /* dlopen handle (the 16 latest builds stay open for the process) */
     void (*set)(const hs_model *base, const hs_output_spec *spec);
     void (*run)(const double *var, const int *pre, long i0, long i1, hs_batch_out *out);
     double build_s; /* seconds spent building (0: from the cache or this process) */
