@@ -143,7 +143,7 @@ static void write_dot(const hs_model_desc *d, FILE *f)
             continue;
         }
         fprintf(f, "  %s -> k%d [label=\"%s\"];\n  k%d -> %s;\n", node_id(m, m->cmp_a[i], a, sizeof a), i,
-                ty == HS_CMP_PUMP || ty == HS_CMP_PUMP_PC || ty == HS_CMP_PUMP_LS ? "inlet" : "", i,
+                hs_cmp_is_pump(ty) ? "inlet" : "", i,
                 node_id(m, m->cmp_b[i], b, sizeof b));
         if (ty == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0)
             fprintf(f, "  %s -> k%d [style=dashed, label=\"load sensing (%s)\"];\n",

@@ -98,13 +98,13 @@ static int sim_sample(const hs_model *m, const hs_state *s, const hs_obs *o, dou
                       hs_sim_summary *sum)
 {
     double Eb = o->Ekin + o->Epot - s->W_ext - o->W_cyl - E0;
+    double dev = fabs(s->W_hyd[HS_PW_IN] - s->W_hyd[HS_PW_LOSS] - s->W_hyd[HS_PW_STORE] - o->W_cyl);
     int i;
     for (i = 0; i < m->ncyl; ++i)
         if (fabs(s->W_cyl[i]) > sum->max_abs_Wcyl) sum->max_abs_Wcyl = fabs(s->W_cyl[i]);
     if (fabs(Eb) > sum->max_abs_Ebal) sum->max_abs_Ebal = fabs(Eb);
-    for (i = 0; i < 3; ++i) sum->W_hyd[i] = s->W_hyd[i];
-    if (fabs(s->W_hyd[0] - s->W_hyd[1] - s->W_hyd[2] - o->W_cyl) > sum->max_abs_audit)
-        sum->max_abs_audit = fabs(s->W_hyd[0] - s->W_hyd[1] - s->W_hyd[2] - o->W_cyl);
+    for (i = 0; i < HS_NPW; ++i) sum->W_hyd[i] = s->W_hyd[i];
+    if (dev > sum->max_abs_audit) sum->max_abs_audit = dev;
     if (o->phi_norm > sum->max_phi) sum->max_phi = o->phi_norm;
     if (o->phid_norm > sum->max_phid) sum->max_phid = o->phid_norm;
     return fn && fn(ctx, m, s, o, Eb);
@@ -214,7 +214,7 @@ static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
                 s->W_cyl[j]);
     fprintf(c->f, ",%.15g,%.15g,%.15g,%.15g", o->Ekin, o->Epot, s->W_ext, Eb);
     if (hs_model_has_hydraulics(m)) /* the energy audit (hs_energy.h) */
-        fprintf(c->f, ",%.15g,%.15g,%.15g", s->W_hyd[0], s->W_hyd[1], s->W_hyd[2]);
+        fprintf(c->f, ",%.15g,%.15g,%.15g", s->W_hyd[HS_PW_IN], s->W_hyd[HS_PW_LOSS], s->W_hyd[HS_PW_STORE]);
     fprintf(c->f, ",%.6e,%d", o->phi_norm, s->step ? s->iters : 0);
     if (m->coupling == HS_COUPLE_COSIM) { /* the residuals, in hs_output_at's order */
         double e = 0.0;
@@ -299,7 +299,7 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
         fprintf(f,
                 "energy audit     in %.6g J, lost %.6g J, stored in the fluid %.6g J (at t_end); max |in - "
                 "lost - stored - actuators' work| %.3e J\n",
-                s->W_hyd[0], s->W_hyd[1], s->W_hyd[2], s->max_abs_audit);
+                s->W_hyd[HS_PW_IN], s->W_hyd[HS_PW_LOSS], s->W_hyd[HS_PW_STORE], s->max_abs_audit);
     fprintf(f, "max phi_norm     %.3e\n", s->max_phi);
     fprintf(f, "wall time        %.3f s\n", s->wall_s);
     if (s->warn & HS_ST_CAVITATION)

@@ -18,7 +18,7 @@ typedef struct hs_sim_summary {
     int max_iters;
     double max_abs_Ebal; /* max |E_balance|, J */
     double max_abs_Wcyl; /* max |W_<cyl>| over cylinders and time, J */
-    double W_hyd[3]; /* the energy audit at the last sample: W_in, W_loss, E_fluid, J */
+    double W_hyd[HS_NPW]; /* the energy audit at the last sample: W_in, W_loss, E_fluid, J */
     double max_abs_audit; /* max |W_in - W_loss - E_fluid - the actuators' work|, J */
     double max_phi; /* max ||Phi||_2 over all steps */
     double max_phid; /* max ||Phi_z zd||_2 */

@@ -313,7 +313,7 @@ HS_HD static inline void hs_dense_state(const hs_mview *m, const hs_state *a, co
     o->P_mot = (1.0 - th) * a->P_mot + th * b->P_mot;
 #endif
 #if HS_AUDIT_ON
-    for (i = 0; i < 3; ++i) {
+    for (i = 0; i < HS_NPW; ++i) {
         o->W_hyd[i] = HS_HERMITE(a->W_hyd[i], a->P_hyd[i], b->W_hyd[i], b->P_hyd[i]);
         o->P_hyd[i] = (1.0 - th) * a->P_hyd[i] + th * b->P_hyd[i];
     }

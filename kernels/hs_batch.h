@@ -269,9 +269,9 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     case HS_SIG_PHI: return o->phi_norm;
     case HS_SIG_ITERS: return s->step ? (double)s->iters : 0.0;
 #if HS_AUDIT_ON
-    case HS_SIG_WIN: return s->W_hyd[0];
-    case HS_SIG_WLOSS: return s->W_hyd[1];
-    case HS_SIG_EFLUID: return s->W_hyd[2];
+    case HS_SIG_WIN: return s->W_hyd[HS_PW_IN];
+    case HS_SIG_WLOSS: return s->W_hyd[HS_PW_LOSS];
+    case HS_SIG_EFLUID: return s->W_hyd[HS_PW_STORE];
 #endif
 #if HS_COSIM_ON
     case HS_SIG_PRES: return o->P_res[r.index];
@@ -316,7 +316,7 @@ HS_HD static inline double hs_signal_dense(const hs_mview *m, const hs_state *a,
     case HS_SIG_WIN:
     case HS_SIG_WLOSS:
     case HS_SIG_EFLUID:
-        k = r.kind - HS_SIG_WIN;
+        k = r.kind - HS_SIG_WIN; /* HS_PW_IN, LOSS, STORE in the signals' order */
         return HS_HERMITE_EVAL(*hb, a->W_hyd[k], a->P_hyd[k], b->W_hyd[k], b->P_hyd[k]);
 #endif
     default: return 0.0;

@@ -178,6 +178,13 @@ HS_HD static inline int hs_cmp_ports(int type)
     }
 }
 
+/* Is a component of type `type` a pump (fixed or variable: the first six slots
+ * HS_PUMP_PARAMS_, a shaft)? */
+HS_HD static inline int hs_cmp_is_pump(int type)
+{
+    return type == HS_CMP_PUMP || type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS;
+}
+
 /* How many states a component of type `type` with parameters par carries (hs_model.cmp_dyn):
  * a relief valve one with a poppet time constant, a variable pump its swash plate, a hose its
  * segments' flow velocities. */
@@ -396,11 +403,17 @@ HS_HD static inline double hs_hose_area(const double *par)
     return 0.25 * HS_PI * par[HS_CP_HO_D] * par[HS_CP_HO_D];
 }
 
+/* A segment's length l = L / N, m. */
+HS_HD static inline double hs_hose_seg_length(const double *par)
+{
+    return par[HS_CP_HO_L] / par[HS_CP_HO_NSEG];
+}
+
 /* The capacitance of one segment, A l (1/B_oil + 1/B_wall), m^3/Pa: half of it at each end
  * node, the whole at each internal node (the volume hs_model_derive gives it). */
 HS_HD static inline double hs_hose_seg_capacitance(const double *par, double B_oil)
 {
-    return hs_hose_area(par) * par[HS_CP_HO_L] / par[HS_CP_HO_NSEG] * (1.0 / B_oil + 1.0 / par[HS_CP_HO_BW]);
+    return hs_hose_area(par) * hs_hose_seg_length(par) * (1.0 / B_oil + 1.0 / par[HS_CP_HO_BW]);
 }
 
 /* The wave speed of the line, sqrt(Be / rho) with 1/Be = 1/B_oil + 1/B_wall, m/s. */
@@ -409,13 +422,19 @@ HS_HD static inline double hs_hose_wave_speed(const double *par, double B_oil, d
     return 1.0 / sqrt(rho * (1.0 / B_oil + 1.0 / par[HS_CP_HO_BW]));
 }
 
+/* The laminar friction's rate a = 32 nu / d^2 (Hagen-Poiseuille: 32 mu l v / d^2 over the
+ * oil's mass per area rho l), 1/s: each mode of the line decays at a / 2. */
+HS_HD static inline double hs_hose_friction(const double *par)
+{
+    return 32.0 * par[HS_CP_HO_NU] / (par[HS_CP_HO_D] * par[HS_CP_HO_D]);
+}
+
 /* The rate of one segment's mean flow velocity v (m/s) under the pressure difference dp
  * between its ends: the momentum balance of the oil in it, rho l v' = dp - 32 mu l v / d^2
  * (Hagen-Poiseuille's laminar friction, mu = rho nu), m/s^2. */
 HS_HD static inline hs_real hs_hose_accel(const double *par, double rho, hs_real dp, hs_real v)
 {
-    double l = par[HS_CP_HO_L] / par[HS_CP_HO_NSEG], d = par[HS_CP_HO_D];
-    return dp / (rho * l) - 32.0 * par[HS_CP_HO_NU] / (d * d) * v;
+    return dp / (rho * hs_hose_seg_length(par)) - hs_hose_friction(par) * v;
 }
 
 #endif

@@ -24,11 +24,9 @@
 #ifndef HS_ENERGY_H
 #define HS_ENERGY_H
 
-#include "hs_hydraulics.h"
+#include "hs_state.h"
 
 #ifdef HS_REAL_IS_DOUBLE /* (not in the linearization's dual-number build) */
-enum { HS_PW_IN = 0, HS_PW_LOSS = 1, HS_PW_STORE = 2, HS_NPW = 3 };
-
 /* Flow Q from node a to node b at pressures p: its dissipation into P[HS_PW_LOSS], a source
  * end's delivery into P[HS_PW_IN], and the flow into qin (nvol) as hs_hydraulic_rates puts it. */
 HS_HD static inline void hs_audit_flow(const hs_mview *m, const double *p, int a, int b, double Q, double *qin,
@@ -80,16 +78,16 @@ HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, 
         int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i), type = HS_I(m, cmp_type, i);
         double rate, dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
         if (type == HS_CMP_ACCUMULATOR) continue; /* its gas: its volume's capacitance */
-        if (type == HS_CMP_HOSE) {
-            double A = hs_hose_area(par), l = par[HS_CP_HO_L] / par[HS_CP_HO_NSEG];
-            int j, na = a;
-            for (j = 0; j < HS_I(m, cmp_dyn, i); ++j) {
-                int nb = j + 1 < HS_I(m, cmp_dyn, i) ? HS_I(m, cmp_ref, i) + j : b;
-                double vj = fs[k + j], ke = HS_D(m, rho) * A * l * vj * hs_hose_accel(par, HS_D(m, rho), hs_node_p(m, p, na) - hs_node_p(m, p, nb), vj);
+        if (type == HS_CMP_HOSE) { /* segment j between nodes j - 1 and j of the line */
+            double A = hs_hose_area(par), mass = HS_D(m, rho) * A * hs_hose_seg_length(par); /* per v^2 */
+            int j;
+            for (j = 1; j <= HS_I(m, cmp_dyn, i); ++j) {
+                int na = hs_hose_node(m, i, j - 1), nb = hs_hose_node(m, i, j);
+                double vj = fs[k + j - 1];
+                double ke = mass * vj * hs_hose_accel(par, HS_D(m, rho), hs_node_p(m, p, na) - hs_node_p(m, p, nb), vj);
                 hs_audit_flow(m, p, na, nb, A * vj, qin, P);
                 P[HS_PW_LOSS] -= ke; /* the oil's kinetic energy: stored */
                 P[HS_PW_STORE] += ke;
-                na = nb;
             }
             continue;
         }
@@ -102,7 +100,7 @@ HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, 
         }
 #endif
         hs_audit_flow(m, p, a, b, hs_component_flow(m, i, p, fs, U, &rate), qin, P);
-        if (type == HS_CMP_PUMP || type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS) { /* the shaft */
+        if (hs_cmp_is_pump(type)) { /* the shaft */
             double eps = type == HS_CMP_PUMP ? 1.0 : fs[k];
             double shaft = eps * hs_pump_qgeo(par) * (-dp + (1.0 / par[HS_CP_PU_ETAHM] - 1.0) * fabs(dp));
             P[HS_PW_IN] += shaft;

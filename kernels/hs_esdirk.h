@@ -85,9 +85,9 @@ typedef struct hs_esdirk_k {
     double xd[HS_ESDIRK_MAXS][HS_CAP_VOLS + HS_CAP_FS]; /* pressures', friction states' (nstage x
                                                             (nvol + nfs)) */
     double Ud[HS_ESDIRK_MAXS][HS_CAP_DCV]; /* spools' (nstage x ndcv) */
-    double P[HS_ESDIRK_MAXS][HS_CAP_CYLS + 1 + HS_MOT_ON + 3 * HS_AUDIT_ON]; /* the cylinders' powers,
-        then the external loads', the motors' and the hydraulic audit's (hs_energy.h) (nstage x
-        (ncyl + 1 + HS_MOT_ON + 3 HS_AUDIT_ON)) */
+    double P[HS_ESDIRK_MAXS][HS_CAP_CYLS + 1 + HS_MOT_ON + HS_NPW * HS_AUDIT_ON]; /* the cylinders'
+        powers, then the external loads', the motors' and the hydraulic audit's (hs_energy.h)
+        (nstage x (ncyl + 1 + HS_MOT_ON + HS_NPW HS_AUDIT_ON)) */
 } hs_esdirk_k;
 
 /* Stage j's rates from the state st (solved at stage j, or the step's start for j = 0). */
@@ -112,7 +112,7 @@ HS_HD static inline void hs_esdirk_take(const hs_mview *m, const hs_state *st, i
     k->P[j][HS_N(m, ncyl) + 1] = st->P_mot;
 #endif
 #if HS_AUDIT_ON
-    for (i = 0; i < 3; ++i) k->P[j][HS_N(m, ncyl) + 1 + HS_MOT_ON + i] = st->P_hyd[i];
+    for (i = 0; i < HS_NPW; ++i) k->P[j][HS_N(m, ncyl) + 1 + HS_MOT_ON + i] = st->P_hyd[i];
 #endif
 }
 
@@ -304,7 +304,7 @@ HS_HD HS_NOINLINE static inline int hs_esdirk_attempt(const hs_mview *m, const h
         int cc;
         double sum;
         HS_UNROLL
-        for (cc = 0; cc <= HS_N(m, ncyl) + HS_MOT_ON + 3 * HS_AUDIT_ON; ++cc) {
+        for (cc = 0; cc <= HS_N(m, ncyl) + HS_MOT_ON + HS_NPW * HS_AUDIT_ON; ++cc) {
             int j;
             sum = 0.0;
             for (j = 0; j < ns; ++j) sum += hs_esdirk_b(meth, j) * k.P[j][cc];

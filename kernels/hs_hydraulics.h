@@ -295,20 +295,25 @@ HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_re
     }
 }
 
+/* Node j of hose i's line (j = 0 .. N): its from, its internal volumes cmp_ref .. cmp_ref + N - 2,
+ * its to. Segment j (1 .. N) runs from node j - 1 to node j. */
+HS_HD static inline int hs_hose_node(const hs_mview *m, int i, int j)
+{
+    return j == 0 ? HS_I(m, cmp_a, i) : j == HS_I(m, cmp_dyn, i) ? HS_I(m, cmp_b, i) : HS_I(m, cmp_ref, i) + j - 1;
+}
+
 /* Hose i (hs_components.h): its segments' flows into qin (nvol), their velocities' rates into
- * fsd (its cmp_dyn states from cmp_fs0). Segment j runs from node j - 1 to node j of the line:
- * the hose's from, its internal volumes cmp_ref .. cmp_ref + N - 2, its to. Its ends' share of
- * its oil: hs_component_capacitance. */
+ * fsd (its cmp_dyn states from cmp_fs0), segment j + 1 between nodes j and j + 1 of the line
+ * (hs_hose_node). Its ends' share of its oil: hs_component_capacitance. */
 HS_HD static inline void hs_hose_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *fs, hs_real *qin,
                                        hs_real *fsd)
 {
     const double *par = HS_D(m, cmp_par)[i];
-    int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k0 = HS_I(m, cmp_fs0, i), v0 = HS_I(m, cmp_ref, i);
-    int nseg = HS_I(m, cmp_dyn, i), j, na = a;
+    int k0 = HS_I(m, cmp_fs0, i), nseg = HS_I(m, cmp_dyn, i), j, na = hs_hose_node(m, i, 0);
     double A = hs_hose_area(par);
-    hs_real pa = hs_node_p(m, p, a);
+    hs_real pa = hs_node_p(m, p, na);
     for (j = 0; j < nseg; ++j) {
-        int nb = j + 1 < nseg ? v0 + j : b;
+        int nb = hs_hose_node(m, i, j + 1);
         hs_real pb = hs_node_p(m, p, nb), v = fs[k0 + j];
         fsd[k0 + j] = hs_hose_accel(par, HS_D(m, rho), pa - pb, v);
         if (na < HS_N(m, nvol)) qin[na] -= A * v;
@@ -327,11 +332,10 @@ HS_HD static inline void hs_hose_rest(const hs_mview *m, int i, double *p, doubl
     const double *par = HS_D(m, cmp_par)[i];
     int nseg = HS_I(m, cmp_dyn, i), j;
     double pa = hs_node_p(m, p, HS_I(m, cmp_a, i)), pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
-    double v = hs_hose_accel(par, HS_D(m, rho), (pa - pb) / nseg, 0.0) /
-               (32.0 * par[HS_CP_HO_NU] / (par[HS_CP_HO_D] * par[HS_CP_HO_D]));
+    double v = hs_hose_accel(par, HS_D(m, rho), (pa - pb) / nseg, 0.0) / hs_hose_friction(par);
     for (j = 0; j < nseg; ++j) {
         fs[HS_I(m, cmp_fs0, i) + j] = v;
-        if (j + 1 < nseg) p[HS_I(m, cmp_ref, i) + j] = pa + (pb - pa) * (j + 1) / nseg;
+        if (j + 1 < nseg) p[hs_hose_node(m, i, j + 1)] = pa + (pb - pa) * (j + 1) / nseg;
     }
 }
 #endif

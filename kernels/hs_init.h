@@ -216,7 +216,7 @@ HS_HD HS_NOINLINE static inline int hs_init(const hs_mview *m, hs_state *s, hs_w
     s->W_mot = 0.0;
 #endif
 #if HS_AUDIT_ON
-    for (i = 0; i < 3; ++i) s->W_hyd[i] = 0.0;
+    for (i = 0; i < HS_NPW; ++i) s->W_hyd[i] = 0.0;
 #endif
     if (HS_N(m, ncyl) > 0 && hs_init_pressures(m, s, w)) return s->status;
     for (i = 0; i < HS_N(m, ncmp); ++i) /* the components' states start at rest at p */

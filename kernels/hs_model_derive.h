@@ -238,7 +238,7 @@ HS_HD static inline void hs_model_derive(hs_model *m)
             for (k = 0; k + 1 < m->cmp_dyn[j]; ++k) {
                 int v = m->cmp_ref[j] + k;
                 if (v < 0 || v >= m->nvol) break;
-                m->vol_V[v] = hs_hose_area(par) * par[HS_CP_HO_L] / par[HS_CP_HO_NSEG];
+                m->vol_V[v] = hs_hose_area(par) * hs_hose_seg_length(par);
                 m->vol_B[v] = par[HS_CP_HO_BW];
             }
         }

@@ -300,7 +300,7 @@ HS_HD static inline int hs_cmp_pair_broken(const hs_model *m, int i, int *j)
     if (type == HS_CMP_RELIEF)
         for (k = 0; k < m->ncmp; ++k) {
             int tk = m->cmp_type[k];
-            if ((tk == HS_CMP_PUMP || tk == HS_CMP_PUMP_PC || tk == HS_CMP_PUMP_LS) && m->cmp_b[k] == m->cmp_a[i] &&
+            if (hs_cmp_is_pump(tk) && m->cmp_b[k] == m->cmp_a[i] &&
                 m->cmp_par[k][HS_CP_PU_PMAX] > 0.0 && par[HS_CP_RV_PCR] > m->cmp_par[k][HS_CP_PU_PMAX]) {
                 *j = k;
                 return HS_CPR_RELIEF_PMAX;

@@ -55,6 +55,10 @@
  * penalty method keeps Phi near rounding level, so this only trips on a real failure. */
 #define HS_PHI_BLOWUP 1e-3
 
+/* The hydraulic energy audit's three works (hs_state.W_hyd, kernels/hs_energy.h): energy taken
+ * in, dissipated, stored in the fluid. */
+enum { HS_PW_IN = 0, HS_PW_LOSS = 1, HS_PW_STORE = 2, HS_NPW = 3 };
+
 typedef struct hs_state {
     double t; /* time reached: step * dt, t_end, or a signal knot inside a step (hs_step_span);
                  never accumulated, so switching times are exact */
@@ -76,9 +80,9 @@ typedef struct hs_state {
     double P_mot; /* their power sum T_j zdot_j at t, W */
 #endif
 #if HS_AUDIT_ON
-    double W_hyd[3]; /* the hydraulic energy audit since t = 0 (hs_energy.h): energy taken in
+    double W_hyd[HS_NPW]; /* the hydraulic energy audit since t = 0 (hs_energy.h): energy taken in
                         (sources, pump shafts), dissipated, stored in the fluid, J */
-    double P_hyd[3]; /* their powers at t, W */
+    double P_hyd[HS_NPW]; /* their powers at t, W */
 #endif
     int status; /* enum hs_status_bits, 0 = fine (failures: the instance stops) */
     int warn; /* warning bits (HS_ST_WARNINGS): the instance goes on */
