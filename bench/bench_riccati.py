@@ -9,12 +9,13 @@ Family A, the seed's branch system (scripts/branch_system.py; Fig. 1 topology, b
     no binding overhead) and one RK4 step (hs_capi_tree_rk4 over many steps: four evaluations
     and the state updates);
   - pin.aba on the same model (validation/val_riccati_pinocchio.py's map), timed by a Python
-    loop (its call overhead included, measured on a 1-body model and reported), where
-    Pinocchio's Data fits in 4 GB: it allocates nv^3 second-order tensors, so from about
-    150 ball-jointed bodies on it cannot run at all;
+    loop (its call overhead included, measured on a 1-body model and reported), on a Data of
+    ABA's own members (val_riccati_pinocchio.pin_data: createData's nv^3 tensors do not fit
+    beyond a few hundred degrees of freedom), wherever Pinocchio's Model fits in half the
+    memory (pin_model_fits: to 10 000 bodies of the branch system);
   - memory: the library's bytes per body (HS_TREE_BYTES_PER_BODY) and the process's peak
     resident size after each load.
-Family B, a spatial chain of revolute joints (random axes, 2 to 1000 bodies): riccati, pin.aba,
+Family B, a spatial chain of revolute joints (random axes, 2 to 10 000 bodies): riccati, pin.aba,
 and the semi-recursive formulation (M and Q over the tree, a dense LU; up to HS_MAX_BODIES =
 16 bodies, the step's fixed arrays).
 The fitted log-log slope of family A's riccati time per step over N >= 100 is the O(N) claim
@@ -57,12 +58,27 @@ def timeit(f, min_s=0.3):
         n = max(n * 2, int(n * min_s / max(dt, 1e-9)) + 1)
 
 
+def pin_model_fits(d):
+    """Whether Pinocchio's Model of d fits in half of this machine's memory. It keeps, for every
+    joint, the list of its supports and of its subtree (O(nbody x depth) indices, about 64 B per
+    pair as measured: 3.2 GB for the 10 000-body branch system, whose depth is 9 996), so the
+    33 334-body chain would need about 35 GB."""
+    par = d["parent"]
+    dep = np.zeros(len(par))
+    for j, p in enumerate(par):
+        dep[j] = dep[p] + 1 if p >= 0 else 1
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return 64.0 * float(np.sum(dep)) <= 0.5 * mem
+
+
 def pin_time(d, q, v):
-    """Seconds per pin.aba on the Pinocchio model of d, or None when its Data does not fit."""
-    if pin is None or not V.pinocchio_fits(d):
+    """Seconds per pin.aba on the Pinocchio model of d (on V.pin_data: the Data of its own
+    members, which gives the full Data's result to the bit and fits at any size), or None
+    when Pinocchio's Model does not fit (pin_model_fits)."""
+    if pin is None or not pin_model_fits(d):
         return None
     model = V.pinocchio_model(d)
-    data = model.createData()
+    data = V.pin_data(model)
     qp, vp = V.to_pinocchio(d, q, v)
     tau = np.zeros(model.nv)
     return timeit(lambda: pin.aba(model, data, qp, vp, tau))
@@ -70,6 +86,45 @@ def pin_time(d, q, v):
 
 def maxrss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+_MEM_PROBE = """
+import resource, sys
+sys.path.insert(0, sys.argv[2])
+import numpy as np
+from hydrosweep.tree import Tree, lib
+
+
+def status(key):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+
+
+lib()
+base = status("VmRSS")
+try:  # reset the peak (VmHWM) to the current resident size, so that the imports' peak is not it
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+except OSError:
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = Tree.load(sys.argv[1])
+q, v = t.state0()
+t.rk4(q, v, 1e-3, 2)
+t.accel(q, v)
+print(base, status("VmHWM"))
+"""
+
+
+def tree_memory_mb(path):
+    """The peak memory a tree's load, RK4 steps and an evaluation add to a fresh process (MB):
+    the library's arrays, work and stages, measured rather than taken from
+    HS_TREE_BYTES_PER_BODY (a fresh process, so that Pinocchio's models elsewhere in this
+    run do not count)."""
+    out = subprocess.run([sys.executable, "-c", _MEM_PROBE, path, os.path.join(ROOT, "python")],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return (int(out[1]) - int(out[0])) / 1024.0
 
 
 def family_a(sizes, tmp):
@@ -80,7 +135,7 @@ def family_a(sizes, tmp):
         with open(path, "w") as f:
             f.write(branch_system(N, t_end=0.1))
         t = Tree.load(path)
-        rss = maxrss_mb()
+        rss = tree_memory_mb(path)
         q, v = t.state0()
         rng = np.random.default_rng(n)
         # an evaluation is timed at a moving state (every velocity term non-zero; its cost does not
@@ -97,13 +152,13 @@ def family_a(sizes, tmp):
             t0 = time.perf_counter()
             t.rk4(q, v, 1e-3, nsteps)
             ts = min(ts, (time.perf_counter() - t0) / nsteps)
-        tp = pin_time(t.arrays(), q, vm) if n <= 200 else None
+        tp = pin_time(t.arrays(), q, vm)
         row = dict(bodies=n, N=N, dof=t.nv, riccati_accel_s=ta, riccati_step_s=ts, pin_aba_s=tp,
-                   ratio_riccati_over_pin=(ta / tp if tp else None), maxrss_mb=rss)
+                   ratio_riccati_over_pin=(ta / tp if tp else None), tree_mem_mb=rss)
         rows.append(row)
         print(f"A {n:>6} bodies {t.nv:>6} dof  riccati {ta * 1e6:>10.1f} us/eval {ts * 1e3:>9.3f} ms/step"
               f"  pin.aba {'%10.1f us' % (tp * 1e6) if tp else '   (no fit)'}"
-              f"  ratio {'%.2f' % row['ratio_riccati_over_pin'] if tp else '-'}  peak RSS {rss:.0f} MB", flush=True)
+              f"  ratio {'%.2f' % row['ratio_riccati_over_pin'] if tp else '-'}  memory {rss:.1f} MB", flush=True)
         t.close()
     return rows
 
@@ -185,13 +240,16 @@ def plot(a, b, path, meta):
     ax.loglog(n, [r["riccati_accel_s"] for r in a], "s-", label="Riccati TMM, one acceleration evaluation")
     pa = [(r["bodies"], r["pin_aba_s"]) for r in a if r["pin_aba_s"]]
     if pa:
-        ax.loglog(*zip(*pa), "^--", label="Pinocchio ABA, one evaluation (until its Data outgrows memory)")
+        ax.loglog(*zip(*pa), "^--", label="Pinocchio ABA, one evaluation (branch system; to 10 000 bodies, its Model's limit here)")
     nb = [(r["bodies"], r["semirecursive_s"]) for r in b if r["semirecursive_s"]]
     if nb:
         ax.loglog(*zip(*nb), "v:", label="semi-recursive (dense M, LU; revolute chain, <= 16 bodies)")
     rb = [(r["bodies"], r["riccati_accel_s"]) for r in b]
     if rb:
         ax.loglog(*zip(*rb), "x:", label="Riccati TMM, one evaluation (revolute chain)")
+    pb = [(r["bodies"], r["pin_aba_s"]) for r in b if r["pin_aba_s"]]
+    if pb:
+        ax.loglog(*zip(*pb), "+:", label="Pinocchio ABA, one evaluation (revolute chain)")
     ref = np.array([n[0], n[-1]], dtype=float)
     ax.loglog(ref, a[0]["riccati_step_s"] * ref / ref[0], color="0.7", lw=0.8, label="slope 1")
     ax.set_xlabel("bodies")
@@ -212,7 +270,7 @@ def main():
     commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()
     sizes_a = [10, 32, 100, 316, 1000, 3162, 10000, 33334] if not a.quick else [10, 32, 100, 316, 1000]
-    sizes_b = [2, 4, 8, 16, 100, 1000]
+    sizes_b = [2, 4, 8, 16, 100, 1000, 10000] if not a.quick else [2, 4, 8, 16, 100, 1000]
     overhead = None
     if pin is not None:
         m1 = pin.Model()
@@ -230,8 +288,19 @@ def main():
     s_cache = slope([r for r in ra if r["bodies"] <= 3162], "riccati_step_s", 100)
     print(f"log-log slope of the RK4 step: all N (the issue's range) {s_all:.3f}; N >= 100 {s_step:.3f} "
           f"(evaluation {s_acc:.3f}); 100 <= N <= 3162 {s_cache:.3f}")
+    big = [r["ratio_riccati_over_pin"] for r in ra if r["bodies"] >= 1000 and r["ratio_riccati_over_pin"]]
+    ratio_max = max(big) if big else None
+    # memory = a + b N by least squares over every size: b the bytes per body, a the
+    # allocator's and the page tables' constant; linear if the largest deviation is small
+    nb = np.array([r["bodies"] for r in ra], dtype=float)
+    mb = np.array([r["tree_mem_mb"] * 1048576.0 for r in ra])
+    mem_b, mem_a = np.polyfit(nb, mb, 1)
+    mem_dev = float(np.max(np.abs(mem_a + mem_b * nb - mb)) / np.max(mb))
+    print(f"Riccati / pin.aba at N >= 1000: at most {ratio_max if ratio_max is None else '%.2f' % ratio_max}; "
+          f"memory {mem_a / 1048576:.2f} MB + {mem_b:.0f} B per body (largest deviation {100 * mem_dev:.1f} % "
+          f"of the largest)")
     date = datetime.date.today().isoformat()
-    meta = dict(date=date, commit=commit, cpu=cpu_name(), cores=os.cpu_count(),
+    meta = dict(ratio_max_n1000=ratio_max, memory_bytes_per_body=mem_b, memory_const_bytes=mem_a, memory_dev=mem_dev, date=date, commit=commit, cpu=cpu_name(), cores=os.cpu_count(),
                 pinocchio=(pin.__version__ if pin else None), pin_call_overhead_s=overhead,
                 slope_step_all=s_all, slope_step=s_step, slope_accel=s_acc, slope_step_to_3162=s_cache, command="python3 bench/bench_riccati.py" + (" --quick" if a.quick else ""))
     os.makedirs(a.out, exist_ok=True)
@@ -244,25 +313,33 @@ def main():
                 f"its Python call overhead {overhead * 1e6 if overhead else float('nan'):.2f} us (a 1-body pin.aba; included in its times). "
                 f"Command: `{meta['command']}`.\n\n")
         f.write("## A. The seed's branch system (ball joints; scripts/branch_system.py)\n\n")
-        f.write("| bodies | dof | Riccati eval (us) | Riccati RK4 step (ms) | us per body and step | pin.aba (us) | Riccati / ABA | peak RSS (MB) |\n|---|---|---|---|---|---|---|---|\n")
+        f.write("| bodies | dof | Riccati eval (us) | Riccati RK4 step (ms) | us per body and step | pin.aba (us) | Riccati / ABA | memory (MB) | bytes per body |\n|---|---|---|---|---|---|---|---|---|\n")
         for r in ra:
             f.write(f"| {r['bodies']} | {r['dof']} | {r['riccati_accel_s'] * 1e6:.1f} | {r['riccati_step_s'] * 1e3:.3f} | "
                     f"{r['riccati_step_s'] * 1e6 / r['bodies']:.2f} | "
-                    f"{'%.1f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Data does not fit'} | "
-                    f"{'%.2f' % r['ratio_riccati_over_pin'] if r['ratio_riccati_over_pin'] else '-'} | {r['maxrss_mb']:.0f} |\n")
+                    f"{'%.1f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Model does not fit'} | "
+                    f"{'%.2f' % r['ratio_riccati_over_pin'] if r['ratio_riccati_over_pin'] else '-'} | {r['tree_mem_mb']:.1f} | "
+                    f"{r['tree_mem_mb'] * 1048576 / r['bodies']:.0f} |\n")
         f.write(f"\nFitted log-log slope of the RK4 step over every N above ({ra[0]['bodies']} to {ra[-1]['bodies']} "
                 f"bodies, the issue's range): **{s_all:.3f}**; over N >= 100 bodies: RK4 step **{s_step:.3f}**, "
                 f"evaluation {s_acc:.3f}; "
                 f"over 100 <= N <= 3162 (the tree and its work, about 1 kB per body, in this machine's caches): "
                 f"{s_cache:.3f} "
-                f"(issue: 1.0 +- 0.1). Memory: the library holds HS_TREE_BYTES_PER_BODY bytes per body (arrays, work, RK4 "
-                f"stages: linear by construction); the peak RSS column is the whole process's (Python, numpy and "
-                f"Pinocchio's Data included).\n\n")
+                f"(issue: 1.0 +- 0.1).\n\n"
+                f"Riccati evaluation / pin.aba at N >= 1000 bodies: at most "
+                f"**{'%.2f' % ratio_max if ratio_max else '-'}** (issue: <= 1.0). pin.aba runs on a Data of its own "
+                f"members (validation/val_riccati_pinocchio.py, pin_data; createData's nv^3 tensors do not fit); at "
+                f"33 334 bodies Pinocchio's Model itself (every joint's supports and subtree, O(N x depth)) would need "
+                f"about 35 GB.\n\n"
+                f"Memory: what a tree's load, RK4 steps and an evaluation add to a fresh process's peak (tree_memory_mb); "
+                f"the least-squares line over every size is {mem_a / 1048576:.2f} MB + **{mem_b:.0f} B per body**, off "
+                f"the measurements by at most {100 * mem_dev:.1f} % of the largest (HS_TREE_BYTES_PER_BODY: the "
+                f"library's own count).\n\n")
         f.write("## B. A spatial chain of revolute joints\n\n| bodies | Riccati eval (us) | semi-recursive (us) | pin.aba (us) |\n|---|---|---|---|\n")
         for r in rb:
             f.write(f"| {r['bodies']} | {r['riccati_accel_s'] * 1e6:.2f} | "
                     f"{'%.2f' % (r['semirecursive_s'] * 1e6) if r['semirecursive_s'] else '- (more than 16 bodies)'} | "
-                    f"{'%.2f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Data does not fit'} |\n")
+                    f"{'%.2f' % (r['pin_aba_s'] * 1e6) if r['pin_aba_s'] else 'Model does not fit'} |\n")
         f.write("\n## The seed's large example (Sect. 5.2): 0.1 s at dt = 1 ms, RK4, one core\n\n"
                 "| N | bodies | dof | start | wall (s) | E0 (J) | E_kin(0) (J) | E(0.1 s) (J) | relative energy drift |\n|---|---|---|---|---|---|---|---|---|\n")
         for r in rl:
