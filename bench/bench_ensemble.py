@@ -21,8 +21,9 @@ and writes the figures as JSON + Markdown with machine, device, date and commit.
     gpu_fused     the generic kernel, scratch in a device pool (HS_GPU_PATH=fused)
     gpu_cublas    batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
 The GPU backends are skipped (and say so) where no GPU is usable. Before the first measured run
-of a specialised engine a short warm-up run builds it (NVRTC or the host compiler; cached on
-disk), so that no figure includes a compilation.
+of a specialised engine a warm-up run of 8 instances of the same sweep (t_end is one of the
+engine's constants) builds it (NVRTC or the host compiler; cached on disk), so that no figure
+includes a compilation.
 
 Each figure is one run's own report ("run: N instances in T s (... instance-steps/s)"): wall
 time from sampling to the last results chunk written, model loading excluded; the process's
@@ -278,6 +279,8 @@ def accuracy_rows(exe, sweep, t_end, backends, sweep_of, k, tmpdir, threads):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build", help="build directory holding hydrosweep")
+    ap.add_argument("--exe", default=None, help="the hydrosweep program to run (default: BUILD/hydrosweep; "
+                    "scripts/gpu_session.sh's rehearsal passes the emulated device's)")
     ap.add_argument("--sweep", default=os.path.join(ROOT, "sweeps", "friction_bulk_mc.yaml"))
     ap.add_argument("--backends", default=",".join(ALL_BACKENDS))
     ap.add_argument("--sizes", default="1000,10000,100000,1000000", help="N of the GPU backends")
@@ -304,7 +307,7 @@ def main():
                     help="errors of each CPU backend's first K instances against a tight reference")
     a = ap.parse_args()
 
-    exe = os.path.abspath(os.path.join(a.build, "hydrosweep"))
+    exe = os.path.abspath(a.exe or os.path.join(a.build, "hydrosweep"))
     if not os.access(exe, os.X_OK):
         sys.exit(f"bench: no executable {exe} (build first: scripts/build.sh {a.build})")
     if not os.path.exists(a.sweep):
@@ -336,7 +339,6 @@ def main():
     sweeps["gpu_adaptive"] = os.path.join(tmpdir, "sweep-gpu-adaptive.yaml")
     sweep_copy(a.sweep, sweeps["gpu_adaptive"], t_end=t_end, chunk=a.gpu_chunk or None, step="adaptive", extra=ad)
     sweep_of = lambda b: sweeps.get(b) or sweeps["gpu" if b.startswith("gpu") else "cpu"]
-    warm = os.path.join(tmpdir, "sweep-warm.yaml")
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
 
     # CPU rows first, then the GPU paths size by size: a budget that runs out leaves
@@ -355,10 +357,12 @@ def main():
             if b.startswith("gpu") and not gpus:
                 row.update(ok=False, skipped="no GPU (nvidia-smi -L found none)")
             elif b not in last_rate and b != "reference":
-                # a warm-up of 8 instances over 10 ms builds the specialised engine (cached;
-                # every setting of newton, step and method is an engine of its own)
-                sweep_copy(sweep_of(b), warm, t_end="10 ms")
-                run_one(exe, warm, b, 8, tmpdir, a.threads, 900)
+                # a warm-up of 8 instances builds the specialised engine (cached), so that the
+                # timed runs do not include its compile. It runs the timed sweep itself: t_end, like
+                # every value no instance varies, is a constant of the specialised engine, so a
+                # shorter warm-up (it was 10 ms) built another engine and left the compile in the
+                # first timed run; every setting of newton, step and method is an engine of its own
+                run_one(exe, sweep_of(b), b, 8, tmpdir, a.threads, 900)
             elif b in last_rate and last_rate[b][0] > 0 and not (b in GPU_PATH and last_rate[b][2] < 30):
                 # linear in N from the last size; not for a GPU path whose last size took
                 # under 30 s: below one wave of resident threads (~5e4 on an H100) its time

@@ -356,6 +356,18 @@ static int hs_figures_of(const char *source, const char *prog, const char *kerne
         rc = hs_error_set(err, HS_ERR_NUMERIC, "", 0, 0, "nvrtc", "no ptxas report for %s", fn);
     f->compile_s = hs_now_s() - t0;
     f->cubin_bytes = (long)nbin;
+    if (!rc && bin && kernel && !strcmp(kernel, "hs_spec_kernel")) {
+        /* the same cubin (ptxas -v only reports) under the name a run looks it up by
+         * (hs_gpu_spec_load): `hydrosweep kernel` here fills the cache a GPU machine's runs then
+         * load instead of compiling (scripts/gpu_prepare.sh) */
+        char rtag[128], rname[96];
+        void *have = NULL;
+        size_t nhave = 0;
+        hs_nvrtc_tag(arch, rtag, sizeof rtag);
+        snprintf(rname, sizeof rname, "%016llx-%s.cubin", hs_spec_key(source, rtag), arch);
+        if (hs_kcache_read(rname, &have, &nhave) == 0) free(have);
+        else (void)hs_kcache_write(rname, bin, nbin);
+    }
     free(bin);
     free(log);
     if (!rc) {

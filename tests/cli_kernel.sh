@@ -159,6 +159,14 @@ set -- ${r:-0 0 0 0 1 2 3 4 5}
 "$HS" kernel models/double_pendulum.yaml --arch sm_80 --only specialised --json >"$tmp/a.json" &&
   grep -q '"arch": "sm_80"' "$tmp/a.json" && grep -q '"generic": null' "$tmp/a.json" &&
   grep -q '"specialised": {"registers": [1-9]' "$tmp/a.json" && ok || bad "--arch sm_80: $(cat "$tmp/a.json")"
+# the figures' compile also leaves the run's cubin in the cache (under the name a GPU run looks
+# up: scripts/gpu_prepare.sh fills a GPU machine's cache this way); a second call adds nothing
+mkdir -p "$tmp/kc"
+HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml --only specialised --json >/dev/null &&
+  [ "$(ls "$tmp/kc" | grep -c -- '-sm_90\.cubin$')" = 1 ] && [ "$(ls "$tmp/kc" | grep -c -- '-sm_90\.fig$')" = 1 ] &&
+  [ "$(stat -c %s "$tmp/kc"/*.cubin)" -gt 1000 ] && HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml \
+  --only specialised --json >/dev/null && [ "$(ls "$tmp/kc" | wc -l)" = 2 ] && ok ||
+  bad "the run's cubin in the cache: $(ls -l "$tmp/kc")"
 "$HS" kernel models/double_pendulum.yaml --only both >/dev/null 2>"$tmp/e.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "not one of specialised, generic" "$tmp/e.txt" && ok || bad "bad --only: rc $rc $(cat "$tmp/e.txt")"
 "$HS" kernel models/double_pendulum.yaml --arch ampere >/dev/null 2>"$tmp/e.txt"; rc=$?
