@@ -38,6 +38,17 @@
 # full Newton), modified Newton and adaptive steps at 1e5 and 1e6 (and the cpu backend); the
 # generic paths at 1e5; the kernel figures; the Nsight Compute profile; then the validations
 # of the models that never ran on a GPU, as time allows.
+# Rehearsed here on the emulated device (2026-12-02, AMD EPYC, 2 cores, the carried build
+# unpacked into a copy of the tree with its source path elsewhere; `PATH=<fake nvidia-smi>:$PATH
+# HS_SESSION_EMUL=build/tests/hydrosweep_gpu_emul scripts/gpu_session.sh --sizes 1000
+# --generic-sizes 1000 --quick`): exit 0 in 426 s of 480, 5 files back. Each report line ends
+# with the session time it was written at: carried build used at 1 s (the source path linked);
+# the GPU test (its emulated twin) passed at 19 s; default-path bench at 26 s; generic paths at
+# 67 s; kernel figures from the carried cache at 67 s (0 s: the generic kernel's NVRTC compile
+# is 7-8 minutes); cosim grid at 68 s and search at 98 s, both validated; the branch pendulum's
+# 16384 instances on the emulated device took the rest (313 s), and the phases after it were
+# skipped by their time checks. On a GPU those runs take seconds; there the benchmark's budget
+# is what decides how far it gets.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
@@ -88,7 +99,10 @@ BUILD=${HS_SESSION_BUILD:-build-gpu}
 # (tests/gpu_emul: HS_SESSION_EMUL=build/tests/hydrosweep_gpu_emul, a fake nvidia-smi on PATH)
 HSG=${HS_SESSION_EMUL:-$BUILD/hydrosweep}
 left() { echo $((DEADLINE - ($(date +%s) - T0))); }
-say() { echo "$*" | tee -a "$REPORT"; }
+# a run's time limit: what is left of --deadline-s less a margin, at least 5 s (timeout 0 would
+# mean none, and a negative one is refused); the phases check left() before they start one
+tmo() { local t=$(($(left) - $1)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
+say() { echo "$* [at $(($(date +%s) - T0)) s]" | tee -a "$REPORT"; } # each line with the session time it was written at
 
 # ---- environment: carried libraries ----
 DEV=$ROOT/.devlibs
@@ -177,7 +191,7 @@ fi
 # ---- tests ----
 status=0
 # per-test timeout: what is left of --deadline-s, at most 300 s
-tmo=$(($(left) - 60)); [ "$tmo" -gt 300 ] && tmo=300; [ "$tmo" -lt 30 ] && tmo=30
+ctmo=$(($(left) - 60)); [ "$ctmo" -gt 300 ] && ctmo=300; [ "$ctmo" -lt 30 ] && ctmo=30
 if [ -n "${HS_SESSION_EMUL:-}" ]; then
     gsel=(-R '^test_conformance_gpu_emul$') # the rehearsal: the same suite on the emulated device
 else
@@ -186,7 +200,7 @@ fi
 gdir=$BUILD
 # the emulated program's build (its tests/ holds the emulated twin of the GPU test)
 [ -n "${HS_SESSION_EMUL:-}" ] && gdir=$(cd "$(dirname "$HS_SESSION_EMUL")/.." && pwd)
-ctest --test-dir "$gdir" "${gsel[@]}" --output-on-failure --timeout "$tmo" >"$LOGS/ctest-gpu.log" 2>&1 || status=1
+ctest --test-dir "$gdir" "${gsel[@]}" --output-on-failure --timeout "$ctmo" >"$LOGS/ctest-gpu.log" 2>&1 || status=1
 say "- ctest ${gsel[*]}: $(grep -E 'tests passed|tests failed|No tests were found' "$LOGS/ctest-gpu.log" | tail -1)"
 { echo '```'; grep -E "^  |passed, .* failed|FAIL" "$LOGS/ctest-gpu.log" | head -40; echo '```'; } >>"$REPORT"
 # ---- benchmark: the default path and its variants, then the generic paths ----
@@ -217,7 +231,7 @@ fi
 
 # ---- kernel figures (ptxas, through NVRTC) of the canonical workload ----
 if [ "$(left)" -gt 90 ]; then
-    if timeout $(($(left) - 30)) "$BUILD/hydrosweep" kernel sweeps/friction_bulk_mc.yaml --json >"$OUTDIR/kernel.json" 2>&1; then
+    if timeout -k 10 "$(tmo 30)" "$BUILD/hydrosweep" kernel sweeps/friction_bulk_mc.yaml --json >"$OUTDIR/kernel.json" 2>&1; then
         say "- kernel figures (sweeps/friction_bulk_mc.yaml, sm_90): kernel.json"
         { echo '```'; cat "$OUTDIR/kernel.json"; echo '```'; } >>"$REPORT"
     else
@@ -226,10 +240,13 @@ if [ "$(left)" -gt 90 ]; then
 fi
 
 # ---- Nsight Compute profile of the specialised kernel (unless --no-ncu): 50688 instances, 0.3 s ----
+if [ "$NCU" = 1 ] && ! command -v ncu >/dev/null; then
+    say "- ncu: not on PATH (no profile)"
+fi
 if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
     sed -e "s|^model: *\(\S*\)|model: $ROOT/sweeps/\1|" -e 's|^simulation:.*$|simulation: {t_end: 0.3 s, dt: 1 ms}|' \
         -e 's|^chunk:.*$|chunk: 50688|' sweeps/friction_bulk_mc.yaml >/tmp/hs-ncu-sweep.yaml
-    if timeout $(($(left) - 60)) ncu --clock-control none --kernel-name hs_spec_kernel --launch-count 1 \
+    if timeout -k 10 "$(tmo 60)" ncu --clock-control none --kernel-name hs_spec_kernel --launch-count 1 \
         --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
         --section ComputeWorkloadAnalysis "$HSG" run /tmp/hs-ncu-sweep.yaml -b gpu -n 50688 \
         -o /tmp/hs-ncu.h5 --no-progress >"$OUTDIR/ncu.txt" 2>&1; then
@@ -245,9 +262,9 @@ fi
 # reference backend ----
 if [ "$(left)" -gt 90 ]; then
     rm -f /tmp/hs-cosim.h5 /tmp/hs-cosim.csv
-    if timeout $(($(left) - 60)) "$HSG" run sweeps/cosim_configurations.yaml -b gpu -o /tmp/hs-cosim.h5 \
+    if timeout -k 10 "$(tmo 60)" "$HSG" run sweeps/cosim_configurations.yaml -b gpu -o /tmp/hs-cosim.h5 \
         --no-progress >"$LOGS/cosim.log" 2>&1 &&
-        timeout $(($(left) - 30)) "$HSG" validate sweeps/cosim_configurations.yaml --sample 24 -b gpu \
+        timeout -k 10 "$(tmo 30)" "$HSG" validate sweeps/cosim_configurations.yaml --sample 24 -b gpu \
             >>"$LOGS/cosim.log" 2>&1; then
         say "- cosim grid: $(grep -E '^run: [0-9]+ instances' "$LOGS/cosim.log" | tail -1); $(grep '^validate:' "$LOGS/cosim.log" | tail -1)"
     else
@@ -261,9 +278,9 @@ fi
 # a sample validated against the reference backend ----
 if [ "$(left)" -gt 90 ]; then
     rm -f /tmp/hs-search.h5 /tmp/hs-search.csv
-    if timeout $(($(left) - 60)) "$HSG" run sweeps/cosim_search_single.yaml -b gpu -o /tmp/hs-search.h5 \
+    if timeout -k 10 "$(tmo 60)" "$HSG" run sweeps/cosim_search_single.yaml -b gpu -o /tmp/hs-search.h5 \
         --no-progress >"$LOGS/search.log" 2>&1 &&
-        timeout $(($(left) - 30)) "$HSG" validate sweeps/cosim_search_single.yaml --sample 48 -b gpu \
+        timeout -k 10 "$(tmo 30)" "$HSG" validate sweeps/cosim_search_single.yaml --sample 48 -b gpu \
             >>"$LOGS/search.log" 2>&1; then
         say "- cosim search: $(grep -E '^run: [0-9]+ instances' "$LOGS/search.log" | tail -1); $(grep '^validate:' "$LOGS/search.log" | tail -1)"
         "$BUILD/hydrosweep" analyze cosim /tmp/hs-search.h5 >>"$LOGS/search.log" 2>&1 || true
@@ -292,10 +309,11 @@ EOF2
         set -- $spec
         [ "$(left)" -gt 60 ] || break
         for b in gpu cpu; do
+            [ "$(left)" -gt 60 ] || break
             n=$2
             [ "$b" = cpu ] && n=$(($2 / 16))
             rm -f /tmp/hs-tree.h5 /tmp/hs-tree.csv
-            if timeout $(($(left) - 30)) "$HSG" run "$1" -b $b -n $n -o /tmp/hs-tree.h5 --no-progress \
+            if timeout -k 10 "$(tmo 30)" "$HSG" run "$1" -b $b -n $n -o /tmp/hs-tree.h5 --no-progress \
                 >>"$LOGS/bench.log" 2>&1; then
                 say "- tree $b $(basename "$1"): $(grep -E '^run: [0-9]+ instances' "$LOGS/bench.log" | tail -1)"
             else
@@ -303,7 +321,8 @@ EOF2
                 say "- tree $b $(basename "$1"): FAILED or out of time ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
             fi
         done
-        if timeout $(($(left) - 20)) "$HSG" validate "$1" --sample $3 -b gpu >>"$LOGS/bench.log" 2>&1; then
+        [ "$(left)" -gt 40 ] || break
+        if timeout -k 10 "$(tmo 20)" "$HSG" validate "$1" --sample $3 -b gpu >>"$LOGS/bench.log" 2>&1; then
             say "- tree validate $(basename "$1"): $(grep '^validate:' "$LOGS/bench.log" | tail -1)"
         else
             status=1
@@ -317,7 +336,7 @@ fi
 # ---- a sweep that has never run on a GPU: validated on the specialised kernel against the
 # reference backend (16 instances), and its kernel's figures; into bench.log ----
 validate_on_gpu() { # NAME SWEEP
-    if timeout $(($(left) - 20)) "$HSG" validate "$2" --sample 16 -b gpu >>"$LOGS/bench.log" 2>&1; then
+    if timeout -k 10 "$(tmo 20)" "$HSG" validate "$2" --sample 16 -b gpu >>"$LOGS/bench.log" 2>&1; then
         say "- $1 validate: $(grep '^validate:' "$LOGS/bench.log" | tail -1)"
     else
         status=1
@@ -333,7 +352,7 @@ validate_on_gpu() { # NAME SWEEP
 # throughput on 32768 instances of the 8 s cycle (2.6e8 instance-steps)
 [ "$(left)" -gt 60 ] && validate_on_gpu excavator sweeps/excavator_mc.yaml
 if [ "$(left)" -gt 90 ]; then
-    if timeout $(($(left) - 30)) "$HSG" run sweeps/excavator_mc.yaml -b gpu -n 32768 \
+    if timeout -k 10 "$(tmo 30)" "$HSG" run sweeps/excavator_mc.yaml -b gpu -n 32768 \
         -o /tmp/hs-exc.h5 --no-progress >>"$LOGS/bench.log" 2>&1; then
         say "- excavator 32768 x 8 s: $(grep '^run: ' "$LOGS/bench.log" | tail -1)"
     else
@@ -343,11 +362,11 @@ if [ "$(left)" -gt 90 ]; then
 fi
 
 # ---- the rest of the tests (the gpu ones ran above), in parallel, with the time left ----
-tmo=$(($(left) - 30)); [ "$tmo" -gt 300 ] && tmo=300
+ctmo=$(($(left) - 30)); [ "$ctmo" -gt 300 ] && ctmo=300
 if [ "$CARRIED" = 1 ]; then
     say "- ctest -LE gpu: skipped (the carried build holds the GPU test only; CI runs the others)"
-elif [ "$tmo" -ge 30 ]; then
-    ctest --test-dir "$BUILD" -LE gpu -j"$JOBS" --output-on-failure --timeout "$tmo" >"$LOGS/ctest-all.log" 2>&1 || status=1
+elif [ "$ctmo" -ge 30 ]; then
+    ctest --test-dir "$BUILD" -LE gpu -j"$JOBS" --output-on-failure --timeout "$ctmo" >"$LOGS/ctest-all.log" 2>&1 || status=1
     say "- ctest -LE gpu: $(grep -E 'tests passed|tests failed' "$LOGS/ctest-all.log" | tail -1)"
     grep -A20 "The following tests FAILED" "$LOGS/ctest-all.log" >>"$REPORT" 2>/dev/null
 else
