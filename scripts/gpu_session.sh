@@ -257,39 +257,27 @@ if [ "$NCU" = 1 ] && command -v ncu >/dev/null && [ "$(left)" -gt 120 ]; then
     rm -f /tmp/hs-ncu-sweep.yaml /tmp/hs-ncu.h5 /tmp/hs-ncu.csv
 fi
 
-# ---- co-simulation configurations on the GPU (seed 004 Pub. III; kernels/hs_cosim.h): the
-# grid of sweeps/cosim_configurations.yaml on the specialised kernel, then validate against the
-# reference backend ----
-if [ "$(left)" -gt 90 ]; then
-    rm -f /tmp/hs-cosim.h5 /tmp/hs-cosim.csv
-    if timeout -k 10 "$(tmo 60)" "$HSG" run sweeps/cosim_configurations.yaml -b gpu -o /tmp/hs-cosim.h5 \
-        --no-progress >"$LOGS/cosim.log" 2>&1 &&
-        timeout -k 10 "$(tmo 30)" "$HSG" validate sweeps/cosim_configurations.yaml --sample 24 -b gpu \
-            >>"$LOGS/cosim.log" 2>&1; then
-        say "- cosim grid: $(grep -E '^run: [0-9]+ instances' "$LOGS/cosim.log" | tail -1); $(grep '^validate:' "$LOGS/cosim.log" | tail -1)"
+# ---- run a sweep on the specialised kernel, then validate a sample of it against the reference
+# backend: run_validate LABEL SWEEP SAMPLE LOGNAME [analyze] ----
+run_validate() {
+    local h5=/tmp/hs-$4.h5 log=$LOGS/$4.log
+    rm -f "$h5" "${h5%.h5}.csv"
+    if timeout -k 10 "$(tmo 60)" "$HSG" run "$2" -b gpu -o "$h5" --no-progress >"$log" 2>&1 &&
+        timeout -k 10 "$(tmo 30)" "$HSG" validate "$2" --sample "$3" -b gpu >>"$log" 2>&1; then
+        say "- $1: $(grep -E '^run: [0-9]+ instances' "$log" | tail -1); $(grep '^validate:' "$log" | tail -1)"
+        [ "${5:-}" = analyze ] && { "$BUILD/hydrosweep" analyze cosim "$h5" >>"$log" 2>&1 || true; }
     else
         status=1
-        say "- cosim grid: FAILED or out of time ($(tail -2 "$LOGS/cosim.log" | tr '\n' ' '))"
+        say "- $1: FAILED or out of time ($(tail -2 "$log" | tr '\n' ' '))"
     fi
-fi
-
-# ---- the co-simulation configuration search of Pub. III (sweeps/cosim_search_single.yaml,
-# 5184 instances of 1 s: issue target 5 s on a GPU) on the specialised kernel, its table, and
-# a sample validated against the reference backend ----
-if [ "$(left)" -gt 90 ]; then
-    rm -f /tmp/hs-search.h5 /tmp/hs-search.csv
-    if timeout -k 10 "$(tmo 60)" "$HSG" run sweeps/cosim_search_single.yaml -b gpu -o /tmp/hs-search.h5 \
-        --no-progress >"$LOGS/search.log" 2>&1 &&
-        timeout -k 10 "$(tmo 30)" "$HSG" validate sweeps/cosim_search_single.yaml --sample 48 -b gpu \
-            >>"$LOGS/search.log" 2>&1; then
-        say "- cosim search: $(grep -E '^run: [0-9]+ instances' "$LOGS/search.log" | tail -1); $(grep '^validate:' "$LOGS/search.log" | tail -1)"
-        "$BUILD/hydrosweep" analyze cosim /tmp/hs-search.h5 >>"$LOGS/search.log" 2>&1 || true
-    else
-        status=1
-        say "- cosim search: FAILED or out of time ($(tail -2 "$LOGS/search.log" | tr '\n' ' '))"
-    fi
-    rm -f /tmp/hs-search.h5 /tmp/hs-search.csv
-fi
+    rm -f "$h5" "${h5%.h5}.csv"
+}
+# the co-simulation configurations (seed 004 Pub. III; kernels/hs_cosim.h): the grid of
+# sweeps/cosim_configurations.yaml
+[ "$(left)" -gt 90 ] && run_validate "cosim grid" sweeps/cosim_configurations.yaml 24 cosim
+# the configuration search of Pub. III (sweeps/cosim_search_single.yaml, 5184 instances of 1 s:
+# issue target 5 s on a GPU), and its table
+[ "$(left)" -gt 90 ] && run_validate "cosim search" sweeps/cosim_search_single.yaml 48 search analyze
 
 # ---- riccati (tree) ensembles on the tree kernel (kernels/hs_tree_kernel.cuh, never run on a
 # GPU before): the branch pendulum's Monte Carlo (4 bodies, 2 s each) at 16384 instances, and
