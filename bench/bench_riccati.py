@@ -63,12 +63,8 @@ def pin_model_fits(d):
     joint, the list of its supports and of its subtree (O(nbody x depth) indices, about 64 B per
     pair as measured: 3.2 GB for the 10 000-body branch system, whose depth is 9 996), so the
     33 334-body chain would need about 35 GB."""
-    par = d["parent"]
-    dep = np.zeros(len(par))
-    for j, p in enumerate(par):
-        dep[j] = dep[p] + 1 if p >= 0 else 1
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return 64.0 * float(np.sum(dep)) <= 0.5 * mem
+    return 64.0 * float(np.sum(V.depths(d))) <= 0.5 * mem
 
 
 def pin_time(d, q, v):

@@ -128,20 +128,32 @@ def random_state(rng, d):
     return np.array(q), np.array(v)
 
 
+def to_pinocchio_tangent(d, v):
+    """hydrosweep's velocities or accelerations (nv) as Pinocchio's: a ball joint's in its
+    joint frame (rot0_j times the child frame's)."""
+    out, iv = [], 0
+    for j, t in enumerate(d["jtype"]):
+        if t == BALL:
+            out += list(d["rot0"][j] @ v[iv:iv + 3])
+            iv += 3
+        else:
+            out.append(v[iv])
+            iv += 1
+    return np.array(out)
+
+
 def to_pinocchio(d, q, v):
     """hydrosweep's (q, v) as Pinocchio's: quaternion order, ball velocity in the joint frame."""
-    qp, vp, iq, iv = [], [], 0, 0
-    for j, t in enumerate(d["jtype"]):
+    qp, iq = [], 0
+    for t in d["jtype"]:
         if t == BALL:
             w, x, y, z = q[iq:iq + 4]
             qp += [x, y, z, w]
-            vp += list(d["rot0"][j] @ v[iv:iv + 3])
-            iq, iv = iq + 4, iv + 3
+            iq += 4
         else:
             qp.append(q[iq])
-            vp.append(v[iv])
-            iq, iv = iq + 1, iv + 1
-    return np.array(qp), np.array(vp)
+            iq += 1
+    return np.array(qp), to_pinocchio_tangent(d, v)
 
 
 def from_pinocchio_acc(d, a):
@@ -230,38 +242,34 @@ def rel(a, b):
     return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
-def to_pinocchio_acc(d, vd):
-    """hydrosweep's joint accelerations as Pinocchio's (a ball joint's in the joint frame)."""
-    out, iv = [], 0
-    for j, t in enumerate(d["jtype"]):
-        if t == BALL:
-            out += list(d["rot0"][j] @ vd[iv:iv + 3])
-            iv += 3
-        else:
-            out.append(vd[iv])
-            iv += 1
-    return np.array(out)
+def bias_torques(model, data, qp, vp):
+    """b(q, v) = rnea(q, v, 0): gravity, velocity products (the torques of zero acceleration)."""
+    return pin.rnea(model, data, qp, vp, np.zeros(model.nv)).copy()
 
 
-def backward_error(model, data, qp, vp, ap):
+def backward_error(model, data, qp, vp, ap, b):
     """How far accelerations ap (Pinocchio's coordinates) are from solving the equations of
-    motion M(q) a + b(q, v) = 0 (no joint torques), by Pinocchio's inverse dynamics, which
-    divides by nothing and is stable: the residual rnea(q, v, ap) relative to its two terms,
+    motion M(q) a + b(q, v) = 0 (no joint torques; b from bias_torques, once per state), by
+    Pinocchio's inverse dynamics, which divides by nothing and is stable: the residual
+    rnea(q, v, ap) relative to its two terms,
     max |M ap + b| / max(max |M ap|, max |b|). Rounding-level for accelerations that solve a
     nearby problem exactly (backward stable), however ill-conditioned M is; O(N) in time and
     memory, so it checks the trees of 10 000 bodies where no dense solution can be formed."""
-    z = np.zeros(model.nv)
     r = pin.rnea(model, data, qp, vp, ap).copy()
-    b = pin.rnea(model, data, qp, vp, z).copy()
     return float(np.max(np.abs(r)) / max(np.max(np.abs(r - b)), np.max(np.abs(b)), 1e-300))
+
+
+def depths(d):
+    """Every body's depth: the joints from the ground to it, its own included (nbody)."""
+    dep = np.zeros(len(d["parent"]), dtype=int)
+    for j, p in enumerate(d["parent"]):
+        dep[j] = dep[p] + 1 if p >= 0 else 1
+    return dep
 
 
 def depth(d):
     """The longest path from the ground to a tip, in joints."""
-    dep = np.zeros(len(d["parent"]), dtype=int)
-    for j, p in enumerate(d["parent"]):
-        dep[j] = dep[p] + 1 if p >= 0 else 1
-    return int(dep.max())
+    return int(depths(d).max())
 
 
 def make_tree(d):
@@ -296,9 +304,10 @@ def main():
                 vd, _F = tree.accel(q, v)
                 qp, vp = to_pinocchio(d, q, v)
                 aba = pin.aba(model, data, qp, vp, np.zeros(model.nv)).copy()
+                b = bias_torques(model, data, qp, vp)
                 wp = max(wp, rel(vd, from_pinocchio_acc(d, aba)))
-                wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_acc(d, vd)))
-                wa = max(wa, backward_error(model, data, qp, vp, aba))
+                wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_tangent(d, vd), b))
+                wa = max(wa, backward_error(model, data, qp, vp, aba, b))
             ok = wp <= TOL and wb <= BERR_TOL
             fails += not ok
             kinds = "/".join(str(int(np.sum(d["jtype"] == k))) for k in (REVOLUTE, PRISMATIC))
@@ -324,10 +333,11 @@ def main():
                 q, v = random_state(rng, d)
                 vd, _F = tree.accel(q, v)
                 qp, vp = to_pinocchio(d, q, v)
-                wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_acc(d, vd)))
+                b = bias_torques(model, data, qp, vp)
+                wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_tangent(d, vd), b))
                 with np.errstate(all="ignore"):
                     aba = pin.aba(model, data, qp, vp, np.zeros(model.nv)).copy()
-                    own = backward_error(model, data, qp, vp, aba) if np.all(np.isfinite(aba)) else float("inf")
+                    own = backward_error(model, data, qp, vp, aba, b) if np.all(np.isfinite(aba)) else float("inf")
                 wa = max(wa, own)
                 if own <= ABA_STABLE:
                     wp = max(wp, rel(vd, from_pinocchio_acc(d, aba)))
@@ -392,7 +402,8 @@ def main():
                 v = 0.01 * v
             vd, _F = t.accel(q, v)
             qp, vp = to_pinocchio(d, q, v)
-            wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_acc(d, vd)))
+            b = bias_torques(model, data, qp, vp)
+            wb = max(wb, backward_error(model, data, qp, vp, to_pinocchio_tangent(d, vd), b))
             if N == 59:
                 ref, cond = dense_reference(model, data, qp, vp)
                 ref = from_pinocchio_acc(d, ref)
