@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Single-instance speed on one CPU core: wall time of each case model's work cycle with
 `hydrosweep simulate` (the generic engine), median of R repeats; then the engine specialised to
-the model (the cpu backend's default, host/kernel_spec.h) on the seed 003 and Pub. I cycles,
+the model (the cpu backend's default, host/engine/kernel_spec.h) on the seed 003 and Pub. I cycles,
 full and modified Newton, timed per instance over `hydrosweep run -n 32 --threads 1` after a
 warm-up run has built it. Written as JSON + Markdown with machine, date and commit.
 

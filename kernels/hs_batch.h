@@ -15,6 +15,7 @@
 #endif
 
 #include "hs_integrator.h"
+#include "hs_model_derive.h"
 #include "hs_rules.h"
 
 #define HS_MAX_OUT 32 /* recorded signals */
@@ -103,7 +104,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
     /* the integrator's settings: the table every route checks (hs_rules.h) */
     if (hs_irule_broken(m) >= 0) return 0;
     if (hs_crule_broken(m) >= 0) return 0; /* and the co-simulation's */
-    /* the double-step formulation solves position equations only (host/model_validate.c) */
+    /* the double-step formulation solves position equations only (host/model/model_validate.c) */
     if (m->formulation != HS_FORM_PENALTY && (m->formulation != HS_FORM_DOUBLE_STEP || m->nnh > 0)) return 0;
     for (i = 0; i < m->nbody; ++i) {
         if (m->joint_ball[i] == 1 || m->joint_ball[i] == 2) continue; /* a ball joint's massless bodies */
@@ -208,7 +209,7 @@ HS_HD static inline int hs_model_plausible(const hs_model *m)
 /* Applies the n overrides v to m in place and re-derives it. Returns 0 if a value broke a
  * physical rule. Every derived member is a function of the primary ones, so a model that
  * only overrides of the same members ever touch gives the same result whatever was applied
- * to it before (host/kernel_spec.c relies on that). */
+ * to it before (host/engine/kernel_spec.c relies on that). */
 HS_HD static inline int hs_model_override(hs_model *m, const hs_override_spec *ov, const double *v)
 {
     int j;
@@ -226,7 +227,7 @@ HS_HD static inline int hs_model_override(hs_model *m, const hs_override_spec *o
     }
     hs_model_derive(m);
     /* a swept axis: the general rotation and velocity recursion whatever the drawn value, as
-     * in a specialised build (host/kernel_spec.c), so that both give the same bits */
+     * in a specialised build (host/engine/kernel_spec.c), so that both give the same bits */
     for (j = 0; j < ov->n; ++j) {
         unsigned long a = (unsigned long)((char *)m->joint_axis - (char *)m);
         if (ov->offset[j] >= a && ov->offset[j] < a + sizeof m->joint_axis) {

@@ -7,7 +7,7 @@
 #ifndef HS_HD_H
 #define HS_HD_H
 
-/* NVRTC (run-time compilation of the specialised kernels, host/kernel_spec.c) has the math
+/* NVRTC (run-time compilation of the specialised kernels, host/engine/kernel_spec.c) has the math
  * functions built in and no C library headers. */
 #ifndef __CUDACC_RTC__
 #include <math.h>
@@ -24,7 +24,7 @@
 #endif
 #define HS_RESTRICT __restrict__
 
-/* Fixed maximum sizes, checked when a model is loaded (host/model_load.c). They size the
+/* Fixed maximum sizes, checked when a model is loaded (host/model/model_load.c). They size the
  * per-instance work arrays, which live on the stack (CPU) or in local memory (GPU). */
 #define HS_MAX_BODIES 16 /* bodies of the spanning tree (one joint each) */
 #define HS_MAX_Z HS_MAX_BODIES /* relative joint coordinates */
@@ -48,7 +48,7 @@
 #define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
 
 /* Capacities of the per-instance arrays (hs_state, hs_work and their parts): the HS_MAX_*
- * limits, unless a specialised build (host/kernel_spec.c) sets them to one model's sizes
+ * limits, unless a specialised build (host/engine/kernel_spec.c) sets them to one model's sizes
  * before including the engine. The model block itself (hs_model) is always laid out with
  * HS_MAX_*: the host and every build of the engine share it. */
 #ifndef HS_CAP_BODIES
@@ -110,11 +110,11 @@
 /* The type of every quantity the physics computes from the state (positions, velocities,
  * forces, pressures, rates). The model's values and the integrator's own bookkeeping stay
  * double. A translation unit may define HS_REAL before including the engine to run the same
- * physics in another arithmetic: host/linearize.cpp defines a forward-mode dual number, which
+ * physics in another arithmetic: host/engine/linearize.cpp defines a forward-mode dual number, which
  * gives the exact derivatives of the linearization (seed 001 Sect. 3) from this one code. */
 #ifndef HS_REAL
 #define HS_REAL double
-#define HS_REAL_IS_DOUBLE 1 /* (not the dual numbers of host/linearize.cpp) */
+#define HS_REAL_IS_DOUBLE 1 /* (not the dual numbers of host/engine/linearize.cpp) */
 #endif
 typedef HS_REAL hs_real;
 

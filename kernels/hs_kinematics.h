@@ -35,7 +35,7 @@ typedef struct hs_kin {
  * one column before, and two entries answer most of sin and cos, which take about a tenth of
  * a step's time on a CPU. Entries match by their bits (cos and sin are functions of them:
  * the same values as computing them again). Not on a GPU (local memory per thread), nor for
- * other hs_real types (host/linearize.cpp's dual numbers carry derivatives). */
+ * other hs_real types (host/engine/linearize.cpp's dual numbers carry derivatives). */
 #if defined(HS_REAL_IS_DOUBLE) && !defined(__CUDACC__)
 #define HS_TRIG_CACHE 1
 typedef struct hs_trig {

@@ -183,6 +183,8 @@ HS_HD static inline void hs_cut_equations(hs_model *m)
     }
 }
 
+/* Recomputes every derived quantity (centre of mass and inertia from shapes, ancestor masks,
+ * unit axes) from the primary values. Call after loading and after changing a parameter. */
 HS_HD static inline void hs_model_derive(hs_model *m)
 {
     int j;

@@ -17,7 +17,7 @@
  *
  * Near t = 0 the closed forms cancel; there a, b, c = sin t / t and the derivatives a'/t, b'/t
  * are their Taylor series in x = t^2 (exact to rounding for x < 1), which also keeps the dual
- * numbers of host/linearize.cpp away from sqrt(0). */
+ * numbers of host/engine/linearize.cpp away from sqrt(0). */
 #ifndef HS_ROTVEC_H
 #define HS_ROTVEC_H
 

@@ -1,7 +1,7 @@
 /* hs_rules.h -- the rules of the integrator's settings, defined once. A value reaches a model
  * by five routes: the model file, `--set NAME=VALUE`, a sweep's `simulation:`, a sweep's
  * `parameters:` (drawn per instance) and Python's Model.set. The first three and Python are
- * refused at once with the rule (host/model_validate.c reports the first rule broken by
+ * refused at once with the rule (host/model/model_validate.c reports the first rule broken by
  * hs_irule_broken); a drawn value that breaks a rule makes its instance invalid (status
  * HS_ST_INVALID: hs_model_values_ok, hs_batch.h), as a drawn negative mass does. All of them
  * evaluate this one table, so no route can accept what another refuses.
@@ -9,7 +9,7 @@
  * Each rule bounds one setting by an interval that may depend on the others (dt <= t_end,
  * h_min <= h_init <= h_max), so that the bounds of a swept setting follow from the model it
  * is swept in (the sweep loader refuses a distribution whose draws would all or mostly break
- * them only where they are the run's size, t_end / dt: host/sweep_load.c). */
+ * them only where they are the run's size, t_end / dt: host/sweep/sweep_load.c). */
 #ifndef HS_RULES_H
 #define HS_RULES_H
 
@@ -25,7 +25,7 @@
 #define HS_RULE_INF 1.7976931348623157e308
 
 /* X(ID, key of the integrator mapping, member of hs_model, the parameter's unit (`info`), the
- * unit suffixes a model file takes for it (host/yaml_tree.h yt_get_num: "" none, "|rad|m" none,
+ * unit suffixes a model file takes for it (host/base/yaml_tree.h yt_get_num: "" none, "|rad|m" none,
  * rad or m), its default, what its rule says). The order is that of `hydrosweep info`'s list;
  * the bounds are in hs_irule_bounds. */
 #define HS_INTEGRATOR_RULES(X)                                                                        \
@@ -178,7 +178,7 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
 
 /* The co-simulation's rules (integrator.coupling and the cosim section: kernels/hs_cosim.h),
  * defined once like the integrator's: X(ID, the key it is about, what it says). The loader
- * reports the first one broken (host/model_validate.c); a drawn value that breaks one makes
+ * reports the first one broken (host/model/model_validate.c); a drawn value that breaks one makes
  * its instance invalid (hs_model_values_ok). */
 #define HS_COSIM_RULES(X)                                                                              \
     X(COUPLING, "coupling", "coupling must be monolithic or cosim")                                    \
@@ -220,7 +220,7 @@ enum hs_crule { HS_COSIM_RULES(HS_CRULE_ENUM_) HS_CR_COUNT };
 
 /* Does the hydraulic step h divide the communication step dt a whole number of times (to 1e-9
  * relative), at most HS_MAX_STEPS of them? The rule cosim.h_hyd keeps, here and in the sweep
- * loader's checks of listed values (host/sweep_load.c). */
+ * loader's checks of listed values (host/sweep/sweep_load.c). */
 HS_HD static inline int hs_cosim_h_hyd_ok(double dt, double h)
 {
     double r = dt / h;
@@ -252,7 +252,7 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
 }
 
 /* The rules between a component's parameters and between components (docs/model-format.md,
- * hydraulics.components[]), checked once for a model file (host/model_validate.c, with the messages) and for every drawn instance
+ * hydraulics.components[]), checked once for a model file (host/model/model_validate.c, with the messages) and for every drawn instance
  * (hs_model_values_ok): a drawn value that breaks one makes its instance invalid. */
 enum hs_cmp_pair_rule {
     HS_CPR_OK = 0,

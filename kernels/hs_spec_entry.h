@@ -1,5 +1,5 @@
 /* hs_spec_entry.h -- the entry points of a specialised build of the engine. A generated
- * translation unit (host/kernel_spec.c) defines HS_SPEC, the sizes, the topology, hs_mview
+ * translation unit (host/engine/kernel_spec.c) defines HS_SPEC, the sizes, the topology, hs_mview
  * and hs_spec_view_load, then includes this header, which adds
  *   hs_spec_base, hs_spec_out   the shared model and output spec (constant memory on a GPU)
  *   hs_spec_instance            one instance: its view, then hs_run_model (kernels/hs_batch.h)
@@ -7,13 +7,13 @@
  *                               the host compiler for tests/gpu_emul's emulated device),
  *                               counting finished instances for the host's progress
  *   hs_spec_cpu_set/_run        the host compiler's build for the CPU backend (a shared object
- *                               loaded by host/kernel_build.c)
+ *                               loaded by host/engine/kernel_build.c)
  * Everything else is the ordinary engine: one physics text, specialised by constants. */
 #ifndef HS_SPEC_ENTRY_H
 #define HS_SPEC_ENTRY_H
 
 #ifndef HS_SPEC
-#error "hs_spec_entry.h belongs to a specialised build (host/kernel_spec.c generates one)"
+#error "hs_spec_entry.h belongs to a specialised build (host/engine/kernel_spec.c generates one)"
 #endif
 
 #ifndef HS_SPEC_BLOCK
@@ -69,7 +69,7 @@ HS_HD static inline int hs_spec_instance(const double *var, const int *pre, long
 }
 
 #if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
-#include "hs_kernels.cuh" /* hs_gpu_ctl */
+#include "hs_gpu_launch.cuh" /* hs_gpu_ctl */
 
 /* One thread per instance. ctl (mapped pinned host memory, or NULL): the instance is counted
  * in ctl->done when it ends, and skipped when ctl->stop is set before it starts. Each thread's

@@ -32,7 +32,7 @@
 /* The dense LU of the Newton, projection, acceleration and loop-closure systems. A
  * translation unit may define HS_LU_FACTOR, HS_LU_SOLVE, HS_LU_SOLVE_T and HS_LU_PIVOT before
  * including this header to solve with another library (the reference backend uses LAPACK's
- * dgetrf/dgetrs: host/backend_reference.c, which so cross-checks hs_linalg.h). Same
+ * dgetrf/dgetrs: host/engine/backend_reference.c, which so cross-checks hs_linalg.h). Same
  * signatures as hs_lu_factor / hs_lu_solve / hs_lu_solve_t of hs_linalg.h; HS_LU_PIVOT(LU,
  * lda, k) is the k-th pivot u_kk of a factorisation (hs_lu_factor keeps 1/u_kk). */
 #ifndef HS_LU_FACTOR

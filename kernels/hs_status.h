@@ -5,7 +5,7 @@
  *
  * Everything that names a bit expands the table HS_STATUS_BITS: the engine's enum
  * (HS_ST_MAXITER, ...), the warning mask HS_ST_WARNINGS, the results file's attributes of
- * /status and its /ensemble counts (host/results.c), which the Python reader decodes
+ * /status and its /ensemble counts (host/results/results.c), which the Python reader decodes
  * (python/hydrosweep/results.py reads the table from the file, not from a copy). A bit added
  * here appears in all of them; tests/test_results.c fails if the results file lacks one. */
 #ifndef HS_STATUS_H

@@ -154,7 +154,7 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     return s->status;
 }
 
-/* hs_step in phases. The CUDA cuBLAS path (host/backend_gpu_cublas.cu) runs the same phases
+/* hs_step in phases. The CUDA cuBLAS path (host/gpu/backend_gpu_cublas.cu) runs the same phases
  * with the Newton systems of all instances solved in one batched call between two kernels. */
 
 /* The first signal knot or switch strictly inside (t0, t1) (by more than sl), else t1
@@ -246,7 +246,7 @@ HS_HD static inline void hs_step_prologue(const hs_mview *m, const hs_state *s, 
     for (e = 0; e < HS_N(m, ncon); ++e) w->lam[e] = s->lambda[e];
 }
 
-/* Prologue of the next fixed (sub-)step of the cuBLAS path (host/backend_gpu_phases.cuh): at
+/* Prologue of the next fixed (sub-)step of the cuBLAS path (host/gpu/backend_gpu_phases.cuh): at
  * the start of a step of dt (not of a sub-step to a knot) the ball joints' charts, as hs_step
  * changes them (hs_ball_rechart; it may fail the instance); its span (hs_step_span), then
  * hs_step_prologue. */

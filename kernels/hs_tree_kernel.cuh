@@ -1,8 +1,8 @@
 /* hs_tree_kernel.cuh -- the GPU kernel of a tree ensemble (the Riccati formulation, seed 002;
  * kernels/hs_tree_batch.h): one thread runs whole instances of hs_tree_run_instance, the same
- * HS_HD code as the cpu and reference backends. Built by nvcc into host/backend_gpu_tree.cu;
+ * HS_HD code as the cpu and reference backends. Built by nvcc into host/gpu/backend_gpu_tree.cu;
  * also compiled by NVRTC for `hydrosweep kernel` (hs_kernel_figures_tree,
- * host/backend_gpu_spec.cu) from the source "#define HS_TREE_KERNEL_DEFINE\n#include
+ * host/gpu/backend_gpu_spec.cu) from the source "#define HS_TREE_KERNEL_DEFINE\n#include
  * \"hs_tree_kernel.cuh\"" with the embedded engine headers.
  *
  * A tree of hundreds of bodies fits neither registers nor a thread's stack: each thread's
@@ -13,10 +13,10 @@
 #ifndef HS_TREE_KERNEL_CUH
 #define HS_TREE_KERNEL_CUH
 
-#include "hs_kernels.cuh" /* HS_GPU_BLOCK, hs_gpu_ctl */
+#include "hs_gpu_launch.cuh" /* HS_GPU_BLOCK, hs_gpu_ctl */
 #include "hs_tree_batch.h"
 
-/* The kernel in one translation unit only (host/backend_gpu_tree.cu, the NVRTC program of
+/* The kernel in one translation unit only (host/gpu/backend_gpu_tree.cu, the NVRTC program of
  * `hydrosweep kernel`). */
 #ifdef HS_TREE_KERNEL_DEFINE
 /* Thread tid (< nthr, the pool slots in use) runs instances tid, tid + nthr, ... of the

@@ -4,7 +4,7 @@
 #   - .devlibs/ (scripts/fetch_devlibs.sh), unless there;
 #   - build-gpu/: hydrosweep and the gpu-labelled test (test_conformance_gpu_cu) built with CUDA
 #     for sm_90 (the H100 and H200), MPI off (its library and daemons are not on the GPU
-#     machine); compiling host/backend_gpu.cu's generic kernels alone takes minutes of one
+#     machine); compiling host/gpu/backend_gpu.cu's generic kernels alone takes minutes of one
 #     core, more than a window can give;
 #   - its NVRTC cache (build-gpu/kernel-cache, keyed by NVRTC's version, the architecture and the
 #     source): the ptxas figures gpu_session.sh asks for, among them the generic kernel's, whose

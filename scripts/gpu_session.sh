@@ -21,7 +21,7 @@
 #       carry=[".gpucarry.tar.xz"], timeout_s=560)
 # (the device copy has no .git: the commit to record comes in HS_COMMIT).
 # With build-gpu/HS_CARRY (gpu_prepare.sh's stamp) and its programs running there, the carried
-# build is used as it is: no CMake, no compiler (host/backend_gpu.cu alone takes minutes of one
+# build is used as it is: no CMake, no compiler (host/gpu/backend_gpu.cu alone takes minutes of one
 # core, and the generic kernel's NVRTC figures 7-8 more), its NVRTC cache already holding the
 # figures asked for below; when the carried build was made in another directory, that path is
 # linked to this checkout so that ctest's absolute paths hold. It holds only the GPU test's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_circuit.sh -- `hydrosweep circuit` (host/cli_circuit.c): the DOT graph of
+# cli_circuit.sh -- `hydrosweep circuit` (host/cli/cli_circuit.c): the DOT graph of
 # tests/data/crane_ls.yaml names every node and element once, with the right wiring (the pump
 # from the tank to its outlet, the check valve into the pump line, the relief valve to the
 # tank, the accumulator on the line, the load-sensing line dashed from the piston chamber, the

@@ -159,9 +159,9 @@ echo "  inline commands: $ran ran, $skipped skipped (placeholders or fragments)"
 cd "$ROOT" || exit 1
 # every option a command's parser takes is named by its --help
 for c in simulate info run validate merge kernel linearize circuit; do
-  src=host/cli_$c.c
-  case $c in validate | merge) src=host/cli_run.c ;; esac
-  [ -f "$src" ] || continue
+  src=host/cli/cli_$c.c
+  case $c in validate | merge) src=host/cli/cli_run.c ;; esac
+  [ -f "$src" ] || { bad "no source $src for the command $c (moved?)"; continue; }
   "$HS" "$c" --help >"$tmp/help.txt" 2>&1
   for o in $(grep -o '!strcmp(a, "--[a-z-]*")\|!strcmp(argv\[i\], "--[a-z-]*")' "$src" | grep -o -- '--[a-z-]*' | sort -u); do
     case "$c:$o" in *:--help | validate:--progress | validate:--no-progress | validate:--resume | validate:--stop-after | validate:--shard | validate:--batch | merge:*) continue ;; esac

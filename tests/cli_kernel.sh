@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_kernel.sh -- `hydrosweep kernel`: the GPU kernels' resources as ptxas reports them through
-# NVRTC, without a GPU (host/backend_gpu_spec.cu, hs_kernel_figures).
+# NVRTC, without a GPU (host/gpu/backend_gpu_spec.cu, hs_kernel_figures).
 #  - every shipped model and sweep but the riccati ones (its specialised kernel; the generic one,
 #    which does not depend on the model, once): exit 0, one JSON object with "specialised" and
 #    "generic", each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes

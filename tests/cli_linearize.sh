@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_linearize.sh -- `hydrosweep linearize` (host/cli_linearize.c): the seed 001 four-bar's
+# cli_linearize.sh -- `hydrosweep linearize` (host/cli/cli_linearize.c): the seed 001 four-bar's
 # sizes, independent coordinate and eigenvalues as text (17 significant digits, two zeros,
 # -1/tau) and as JSON (size, jacobian rows, eigenvalues as [re, im], the same values as the
 # text), --compare and --fd-sweep, --at t=T, --set; bad arguments exit 1 and bad models or

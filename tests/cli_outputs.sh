@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_outputs.sh -- files are written only where asked, never through a link (host/fileio.h
+# cli_outputs.sh -- files are written only where asked, never through a link (host/base/fileio.h
 # hs_check_output_file; python/hydrosweep/_paths.py): for every file hydrosweep creates or
 # resumes -- the results .h5 and its .part, the CSV summary and its .part, a merge output, the
 # simulate CSV, a plot, the kernel cache, the Sobol' indices stored into a results file -- a

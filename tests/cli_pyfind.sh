@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_pyfind.sh -- the interpreter that `hydrosweep plot` and `hydrosweep analyze` run
-# (host/cli_plot.c find_python): $HS_PYTHON alone when set; else the package's interpreter
+# (host/cli/cli_plot.c find_python): $HS_PYTHON alone when set; else the package's interpreter
 # ($HS_PACKAGE_PYTHON, set by the pip-installed command), /usr/bin/python3 and python3 on PATH,
 # the first that imports what the command needs. One that fails an import (here a stand-in whose
 # h5py raises "ImportError: numpy.core.multiarray failed to import", as Debian's h5py does under

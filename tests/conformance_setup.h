@@ -58,7 +58,7 @@ static inline void setup(void)
 }
 
 /* A job over cnt instances with values v (cnt x 3) into o, allocated here with the setup's
- * trajectory length. Needs host/backend.h included first (hs_batch_job; the C++ tests include
+ * trajectory length. Needs host/engine/backend.h included first (hs_batch_job; the C++ tests include
  * it inside extern "C"). Returns hs_batch_out_alloc's status. */
 static inline int conf_job(hs_batch_job *job, const double *v, long cnt, hs_batch_out *o)
 {

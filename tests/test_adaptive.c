@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "hs/model_file.h"
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 #include "hs_batch.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-/* test_backends.c -- host/backend_cpu.c and host/backend_reference.c (conformance suite, CPU
+/* test_backends.c -- host/engine/backend_cpu.c and host/engine/backend_reference.c (conformance suite, CPU
  * part): the OpenMP batch equals the reference backend (LAPACK solves) per instance at
  * rounding level with equal Newton counts; batches are deterministic; an instance with an
  * invalid or diverging parameter is flagged while the others are kept unchanged. The same
@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 #include "conformance_setup.h"
 
 static void run(int backend, int threads, const double *v, long cnt, hs_batch_out *o)

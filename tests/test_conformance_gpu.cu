@@ -1,5 +1,5 @@
-/* test_conformance_gpu.cu -- host/backend_gpu.cu, host/backend_gpu_spec.cu and
- * host/backend_gpu_cublas.cu (conformance suite, GPU part; label gpu, needs a CUDA device):
+/* test_conformance_gpu.cu -- host/gpu/backend_gpu.cu, host/gpu/backend_gpu_spec.cu and
+ * host/gpu/backend_gpu_cublas.cu (conformance suite, GPU part; label gpu, needs a CUDA device):
  * the GPU twin of tests/test_backends.c, with the same model, overrides and assertions.
  *  - the specialised kernel (the default path; NVRTC) vs the reference backend and the cpu
  *    batch (itself specialised, compiled by the host compiler), full and modified Newton; it
@@ -14,7 +14,7 @@
  *    run alone;
  *  - an invalid instance is flagged with NaN statistics, a diverging one flagged or finished;
  *  - an unknown HS_GPU_PATH is an error;
- *  - progress (host/backend.h's callback): on every path the counts the kernels keep in mapped
+ *  - progress (host/engine/backend.h's callback): on every path the counts the kernels keep in mapped
  *    pinned memory rise to the job's size while the host polls, the results are bit-identical
  *    to a run without a callback, and a stop request is honoured (HS_ERR_INTERRUPTED);
  *  - the double-step formulation on the specialised, fused and cuBLAS paths vs the reference;
@@ -26,9 +26,10 @@
 
 #include "hs_batch.h"
 extern "C" {
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 }
-#include "backend_gpu.h"
+#include "gpu/backend_gpu.h"
 #include "conformance_setup.h"
 #include "hs/model_file.h" /* hs_model_load */
 #include "hs/results.h" /* hs_quantile */
@@ -143,7 +144,7 @@ static void check_quantiles(void)
     rc = hs_gpu_quantiles(x, N, q, 6, out);
     CHECK(rc == 0, "hs_gpu_quantiles runs (%d)", rc);
     for (k = 0; k < 5; ++k) {
-        /* the host's quantile (host/results.c), which the GPU's must equal to the bit, and
+        /* the host's quantile (host/results/results.c), which the GPU's must equal to the bit, and
          * R type 7 on the sorted values to rounding */
         double h = (double)(m - 1) * q[k];
         long lo = (long)floor(h);

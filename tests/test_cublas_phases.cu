@@ -1,4 +1,4 @@
-/* test_cublas_phases.cu -- host/backend_gpu_phases.cuh (the cuBLAS GPU path's per-instance
+/* test_cublas_phases.cu -- host/gpu/backend_gpu_phases.cuh (the cuBLAS GPU path's per-instance
  * phases), on the host: no GPU needed, label unit. The phases are driven by a host loop shaped
  * like hs_backend_gpu_cublas (all instances in lockstep, Newton systems of the unconverged
  * ones solved between assemble and update, padded to the largest nx) with hs_lu_factor /
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "backend_gpu_phases.cuh"
+#include "gpu/backend_gpu_phases.cuh"
 #include "test_util.h"
 
 #define NI 12

@@ -11,7 +11,7 @@
 
 #include "hs/model_file.h"
 #include "hs_batch.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "test_util.h"
 
 static hs_work *W, *W2;

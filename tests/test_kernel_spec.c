@@ -1,4 +1,4 @@
-/* test_kernel_spec.c -- host/kernel_spec.c and host/kernel_build.c: the engine specialised to
+/* test_kernel_spec.c -- host/engine/kernel_spec.c and host/engine/kernel_build.c: the engine specialised to
  * a model structure.
  *  - the field table describes every byte of hs_model (a member added to the model without
  *    the table fails here);
@@ -21,10 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 #include "hs/model_file.h"
-#include "kernel_build.h"
-#include "kernel_spec.h"
+#include "engine/kernel_build.h"
+#include "engine/kernel_spec.h"
 #include "test_util.h"
 
 static const char *const models[] = {
@@ -347,7 +348,7 @@ static void test_component_engines(void)
     }
 }
 
-/* The engine is built with -march=native (host/kernel_build.c); a compiler that refuses it
+/* The engine is built with -march=native (host/engine/kernel_build.c); a compiler that refuses it
  * gets a second build for the baseline instruction set, and HS_CPU_NATIVE=0 asks for that
  * one directly. Here the compiler is a script that fails on -march=native and logs each
  * call. (That the native build gives the generic engine's bits: compare_engines.) */

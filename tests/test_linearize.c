@@ -1,4 +1,4 @@
-/* test_linearize.c -- hs_linearize and hs_lin_eigen (host/linearize.cpp; seed 001):
+/* test_linearize.c -- hs_linearize and hs_lin_eigen (host/engine/linearize.cpp; seed 001):
  *  - a pendulum: J = [0 1; -3g/(2L) 0] and eigenvalues +-i sqrt(3g/(2L)), by hand;
  *  - a mass on a prismatic joint held by a cylinder with two closed volumes and viscous
  *    friction: the whole 4 x 4 Jacobian by hand (hydraulic stiffness A^2 Be / V);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
-#include "model_names.h"
+#include "model/model_names.h"
 #include "test_util.h"
 
 static hs_model_desc *g_d; /* one heap descriptor (it is tens of kB) reused by every test */

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "hs/model_file.h"
-#include "params.h"
-#include "suggest.h"
+#include "model/params.h"
+#include "base/suggest.h"
 #include "test_util.h"
 
 static const char *k_model =

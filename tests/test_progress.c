@@ -1,5 +1,5 @@
-/* test_progress.c -- host/progress.c and the progress callback of the CPU backends
- * (host/backend.h): per-instance counts from the calling thread only, rising to the job's
+/* test_progress.c -- host/base/progress.c and the progress callback of the CPU backends
+ * (host/engine/backend.h): per-instance counts from the calling thread only, rising to the job's
  * size; a stop request ends a job early (HS_ERR_INTERRUPTED) on both backends; the lines on a
  * stream that is not a terminal (one per 10 %, each ending in a newline) and the live line;
  * SIGINT caught and turned into a stop; the resume command quoted for a shell. */
@@ -10,9 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 #include "conformance_setup.h"
-#include "progress.h"
+#include "base/progress.h"
 
 typedef struct rec {
     long n, seen[4096];

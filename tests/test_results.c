@@ -1,4 +1,4 @@
-/* test_results.c -- results files (host/results.c): layout and contents read back with the
+/* test_results.c -- results files (host/results/results.c): layout and contents read back with the
  * HDF5 API, the .part file and its rename, the CSV summary, resume after an interruption,
  * merging shards, reading one instance, quantiles and the ensemble statistics (on the host,
  * and for backend gpu through hs_gpu_quantiles or its host fallback: quantiles_on), and the
@@ -16,8 +16,8 @@
 
 #include <hdf5.h>
 
-#include "backend.h"
-#include "backend_gpu.h"
+#include "engine/backend.h"
+#include "gpu/backend_gpu.h"
 #include "hs/results.h"
 #include "test_util.h"
 

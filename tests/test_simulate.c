@@ -1,4 +1,4 @@
-/* test_simulate.c -- host/simulate.c and the warnings of kernels/hs_integrator.h and
+/* test_simulate.c -- host/engine/simulate.c and the warnings of kernels/hs_integrator.h and
  * hs_batch.h: the cavitation warning (a volume pressure below fluid.p_vapour) is set exactly
  * when a step's pressure falls below it, never fails the run and changes no number; the
  * plausibility rules (hs_model_plausible) and their message (hs_model_implausible). */
@@ -7,7 +7,7 @@
 
 #include "hs/model_file.h"
 #include "hs_batch.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "test_util.h"
 
 /* the lowest volume pressure over every state of the run, and when it first fell below pv */

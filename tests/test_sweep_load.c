@@ -1,4 +1,4 @@
-/* test_sweep_load.c -- host/sweep_load.c: sweep files of every method load with the right
+/* test_sweep_load.c -- host/sweep/sweep_load.c: sweep files of every method load with the right
  * values; every class of error names the right line, column and key; hs_sweep_sample is the
  * composition of the kernels/hs_sample.h functions, reproducible per (seed, i, j) and
  * different across seeds; signal names are the CSV columns of `simulate`. Run from the
@@ -12,7 +12,7 @@
 
 #include "hs/sweep.h"
 #include "hs_sample.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "test_util.h"
 
 static hs_sweep g_sw;

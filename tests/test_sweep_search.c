@@ -1,4 +1,4 @@
-/* test_sweep_search.c -- host/sweep_search.c: a sweep with method cosim_search loads as the
+/* test_sweep_search.c -- host/sweep/sweep_search.c: a sweep with method cosim_search loads as the
  * grid of H x test input x configuration (H fastest), every instance's values are those the file
  * gives (an input's left-out parameter keeps the model's value), and each class of error names
  * its line, column and key. Run from the source directory (ctest does). */

@@ -1,4 +1,4 @@
-/* test_tree_batch.c -- kernels/hs_tree_batch.h and host/tree_params.c: ensembles of open trees
+/* test_tree_batch.c -- kernels/hs_tree_batch.h and host/model/tree_params.c: ensembles of open trees
  * (the Riccati formulation) through the sweep API.
  *  1. The sweep parameters act as documented (docs/sweep-format.md): mass scales the inertia
  *     with it, length scales the body's frame (its centre of mass, its joint points and its
@@ -18,12 +18,13 @@
  *  5. External loads: their work W_ext is recorded and E_balance (with it) stays within 1e-8 J. */
 #include <stdlib.h>
 
-#include "backend.h"
+#include "engine/backend.h"
+#include "results/batch_out.h"
 #include "hs/run.h"
 #include "hs/sweep.h"
 #include "hs/tree.h"
 #include "test_util.h"
-#include "tree_params.h"
+#include "model/tree_params.h"
 
 #define PENDULUM "models/branch_pendulum_rui2020.yaml"
 

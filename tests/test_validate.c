@@ -1,12 +1,12 @@
 /* test_validate.c -- the Newton iteration bounds of `hydrosweep validate`
- * (hs_validate_iterations, host/cli_run.c): a count that flips by one where rounding moves a
+ * (hs_validate_iterations, host/cli/cli_run.c): a count that flips by one where rounding moves a
  * convergence test across its threshold passes; a mean per step beyond iter_rtol times the
  * larger mean, a largest count per step more than HS_VALIDATE_ITER_MAX_DIFF apart, or a NaN
  * on one side only fails; the worst rows are the ones reported. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "test_util.h"
 
 #define K 5

@@ -67,7 +67,7 @@
 #include "hs_integrator.h" /* hs_init only: the common consistent initial state */
 #include "hs_hydraulics.h" /* hs_orifice_flow, hs_friction_force, hs_end_damper only */
 #include "hs_signal.h"
-#include "simulate.h" /* harness: hs_simulate, hs_status_string */
+#include "engine/simulate.h" /* harness: hs_simulate, hs_status_string */
 
 /* LAPACK (linked through hs_host) */
 extern void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "val_report.h"
 
 #define PI 3.14159265358979323846

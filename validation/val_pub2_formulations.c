@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "val_report.h"
 
 #define MODEL "models/fourbar_rahikainen2018_smallvalve.yaml"

@@ -43,7 +43,7 @@
 #include <time.h>
 
 #include "hs/model_file.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "val_report.h"
 
 #define NMOD 2

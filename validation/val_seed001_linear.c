@@ -22,7 +22,7 @@
 #include "hs/linearize.h"
 #include "hs/model_file.h"
 #include "hs_linalg.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "val_report.h"
 
 #define T2 1.5

@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "hs/model_file.h"
-#include "simulate.h"
+#include "engine/simulate.h"
 #include "val_report.h"
 
 #define MODEL "models/fourbar_jaiswal2021_friction.yaml"

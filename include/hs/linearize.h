@@ -9,7 +9,7 @@
  * from D zdot = 0, D = [Phi_z; B]: the maximal reduction of seed 001 (Jacobian of size
  * 2(n - m) - l + r + u, eq. 61, with the friction states as further first-order states; l
  * spurious zero eigenvalues). Its Jacobian is exact: the engine's own equations run in
- * forward-mode dual numbers (host/hs_dual.hpp), one pass per column.
+ * forward-mode dual numbers (host/engine/hs_dual.hpp), one pass per column.
  *
  * For comparison, the same Jacobian by central differences, and the conventional
  * counterpart of seed 001 Sect. 4.5 (eqs. 95-100): central differences of the index-1 ODE in

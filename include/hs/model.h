@@ -5,5 +5,6 @@
 #define HS_PUBLIC_MODEL_H
 
 #include "../../kernels/hs_model.h"
+#include "../../kernels/hs_model_derive.h"
 
 #endif

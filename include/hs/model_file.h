@@ -56,7 +56,7 @@ typedef struct hs_model_desc {
     char cmp_name[HS_MAX_CMP][HS_NAME_LEN];
     int nparam;
     hs_param *param; /* (nparam) heap */
-    /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/tree_params.h):
+    /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/model/tree_params.h):
      * its tree (heap), and what each parameter sets (nparam, heap; param[k].offset indexes it).
      * model then holds only the integrator's t_end and dt. NULL for every other model. */
     struct hs_tree_model *tree;

@@ -98,7 +98,7 @@ int hs_results_write_chunk(hs_results *r, long c, const double *params, const hs
                            hs_error *err);
 
 /* The eigenvalues of a batch's instances (outputs.eigenvalues; the layout's neig > 0), filled
- * on the host (host/run.c, hs_lin_instance). Row-major, so instances [off, off + m) are the
+ * on the host (host/run/run.c, hs_lin_instance). Row-major, so instances [off, off + m) are the
  * same arrays from row off on (hs_eig_out_view). Kept apart from hs_batch_out, which the GPU
  * kernels hold per thread. */
 typedef struct hs_eig_out {

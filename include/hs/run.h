@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 typedef struct hs_run_opts {
-    int backend; /* enum hs_backend_kind (host/backend.h): auto, cpu, gpu, reference */
+    int backend; /* enum hs_backend_kind (host/engine/backend.h): auto, cpu, gpu, reference */
     long n; /* instances (0: the sweep's) */
     const char *out; /* results file (.h5) */
     int threads; /* cpu backend threads (0: all) */

@@ -80,7 +80,7 @@ void hs_tree_accel_from_model(const hs_tree_model *t, const double *z, const dou
                               double *vd);
 
 /* A riccati file's signals and loads (its bodies named by t) into out->model (nsignal, knots,
- * nload, load_*), with the rules and messages of every model file (host/model_load.c); the
+ * nload, load_*), with the rules and messages of every model file (host/model/model_load.c); the
  * rest of out->model is zero. */
 int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model *t, hs_model_desc *out,
                          hs_error *err);

@@ -5,7 +5,7 @@ the same arguments, replacing this process (its exit status is the program's).
 For `hydrosweep plot` and `hydrosweep analyze` (which run `python3 -m hydrosweep.plot` and
 `... hydrosweep.analyze`) the program is told where this package lies (HS_PYTHONPATH, unless
 set) and which interpreter it is installed in (HS_PACKAGE_PYTHON): that interpreter is tried
-after $HS_PYTHON and before /usr/bin/python3 and python3 on PATH (host/cli_plot.c).
+after $HS_PYTHON and before /usr/bin/python3 and python3 on PATH (host/cli/cli_plot.c).
 
 Where the program is looked for, first found wins: this package's _bin/ (a pip install), then
 the source tree's build/pip/ (what setup.py builds) and build/ (scripts/build.sh).

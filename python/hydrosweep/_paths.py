@@ -1,4 +1,4 @@
-"""The rule for every file hydrosweep writes (host/fileio.h hs_check_output_file, the same rule
+"""The rule for every file hydrosweep writes (host/base/fileio.h hs_check_output_file, the same rule
 in Python): an existing regular file, which may be replaced, or a new name in an existing,
 writable directory. A symbolic link (even to a regular file), a directory, a FIFO, a device or
 a socket is refused: a file is never written through a link, and a link is never replaced."""

@@ -12,7 +12,7 @@ import h5py
 import numpy as np
 
 # The layout version this reader reads (root attribute format_version; RES_FORMAT_VERSION in
-# host/results_h5.h).
+# host/results/results_h5.h).
 FORMAT_VERSION = 4
 
 
@@ -181,7 +181,7 @@ def texts(v):
 
 def csv_path_for(h5_path):
     """The CSV summary hydrosweep writes beside a results file: out.h5 -> out.csv, any
-    other name -> name + '.csv' (as host/results.c does)."""
+    other name -> name + '.csv' (as host/results/results.c does)."""
     return h5_path[:-3] + ".csv" if h5_path.endswith(".h5") and len(h5_path) > 3 else \
         h5_path + ".csv"
 

@@ -1,4 +1,4 @@
-/* backend_gpu_cublas_emul.cpp -- host/backend_gpu_cublas.cu, unchanged, compiled by the host
+/* backend_gpu_cublas_emul.cpp -- host/gpu/backend_gpu_cublas.cu, unchanged, compiled by the host
  * compiler against the emulated device of hs_cuda_emul.h (force-included by
  * tests/CMakeLists.txt). */
-#include "../../host/backend_gpu_cublas.cu"
+#include "../../host/gpu/backend_gpu_cublas.cu"

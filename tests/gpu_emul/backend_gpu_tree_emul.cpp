@@ -1,3 +1,3 @@
-/* backend_gpu_tree_emul.cpp -- host/backend_gpu_tree.cu, unchanged, compiled by the host
+/* backend_gpu_tree_emul.cpp -- host/gpu/backend_gpu_tree.cu, unchanged, compiled by the host
  * compiler against the emulated device of hs_cuda_emul.h (force-included by tests/CMakeLists.txt). */
-#include "../../host/backend_gpu_tree.cu"
+#include "../../host/gpu/backend_gpu_tree.cu"

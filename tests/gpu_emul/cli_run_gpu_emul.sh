@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cli_run_gpu_emul.sh -- `hydrosweep run -b gpu`, `-b auto` and `validate` end to end on the
 # emulated device (tests/gpu_emul/hs_cuda_emul.h; the binary hydrosweep_gpu_emul is the CLI
-# linked with it): the whole GPU run path of host/run.c -- chunk groups, sub-batches, the
+# linked with it): the whole GPU run path of host/run/run.c -- chunk groups, sub-batches, the
 # results file's device attributes, ensemble quantiles with Thrust -- without a GPU.
 #  - specialised path (the default: the engine compiled for the model's structure by the
 #    emulated NVRTC, i.e. the host C++ compiler) and fused path: every dataset equal to the cpu
@@ -116,7 +116,7 @@ HS_GPU_VERBOSE=1 "$HE" run mech.yaml -b gpu -o gm.h5 --no-progress >gm.txt 2>&1 
 grep -q '^gpu specialised: 4 instances' gm.txt && ! grep -q 'generic kernel' gm.txt && ok ||
   bad "cosim.mechanics swept: the specialised kernel runs: $(grep gpu gm.txt)"
 same_datasets cm.h5 gm.h5 && ok || bad "both mechanics: specialised gpu == cpu, every dataset"
-# the configuration search (method cosim_search, host/sweep_search.c): H (each instance's dt),
+# the configuration search (method cosim_search, host/sweep/sweep_search.c): H (each instance's dt),
 # the test inputs and the configurations per instance, on the specialised kernel, equal to the
 # cpu backend in every dataset; the reference backend (validate) agrees
 cat >search.yaml <<EOF

@@ -1,5 +1,5 @@
 /* hs_cuda_emul.h -- a CUDA device emulated on the host, so that CI (which has nvcc but no
- * GPU) runs the GPU backends' host logic: host/backend_gpu.cu and host/backend_gpu_cublas.cu
+ * GPU) runs the GPU backends' host logic: host/gpu/backend_gpu.cu and host/gpu/backend_gpu_cublas.cu
  * compiled as C++17 by the host compiler against this header and hs_cuda_emul.cpp in place of
  * libcudart and libcublas.
  *

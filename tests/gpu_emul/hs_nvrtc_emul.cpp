@@ -1,8 +1,8 @@
 /* hs_nvrtc_emul.cpp -- NVRTC and the runtime's library API (cudaLibraryLoadData,
  * cudaLibraryGetKernel, cudaLibraryGetGlobal, cudaLaunchKernel) on the emulated device, so
- * that CI runs the specialised GPU path (host/backend_gpu_spec.cu) end to end without a GPU.
+ * that CI runs the specialised GPU path (host/gpu/backend_gpu_spec.cu) end to end without a GPU.
  *
- * A program is compiled by the host C++ compiler (host/kernel_build.h's hs_cc_shared, with
+ * A program is compiled by the host C++ compiler (host/engine/kernel_build.h's hs_cc_shared, with
  * its cache) after a prelude that gives the CUDA built-ins (blockIdx, __global__,
  * __constant__, ...) host meanings, and a postlude with one trampoline per kernel named by
  * nvrtcAddNameExpression. The "cubin" is that shared object's bytes behind a magic header;
@@ -27,8 +27,8 @@
 #include <vector>
 
 extern "C" {
-#include "kernel_build.h"
-#include "kernel_spec.h"
+#include "engine/kernel_build.h"
+#include "engine/kernel_spec.h"
 }
 
 #ifndef HS_EMUL_CXX

@@ -1,5 +1,5 @@
-/* test_gpu_emul.cpp -- host/backend_gpu.cu, host/backend_gpu_spec.cu and
- * host/backend_gpu_cublas.cu on the emulated device (hs_cuda_emul.h, hs_nvrtc_emul.cpp), for
+/* test_gpu_emul.cpp -- host/gpu/backend_gpu.cu, host/gpu/backend_gpu_spec.cu and
+ * host/gpu/backend_gpu_cublas.cu on the emulated device (hs_cuda_emul.h, hs_nvrtc_emul.cpp), for
  * what only a device of chosen size and faults can show:
  *  - a device too small for the job: sub-batches, a smaller thread pool, bit-identical
  *    results to the cpu backend (the same host-compiled step code), peak device memory within
@@ -26,7 +26,8 @@
 
 #include "hs_cuda_emul.h"
 
-#include "backend_gpu_util.cuh" /* the backends' own header: HS_GPU_BLOCK */
+#include "gpu/backend_gpu_util.cuh" /* the backends' own header: HS_GPU_BLOCK */
+#include "results/batch_out.h"
 #include "../conformance_setup.h"
 
 enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS, PATH_SPEC };

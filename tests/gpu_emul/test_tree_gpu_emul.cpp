@@ -1,4 +1,4 @@
-/* test_tree_gpu_emul.cpp -- host/backend_gpu_tree.cu (the GPU backend of tree ensembles, the
+/* test_tree_gpu_emul.cpp -- host/gpu/backend_gpu_tree.cu (the GPU backend of tree ensembles, the
  * Riccati formulation of seed 002; kernels/hs_tree_kernel.cuh) on the emulated device
  * (hs_cuda_emul.h), through the sweep API (hs_sweep_load_text, hs_run_range) as `run -b gpu`
  * takes it:
@@ -31,11 +31,12 @@
 
 #include "hs_cuda_emul.h"
 
-#include "backend_gpu_util.cuh" /* backend.h, HS_GPU_BLOCK */
+#include "gpu/backend_gpu_util.cuh" /* backend.h, HS_GPU_BLOCK */
+#include "results/batch_out.h"
 #include "../test_util.h"
 #include "hs/run.h"
 #include "hs/sweep.h"
-#include "tree_params.h"
+#include "model/tree_params.h"
 
 /* A sweep over a tree model, loaded, with its sizes. */
 typedef struct tcase {

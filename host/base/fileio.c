@@ -1,0 +1,386 @@
+/* fileio.c -- bounded, non-blocking input reads, output path checks, write locks and I/O
+ * error reports (fileio.h). */
+#define _DEFAULT_SOURCE 1 /* flock (BSD) next to the POSIX 2008 interfaces */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+
+const char *hs_file_kind(unsigned long mode)
+{
+    mode_t m = (mode_t)mode;
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    if (S_ISREG(m)) return "a regular file";
+    return "not a regular file";
+}
+
+/* The refusal of a non-regular input (HS_ERR_IO). */
+static int not_regular(const char *path, const char *what, const struct stat *st, hs_error *err)
+{
+    if (S_ISDIR(st->st_mode))
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "the %s is a directory, not a file",
+                            what);
+    return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                        "the %s is %s, not a regular file (only regular files are read: a pipe "
+                        "or device may block or never end)",
+                        what, hs_file_kind((unsigned long)st->st_mode));
+}
+
+int hs_check_input_file(const char *path, const char *what, hs_error *err)
+{
+    struct stat st;
+    if (!path || !path[0]) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "no %s given", what);
+    if (stat(path, &st) != 0)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot open the %s: %s", what,
+                            strerror(errno));
+    if (!S_ISREG(st.st_mode)) return not_regular(path, what, &st, err);
+    return HS_OK;
+}
+
+int hs_read_input(const char *path, const char *what, size_t max, char **text, size_t *len,
+                  hs_error *err)
+{
+    struct stat st;
+    char *buf = NULL, *nb;
+    size_t n = 0, cap;
+    int fd, rc;
+    *text = NULL;
+    if (len) *len = 0;
+    /* stat first: a device is never even opened (opening some has side effects) */
+    if ((rc = hs_check_input_file(path, what, err)) != HS_OK) return rc;
+    /* O_NONBLOCK: should a FIFO have been put at path meanwhile, open does not wait for a
+     * writer; fstat then refuses it */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot open the %s: %s", what,
+                            strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        rc = hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot read the %s: %s", what,
+                          strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return not_regular(path, what, &st, err);
+    }
+    if (st.st_size > 0 && (unsigned long long)st.st_size > (unsigned long long)max) {
+        close(fd);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "the %s has %lld bytes, more than the %lu bytes (%lu MiB) a %s may "
+                            "have",
+                            what, (long long)st.st_size, (unsigned long)max,
+                            (unsigned long)(max >> 20), what);
+    }
+    /* the size may change while reading (or be 0 for some special files): read to the end,
+     * never more than max + 1 bytes */
+    cap = (size_t)st.st_size + 1 < 4096 ? 4096 : (size_t)st.st_size + 1;
+    if (cap > max + 1) cap = max + 1;
+    buf = (char *)malloc(cap + 1);
+    while (buf) {
+        ssize_t got;
+        if (n == cap) {
+            size_t nc = cap >= (max + 1) / 2 ? max + 1 : 2 * cap;
+            if (nc <= cap) break; /* max + 1 bytes read: too large, reported below */
+            nb = (char *)realloc(buf, nc + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        got = read(fd, buf + n, cap - n);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            rc = hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot read the %s: %s", what,
+                              strerror(errno));
+            free(buf);
+            close(fd);
+            return rc;
+        }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
+    if (!buf) {
+        close(fd);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory reading the %s", what);
+    }
+    close(fd);
+    if (n > max) {
+        free(buf);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "the %s has more than the %lu bytes (%lu MiB) a %s may have", what,
+                            (unsigned long)max, (unsigned long)(max >> 20), what);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    if (len) *len = n;
+    return HS_OK;
+}
+
+/* The directory part of path ("." when it has none) into buf. */
+static void dir_of(const char *path, char *buf, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, n, ".");
+    else if (slash == path)
+        snprintf(buf, n, "/");
+    else
+        snprintf(buf, n, "%.*s", (int)(slash - path), path);
+}
+
+/* The target of the symbolic link path as a bounded, printable text ("?" where it cannot be
+ * read), for messages. */
+static const char *link_target(const char *path, char *buf, size_t n)
+{
+    ssize_t k = n > 1 ? readlink(path, buf, n - 1) : -1;
+    size_t i;
+    if (k < 0) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    buf[k] = '\0';
+    for (i = 0; i < (size_t)k; ++i)
+        if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] == 0x7f) buf[i] = '?';
+    return buf;
+}
+
+/* The refusal of an output path that is a symbolic link (HS_ERR_ARG). */
+static int refuse_link(const char *path, const char *what, hs_error *err)
+{
+    char t[200];
+    return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                        "the %s is a symbolic link (to %.120s): hydrosweep never writes through a "
+                        "link or replaces one; name the file itself, or remove the link",
+                        what, link_target(path, t, sizeof t));
+}
+
+int hs_check_output_file(const char *path, const char *what, hs_error *err)
+{
+    struct stat st;
+    char dir[1024];
+    if (!path || !path[0]) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no %s given", what);
+    if (path[strlen(path) - 1] == '/')
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "the %s must name a file, not a directory", what);
+    /* lstat: the name itself, not what a link at it points to */
+    if (lstat(path, &st) == 0) {
+        if (S_ISLNK(st.st_mode)) return refuse_link(path, what, err);
+        if (S_ISDIR(st.st_mode))
+            return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                                "the %s is a directory: name a file (e.g. %s/out.h5)", what, path);
+        if (!S_ISREG(st.st_mode))
+            return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                                "the %s is %s, not a regular file: hydrosweep writes only regular "
+                                "files (a new name, or a file it may replace)",
+                                what, hs_file_kind((unsigned long)st.st_mode));
+        return HS_OK;
+    }
+    if (errno != ENOENT)
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s", what,
+                            strerror(errno));
+    dir_of(path, dir, sizeof dir);
+    if (stat(dir, &st) != 0)
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "cannot write the %s: directory %s: %s", what, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "cannot write the %s: %s is not a directory", what, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "cannot write the %s: directory %s: %s", what, dir, strerror(errno));
+    return HS_OK;
+}
+
+int hs_lock_file(const char *path, const char *what, int *fdp, int *created, hs_error *err)
+{
+    int tries, rc;
+    *fdp = -1;
+    if (created) *created = 0;
+    for (tries = 0; tries < 8; ++tries) {
+        struct stat a, b;
+        int fd, made = 0;
+        /* O_NOFOLLOW: a link planted at path is refused, never written through */
+        fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0 && errno == ENOENT) {
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
+            if (fd < 0 && errno == EEXIST) continue; /* made by someone else meanwhile */
+            made = fd >= 0;
+        }
+        if (fd < 0 && errno == ELOOP) return refuse_link(path, what, err);
+        if (fd < 0)
+            return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot create the %s: %s", what,
+                                strerror(errno));
+        if (fstat(fd, &a) != 0) {
+            rc = hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot use the %s: %s", what,
+                              strerror(errno));
+            close(fd);
+            return rc;
+        }
+        if (!S_ISREG(a.st_mode)) {
+            close(fd);
+            return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is %s, not a regular file",
+                                what, hs_file_kind((unsigned long)a.st_mode));
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            if (e == EWOULDBLOCK || e == EAGAIN) {
+                close(fd);
+                return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                                    "the %s is locked: another process (a hydrosweep run, resume "
+                                    "or merge) is writing it; two runs cannot write the same "
+                                    "results at once (wait for it, or choose another -o)",
+                                    what);
+            }
+            if (e != ENOLCK && e != EOPNOTSUPP && e != EINVAL) {
+                close(fd);
+                return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot lock the %s: %s",
+                                    what, strerror(e));
+            }
+            /* a file system without locks: go on unlocked */
+        }
+        /* the lock must be on the file that is at path now: a writer that finished may
+         * have renamed ours away between our open and our lock */
+        if (lstat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+            close(fd);
+            continue;
+        }
+        *fdp = fd;
+        if (created) *created = made;
+        return HS_OK;
+    }
+    return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                        "cannot lock the %s: it keeps being replaced by another process", what);
+}
+
+int hs_lock_check(int fd, const char *path, hs_error *err)
+{
+    struct stat a, b;
+    if (fd < 0) return HS_OK;
+    if (fstat(fd, &a) != 0)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot check the file: %s",
+                            strerror(errno));
+    if (lstat(path, &b) != 0)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "the file was removed or renamed by another process while it was "
+                            "written: its results cannot be trusted");
+    if (a.st_nlink == 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                            "the file was replaced by another process while it was written: its "
+                            "results cannot be trusted");
+    return HS_OK;
+}
+
+FILE *hs_open_output(const char *path, const char *what, hs_error *err)
+{
+    struct stat st;
+    FILE *f;
+    int fd, fl;
+    if (hs_check_output_file(path, what, err)) return NULL;
+    /* O_NOFOLLOW: a link put at path since the check is refused too; O_NONBLOCK: a FIFO put
+     * there never blocks the open (it is refused below) */
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP) {
+            refuse_link(path, what, err);
+            return NULL;
+        }
+        hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s%s", what,
+                     strerror(e), e == ENXIO ? " (a FIFO that no process is reading)" : "");
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) st.st_mode = 0;
+    if (!S_ISREG(st.st_mode)) {
+        hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is %s, not a regular file", what,
+                     hs_file_kind((unsigned long)st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    /* back to blocking writes */
+    fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    f = fdopen(fd, "w");
+    if (!f) {
+        hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s", what,
+                     strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+int hs_close_output(FILE *f, const char *path, int saved_errno, hs_error *err)
+{
+    int e = saved_errno, bad = saved_errno != 0;
+    if (!f) return HS_OK;
+    errno = 0;
+    if (fflush(f) != 0) {
+        bad = 1;
+        if (!e) e = errno;
+    }
+    if (ferror(f)) {
+        bad = 1;
+        if (!e) e = errno;
+    }
+    if (f != stdout && f != stderr) {
+        errno = 0;
+        if (fclose(f) != 0) {
+            bad = 1;
+            if (!e) e = errno;
+        }
+    }
+    if (!bad) return HS_OK;
+    return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "cannot write: %s",
+                        e ? strerror(e) : "write error");
+}
+
+int hs_same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    if (!a || !b || stat(a, &x) != 0 || stat(b, &y) != 0) return 0;
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+int hs_max_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    long t = n > 0 ? 4 * n : 4;
+    if (t < 4) t = 4;
+    if (t > 1024) t = 1024;
+    return (int)t;
+}
+
+double hs_phys_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psz <= 0) return 0.0;
+    return (double)pages * (double)psz;
+}
+
+const char *hs_fmt_bytes(double b, char *buf, size_t n)
+{
+    static const char *const unit[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};
+    int k = 0;
+    while (b >= 1000.0 && k < 6) {
+        b /= 1000.0;
+        ++k;
+    }
+    if (k == 0)
+        snprintf(buf, n, "%.0f %s", b, unit[k]);
+    else
+        snprintf(buf, n, "%.3g %s", b, unit[k]);
+    return buf;
+}
