@@ -17,8 +17,6 @@ and writes the figures as JSON + Markdown with machine, device, date and commit.
                   N = 1e3 1e4 1e5 1e6 (--sizes)
     gpu_modified  the same with simulation.newton: modified
     gpu_adaptive  the same with simulation.step: adaptive
-    gpu_local     the generic kernel, scratch in local memory (HS_GPU_PATH=fused_local)
-    gpu_fused     the generic kernel, scratch in a device pool (HS_GPU_PATH=fused)
     gpu_cublas    batched cuBLAS Newton solves (HS_GPU_PATH=cublas)   same sizes
 The GPU backends are skipped (and say so) where no GPU is usable. Before the first measured run
 of a specialised engine a warm-up run of 8 instances of the same sweep (t_end is one of the
@@ -39,7 +37,7 @@ that matches the fixed 1 ms steps' accuracy, and the throughputs compared at tha
 
 usage: bench/bench_ensemble.py [--build build] [--sweep sweeps/friction_bulk_mc.yaml]
            [--backends reference,cpu,cpu_modified,cpu_adaptive,cpu_generic,gpu,gpu_modified,gpu_adaptive,
-                       gpu_local,gpu_fused,gpu_cublas]
+                       gpu_cublas]
            [--sizes 1000,10000,100000,1000000]
            [--cpu-sizes 1000] [--ref-n 16] [--full] [--quick] [--gpu-chunk 262144]
            [--max-run-s 600] [--budget-s 0] [--rtol R] [--repeats R] [--accuracy K] [--out bench/results]
@@ -51,9 +49,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_single import cpu_name  # noqa: E402  (one definition for both benchmarks)
 ALL_BACKENDS = ["reference", "cpu", "cpu_modified", "cpu_adaptive", "cpu_generic", "gpu", "gpu_modified",
-                "gpu_adaptive", "gpu_local", "gpu_fused", "gpu_cublas"]
+                "gpu_adaptive", "gpu_cublas"]
 GPU_PATH = {"gpu": "specialised", "gpu_modified": "specialised", "gpu_adaptive": "specialised",
-            "gpu_local": "fused_local", "gpu_fused": "fused", "gpu_cublas": "cublas"}
+            "gpu_cublas": "cublas"}
 CPU_ENGINE = {"cpu": "specialised", "cpu_modified": "specialised", "cpu_adaptive": "specialised",
               "cpu_generic": "generic"}
 MODIFIED = ("cpu_modified", "gpu_modified")  # simulation.newton: modified in their sweep copy

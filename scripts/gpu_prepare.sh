@@ -75,7 +75,7 @@ done
 # their own), the co-simulation grid and search, and the sweeps validated on the GPU
 export HS_KERNEL_CACHE=$ROOT/$BUILD/kernel-cache
 if [ "$FIGURES" = 1 ]; then
-    phase "kernels and figures into $HS_KERNEL_CACHE (the generic kernel's figures: minutes)"
+    phase "kernels and figures into $HS_KERNEL_CACHE"
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     python3 - "$tmp" <<'PY'
@@ -90,7 +90,7 @@ PY
     for f in "$tmp/modified.yaml" "$tmp/adaptive.yaml" sweeps/cosim_configurations.yaml \
              sweeps/cosim_search_single.yaml sweeps/ball_chain_mc.yaml sweeps/crane_supply_mc.yaml \
              sweeps/excavator_mc.yaml; do
-        "$BUILD/hydrosweep" kernel "$f" --only specialised >/dev/null
+        "$BUILD/hydrosweep" kernel "$f" >/dev/null
     done
     "$BUILD/hydrosweep" kernel models/branch_system_rui2020.yaml >/dev/null
     phase "kernels cached: $(ls "$HS_KERNEL_CACHE" | grep -c '\.cubin$') cubins, $(ls "$HS_KERNEL_CACHE" | grep -c '\.fig$') figures"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command for a lent GPU machine (DESIGN.md sect. 8): builds hydrosweep with CUDA, runs
-# the gpu-labelled tests, the ensemble benchmark (every GPU path: the specialised kernel with
-# full and modified Newton, the generic kernels, cuBLAS; the cpu backend beside them), the
+# the gpu-labelled tests, the ensemble benchmark (both GPU paths: the specialised kernel with
+# full and modified Newton and adaptive steps, and the batched cuBLAS path; the cpu backend
+# beside them), the
 # kernel figures of the canonical workload as ptxas reports them, optionally an Nsight Compute
 # profile of the specialised kernel, then the rest of the test suite with the time left, and
 # writes a report.
@@ -61,10 +62,11 @@ QUICK=0
 NCU=1 # when ncu is there
 # the benchmark in two passes, most valuable first (issue 29): the default path (specialised,
 # full Newton), modified Newton and adaptive steps at these sizes, with the cpu backend beside
-# them; then the generic paths at GENERIC_SIZES with what is left
+# them; then the library-backed alternative (the batched cuBLAS path) at GENERIC_SIZES with what
+# is left (the generic kernels are retired: the options keep their names)
 BACKENDS=gpu,gpu_modified,gpu_adaptive,cpu
 SIZES=100000,1000000
-GENERIC=gpu_local,gpu_fused,gpu_cublas
+GENERIC=gpu_cublas
 GENERIC_SIZES=100000
 DEADLINE=480 # a device command may run 600 s; the machine's start and the transfers come on top
 BENCH=1
@@ -203,7 +205,7 @@ gdir=$BUILD
 ctest --test-dir "$gdir" "${gsel[@]}" --output-on-failure --timeout "$ctmo" >"$LOGS/ctest-gpu.log" 2>&1 || status=1
 say "- ctest ${gsel[*]}: $(grep -E 'tests passed|tests failed|No tests were found' "$LOGS/ctest-gpu.log" | tail -1)"
 { echo '```'; grep -E "^  |passed, .* failed|FAIL" "$LOGS/ctest-gpu.log" | head -40; echo '```'; } >>"$REPORT"
-# ---- benchmark: the default path and its variants, then the generic paths ----
+# ---- benchmark: the default path and its variants, then the cuBLAS path ----
 bench_pass() { # LABEL OUTDIR BUDGET SIZES BACKENDS
     local bargs=(--build "$BUILD" --exe "$HSG" --sizes "$4" --backends "$5" --out "$2" --commit "$COMMIT"
                  --budget-s "$3" --max-run-s "$3")
@@ -215,7 +217,7 @@ bench_pass() { # LABEL OUTDIR BUDGET SIZES BACKENDS
     [ -n "$md" ] && { echo; sed -n '/^| backend/,$p' "$md"; echo; } >>"$REPORT"
 }
 if [ "$BENCH" = 1 ]; then
-    budget=$(($(left) - 200)) # the generic pass, the kernel figures and the profile come after
+    budget=$(($(left) - 200)) # the cuBLAS pass, the kernel figures and the profile come after
     if [ "$budget" -lt 30 ]; then
         say "- bench: skipped, ${budget} s left of --deadline-s $DEADLINE"
     else
@@ -223,7 +225,7 @@ if [ "$BENCH" = 1 ]; then
         budget=$(($(left) - 150))
         if [ -n "$GENERIC" ] && [ "$budget" -ge 30 ]; then
             mkdir -p "$LOGS/generic"
-            bench_pass "generic paths ($GENERIC at $GENERIC_SIZES; in logs/generic)" "$LOGS/generic" "$budget" \
+            bench_pass "cuBLAS path ($GENERIC at $GENERIC_SIZES; in logs/generic)" "$LOGS/generic" "$budget" \
                 "$GENERIC_SIZES" "$GENERIC"
         fi
     fi

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# cli_kernel.sh -- `hydrosweep kernel`: the GPU kernels' resources as ptxas reports them through
+# cli_kernel.sh -- `hydrosweep kernel`: the GPU kernel's resources as ptxas reports them through
 # NVRTC, without a GPU (host/gpu/backend_gpu_spec.cu, hs_kernel_figures).
-#  - every shipped model and sweep but the riccati ones (its specialised kernel; the generic one,
-#    which does not depend on the model, once): exit 0, one JSON object with "specialised" and
-#    "generic", each with registers (1..255), stack_bytes, spill_store_bytes, spill_load_bytes
-#    (>= 0); the specialised kernel's frame smaller than the generic kernel's;
-#  - every riccati model (open trees, seed 002) and every sweep of one: the tree kernel
+#  - with "all" as the second argument (tests/cli_kernel_all.sh, label long: a build of every
+#    shipped model and sweep takes minutes), every shipped model and sweep; else the excavator's
+#    model and sweep and the riccati ones below, beside the canonical ones. A model or sweep but
+#    a riccati one: exit 0, one JSON object with "specialised": registers (1..255),
+#    stack_bytes, spill_store_bytes, spill_load_bytes, cubin_bytes (>= 0), no "generic";
+#  - a riccati model (open trees, seed 002) or a sweep of one: the tree kernel
 #    (kernels/hs_tree_kernel.cuh, one for every tree): exit 0, JSON with "tree" (registers
 #    1..255, stack and spill bytes >= 0), the bodies and coordinates, and the bytes of one
 #    instance in global memory: with a private copy of the bodies' numbers more than without,
@@ -17,13 +18,14 @@
 #    sm_90, CUDA 13.0); the canonical sweep (sweeps/friction_bulk_mc.yaml, whose 21 swept
 #    values per instance add 168 B) to no spills and its measured 2168 B; the excavator's model
 #    and sweep (models/excavator_front.yaml, sweeps/excavator_mc.yaml) to no spills;
-#  - the text form names both kernels; --arch sm_80 compiles for another architecture (the
-#    specialised kernel only: --only); a bad --arch or --only is a usage error; --source
-#    prints the generated engine; a sweep that varies an enumeration has no specialised kernel
-#    and says why.
+#  - the text form names the kernel; --arch sm_80 compiles for another architecture; a bad
+#    --arch is a usage error, and so is --only (the generic kernel is retired); --source prints
+#    the generated engine; a sweep that varies an enumeration reports the kernel of the model's
+#    own structure and names the enumeration.
 # Exit 77 (skipped) in a build without CUDA. Usage: cli_kernel.sh PATH/TO/hydrosweep
 set -u
 HS=$1
+ALL=${2:-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -35,27 +37,19 @@ if "$HS" kernel models/double_pendulum.yaml --json >"$tmp/probe.json" 2>"$tmp/pr
   fi
 fi
 
-# check_json FILE NAME: the object's shape; prints "specialised_stack generic_stack spill_store"
+# check_json FILE: the object's shape; prints "stack registers spill_store spill_load"
 check_json() {
   "$PY" - "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for k in ("specialised", "generic"):
-    f = d[k]
-    assert isinstance(f["registers"], int) and 1 <= f["registers"] <= 255, (k, f)
-    for q in ("stack_bytes", "spill_store_bytes", "spill_load_bytes"):
-        assert isinstance(f[q], int) and f[q] >= 0, (k, q, f)
-print(d["specialised"]["stack_bytes"], d["generic"]["stack_bytes"], d["specialised"]["spill_store_bytes"],
-      d["specialised"]["spill_load_bytes"], d["specialised"]["registers"])
+assert "generic" not in d, d
+f = d["specialised"]
+assert isinstance(f["registers"], int) and 1 <= f["registers"] <= 255, f
+for q in ("stack_bytes", "spill_store_bytes", "spill_load_bytes", "cubin_bytes"):
+    assert isinstance(f[q], int) and f[q] >= 0, (q, f)
+print(f["stack_bytes"], f["registers"], f["spill_store_bytes"], f["spill_load_bytes"])
 EOF
 }
-
-# the generic kernel does not depend on the model: its figures once, each model's specialised
-# kernel against them (--only specialised)
-"$HS" kernel models/double_pendulum.yaml --only generic --json >"$tmp/g.json" &&
-  grep -q '"specialised": null' "$tmp/g.json" && grep -q 'not compiled (--only generic)' "$tmp/g.json" && ok ||
-  bad "--only generic: $(cat "$tmp/g.json")"
-gstack=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['generic']['stack_bytes'])" "$tmp/g.json")
 
 # is_riccati FILE: a riccati model file, or a sweep file whose model is one
 is_riccati() {
@@ -72,7 +66,7 @@ check_tree() {
   "$PY" - "$1" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["formulation"] == "riccati" and d["specialised"] is None and d["generic"] is None, d
+assert d["formulation"] == "riccati" and d["specialised"] is None and "generic" not in d, d
 f = d["tree"]
 assert isinstance(f["registers"], int) and 1 <= f["registers"] <= 255, f
 for q in ("stack_bytes", "spill_store_bytes", "spill_load_bytes"):
@@ -88,7 +82,13 @@ EOF
 }
 
 ntree=0
-for f in models/*.yaml sweeps/*.yaml; do
+if [ "$ALL" = all ]; then
+  files=$(ls models/*.yaml sweeps/*.yaml)
+else
+  files="models/excavator_front.yaml sweeps/excavator_mc.yaml sweeps/branch_pendulum_mc.yaml
+         models/branch_system_rui2020.yaml models/branch_pendulum_rui2020.yaml"
+fi
+for f in $files; do
   if is_riccati "$f"; then
     # an open tree of the Riccati method: the tree kernel, one for every tree
     if "$HS" kernel "$f" --json >"$tmp/t.json" 2>"$tmp/t.err" && r=$(check_tree "$tmp/t.json" 2>"$tmp/py.err"); then
@@ -102,18 +102,14 @@ for f in models/*.yaml sweeps/*.yaml; do
     fi
     continue
   fi
-  if "$HS" kernel "$f" --json --only specialised >"$tmp/k1.json" 2>"$tmp/k.err" &&
-     "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); g=json.load(open(sys.argv[2]))
-assert d['generic'] is None; d['generic']=g['generic']; json.dump(d,open(sys.argv[3],'w'))" \
-       "$tmp/k1.json" "$tmp/g.json" "$tmp/k.json" 2>>"$tmp/k.err"; then
+  if "$HS" kernel "$f" --json >"$tmp/k.json" 2>"$tmp/k.err"; then
     if r=$(check_json "$tmp/k.json" 2>"$tmp/py.err"); then
       ok
       set -- $r
-      [ "$1" -lt "$2" ] && ok || bad "$f: specialised frame $1 B not below the generic $2 B"
       # the excavator (issue 32: its kernel without spills; 168 registers, 4760 B, 0/0 B on
       # sm_90 measured)
       case $f in *excavator*) [ "$3" -eq 0 ] && [ "$4" -eq 0 ] && ok || bad "$f: spills $3/$4 B, not 0" ;; esac
-      echo "  $f: specialised ${5} registers, ${1} B stack, spills ${3}/${4} B; generic ${2} B stack"
+      echo "  $f: specialised ${2} registers, ${1} B stack, spills ${3}/${4} B"
     else
       bad "$f: JSON shape: $(cat "$tmp/py.err") $(cat "$tmp/k.json")"
     fi
@@ -138,6 +134,10 @@ set -- $r
 # the riccati models: at least the demonstration pendulum and the branch system; a sweep of the
 # pendulum's masses and lengths gives each instance its own copy of the bodies' numbers
 [ "$ntree" -ge 3 ] && ok || bad "riccati models and sweeps: $ntree found"
+if [ "$ALL" = all ]; then
+  finish cli_kernel_all
+  exit
+fi
 "$HS" kernel sweeps/branch_pendulum_mc.yaml --json >"$tmp/t.json" && r=$(check_tree "$tmp/t.json") && ok ||
   bad "riccati sweep: $(cat "$tmp/t.json")"
 set -- ${r:-0 0 0 0 1 2 3 4 5}
@@ -154,21 +154,21 @@ set -- ${r:-0 0 0 0 1 2 3 4 5}
 [ $rc -eq 3 ] && grep -q "riccati, whose one kernel" "$tmp/e.txt" && ok || bad "riccati --source: rc $rc $(cat "$tmp/e.txt")"
 
 "$HS" kernel models/fourbar_jaiswal2021_friction.yaml >"$tmp/t.txt" && grep -q '^specialised ' "$tmp/t.txt" &&
-  grep -q '^generic ' "$tmp/t.txt" && grep -q 'architecture: sm_90' "$tmp/t.txt" && ok ||
+  ! grep -q '^generic' "$tmp/t.txt" && grep -q 'architecture: sm_90' "$tmp/t.txt" && ok ||
   bad "text form: $(cat "$tmp/t.txt")"
-"$HS" kernel models/double_pendulum.yaml --arch sm_80 --only specialised --json >"$tmp/a.json" &&
-  grep -q '"arch": "sm_80"' "$tmp/a.json" && grep -q '"generic": null' "$tmp/a.json" &&
+"$HS" kernel models/double_pendulum.yaml --arch sm_80 --json >"$tmp/a.json" &&
+  grep -q '"arch": "sm_80"' "$tmp/a.json" &&
   grep -q '"specialised": {"registers": [1-9]' "$tmp/a.json" && ok || bad "--arch sm_80: $(cat "$tmp/a.json")"
 # the figures' compile also leaves the run's cubin in the cache (under the name a GPU run looks
 # up: scripts/gpu_prepare.sh fills a GPU machine's cache this way); a second call adds nothing
 mkdir -p "$tmp/kc"
-HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml --only specialised --json >/dev/null &&
+HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml --json >/dev/null &&
   [ "$(ls "$tmp/kc" | grep -c -- '-sm_90\.cubin$')" = 1 ] && [ "$(ls "$tmp/kc" | grep -c -- '-sm_90\.fig$')" = 1 ] &&
   [ "$(stat -c %s "$tmp/kc"/*.cubin)" -gt 1000 ] && HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml \
-  --only specialised --json >/dev/null && [ "$(ls "$tmp/kc" | wc -l)" = 2 ] && ok ||
+  --json >/dev/null && [ "$(ls "$tmp/kc" | wc -l)" = 2 ] && ok ||
   bad "the run's cubin in the cache: $(ls -l "$tmp/kc")"
-"$HS" kernel models/double_pendulum.yaml --only both >/dev/null 2>"$tmp/e.txt"; rc=$?
-[ $rc -eq 1 ] && grep -q "not one of specialised, generic" "$tmp/e.txt" && ok || bad "bad --only: rc $rc $(cat "$tmp/e.txt")"
+"$HS" kernel models/double_pendulum.yaml --only generic >/dev/null 2>"$tmp/e.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "unknown option '--only'" "$tmp/e.txt" && ok || bad "--only: rc $rc $(cat "$tmp/e.txt")"
 "$HS" kernel models/double_pendulum.yaml --arch ampere >/dev/null 2>"$tmp/e.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "not an architecture" "$tmp/e.txt" && ok || bad "bad --arch: rc $rc $(cat "$tmp/e.txt")"
 "$HS" kernel sweeps/friction_bulk_mc.yaml --source >"$tmp/s.cu" && grep -q '^#define HS_SPEC 1' "$tmp/s.cu" &&
@@ -176,7 +176,9 @@ HS_KERNEL_CACHE=$tmp/kc "$HS" kernel models/double_pendulum.yaml --only speciali
   bad "--source: $(head -5 "$tmp/s.cu")"
 sed "s|^model: *\(.*\)|model: $(pwd)/tests/data/\1|; s/^parameters:/parameters:\n  cylinder.lift.friction.model: {values: [brown_mcphee, lugre]}/" \
   tests/data/sweep_small.yaml >"$tmp/enum.yaml"
-"$HS" kernel "$tmp/enum.yaml" --json >"$tmp/n.json" && grep -q '"specialised": null' "$tmp/n.json" &&
-  grep -q '"why": ".*cyl_fric' "$tmp/n.json" && ok || bad "swept enumeration: $(cat "$tmp/n.json")"
+"$HS" kernel "$tmp/enum.yaml" --json >"$tmp/n.json" && check_json "$tmp/n.json" >/dev/null &&
+  grep -q '"structural": "cyl_fric"' "$tmp/n.json" && ok || bad "swept enumeration: $(cat "$tmp/n.json")"
+"$HS" kernel "$tmp/enum.yaml" >"$tmp/n.txt" && grep -q "^structure: .*cyl_fric.*one kernel per value" "$tmp/n.txt" &&
+  ok || bad "swept enumeration, text: $(cat "$tmp/n.txt")"
 
 finish cli_kernel

@@ -4,20 +4,18 @@
  *  - the specialised kernel (the default path; NVRTC) vs the reference backend and the cpu
  *    batch (itself specialised, compiled by the host compiler), full and modified Newton; it
  *    is the one that ran (no fallback), deterministic, and equal in sub-batches of 5;
- *  - fused GPU path vs the reference backend (LAPACK solves): equal status and step counts;
- *    statistics within rounding (the bound of test_backends.c) where the Newton counts are
- *    equal, within the Newton tolerance where they differ (such instances are listed);
- *  - cuBLAS path vs fused path likewise, and the fused kernel with its scratch in local
- *    memory (HS_GPU_PATH=fused_local) vs the pool;
- *  - determinism: two fused runs are bit-identical, and so is a run with few resident
- *    threads (grid-stride loop) and small sub-batches (strided copy back), and an instance
- *    run alone;
+ *  - the specialised path vs the reference backend (LAPACK solves): equal status and step
+ *    counts; statistics within rounding (the bound of test_backends.c) where the Newton counts
+ *    are equal, within the Newton tolerance where they differ (such instances are listed);
+ *  - cuBLAS path vs the specialised path likewise;
+ *  - determinism: two specialised runs are bit-identical, and so is a run in small
+ *    sub-batches (strided copy back), and an instance run alone;
  *  - an invalid instance is flagged with NaN statistics, a diverging one flagged or finished;
  *  - an unknown HS_GPU_PATH is an error;
  *  - progress (host/engine/backend.h's callback): on every path the counts the kernels keep in mapped
  *    pinned memory rise to the job's size while the host polls, the results are bit-identical
  *    to a run without a callback, and a stop request is honoured (HS_ERR_INTERRUPTED);
- *  - the double-step formulation on the specialised, fused and cuBLAS paths vs the reference;
+ *  - the double-step formulation on the specialised and cuBLAS paths vs the reference;
  *  - the hydraulic components (kernels/hs_components.h) likewise;
  *  - hs_gpu_quantiles against a sort on the host (R type 7, NaNs ignored).
  * Without a device it fails, saying why (scripts/test.sh leaves label gpu out there). */
@@ -34,17 +32,15 @@ extern "C" {
 #include "hs/model_file.h" /* hs_model_load */
 #include "hs/results.h" /* hs_quantile */
 
-#define PATH_FUSED 0
 #define PATH_CUBLAS 1
 #ifdef HS_GPU_NO_CUBLAS /* CMakeLists.txt: a CUDA toolkit without cuBLAS */
 #define HAVE_CUBLAS 0
 #else
 #define HAVE_CUBLAS 1
 #endif
-#define PATH_LOCAL 2
 #define PATH_SPEC 3
 
-/* backend: HS_BACKEND_REFERENCE, HS_BACKEND_CPU or HS_BACKEND_GPU (path: fused / cublas). */
+/* backend: HS_BACKEND_REFERENCE, HS_BACKEND_CPU or HS_BACKEND_GPU (path: specialised / cublas). */
 static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o)
 {
     hs_batch_job job;
@@ -53,10 +49,8 @@ static int run(int backend, int path, const double *v, long cnt, hs_batch_out *o
     CHECK(conf_job(&job, v, cnt, o) == 0, "alloc");
     memset(&err, 0, sizeof err);
     if (backend == HS_BACKEND_GPU) {
-        if (path == PATH_CUBLAS && !HAVE_CUBLAS) path = PATH_FUSED; /* said at the start */
-        setenv("HS_GPU_PATH",
-               path == PATH_CUBLAS ? "cublas" : path == PATH_LOCAL ? "fused_local" : path == PATH_SPEC ? "specialised" : "fused",
-               1);
+        if (path == PATH_CUBLAS && !HAVE_CUBLAS) path = PATH_SPEC; /* said at the start */
+        setenv("HS_GPU_PATH", path == PATH_CUBLAS ? "cublas" : "specialised", 1);
         rc = hs_backend_gpu(&job, &err);
     } else if (backend == HS_BACKEND_CPU) {
         rc = hs_backend_cpu(&job, 2, &err);
@@ -209,7 +203,7 @@ static void check_specialised(void)
 }
 
 /* A model file on every GPU path, over [0, t_end], with the setup's overrides and invalid
- * instance: the specialised, fused and cuBLAS paths against the reference backend and the cpu
+ * instance: the specialised and cuBLAS paths against the reference backend and the cpu
  * batch.
  *  - tests/data/crane_ls.yaml: the components of kernels/hs_components.h (a load-sensing
  *    pump's swash plate and a relief poppet as states, a check valve, an accumulator, the
@@ -228,7 +222,7 @@ static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
     hs_model keep = base;
-    hs_batch_out ref, cpu, sp, fu, cb;
+    hs_batch_out ref, cpu, sp, cb;
     hs_error e;
     long n = NI, i, nstep = lround(t_end / 1e-3);
     char what[200];
@@ -248,7 +242,6 @@ static void check_model_paths(const char *file, double t_end)
     run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
     run(HS_BACKEND_CPU, 0, vals, n, &cpu);
     run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp);
-    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &fu);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cb);
     for (i = 0; i < n; ++i)
         if (i != 5)
@@ -258,16 +251,13 @@ static void check_model_paths(const char *file, double t_end)
     compare(what, &sp, &ref, n);
     snprintf(what, sizeof what, "%s: gpu specialised vs cpu batch", file);
     compare(what, &sp, &cpu, n);
-    snprintf(what, sizeof what, "%s: gpu fused vs reference", file);
-    compare(what, &fu, &ref, n);
     snprintf(what, sizeof what, "%s: gpu cublas vs reference", file);
     compare(what, &cb, &ref, n);
-    CHECK(sp.status[5] == HS_ST_INVALID && fu.status[5] == HS_ST_INVALID && cb.status[5] == HS_ST_INVALID,
+    CHECK(sp.status[5] == HS_ST_INVALID && cb.status[5] == HS_ST_INVALID,
           "%s: the invalid instance flagged on every path", file);
     hs_batch_out_free(&ref);
     hs_batch_out_free(&cpu);
     hs_batch_out_free(&sp);
-    hs_batch_out_free(&fu);
     hs_batch_out_free(&cb);
     hs_model_desc_free(&d);
     base = keep;
@@ -275,26 +265,23 @@ static void check_model_paths(const char *file, double t_end)
 }
 
 /* The double-step formulation (integrator.formulation = double_step) on every GPU path: the
- * specialised kernel, the fused one and the cuBLAS path (its batched solve takes the
+ * specialised kernel and the cuBLAS path (its batched solve takes the
  * dependent coordinate's unit rows like any others) against the reference backend. */
 static void check_double_step(void)
 {
-    hs_batch_out ref, sp, fu, cb;
+    hs_batch_out ref, sp, cb;
     long n = NI, i;
     base.formulation = HS_FORM_DOUBLE_STEP;
     run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
     run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &sp);
-    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &fu);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cb);
     base.formulation = HS_FORM_PENALTY;
     for (i = 0; i < n; ++i)
         if (i != 5) CHECK(ref.status[i] == 0 && ref.steps[i] == 1200, "double-step: instance %ld completes", i);
     compare("double-step: gpu specialised vs reference", &sp, &ref, n);
-    compare("double-step: gpu fused vs reference", &fu, &ref, n);
     compare("double-step: gpu cublas vs reference", &cb, &ref, n);
     hs_batch_out_free(&ref);
     hs_batch_out_free(&sp);
-    hs_batch_out_free(&fu);
     hs_batch_out_free(&cb);
 }
 
@@ -317,7 +304,7 @@ static void check_progress(void)
 {
     static double v[3 * 4096];
     static prog_rec r;
-    static const char *const paths[] = {"specialised", "fused", "fused_local", "cublas"};
+    static const char *const paths[] = {"specialised", "cublas"};
 #ifdef HS_GPU_EMULATION
     const long cnt = 64;
 #else
@@ -326,13 +313,13 @@ static void check_progress(void)
     long i, k;
     int p;
     for (i = 0; i < 3 * cnt; ++i) v[i] = vals[i % (3 * NI)];
-    for (p = 0; p < 4; ++p) {
+    for (p = 0; p < 2; ++p) {
         hs_batch_out a, b;
         hs_batch_job job;
         hs_error err;
         long inner = 0;
         int rc, mono = 1;
-        if (p == 3 && !HAVE_CUBLAS) continue;
+        if (p == 1 && !HAVE_CUBLAS) continue;
         setenv("HS_GPU_PATH", paths[p], 1);
         CHECK(conf_job(&job, v, cnt, &a) == 0, "alloc");
         CHECK(hs_backend_gpu(&job, &err) == 0, "%s without progress: %s", paths[p], err.msg);
@@ -369,7 +356,7 @@ static void check_progress(void)
 
 int main(void)
 {
-    hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu, loc;
+    hs_batch_out ref, gpu, gpu2, cub, cub2, small, one, cpu;
     long i, k, n = NI;
     char dev[256];
     if (!hs_gpu_available(dev, sizeof dev)) {
@@ -381,53 +368,45 @@ int main(void)
     }
     printf("  device: %s\n", dev);
     if (!HAVE_CUBLAS)
-        printf("  NOTE: this build has no cuBLAS: the 'gpu cublas' checks below run the fused path\n");
+        printf("  NOTE: this build has no cuBLAS: the 'gpu cublas' checks below run the specialised path\n");
     setup();
     run(HS_BACKEND_REFERENCE, 0, vals, n, &ref);
     run(HS_BACKEND_CPU, 0, vals, n, &cpu);
-    if (run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu)) return tu_report("test_conformance_gpu");
-    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &gpu2);
+    if (run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &gpu)) return tu_report("test_conformance_gpu");
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &gpu2);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cub);
-    run(HS_BACKEND_GPU, PATH_LOCAL, vals, n, &loc);
     for (i = 0; i < n; ++i) {
         if (i == 5) continue;
         CHECK(ref.status[i] == 0, "instance %ld completes (status %d)", i, ref.status[i]);
         CHECK(ref.steps[i] == 1200, "1200 steps");
     }
-    compare("gpu fused vs reference", &gpu, &ref, n);
-    compare("gpu fused vs cpu batch", &gpu, &cpu, n);
-    compare("gpu cublas vs gpu fused", &cub, &gpu, n);
+    compare("gpu specialised vs reference", &gpu, &ref, n);
+    compare("gpu specialised vs cpu batch", &gpu, &cpu, n);
+    compare("gpu cublas vs gpu specialised", &cub, &gpu, n);
     compare("gpu cublas vs reference", &cub, &ref, n);
-    /* the same code in another kernel: equal unless the compiler contracted differently */
-    compare("gpu fused_local vs gpu fused", &loc, &gpu, n);
-    printf("  gpu fused_local vs gpu fused: statistics %s\n",
-           memcmp(loc.stats, gpu.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)) ? "differ in the last bits"
-                                                                                        : "bit-identical");
     /* determinism */
     CHECK(!memcmp(gpu.stats, gpu2.stats, sizeof(double) * (size_t)(n * spec.nsig * HS_NSTAT)),
           "bit-identical statistics");
     CHECK(!memcmp(gpu.traj, gpu2.traj, sizeof(double) * (size_t)(n * gpu.ntime)), "bit-identical traj");
-    /* few threads (several instances per thread) and sub-batches of 5 (strided copy back) */
-    setenv("HS_GPU_THREADS", "3", 1);
+    /* sub-batches of 5 (strided copy back) */
     setenv("HS_GPU_BATCH", "5", 1);
-    run(HS_BACKEND_GPU, PATH_FUSED, vals, n, &small);
+    run(HS_BACKEND_GPU, PATH_SPEC, vals, n, &small);
     run(HS_BACKEND_GPU, PATH_CUBLAS, vals, n, &cub2);
-    unsetenv("HS_GPU_THREADS");
     unsetenv("HS_GPU_BATCH");
     for (i = 0; i < n; ++i)
         CHECK(small.status[i] == gpu.status[i] && small.steps[i] == gpu.steps[i] &&
                   small.iters_mean[i] == gpu.iters_mean[i] && small.iters_max[i] == gpu.iters_max[i],
-              "3 threads, sub-batches of 5: instance %ld's counters", i);
+              "sub-batches of 5: instance %ld's counters", i);
     for (k = 0; k < spec.nsig * HS_NSTAT; ++k)
         for (i = 0; i < n; ++i)
             if (i != 5 && small.stats[k * n + i] != gpu.stats[k * n + i]) {
-                CHECK(0, "3 threads, sub-batches of 5: stat %ld of instance %ld: %.17g vs %.17g", k, i,
+                CHECK(0, "sub-batches of 5: stat %ld of instance %ld: %.17g vs %.17g", k, i,
                       small.stats[k * n + i], gpu.stats[k * n + i]);
                 k = spec.nsig * HS_NSTAT;
                 break;
             }
     CHECK(!memcmp(small.traj, gpu.traj, sizeof(double) * (size_t)(n * gpu.ntime)),
-          "3 threads, sub-batches of 5: bit-identical traj");
+          "sub-batches of 5: bit-identical traj");
     /* cuBLAS may pick another kernel for another batch size: rounding level, not bits */
     compare("gpu cublas in sub-batches of 5 vs whole", &cub2, &cub, n);
     /* the invalid instance is flagged, keeps NaN statistics, and does not disturb the others */
@@ -436,7 +415,7 @@ int main(void)
     CHECK(isnan(gpu.stats[(1 * HS_NSTAT + HS_STAT_MAX) * n + 5]), "no statistics for it");
     CHECK(isnan(cub.stats[(1 * HS_NSTAT + HS_STAT_MAX) * n + 5]), "no statistics for it (cublas)");
     CHECK(isnan(gpu.traj[0 * n + 5]) && isnan(cub.traj[0 * n + 5]), "NaN trajectory for it");
-    run(HS_BACKEND_GPU, PATH_FUSED, vals + 3 * 6, 1, &one); /* instance 6 alone */
+    run(HS_BACKEND_GPU, PATH_SPEC, vals + 3 * 6, 1, &one); /* instance 6 alone */
     for (k = 0; k < spec.nsig * HS_NSTAT; ++k)
         CHECK(one.stats[k] == gpu.stats[k * n + 6], "instance 6 alone == in the batch (stat %ld)", k);
     /* trajectory: the first sample is the static start pressure */
@@ -454,7 +433,7 @@ int main(void)
             d = fabs(gpu.traj[k] - ref.traj[k]) / scale;
             if (!(d <= worst)) worst = d;
         }
-        printf("  gpu fused vs reference: max relative difference of the trajectory %.3e\n", worst);
+        printf("  gpu specialised vs reference: max relative difference of the trajectory %.3e\n", worst);
         CHECK(worst < 5e-9, "trajectory equal to rounding: %.3e", worst);
     }
     hs_batch_out_free(&ref);
@@ -463,7 +442,6 @@ int main(void)
     hs_batch_out_free(&gpu2);
     hs_batch_out_free(&cub);
     hs_batch_out_free(&cub2);
-    hs_batch_out_free(&loc);
     hs_batch_out_free(&small);
     hs_batch_out_free(&one);
     /* a diverging instance: an absurdly soft oil (1 kPa) makes the valve volume's pressure
@@ -471,10 +449,10 @@ int main(void)
     {
         double v2[6] = {1200e6, 200, 550e6, 1e3, 200, 550e6};
         hs_batch_out o2, o3;
-        run(HS_BACKEND_GPU, PATH_FUSED, v2, 2, &o2);
+        run(HS_BACKEND_GPU, PATH_SPEC, v2, 2, &o2);
         run(HS_BACKEND_GPU, PATH_CUBLAS, v2, 2, &o3);
         CHECK(o2.status[0] == 0 && o3.status[0] == 0, "normal instance next to a diverging one completes");
-        printf("  soft-oil instance: status %d after %ld steps (fused), %d after %ld (cublas)\n",
+        printf("  soft-oil instance: status %d after %ld steps (specialised), %d after %ld (cublas)\n",
                o2.status[1], o2.steps[1], o3.status[1], o3.steps[1]);
         CHECK(o2.status[1] != 0 || o2.steps[1] == 1200, "soft oil: flagged or completed");
         CHECK(o3.status[1] != 0 || o3.steps[1] == 1200, "soft oil: flagged or completed (cublas)");

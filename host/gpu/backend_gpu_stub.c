@@ -26,14 +26,13 @@ int hs_gpu_available(char *name, size_t n)
 }
 
 int hs_kernel_figures(const hs_model *m, const hs_override_spec *ov, const hs_output_spec *out, const char *arch,
-                      hs_kernel_fig *spec, hs_kernel_fig *gen, char *why, size_t nwhy, hs_error *err)
+                      hs_kernel_fig *spec, char *why, size_t nwhy, hs_error *err)
 {
     (void)m;
     (void)ov;
     (void)out;
     (void)arch;
     (void)spec;
-    (void)gen;
     if (nwhy) why[0] = '\0';
     return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "kernel",
                         "this build has no CUDA support (NVRTC compiles the kernels): rebuild with nvcc present");

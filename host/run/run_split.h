@@ -5,6 +5,10 @@
 
 #include "engine/backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* At most this many structures (distinct values of the structural integers) in one job: each
  * is a build of the specialised engine. */
 #define HS_SPLIT_MAX 64
@@ -19,5 +23,9 @@ typedef int (*hs_split_run_fn)(const hs_batch_job *job, void *ctx, hs_error *err
  * job->out is then incomplete, as a backend's would be), HS_ERR_ARG beyond HS_SPLIT_MAX groups,
  * HS_ERR_IO when out of memory. */
 int hs_run_split(const hs_batch_job *job, hs_split_run_fn run, void *ctx, hs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

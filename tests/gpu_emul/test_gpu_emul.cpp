@@ -8,10 +8,11 @@
  *    fail: the backend returns the error with CUDA's message, frees everything, never crashes;
  *  - no driver, no device, a stack the device cannot hold: clear errors, hs_gpu_available says
  *    why;
- *  - many instances per thread (grid-stride loop) and more instances than threads per block;
+ *  - sub-batches that do not divide the job, more instances than threads per block;
  *  - the kernels' threads on several OS threads at once (shared slots collide);
- *  - the specialised path: a compile that fails falls back to the generic kernel (equal
- *    results), a swept enumeration too;
+ *  - the specialised path: a compile that fails is a clear error (nothing leaked); a swept
+ *    enumeration (a friction law) runs one kernel per structure (host/run/run_split.h), each
+ *    instance's results those of the cpu backend;
  *  - progress with asynchronous kernels (hs_emul.async): every path counts finished instances
  *    in mapped pinned memory that the host reads while it polls the running kernel (counts
  *    rise instance by instance, end at the job's size); a stop request skips the instances not
@@ -29,9 +30,10 @@
 #include "gpu/backend_gpu_util.cuh" /* the backends' own header: HS_GPU_BLOCK */
 #include "results/batch_out.h"
 #include "../conformance_setup.h"
+#include "run/run_split.h"
 
-enum { PATH_FUSED, PATH_LOCAL, PATH_CUBLAS, PATH_SPEC };
-static const char *path_name[] = {"fused", "fused_local", "cublas", "specialised"};
+enum { PATH_CUBLAS, PATH_SPEC };
+static const char *path_name[] = {"cublas", "specialised"};
 
 /* What a job's progress callback was told (run_gpu passes it when g_prog is set). */
 typedef struct prog_rec {
@@ -127,7 +129,7 @@ static int run_on(int path, size_t mem, const hs_batch_out *want, long cnt)
               hs_emul_count.peak_bytes, mem - stack - reserve);
     }
     if (rc == 0) {
-        /* fused: one launch per sub-batch; cublas: one init launch per sub-batch */
+        /* specialised: one launch per sub-batch; cublas: one init launch per sub-batch */
         long nsub = hs_emul_count.launches_of_first;
         r = nsub > 1 ? 1 : 0;
         if (want) {
@@ -237,7 +239,7 @@ static void check_no_device(void)
     hs_emul.count_error = cudaErrorInsufficientDriver;
     CHECK(!hs_gpu_available(name, sizeof name), "no driver: no GPU");
     CHECK(strstr(name, "none (no CUDA driver installed") != NULL, "no driver: says so: %s", name);
-    rc = run_gpu(PATH_FUSED, 2, &o, &err);
+    rc = run_gpu(PATH_SPEC, 2, &o, &err);
     CHECK(rc == HS_ERR_ARG && strstr(err.msg, "no usable CUDA device: no CUDA driver installed"),
           "no driver: gpu backend refuses: %s", err.msg);
     hs_batch_out_free(&o);
@@ -255,7 +257,7 @@ static void check_no_device(void)
           "a device: its name, without commas: %s", name);
     /* a stack frame the device cannot reserve for all its threads */
     hs_emul.local_bytes = (size_t)2 << 20; /* 2 MiB x 8192 threads = 16 GiB > 8 GiB */
-    rc = run_gpu(PATH_FUSED, 2, &o, &err);
+    rc = run_gpu(PATH_SPEC, 2, &o, &err);
     CHECK(rc == HS_ERR_IO && strstr(err.msg, "per-thread stack size"), "huge frame: refused: %d %s", rc, err.msg);
     clean("huge frame");
     hs_batch_out_free(&o);
@@ -264,115 +266,62 @@ static void check_no_device(void)
      * reserve nothing is left to plan with */
     hs_emul.local_bytes = (size_t)30 << 10;
     hs_emul.mem_total = (size_t)500 << 20;
-    rc = run_gpu(PATH_LOCAL, 2, &o, &err);
-    CHECK(rc == HS_ERR_IO && (strstr(err.msg, "cannot hold") || strstr(err.msg, "not enough free device memory")),
-          "fused_local on a device without room for the frames: refused: %d %s", rc, err.msg);
-    clean("fused_local without room");
+    rc = run_gpu(PATH_SPEC, 2, &o, &err);
+    CHECK(rc == HS_ERR_IO && strstr(err.msg, "not enough free device memory"),
+          "a device without room for the frames: refused: %d %s", rc, err.msg);
+    clean("no room for the frames");
     hs_batch_out_free(&o);
 }
 
-/* HS_GPU_THREADS below the instance count (several instances per thread, threads of the
- * last block idle), HS_GPU_BATCH not dividing it, more instances than one block. */
+/* HS_GPU_BATCH not dividing the instance count, one instance per sub-batch, more instances
+ * than one block. */
 static void check_shapes(const hs_batch_out *cpu, const hs_batch_out *cub, long cnt)
 {
-    static const char *threads[] = {"1", "7", "33", "1000"}, *batch[] = {"", "13", "64", ""};
+    static const char *batch[] = {"", "13", "64", "1"};
     int k, p;
-    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+    for (p = PATH_CUBLAS; p <= PATH_SPEC; ++p)
         for (k = 0; k < 4; ++k) {
             hs_batch_out o;
             hs_error err;
             int rc;
             hs_emul_reset();
-            setenv("HS_GPU_THREADS", threads[k], 1);
             setenv("HS_GPU_BATCH", batch[k], 1);
             rc = run_gpu(p, cnt, &o, &err);
-            CHECK(rc == 0, "%s, %s threads, batch '%s': runs (%s)", path_name[p], threads[k], batch[k], err.msg);
-            /* fused: the cpu backend's code, compiled alike; cublas: LAPACK's LU, the same for
-             * every batch size */
-            CHECK(rc || same(&o, p == PATH_CUBLAS ? cub : cpu), "%s, %s threads, batch '%s': equal to the bit",
-                  path_name[p], threads[k], batch[k]);
+            CHECK(rc == 0, "%s, batch '%s': runs (%s)", path_name[p], batch[k], err.msg);
+            /* specialised: the cpu backend's engine, compiled alike; cublas: LAPACK's LU, the
+             * same for every batch size */
+            CHECK(rc || same(&o, p == PATH_CUBLAS ? cub : cpu), "%s, batch '%s': equal to the bit", path_name[p],
+                  batch[k]);
             CHECK(hs_emul_count.max_block <= HS_GPU_BLOCK && hs_emul_count.max_block % 32 == 0,
                   "%s: blocks of whole warps within the launch bound (%u)", path_name[p], hs_emul_count.max_block);
             clean(path_name[p]);
             hs_batch_out_free(&o);
         }
-    unsetenv("HS_GPU_THREADS");
     unsetenv("HS_GPU_BATCH");
 }
 
 /* The kernels' threads on 4 OS threads at once: a slot of the scratch pool or of the outputs
  * that two GPU threads share by mistake (harmless when they run one after the other) then
- * corrupts results. Per path, with all resident threads and with 7 (several instances each). */
+ * corrupts results. Per path, in one sub-batch and in sub-batches of 7. */
 static void check_concurrent(const hs_batch_out *cpu, const hs_batch_out *cub, long cnt)
 {
-    static const char *threads[] = {"", "7"};
+    static const char *batch[] = {"", "7"};
     int k, p;
-    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+    for (p = PATH_CUBLAS; p <= PATH_SPEC; ++p)
         for (k = 0; k < 2; ++k) {
             hs_batch_out o;
             hs_error err;
             int rc;
             hs_emul_reset();
             hs_emul.workers = 4;
-            setenv("HS_GPU_THREADS", threads[k], 1);
+            setenv("HS_GPU_BATCH", batch[k], 1);
             rc = run_gpu(p, cnt, &o, &err);
             CHECK(rc == 0 && same(&o, p == PATH_CUBLAS ? cub : cpu),
-                  "%s, threads '%s', kernels on 4 OS threads: equal to the bit (%s)", path_name[p], threads[k],
-                  err.msg);
+                  "%s, batch '%s', kernels on 4 OS threads: equal to the bit (%s)", path_name[p], batch[k], err.msg);
             clean("concurrent kernels");
             hs_batch_out_free(&o);
         }
-    unsetenv("HS_GPU_THREADS");
-}
-
-/* A specialised kernel that does not compile (the emulated NVRTC made to fail, on an output
- * spec of its own so that no earlier build is reused), and a swept enumeration: the generic
- * kernel runs instead, with the cpu backend's results; with HS_GPU_PATH=specialised too. */
-static void check_fallback(long cnt)
-{
-    hs_batch_out o, c;
-    hs_error err;
-    int rc, nsig = spec.nsig;
-    const char *cache = getenv("HS_KERNEL_CACHE");
-    char keep[1024];
-    snprintf(keep, sizeof keep, "%s", cache ? cache : "");
-    setenv("HS_KERNEL_CACHE", "off", 1); /* no build from an earlier run of this test */
-    hs_emul_reset();
-    spec.nsig = nsig - 1; /* another kernel */
-    CHECK(run_cpu(cnt, &c) == 0, "cpu baseline");
-    hs_emul.fail_nvrtc = 1;
-    rc = run_gpu(PATH_SPEC, cnt, &o, &err);
-    CHECK(rc == 0 && same(&o, &c), "a failed compile: the generic kernel's results, equal to the cpu's (%s)", err.msg);
-    CHECK(hs_emul_count.launches_of_first > 0 && hs_emul_count.nvrtc_failed == 1,
-          "the compile was tried, failed, and the generic kernel ran");
-    clean("failed compile");
-    hs_batch_out_free(&o);
-    hs_batch_out_free(&c);
-    spec.nsig = nsig;
-    if (keep[0]) setenv("HS_KERNEL_CACHE", keep, 1);
-    else unsetenv("HS_KERNEL_CACHE");
-    hs_emul_reset();
-    ov.is_int[1] = 1; /* as if the second swept value were an enumeration */
-    ov.offset[1] = offsetof(hs_model, cyl_fric);
-    {
-        static double v[3 * NI];
-        hs_batch_job job;
-        long i;
-        for (i = 0; i < 3 * NI; ++i) v[i] = vals[i];
-        for (i = 0; i < NI; ++i) v[3 * i + 1] = (double)(i % 2 ? HS_FRIC_BROWN_MCPHEE : HS_FRIC_LUGRE);
-        conf_job(&job, v, NI, &c);
-        rc = hs_backend_cpu(&job, 1, &err);
-        CHECK(rc == 0, "cpu: a swept friction model runs (generic engine)");
-        conf_job(&job, v, NI, &o);
-        setenv("HS_GPU_PATH", "specialised", 1);
-        rc = hs_backend_gpu(&job, &err);
-        CHECK(rc == 0 && same(&o, &c), "gpu: a swept friction model runs the generic kernel, equal to the cpu's");
-        clean("swept enumeration");
-        hs_batch_out_free(&o);
-        hs_batch_out_free(&c);
-    }
-    ov.is_int[1] = 0;
-    ov.offset[1] = offsetof(hs_model, cyl_fp) + HS_FP_FC * sizeof(double);
+    unsetenv("HS_GPU_BATCH");
 }
 
 /* the counts of r: non-decreasing, within [0, cnt]; returns how many distinct ones lie strictly
@@ -387,6 +336,83 @@ static long prog_inner(const prog_rec *r, long cnt)
     return inner;
 }
 
+static int split_gpu(const hs_batch_job *job, void *ctx, hs_error *err)
+{
+    (void)ctx;
+    return hs_backend_gpu(job, err);
+}
+
+/* A specialised kernel that does not compile (the emulated NVRTC made to fail, on an output
+ * spec of its own so that no earlier build is reused): a clear error with NVRTC's word,
+ * nothing leaked. A swept enumeration (the friction law of the second swept value: two
+ * structures, interleaved) through the run layer's split (host/run/run_split.h): one kernel
+ * per structure, every instance's results those of the cpu backend (which runs the generic
+ * engine on such a job), progress counting over the groups; and straight to the GPU backend
+ * without the split: an error that says why, not a wrong result. */
+static void check_structures(long cnt)
+{
+    static prog_rec r;
+    hs_batch_out o, c;
+    hs_error err;
+    int rc, nsig = spec.nsig;
+    const char *cache = getenv("HS_KERNEL_CACHE");
+    char keep[1024];
+    snprintf(keep, sizeof keep, "%s", cache ? cache : "");
+    setenv("HS_KERNEL_CACHE", "off", 1); /* no build from an earlier run of this test */
+    hs_emul_reset();
+    spec.nsig = nsig - 1; /* another kernel */
+    hs_emul.fail_nvrtc = 1;
+    rc = run_gpu(PATH_SPEC, cnt, &o, &err);
+    CHECK(rc != 0 && strstr(err.msg, "specialised"), "a failed compile: an error that says so (%d: %s)", rc, err.msg);
+    CHECK(hs_emul_count.launches == 0 && hs_emul_count.nvrtc_failed == 1, "the compile was tried, failed, nothing ran");
+    clean("failed compile");
+    hs_batch_out_free(&o);
+    /* (still nsig - 1 and no disk cache: the kernels below are built here, each once) */
+    hs_emul_reset();
+    ov.is_int[1] = 1; /* the second swept value an enumeration */
+    ov.offset[1] = offsetof(hs_model, cyl_fric);
+    {
+        static double v[3 * NI];
+        hs_batch_job job;
+        long i, inner;
+        for (i = 0; i < 3 * NI; ++i) v[i] = vals[i];
+        for (i = 0; i < NI; ++i) v[3 * i + 1] = (double)(i % 2 ? HS_FRIC_BROWN_MCPHEE : HS_FRIC_LUGRE);
+        conf_job(&job, v, NI, &c);
+        rc = hs_backend_cpu(&job, 1, &err);
+        CHECK(rc == 0, "cpu: a swept friction model runs (generic engine)");
+        conf_job(&job, v, NI, &o);
+        setenv("HS_GPU_PATH", "specialised", 1);
+        rc = hs_backend_gpu(&job, &err);
+        CHECK(rc == HS_ERR_ARG && strstr(err.msg, "structure"),
+              "gpu without the split: refused, saying the structure differs (%d: %s)", rc, err.msg);
+        clean("swept enumeration, no split");
+        hs_batch_out_free(&o);
+        conf_job(&job, v, NI, &o);
+        memset(&r, 0, sizeof r);
+        r.caller = pthread_self();
+        job.progress = prog_cb;
+        job.progress_ctx = &r;
+        hs_emul_reset();
+        rc = hs_run_split(&job, split_gpu, NULL, &err);
+        inner = prog_inner(&r, NI);
+        CHECK(rc == 0 && same(&o, &c), "gpu, split by structure: every instance equal to the cpu's (%s)", err.msg);
+        /* two kernels, each built once and launched once (one sub-batch each) */
+        CHECK(hs_emul_count.nvrtc_compiles == 2 && hs_emul_count.launches == 2,
+              "one kernel per structure (%ld compiles, %ld launches)", hs_emul_count.nvrtc_compiles,
+              hs_emul_count.launches);
+        CHECK(r.n > 0 && r.seen[r.n - 1] == NI && inner >= 0, "progress over the groups rises to %d (%ld reports)",
+              NI, r.n);
+        clean("swept enumeration, split");
+        hs_batch_out_free(&o);
+        hs_batch_out_free(&c);
+    }
+    spec.nsig = nsig;
+    if (keep[0]) setenv("HS_KERNEL_CACHE", keep, 1);
+    else unsetenv("HS_KERNEL_CACHE");
+    ov.is_int[1] = 0;
+    ov.offset[1] = offsetof(hs_model, cyl_fp) + HS_FP_FC * sizeof(double);
+}
+
 /* Progress on every path with asynchronous kernels: the host polls the running kernel and
  * reports the device counter (mapped pinned memory), counts rising as instances end, the last
  * one the job's size, results unchanged; with the kernels' threads on 4 OS threads too (the
@@ -398,7 +424,7 @@ static void check_progress(const hs_batch_out *cpu, const hs_batch_out *cub, lon
     static prog_rec r;
     int p, workers;
     g_prog = &r;
-    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+    for (p = PATH_CUBLAS; p <= PATH_SPEC; ++p)
         for (workers = 1; workers <= 4; workers += 3) {
             hs_batch_out o;
             hs_error err;
@@ -434,7 +460,7 @@ static void check_progress(const hs_batch_out *cpu, const hs_batch_out *cub, lon
             hs_batch_out_free(&o);
         }
     /* stop requests */
-    for (p = PATH_FUSED; p <= PATH_SPEC; ++p)
+    for (p = PATH_CUBLAS; p <= PATH_SPEC; ++p)
         for (int k = 0; k < 2; ++k) {
             hs_batch_out o;
             hs_error err;
@@ -461,7 +487,7 @@ static void check_progress(const hs_batch_out *cpu, const hs_batch_out *cub, lon
         }
     unsetenv("HS_GPU_BATCH");
     /* no mapped memory: the job runs as before, progress per sub-batch */
-    for (p = PATH_FUSED; p <= PATH_SPEC; ++p) {
+    for (p = PATH_CUBLAS; p <= PATH_SPEC; ++p) {
         hs_batch_out o;
         hs_error err;
         int rc;
@@ -497,14 +523,11 @@ int main(void)
     clean("cublas baseline");
     check_shapes(&cpu, &cub, N);
     check_concurrent(&cpu, &cub, N);
-    check_small_devices(PATH_FUSED, &cpu, N);
     check_small_devices(PATH_CUBLAS, &cub, N);
-    check_faults(PATH_FUSED, NI);
-    check_faults(PATH_LOCAL, NI);
     check_faults(PATH_CUBLAS, NI);
     check_small_devices(PATH_SPEC, &cpu, N);
     check_faults(PATH_SPEC, NI);
-    check_fallback(NI);
+    check_structures(NI);
     check_progress(&cpu, &cub, N);
     check_no_device();
     hs_batch_out_free(&cpu);
