@@ -65,11 +65,6 @@ void hs_interrupt_release(void);
 /* The signal caught since hs_interrupt_catch (SIGINT, SIGTERM), 0 if none. */
 int hs_interrupted(void);
 
-/* hs_run (hs/run.h) that names argv0 (the program as it was invoked; NULL: "hydrosweep") in
- * the command it prints to continue a stopped run. Returns HS_ERR_INTERRUPTED (host/engine/backend.h)
- * when a signal stopped it, after printing that command on stderr. */
-int hs_run_cli(const hs_sweep *sw, hs_model_desc *md, const hs_run_opts *o, const char *argv0, hs_error *err);
-
 /* The command that continues run o of the sweep file sweep_path on backend ("cpu", "gpu",
  * "reference"; the one the run used, so that auto is resolved): argv0 run SWEEP -o OUT
  * --resume -b BACKEND, then -n, --shard, --threads and --batch when o sets them. -n, -b and

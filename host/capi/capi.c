@@ -12,6 +12,7 @@
 #include "hs/run.h"
 #include "hs/sweep.h"
 #include "base/progress.h"
+#include "run/run_cli.h"
 #include "engine/simulate.h"
 
 static void put_msg(const hs_error *err, char *msg, size_t nmsg)

@@ -13,6 +13,7 @@
 #include "hs/results.h"
 #include "hs/run.h"
 #include "base/progress.h"
+#include "run/run_cli.h"
 #include "engine/simulate.h"
 
 #ifdef HS_HAVE_MPI
