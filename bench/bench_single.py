@@ -11,8 +11,11 @@ a machine's speed varies from day to day by more than most changes gain (bench/R
 a change is judged by the ratio on one machine at one time, not by figures taken on different
 days.
 
+With --all-models the specialised runs cover every shipped model (models/*.yaml but the riccati
+trees, which have no specialised engine), full Newton, instead of the two seed cycles.
+
 usage: bench/bench_single.py [--build build] [--repeats 5] [--out bench/results]
-                             [--baseline DIR]
+                             [--baseline DIR] [--all-models] [--spec-n 32]
 """
 import argparse, datetime, glob, json, os, platform, re, statistics, subprocess, sys, tempfile
 
@@ -87,12 +90,21 @@ def run_once(exe, model, extra):
 
 
 def main():
+    global SPEC_N
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", default="bench/results")
     ap.add_argument("--baseline", default=None, help="a second build: specialised runs interleaved with it")
+    ap.add_argument("--all-models", action="store_true", help="specialised runs of every shipped model")
+    ap.add_argument("--spec-n", type=int, default=32, help="instances per specialised run")
     a = ap.parse_args()
+    SPEC_N = a.spec_n
+    spec_models = SPEC_MODELS
+    if a.all_models:
+        spec_models = [(os.path.basename(m)[:-5], "full") for m in sorted(glob.glob("models/*.yaml"))
+                       if not re.search(r"^  formulation: riccati", open(m).read(), re.M)
+                       and re.search(r"^integrator:\n", open(m).read(), re.M)]
     exe = os.path.join(a.build, "hydrosweep")
     bexe = os.path.join(a.baseline, "hydrosweep") if a.baseline else None
     bcommit = None
@@ -116,7 +128,7 @@ def main():
               f"{med*1e3:8.1f} ms (x{steps*dt/med:7.0f} real time)", flush=True)
     spec_rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for model, newton in SPEC_MODELS:
+        for model, newton in spec_models:
             spec_once(exe, model, newton, tmp)  # warm-up: builds (or finds) the engine
             if bexe:
                 spec_once(bexe, model, newton, tmp)
@@ -148,7 +160,9 @@ def main():
     with open(base + ".md", "w") as f:
         f.write(f"# Single-instance speed, one CPU core\n\n"
                 f"- date: {meta['date']}\n- commit: {commit}\n- machine: {meta['machine']}, one core\n"
-                f"- command: `python3 bench/bench_single.py --repeats {a.repeats}` (median of the "
+                f"- command: `python3 bench/bench_single.py --repeats {a.repeats}"
+                + (" --all-models" if a.all_models else "") + (f" --spec-n {SPEC_N}" if a.spec_n != 32 else "")
+                + "` (median of the "
                 f"wall time printed by `hydrosweep simulate`, which excludes loading)"
                 + (f"\n- baseline: `--baseline` build of {bcommit}, its specialised runs interleaved "
                    "with these, repeat by repeat" if bexe else "") + "\n\n"

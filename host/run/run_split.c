@@ -105,7 +105,16 @@ int hs_run_split(const hs_batch_job *job, hs_split_run_fn run, void *ctx, hs_err
         goto done;
     }
     for (i = 0; i < job->cnt; ++i) {
-        int g;
+        int g, k;
+        /* (the loader admits an enumeration's own values only: anything else is a defect) */
+        for (k = 0; k < ncol; ++k) {
+            double x = job->values[i * job->ov->n + cols[k]];
+            if (!(x >= -2147483648.0 && x <= 2147483647.0 && x == (double)(int)x)) {
+                rc = hs_error_set(err, HS_ERR_VALUE, "", 0, 0, "sweep",
+                                  "instance %ld: %g is no value of the integer parameter it is drawn for", i, x);
+                goto done;
+            }
+        }
         for (g = 0; g < ng && !same_structure(job, cols, ncol, first[g], i); ++g) {}
         if (g == ng) {
             if (ng == HS_SPLIT_MAX) {
