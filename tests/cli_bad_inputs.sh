@@ -242,6 +242,23 @@ ln -s /dev/full "$tmp/dev.h5"
 refused 2 "run -o a link to a device" -- "$HS" run "$S" -o "$tmp/dev.h5" --no-progress &&
   has "run -o a device" "symbolic link (to /dev/full)"
 [ ! -e "$tmp/dev.h5.part" ] && [ -L "$tmp/dev.h5" ] && ok || bad "run -o a device created files"
+# a hard link planted where a run writes (the .part of the results or of the CSV, the final
+# name, a simulate CSV, a merge output): refused before anything is written, the file it shares
+# unchanged (issue 47, class 1: a link at OUT.h5.part had the run destroy the linked file)
+printf 'precious\n' >"$tmp/precious"
+for name in hl.h5.part hl.csv.part hl.h5 hl.csv; do
+  rm -f "$tmp"/hl.*
+  ln "$tmp/precious" "$tmp/$name"
+  refused 2 "run with a hard link at $name" -- "$HS" run "$S" -o "$tmp/hl.h5" --no-progress &&
+    has "hard link at $name" "has 2 hard links"
+  [ "$(cat "$tmp/precious")" = precious ] && ok || bad "hard link at $name: the linked file changed"
+done
+rm -f "$tmp"/hl.*
+ln "$tmp/precious" "$tmp/hl.csv"
+refused 2 "simulate -o a hard link" -- "$HS" simulate "$M" --t-end 0.1 -o "$tmp/hl.csv" &&
+  has "simulate -o a hard link" "has 2 hard links"
+[ "$(cat "$tmp/precious")" = precious ] && ok || bad "simulate -o a hard link: the linked file changed"
+rm -f "$tmp/hl.csv"
 mkdir "$tmp/r.csv"
 refused 2 "run with a directory where the CSV goes" -- "$HS" run "$S" -o "$tmp/r.h5" --no-progress &&
   has "CSV dir" "r.csv" && has "CSV dir" "is a directory"

@@ -168,6 +168,25 @@ static int refuse_link(const char *path, const char *what, hs_error *err)
                         what, link_target(path, t, sizeof t));
 }
 
+/* A regular file that others share is not ours to replace: a second hard link (its other
+ * names would see what is written here, and an attacker's link at OUT.h5.part would have the
+ * run destroy the file it points to) or another owner. HS_OK for a file we alone name. */
+static int refuse_shared(const char *path, const char *what, const struct stat *st, hs_error *err)
+{
+    if (st->st_nlink > 1)
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "the %s has %lu hard links: writing it would change the file its other "
+                            "names share; hydrosweep writes only a file it alone names (remove the "
+                            "name, or choose another)",
+                            what, (unsigned long)st->st_nlink);
+    if (st->st_uid != geteuid())
+        return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "",
+                            "the %s belongs to another user (uid %lu): hydrosweep replaces only its "
+                            "user's own files (remove it, or choose another name)",
+                            what, (unsigned long)st->st_uid);
+    return HS_OK;
+}
+
 int hs_check_output_file(const char *path, const char *what, hs_error *err)
 {
     struct stat st;
@@ -187,7 +206,7 @@ int hs_check_output_file(const char *path, const char *what, hs_error *err)
                                 "the %s is %s, not a regular file: hydrosweep writes only regular "
                                 "files (a new name, or a file it may replace)",
                                 what, hs_file_kind((unsigned long)st.st_mode));
-        return HS_OK;
+        return refuse_shared(path, what, &st, err);
     }
     if (errno != ENOENT)
         return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s", what,
@@ -234,6 +253,10 @@ int hs_lock_file(const char *path, const char *what, int *fdp, int *created, hs_
             close(fd);
             return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is %s, not a regular file",
                                 what, hs_file_kind((unsigned long)a.st_mode));
+        }
+        if ((rc = refuse_shared(path, what, &a, err))) { /* (a link made since the path's check) */
+            close(fd);
+            return rc;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
@@ -291,8 +314,9 @@ FILE *hs_open_output(const char *path, const char *what, hs_error *err)
     int fd, fl;
     if (hs_check_output_file(path, what, err)) return NULL;
     /* O_NOFOLLOW: a link put at path since the check is refused too; O_NONBLOCK: a FIFO put
-     * there never blocks the open (it is refused below) */
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
+     * there never blocks the open (it is refused below); truncated only once the open file is
+     * known to be ours alone (refuse_shared) */
+    fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0) {
         int e = errno;
         if (e == ELOOP) {
@@ -307,6 +331,12 @@ FILE *hs_open_output(const char *path, const char *what, hs_error *err)
     if (!S_ISREG(st.st_mode)) {
         hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "the %s is %s, not a regular file", what,
                      hs_file_kind((unsigned long)st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    if (refuse_shared(path, what, &st, err) || ftruncate(fd, 0) != 0) {
+        if (err && !err->msg[0])
+            hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "cannot write the %s: %s", what, strerror(errno));
         close(fd);
         return NULL;
     }

@@ -39,7 +39,8 @@ int hs_check_input_file(const char *path, const char *what, hs_error *err);
  * simulate CSV, plots, cache entries): an existing regular file, which may be replaced, or a
  * new name in an existing, writable directory. A symbolic link (even to a regular file), a
  * directory, a FIFO, a device or a socket is refused: a file is never written through a link,
- * and a link is never replaced by a file. HS_ERR_ARG naming path and what. */
+ * and a link is never replaced by a file. So is a regular file with a second hard link or of
+ * another owner (its other names would be written too). HS_ERR_ARG naming path and what. */
 int hs_check_output_file(const char *path, const char *what, hs_error *err);
 
 /* Opens (creating if needed, never truncating; never through a symbolic link: O_NOFOLLOW)

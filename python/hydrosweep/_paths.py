@@ -1,7 +1,9 @@
 """The rule for every file hydrosweep writes (host/base/fileio.h hs_check_output_file, the same rule
 in Python): an existing regular file, which may be replaced, or a new name in an existing,
 writable directory. A symbolic link (even to a regular file), a directory, a FIFO, a device or
-a socket is refused: a file is never written through a link, and a link is never replaced."""
+a socket is refused: a file is never written through a link, and a link is never replaced. So
+is a regular file with a second hard link or of another owner (its other names would be
+written too)."""
 import os
 import stat
 
@@ -39,6 +41,17 @@ def check_output_path(path, what="output"):
     if not stat.S_ISREG(st.st_mode):
         raise OutputPathError("%s: the %s is not a regular file (a FIFO, device or socket): hydrosweep "
                               "writes only regular files" % (path, what))
+    _refuse_shared(path, what, st)
+
+
+def _refuse_shared(path, what, st):
+    """host/base/fileio.c's refuse_shared: a second hard link, or another owner."""
+    if st.st_nlink > 1:
+        raise OutputPathError("%s: the %s has %d hard links: writing it would change the file its other "
+                              "names share; hydrosweep writes only a file it alone names" % (path, what, st.st_nlink))
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        raise OutputPathError("%s: the %s belongs to another user (uid %d): hydrosweep replaces only its "
+                              "user's own files" % (path, what, st.st_uid))
 
 
 def open_output(path, what="output"):
@@ -46,12 +59,19 @@ def open_output(path, what="output"):
     opened with O_NOFOLLOW (a link put there meanwhile is refused) and checked to be a regular
     file on the open descriptor."""
     check_output_path(path, what)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    # truncated only once the open file is known to be ours alone
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags, 0o666)
     except OSError as e:
         raise OutputPathError("%s: cannot write the %s: %s" % (path, what, e.strerror))
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    st = os.fstat(fd)
+    try:
+        if not stat.S_ISREG(st.st_mode):
+            raise OutputPathError("%s: the %s is not a regular file" % (path, what))
+        _refuse_shared(path, what, st)
+        os.ftruncate(fd, 0)
+    except BaseException:
         os.close(fd)
-        raise OutputPathError("%s: the %s is not a regular file" % (path, what))
+        raise
     return os.fdopen(fd, "wb")

@@ -211,6 +211,14 @@ def test_plot_writes_the_file_named(tmp_path):
     with pytest.raises(hs.HydrosweepError, match="symbolic link"):
         hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "link.png", progress=False)
     assert victim.read_text() == "keep"
+    # a hard link: refused by the plot writer and by a run, the shared file unchanged
+    os.link(victim, tmp_path / "hard.png")
+    with pytest.raises(OutputPathError, match="2 hard links"):
+        save(fig, tmp_path / "hard.png")
+    os.link(victim, tmp_path / "hard.h5.part")
+    with pytest.raises(hs.HydrosweepError, match="hard links"):
+        hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "hard.h5", progress=False)
+    assert victim.read_text() == "keep"
 
 
 def test_rules_on_every_route(tmp_path):
