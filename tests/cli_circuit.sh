@@ -4,8 +4,9 @@
 # from the tank to its outlet, the check valve into the pump line, the relief valve to the
 # tank, the accumulator on the line, the load-sensing line dashed from the piston chamber, the
 # valve's four ports, the cylinder's chambers); -o writes .dot (never through a link), renders
-# .svg with Graphviz's dot when it is installed and says so (exit 4) when not; a model without
-# a circuit, a riccati model and a bad extension are refused.
+# .svg with Graphviz's dot when it is installed and says so (exit 4) when not, whole or not at
+# all (a hung dot killed, a failed one leaving the file at -o as it was); a model without a
+# circuit, a riccati model and a bad extension are refused.
 # Usage: cli_circuit.sh PATH/TO/hydrosweep   (from the repository root)
 set -u
 HS=$1
@@ -65,6 +66,25 @@ else
   [ $rc -eq 4 ] && grep -q "dot is not on PATH" "$tmp/err" && [ ! -e "$tmp/c.svg" ] && ok || bad "no dot: rc $rc, $(cat "$tmp/err")"
   echo "cli_circuit: Graphviz's dot not installed: the SVG rendering was not checked"
 fi
+# a rendering written whole or not at all (issue 47, class 4): a dot that hangs is killed after
+# HS_DOT_TIMEOUT_S, one that fails or dies half way leaves the good file at -o as it was, and
+# no .part behind (fake dots first on PATH)
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexec sleep 600\n' >"$tmp/bin/dot"
+chmod +x "$tmp/bin/dot"
+printf 'good\n' >"$tmp/keep.svg"
+t0=$(date +%s)
+PATH=$tmp/bin:$PATH HS_DOT_TIMEOUT_S=1 "$HS" circuit "$M" -o "$tmp/keep.svg" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ $(($(date +%s) - t0)) -lt 30 ] && grep -q "did not finish" "$tmp/err" && ok ||
+  bad "a hung dot: rc $rc after $(($(date +%s) - t0)) s: $(cat "$tmp/err")"
+[ "$(cat "$tmp/keep.svg")" = good ] && [ ! -e "$tmp/keep.svg.part" ] && ok || bad "a hung dot: the file at -o changed or a .part left"
+printf '#!/bin/sh\ncat >/dev/null; echo "<svg half"; exit 1\n' >"$tmp/bin/dot"
+PATH=$tmp/bin:$PATH "$HS" circuit "$M" -o "$tmp/keep.svg" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "failed rendering" "$tmp/err" && [ "$(cat "$tmp/keep.svg")" = good ] &&
+  [ ! -e "$tmp/keep.svg.part" ] && ok || bad "a failing dot: rc $rc, the file at -o '$(cat "$tmp/keep.svg")': $(cat "$tmp/err")"
+printf '#!/bin/sh\ncat >/dev/null; echo "<svg>done</svg>"\n' >"$tmp/bin/dot"
+PATH=$tmp/bin:$PATH "$HS" circuit "$M" -o "$tmp/keep.svg" && grep -q '<svg>done' "$tmp/keep.svg" &&
+  [ ! -e "$tmp/keep.svg.part" ] && ok || bad "a dot that works replaces the file"
 # refusals
 "$HS" circuit models/double_pendulum.yaml >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "has no hydraulic circuit" "$tmp/err" && ok || bad "no circuit: rc $rc"

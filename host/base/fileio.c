@@ -377,6 +377,54 @@ int hs_close_output(FILE *f, const char *path, int saved_errno, hs_error *err)
                         e ? strerror(e) : "write error");
 }
 
+static void output_free(hs_output *o)
+{
+    free(o->path);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
+
+int hs_output_begin(hs_output *o, const char *path, const char *what, hs_error *err)
+{
+    size_t n = strlen(path ? path : "");
+    memset(o, 0, sizeof *o);
+    if (hs_check_output_file(path, what, err)) return err ? err->code : HS_ERR_ARG;
+    o->path = (char *)malloc(n + 1);
+    o->tmp = (char *)malloc(n + 6);
+    if (!o->path || !o->tmp) {
+        output_free(o);
+        return hs_error_set(err, HS_ERR_IO, path, 0, 0, "", "out of memory");
+    }
+    memcpy(o->path, path, n + 1);
+    snprintf(o->tmp, n + 6, "%s.part", path);
+    if (!(o->f = hs_open_output(o->tmp, what, err))) {
+        output_free(o);
+        return err ? err->code : HS_ERR_ARG;
+    }
+    return HS_OK;
+}
+
+int hs_output_commit(hs_output *o, int saved_errno, hs_error *err)
+{
+    int rc = HS_OK, e = 0;
+    if (!o->f) return hs_error_set(err, HS_ERR_ARG, o->path ? o->path : "", 0, 0, "", "no output open");
+    if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0) e = errno;
+    rc = hs_close_output(o->f, o->path, saved_errno ? saved_errno : e, err);
+    o->f = NULL;
+    if (!rc && (rc = hs_check_output_file(o->path, "output", err)) == HS_OK && rename(o->tmp, o->path) != 0)
+        rc = hs_error_set(err, HS_ERR_IO, o->path, 0, 0, "", "cannot rename %s to it: %s", o->tmp, strerror(errno));
+    if (rc) remove(o->tmp);
+    output_free(o);
+    return rc;
+}
+
+void hs_output_abandon(hs_output *o)
+{
+    if (o->f) fclose(o->f);
+    if (o->tmp) remove(o->tmp);
+    output_free(o);
+}
+
 int hs_same_file(const char *a, const char *b)
 {
     struct stat x, y;

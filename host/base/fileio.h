@@ -64,6 +64,21 @@ FILE *hs_open_output(const char *path, const char *what, hs_error *err);
  * seen on a failed write (0 if none). */
 int hs_close_output(FILE *f, const char *path, int saved_errno, hs_error *err);
 
+/* An output written whole or not at all (a CSV, a rendered circuit): written to PATH.part,
+ * which takes PATH's place only once every byte is written and synced; an existing file at
+ * PATH stays as it was until then, and a failed or abandoned output leaves no .part behind. */
+typedef struct hs_output {
+    FILE *f; /* write here */
+    char *path, *tmp; /* the final name, PATH.part */
+} hs_output;
+/* Opens PATH.part by hs_open_output's rule, PATH checked by it too. HS_ERR_ARG/HS_ERR_IO. */
+int hs_output_begin(hs_output *o, const char *path, const char *what, hs_error *err);
+/* Flushes, syncs and closes the .part and renames it to PATH; on any failure (saved_errno: an
+ * errno of a write already seen, 0 if none) the .part is removed and the error names PATH. */
+int hs_output_commit(hs_output *o, int saved_errno, hs_error *err);
+/* Closes and removes the .part (nothing at PATH changes). */
+void hs_output_abandon(hs_output *o);
+
 /* 1 if both paths exist and are the same file (after links), else 0. */
 int hs_same_file(const char *a, const char *b);
 

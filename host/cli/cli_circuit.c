@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -155,6 +157,57 @@ static void write_dot(const hs_model_desc *d, FILE *f)
     fprintf(f, "}\n");
 }
 
+/* How long dot may take (HS_DOT_TIMEOUT_S, default 60 s): a hung dot is killed, not waited
+ * for forever. */
+static double dot_timeout_s(void)
+{
+    const char *s = getenv("HS_DOT_TIMEOUT_S");
+    double v = s && *s ? atof(s) : 60.0;
+    return v > 0.0 ? v : 60.0;
+}
+
+/* dot renders the DOT text (on its standard input, through a pipe) into o->f (its standard
+ * output, a file this process opened by the output rule). 0 done, 2 failed, 3 killed after
+ * dot_timeout_s. */
+static int render(const char *dot, int fmt, const hs_model_desc *d, hs_output *o)
+{
+    int pfd[2], st = 0;
+    double left = dot_timeout_s();
+    pid_t pid, got = 0;
+    fflush(o->f);
+    if (pipe(pfd) != 0 || (pid = fork()) < 0) return 2;
+    if (pid == 0) {
+        dup2(pfd[0], 0);
+        dup2(fileno(o->f), 1);
+        close(pfd[0]);
+        close(pfd[1]);
+        execl(dot, "dot", fmt == 1 ? "-Tsvg" : "-Tpng", (char *)NULL);
+        _exit(127);
+    }
+    close(pfd[0]);
+    {
+        /* (the text is a few KiB: it fits the pipe even if dot never reads it) */
+        FILE *w = fdopen(pfd[1], "w");
+        if (w) {
+            write_dot(d, w);
+            fclose(w);
+        } else {
+            close(pfd[1]);
+        }
+    }
+    while ((got = waitpid(pid, &st, WNOHANG)) == 0 && left > 0.0) {
+        struct timespec ts = {0, 20000000L};
+        nanosleep(&ts, NULL);
+        left -= 0.02;
+    }
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        return 3;
+    }
+    return got == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 2;
+}
+
 /* The first executable dot on PATH into buf; 0 if found. */
 static int find_dot(char *buf, size_t n)
 {
@@ -248,20 +301,16 @@ int hs_cli_circuit(int argc, char **argv)
         write_dot(d, stdout);
         rc = 0;
     } else if (fmt == 0) {
-        FILE *f = hs_open_output(out, "circuit output (-o)", &err);
+        hs_output o;
         rc = 2;
-        if (f) {
-            write_dot(d, f);
-            if (hs_close_output(f, out, 0, &err) == HS_OK) rc = 0;
+        if (!hs_output_begin(&o, out, "circuit output (-o)", &err)) {
+            write_dot(d, o.f);
+            if (hs_output_commit(&o, 0, &err) == HS_OK) rc = 0;
         }
         if (rc) print_error(&err);
     } else {
-        /* dot writes the rendering to a file this process opened by the output rule: its
-         * standard output, the DOT text on its standard input through a pipe */
         char dot[1100];
-        FILE *f;
-        int pfd[2], st = 0;
-        pid_t pid;
+        hs_output o;
         if (find_dot(dot, sizeof dot)) {
             fprintf(stderr, "hydrosweep circuit: Graphviz's dot is not on PATH: an .svg or .png needs it (Debian: "
                             "apt-get install graphviz); -o FILE.dot writes the graph's text\n");
@@ -269,41 +318,21 @@ int hs_cli_circuit(int argc, char **argv)
             free(d);
             return 4;
         }
-        f = hs_open_output(out, "circuit output (-o)", &err);
-        if (!f) {
+        if (hs_output_begin(&o, out, "circuit output (-o)", &err)) {
             print_error(&err);
             hs_model_desc_free(d);
             free(d);
             return 2;
         }
-        fflush(f);
-        rc = 2;
-        if (pipe(pfd) == 0 && (pid = fork()) >= 0) {
-            if (pid == 0) {
-                dup2(pfd[0], 0);
-                dup2(fileno(f), 1);
-                close(pfd[0]);
-                close(pfd[1]);
-                execl(dot, "dot", fmt == 1 ? "-Tsvg" : "-Tpng", (char *)NULL);
-                _exit(127);
-            }
-            close(pfd[0]);
-            {
-                FILE *w = fdopen(pfd[1], "w");
-                if (w) {
-                    write_dot(d, w);
-                    fclose(w);
-                } else {
-                    close(pfd[1]);
-                }
-            }
-            if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) rc = 0;
-        }
-        if (hs_close_output(f, out, 0, &err) != HS_OK) {
+        rc = render(dot, fmt, d, &o);
+        if (rc == 0 && hs_output_commit(&o, 0, &err) != HS_OK) {
             print_error(&err);
             rc = 2;
         } else if (rc) {
-            fprintf(stderr, "hydrosweep circuit: %s failed to render %s\n", dot, out);
+            hs_output_abandon(&o); /* an existing file at out stays as it was */
+            fprintf(stderr, "hydrosweep circuit: %s %s rendering %s (nothing written)\n", dot,
+                    rc == 3 ? "did not finish" : "failed", out);
+            rc = 2;
         }
     }
     hs_model_desc_free(d);
