@@ -450,12 +450,38 @@ static int check_csv_part(const hs_results *r, hs_error *err)
     return rc;
 }
 
+
+/* The ensemble datasets /ensemble/<signal> (NaN until the run finishes; compute_ensemble fills
+ * them), in the group /ensemble, which is made here when it is missing. */
+static int make_ensemble(hs_results *r, hs_error *err)
+{
+    const hsr_info *I = &r->I;
+    const double nan = NAN;
+    hsize_t dims[2];
+    hid_t g;
+    int k;
+    if (H5Lexists(r->file, "/ensemble", H5P_DEFAULT) <= 0) {
+        if ((g = hsr_make_group(r->file, "ensemble")) < 0) return hsr_fail(err, r->part, "cannot create group /ensemble");
+        H5Gclose(g);
+    }
+    dims[0] = (hsize_t)I->ncol;
+    dims[1] = 3;
+    for (k = 0; k < I->nsig; ++k) {
+        char name[RES_NAME_MAX + 16];
+        snprintf(name, sizeof name, "/ensemble/%s", I->sname[k]);
+        if ((r->ens[k] = hsr_make_ds(r->file, name, H5T_IEEE_F64LE, 2, dims, 0, &nan)) < 0 ||
+            hsr_put_columns_attr(r->ens[k], I) < 0 ||
+            hsr_attr_put(r->ens[k], "quantiles", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, ens_q) < 0)
+            return hsr_fail(err, r->part, "cannot create %s", name);
+    }
+    return HS_OK;
+}
+
 static int res_create(hs_results *r, hs_error *err)
 {
     const hsr_info *I = &r->I;
     hid_t fapl, d;
     hsize_t dims[2];
-    double nan = NAN;
     long k, b;
     int rc;
     hsr_quiet();
@@ -531,16 +557,7 @@ static int res_create(hs_results *r, hs_error *err)
     if ((r->done_ds = hsr_make_ds(r->file, "/done", H5T_STD_U8LE, 1, dims, 0, NULL)) < 0 ||
         (r->nchunk > 0 && hsr_write_all(r->done_ds, H5T_NATIVE_UCHAR, r->done) < 0))
         return hsr_fail(err, r->part, "cannot write /done");
-    dims[0] = (hsize_t)I->ncol;
-    dims[1] = 3;
-    for (k = 0; k < I->nsig; ++k) {
-        char name[RES_NAME_MAX + 16];
-        snprintf(name, sizeof name, "/ensemble/%s", I->sname[k]);
-        if ((r->ens[k] = hsr_make_ds(r->file, name, H5T_IEEE_F64LE, 2, dims, 0, &nan)) < 0 ||
-            hsr_put_columns_attr(r->ens[k], I) < 0 ||
-            hsr_attr_put(r->ens[k], "quantiles", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, ens_q) < 0)
-            return hsr_fail(err, r->part, "cannot create %s", name);
-    }
+    if ((rc = make_ensemble(r, err))) return rc;
     if (H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         return hsr_fail(err, r->part, "cannot flush the file");
     return HS_OK;
@@ -635,12 +652,20 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
                 r->nrun, D->ncols);
         if ((rc = need_checksum(D->id, D->name, fpath, err))) return rc;
     }
-    for (k = 0; k < r->I.nsig; ++k) {
-        char name[RES_NAME_MAX + 16];
-        snprintf(name, sizeof name, "/ensemble/%s", r->I.sname[k]);
-        if ((r->ens[k] = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0)
-            return hsr_fail(err, fpath, "cannot open dataset %s", name);
-        if ((rc = need_checksum(r->ens[k], name, fpath, err))) return rc;
+    if (rdwr == 1) {
+        /* a run that resumes recomputes /ensemble when it finishes: made anew, so that a finish
+         * that failed part way through it (a full disk) leaves a file that resumes */
+        if (H5Lexists(r->file, "/ensemble", H5P_DEFAULT) > 0 && H5Ldelete(r->file, "/ensemble", H5P_DEFAULT) < 0)
+            return hsr_fail(err, fpath, "cannot remove the unfinished /ensemble");
+        if ((rc = make_ensemble(r, err))) return rc;
+    } else {
+        for (k = 0; k < r->I.nsig; ++k) {
+            char name[RES_NAME_MAX + 16];
+            snprintf(name, sizeof name, "/ensemble/%s", r->I.sname[k]);
+            if ((r->ens[k] = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0)
+                return hsr_fail(err, fpath, "cannot open dataset %s", name);
+            if ((rc = need_checksum(r->ens[k], name, fpath, err))) return rc;
+        }
     }
     if ((r->done_ds = H5Dopen2(r->file, "/done", H5P_DEFAULT)) < 0)
         return hsr_fail(err, fpath, "cannot open dataset /done");
@@ -943,7 +968,6 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
     const hsr_info *I = &r->I;
     int *st = NULL, rc, k, c, q, b, gpu_ok = r->quant_gpu;
     double *vals = NULL;
-    hid_t g;
     long i, ngpu = 0, nhost = 0;
     memset(E, 0, sizeof *E);
     if ((rc = read_status(r, &st, err))) goto done;
@@ -999,30 +1023,63 @@ static int compute_ensemble(hs_results *r, double *ens, ens_counts *E, hs_error 
             double *e = ens + (long)k * I->ncol * 3 + i;
             if (*e == 0.0) *e = 0.0;
         }
-        if (I->ncol > 0 &&
-            hsr_write_all(r->ens[k], H5T_NATIVE_DOUBLE, ens + (long)k * I->ncol * 3) < 0) {
-            rc = hsr_fail(err, r->open_path, "cannot write /ensemble/%s", I->sname[k]);
-            goto done;
-        }
-        if (put_counts(r->ens[k], E) < 0) {
-            rc = hsr_fail(err, r->open_path, "cannot write the failure counts of /ensemble/%s",
-                          I->sname[k]);
-            goto done;
-        }
     }
     r->quant_on = ngpu == 0 ? "host" : nhost == 0 ? "gpu (Thrust)" : "gpu (Thrust) and host";
-    if ((g = H5Gopen2(r->file, "/ensemble", H5P_DEFAULT)) < 0 || put_counts(g, E) < 0 ||
-        hsr_attr_put_strs(g, "quantiles_on", -1, (const char *const[1]){r->quant_on}) < 0) {
-        if (g >= 0) H5Gclose(g);
-        rc = hsr_fail(err, r->open_path,
-                      "cannot write the failure counts and quantiles_on of /ensemble");
-        goto done;
-    }
-    H5Gclose(g);
 done:
     free(st);
     free(vals);
     return rc;
+}
+
+/* The ensemble of compute_ensemble into the file: /ensemble/<signal>, the failure counts,
+ * quantiles_on. */
+static int store_ensemble(hs_results *r, const double *ens, const ens_counts *E, hs_error *err)
+{
+    const hsr_info *I = &r->I;
+    hid_t g;
+    int k;
+    for (k = 0; k < I->nsig; ++k) {
+        if (I->ncol > 0 && hsr_write_all(r->ens[k], H5T_NATIVE_DOUBLE, ens + (long)k * I->ncol * 3) < 0)
+            return hsr_fail(err, r->open_path, "cannot write /ensemble/%s", I->sname[k]);
+        if (put_counts(r->ens[k], E) < 0)
+            return hsr_fail(err, r->open_path, "cannot write the failure counts of /ensemble/%s", I->sname[k]);
+    }
+    if ((g = H5Gopen2(r->file, "/ensemble", H5P_DEFAULT)) < 0 || put_counts(g, E) < 0 ||
+        hsr_attr_put_strs(g, "quantiles_on", -1, (const char *const[1]){r->quant_on}) < 0) {
+        if (g >= 0) H5Gclose(g);
+        return hsr_fail(err, r->open_path, "cannot write the failure counts and quantiles_on of /ensemble");
+    }
+    H5Gclose(g);
+    return HS_OK;
+}
+
+/* Room the end of a run keeps for its own HDF5 writes (store_ensemble, complete, the close),
+ * held by a ballast file beside the .part while the CSV takes its space: a disk that fills
+ * then fails the CSV (or the ballast) before the .part changes, and the .part resumes; HDF5
+ * leaves a file whose last writes failed unreadable (the .part of a run whose disk filled at
+ * its close could not be resumed). Bytes: the ensemble's values and attributes, and metadata
+ * slack. */
+static size_t end_room(const hs_results *r)
+{
+    size_t b = (size_t)r->I.nsig * ((size_t)r->I.ncol * 3 * sizeof(double) + (3 + RES_NBIT) * 96);
+    return 4 * b + ((size_t)64 << 10);
+}
+
+static int ballast_make(const char *path, size_t n, hs_error *err)
+{
+    FILE *f = hs_open_output(path, "space kept for the end of the run", err);
+    static const char zero[4096];
+    size_t k;
+    int e = 0;
+    if (!f) return HS_ERR_IO;
+    for (k = 0; k < n && !e; k += sizeof zero)
+        if (fwrite(zero, 1, sizeof zero, f) != sizeof zero) e = errno ? errno : EIO;
+    if (!e && (fflush(f) != 0 || fsync(fileno(f)) != 0)) e = errno;
+    if (hs_close_output(f, path, e, err)) {
+        remove(path);
+        return HS_ERR_IO;
+    }
+    return HS_OK;
 }
 
 /* A CSV field: quoted (RFC 4180) only when it has to be. */
@@ -1250,8 +1307,22 @@ int hs_results_finish(hs_results *r, void *fv, hs_error *err)
                            (size_t)(r->I.ncol > 0 ? r->I.ncol : 1) * 3 * sizeof *ens);
     if (!ens) return hsr_oom(err, r->part);
     if ((rc = compute_ensemble(r, ens, &E, err))) goto done;
-    if ((rc = write_csv(r, err))) goto done;
+    /* the CSV first, with the room for the rest kept (end_room): nothing in the .part changes
+     * until the CSV is written */
+    {
+        char *ball = hsr_catstr(r->part, ".room");
+        if (!ball) {
+            rc = hsr_oom(err, r->part);
+            goto done;
+        }
+        rc = ballast_make(ball, end_room(r), err);
+        if (!rc) rc = write_csv(r, err);
+        remove(ball);
+        free(ball);
+        if (rc) goto done;
+    }
     csv_written = 1;
+    if ((rc = store_ensemble(r, ens, &E, err))) goto done;
     if (hsr_attr_put(r->file, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &one) < 0) {
         rc = hsr_fail(err, r->part, "cannot write the attribute complete");
         goto done;
