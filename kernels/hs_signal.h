@@ -5,7 +5,7 @@
  * either limit. The integrator lands its steps on every knot (hs_step_span), uses the left
  * limit at the end of a step and the right limit at its start, and re-solves the
  * accelerations after a load jump, so a switch is handled exactly and the trapezoidal rule
- * stays second order (../shared/model-data.md, numerical notes). Times are compared with a relative slack of
+ * stays second order (docs/model-data.md, numerical notes). Times are compared with a relative slack of
  * 1e-12, so t = n*dt landing a hair off a knot (rounding) counts as the knot itself. */
 #ifndef HS_SIGNAL_H
 #define HS_SIGNAL_H

@@ -11,7 +11,8 @@
 #   - the example model of docs/model-format.md (info, and simulate to t_end), its open-tree
 #     example (info, and 10 ms of simulate) and the example
 #     sweep of docs/sweep-format.md (run: every instance finishes);
-#   - the unknown-name suggestion the README quotes.
+#   - the unknown-name suggestion docs/usage.md quotes;
+#   - the README's excerpts of shipped model and sweep files are those files' lines.
 # Every command must exit 0; the lists of what ran and what was skipped are printed.
 # Usage: cli_docs.sh PATH/TO/hydrosweep   (from the repository root)
 set -u
@@ -60,6 +61,10 @@ cd "$W"
 qs=$(grep -l 'scripts/quickstart.sh' "$tmp"/x/sh_README.md_*.sh | head -1)
 [ -n "$qs" ] && grep -qx 'bash scripts/install-deps.sh && bash scripts/build.sh build && bash scripts/quickstart.sh build' "$qs" \
   && ok || bad "README's quick start block: $(cat "$qs" 2>/dev/null)"
+# the README's first two sh blocks are the two commands CI and the tests read, as they are
+[ "$(cat "$tmp/x/sh_README.md_0.sh" 2>/dev/null)" = 'bash scripts/install-deps.sh && bash scripts/build.sh build && bash scripts/quickstart.sh build' ] &&
+  [ "$(cat "$tmp/x/sh_README.md_1.sh" 2>/dev/null)" = 'bash scripts/install-deps.sh && bash scripts/build.sh build && bash scripts/test.sh build' ] &&
+  ok || bad "README's first two sh blocks are not the quick start and the test command: $(cat "$tmp"/x/sh_README.md_[01].sh 2>&1)"
 bash scripts/quickstart.sh build 8 >qs.txt 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^ensemble: 8 instances, 8 finished, 0 failed' qs.txt && ok ||
   bad "quickstart: rc $rc $(tail -5 qs.txt)"
@@ -94,6 +99,35 @@ cp "$(grep -l 'formulation: riccati' "$tmp"/x/yaml_docs_model-format.md_*.yaml |
 "$HS" simulate tree_demo.yaml --t-end 0.01 -o tree_demo.csv >sim.txt 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '100 steps to t = 0.01 s' sim.txt && ok ||
   bad "docs/model-format.md's open-tree example simulates: rc $rc $(cat sim.txt)"
+
+# --- the README's excerpts of shipped files (a yaml block whose first line is "# FILE (excerpt)"):
+#     their lines, in order, are lines of FILE ("..." stands for lines left out)
+nex=0
+for f in "$tmp"/x/yaml_README.md_*.yaml; do
+  [ -f "$f" ] || continue
+  src=$(sed -n '1s/^# \([^ ]*\) (excerpt)$/\1/p' "$f")
+  [ -n "$src" ] || continue
+  nex=$((nex + 1))
+  "$PY" - "$f" "$ROOT/$src" <<'PY' && ok || bad "README's excerpt of $src is not that file's lines: $(cat "$f")"
+import sys
+ex = open(sys.argv[1]).read().splitlines()[1:]
+try:
+    lines = open(sys.argv[2]).read().splitlines()
+except OSError:
+    sys.exit(1)
+i = 0
+for l in ex:
+    if l.strip() == "...":
+        continue
+    while i < len(lines) and lines[i] != l:
+        i += 1
+    if i == len(lines):
+        print("  not found in order:", l)
+        sys.exit(1)
+    i += 1
+PY
+done
+[ $nex -ge 2 ] && ok || bad "the README shows excerpts of a model and a sweep: $nex"
 
 # --- every sh block (CI runs install, build, test and sanitize itself)
 nsh=0
@@ -148,11 +182,11 @@ cat skipped.txt 2>/dev/null
 echo "  inline commands: $ran ran, $skipped skipped (placeholders or fragments)"
 [ $ran -ge 3 ] && ok || bad "at least 3 inline commands ran: $ran"
 
-# --- the unknown-name suggestion the README quotes
+# --- the unknown-name suggestion docs/usage.md quotes
 "$HS" simulate models/fourbar_rahikainen2018.yaml --set joint.j1.z0=-30deg >/dev/null 2>set.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' set.txt \
-  && tr '\n' ' ' <"$ROOT/README.md" | tr -s ' ' | grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' \
-  && ok || bad "--set joint.j1.z0 suggests the model's joints, as the README says: rc $rc $(cat set.txt)"
+  && tr '\n' ' ' <"$ROOT/docs/usage.md" | tr -s ' ' | grep -q 'did you mean joint.crank_angle.z0, joint.coupler_angle.z0 or joint.boom_angle.z0?' \
+  && ok || bad "--set joint.j1.z0 suggests the model's joints, as docs/usage.md says: rc $rc $(cat set.txt)"
 
 # --- the docs say what the code does (each a class: a new option, plot kind or sweep file
 #     that the docs do not name fails here)
@@ -191,10 +225,10 @@ for f in sweeps/*.yaml; do
     [ "$n" = "$te" ] && ok || bad "$f: a comment states a run of $n s, the simulation runs to t_end $te s"
   done
 done
-# the README's package list is what scripts/install-deps.sh installs
+# docs/install.md's package list is what scripts/install-deps.sh installs
 want=$(sed -n '/^PKGS=(/,/)/p' scripts/install-deps.sh | tr -s ' ()' '\n' | grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -v '^PKGS$' | sort -u)
-have=$(tr '\n' ' ' <README.md | tr -s ' ' | sed -n 's/.*exactly what `scripts\/install-deps.sh` installs: *`\([^`]*\)`.*/\1/p' | tr ' ' '\n' | grep -v '^$' | sort -u)
-[ -n "$want" ] && [ "$want" = "$have" ] && ok || bad "README's package list differs from install-deps.sh: $(diff <(echo "$want") <(echo "$have") | tr '\n' ' ')"
+have=$(tr '\n' ' ' <docs/install.md | tr -s ' ' | sed -n 's/.*exactly what `scripts\/install-deps.sh` installs: *`\([^`]*\)`.*/\1/p' | tr ' ' '\n' | grep -v '^$' | sort -u)
+[ -n "$want" ] && [ "$want" = "$have" ] && ok || bad "docs/install.md's package list differs from install-deps.sh: $(diff <(echo "$want") <(echo "$have") | tr '\n' ' ')"
 ! grep -q "still to come" README.md && ok || bad "README says a part is still to come"
 
 finish cli_docs

@@ -20,16 +20,7 @@
 
 static hs_work *W;
 
-/* Loads the seed 003 four-bar with Brown-McPhee friction into d (0), or fails the check (-1). */
-static int load_fourbar(hs_model_desc *d)
-{
-    hs_error e;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return -1;
-    }
-    return 0;
-}
+#define FOURBAR "models/fourbar_jaiswal2021_friction.yaml" /* seed 003, Brown-McPhee friction */
 
 /* One trapezoidal step of h from s (no knot inside), as hs_step_adaptive takes it: 0 if
  * Newton converged and the epilogue passed. */
@@ -55,27 +46,13 @@ static void test_estimate_exact_cubic(void)
 {
     static hs_model m;
     static hs_state a, b, s;
+    static const double knots[] = {0.0, 0.0, 10.0, 10.0}; /* (t, v): the ramp v = t */
     const double h = 0.01;
     int k;
     tu_double_pendulum(&m, 1, 1, 1, 1, 0.0);
     m.nbody = m.nz = 1;
     hs_model_derive(&m);
-    m.nload = 1;
-    m.load_body[0] = 0;
-    m.load_frame[0] = HS_FRAME_GLOBAL;
-    hs_v3_set(m.load_at[0], 0, 0, 0);
-    hs_v3_set(m.load_force_dir[0], 0, 0, 0);
-    hs_v3_set(m.load_torque_dir[0], 0, 0, 3.0);
-    m.load_force_sig[0] = -1;
-    m.load_torque_sig[0] = 0;
-    m.nsignal = 1;
-    m.sig_start[0] = 0;
-    m.sig_n[0] = 2;
-    m.nknot = 2;
-    m.knot_t[0] = 0.0;
-    m.knot_v[0] = 0.0;
-    m.knot_t[1] = 10.0;
-    m.knot_v[1] = 10.0;
+    tu_signal_load(&m, 0, 0.0, 0.0, 3.0, 1, 2, knots);
     m.t_end = 1.0;
     m.tol_z = 1e-14;
     CHECK(hs_init(&m, &s, W) == 0, "ramped rod: init");
@@ -115,7 +92,7 @@ static void test_estimate_tracks_fourbar(void)
     static const double hs[2] = {2e-3, 4e-3};
     static const char *const what[3] = {"crank angle", "crank rate", "p_piston"};
     int q, k, c;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     for (q = 0; q < 2; ++q) {
         hs_model m = d.model;
         double h = hs[q], t, est[3][10], tru[3][10];
@@ -193,7 +170,7 @@ static void test_knots_and_t_end(void)
     hs_ctrl c;
     long nt = 0, i;
     int k, meth, missing = 0, crossed = 0;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 2.7182818;
     for (meth = HS_METHOD_TRAPEZOIDAL; meth <= HS_METHOD_ESDIRK4; ++meth) {
@@ -234,7 +211,7 @@ static void test_global_error_scales(int meth)
     double err_z[4], err_p[4];
     int q;
     long k;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     {
         hs_model m = d.model;
         m.t_end = 3.0;
@@ -310,7 +287,7 @@ static void test_stepsize_failure(void)
     hs_ctrl c;
     long nt;
     int st;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 3.0;
     d.model.rtol = d.model.atol_z = d.model.atol_zd = 1e-6;
@@ -365,11 +342,7 @@ static void test_esdirk_order(void)
     static hs_state s, ref;
     int f, meth;
     for (f = 0; f < 2; ++f) {
-        hs_error e;
-        if (hs_model_load(files[f], &d, &e)) {
-            CHECK(0, "model loads: %s", e.msg);
-            return;
-        }
+        if (tu_load_model(files[f], &d)) return;
         d.model.t_end = T[f];
         for (meth = HS_METHOD_ESDIRK3; meth <= HS_METHOD_ESDIRK4; ++meth) {
             double ez[3], ep[3], q = meth == HS_METHOD_ESDIRK3 ? 3.0 : 4.0;
@@ -402,7 +375,7 @@ static void test_newton_auto(void)
 {
     hs_model_desc d;
     hs_model m;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     m = d.model;
     CHECK(m.newton == HS_NEWTON_AUTO && m.method == HS_METHOD_AUTO && m.step == HS_STEP_FIXED,
           "defaults: newton auto, method auto, fixed steps");
@@ -440,7 +413,7 @@ static void test_grid_extremes(void)
     hs_batch_out o;
     long nsteps, j, q, ngrid_max = 0;
     int st;
-    if (load_fourbar(&d)) return;
+    if (tu_load_model(FOURBAR, &d)) return;
     d.model.step = HS_STEP_ADAPTIVE;
     d.model.t_end = 3.0;
     memset(&spec, 0, sizeof spec);

@@ -181,25 +181,9 @@ static void test_external_work(void)
     hs_model m;
     hs_state s;
     double dE;
+    static const double knots[] = {0, 0, 0.5, 1, 0.5, -1}; /* (t, v): a ramp, then a jump to -1 */
     tu_double_pendulum(&m, 1, 1, 1, 1, 0.0);
-    m.nload = 1;
-    m.load_body[0] = 1;
-    m.load_frame[0] = HS_FRAME_GLOBAL;
-    hs_v3_set(m.load_at[0], 1, 0, 0);
-    hs_v3_set(m.load_force_dir[0], 0, 2.0, 0);
-    hs_v3_set(m.load_torque_dir[0], 0, 0, 0.5);
-    m.load_force_sig[0] = 0;
-    m.load_torque_sig[0] = -1;
-    m.nsignal = 1;
-    m.sig_start[0] = 0;
-    m.sig_n[0] = 3;
-    m.nknot = 3;
-    m.knot_t[0] = 0;
-    m.knot_v[0] = 0;
-    m.knot_t[1] = 0.5;
-    m.knot_v[1] = 1;
-    m.knot_t[2] = 0.5;
-    m.knot_v[2] = -1;
+    tu_signal_load(&m, 1, 1.0, 2.0, 0.5, 0, 3, knots);
     m.t_end = 1.0;
     m.dt = 1e-3;
     CHECK(run(&m, &s, &dE, NULL, NULL) == 0, "driven pendulum runs");
@@ -214,23 +198,11 @@ static void test_external_work(void)
  * when the step ending on the jump saw the new value). */
 static void test_jump_order(void)
 {
+    static const double knots[] = {0.5, 0, 0.5, 1}; /* (t, v): 0, then 1 from t = 0.5 s on */
     hs_model m;
     tu_double_pendulum(&m, 1, 1, 1, 1, 9.81);
     m.joint_z0[0] = -HS_PI / 4;
-    m.nload = 1;
-    m.load_body[0] = 1;
-    hs_v3_set(m.load_at[0], 1, 0, 0);
-    hs_v3_set(m.load_force_dir[0], 0, 5.0, 0);
-    m.load_force_sig[0] = 0;
-    m.load_torque_sig[0] = -1;
-    m.nsignal = 1;
-    m.sig_start[0] = 0;
-    m.sig_n[0] = 2;
-    m.nknot = 2;
-    m.knot_t[0] = 0.5;
-    m.knot_v[0] = 0;
-    m.knot_t[1] = 0.5;
-    m.knot_v[1] = 1;
+    tu_signal_load(&m, 1, 1.0, 5.0, 0.0, 0, 2, knots);
     m.t_end = 1.0;
     m.tol_z = 1e-13;
     check_order(&m, "force jump on a step boundary");
@@ -248,12 +220,8 @@ static void test_knot_landing_order(void)
     static hs_state s;
     static const double dts[4] = {1.25e-5, 3.7e-4, 1.85e-4, 9.25e-5};
     double z[4], p[4];
-    hs_error e;
     int q;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021_friction.yaml", &d)) return;
     for (q = 0; q < 4; ++q) {
         long k, n;
         hs_model m = d.model;
@@ -290,12 +258,8 @@ static void test_penalty_follows_dt(void)
     static hs_state s;
     static const double dts[4] = {2.5e-4, 1.25e-4, 6.25e-5, 3.125e-5};
     double z[4], p[4];
-    hs_error e;
     int q;
-    if (hs_model_load("models/fourbar_rahikainen2018.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_rahikainen2018.yaml", &d)) return;
     CHECK(d.model.penalty == 1e11 && d.model.penalty_ratio == 4.0, "the file's alpha, the default ratio");
     for (q = 0; q < 4; ++q) {
         long k, n;
@@ -433,13 +397,9 @@ static void test_tangent_models(void)
     static hs_work w2;
     int f, nfile = (int)(sizeof files / sizeof files[0]);
     for (f = 0; f < nfile; ++f) {
-        hs_error e;
         hs_model *m = &d.model;
         long k, nsteps, ncols = 0, bad = 0, nocache = 0;
-        if (hs_model_load(files[f], &d, &e)) {
-            CHECK(0, "%s loads: %s", files[f], e.msg);
-            continue;
-        }
+        if (tu_load_model(files[f], &d)) continue;
         if (f == nfile - 1) { /* the second run of the seed 003 four-bar: modified LuGre */
             m->cyl_fric[0] = HS_FRIC_LUGRE_MOD;
             hs_model_derive(m);
@@ -489,15 +449,11 @@ static void test_modified_newton(void)
     static hs_model_desc d;
     static hs_state sf, sm;
     static hs_work wm;
-    hs_error e;
     hs_model mf, mm;
     long k, n;
     double dz = 0.0, dp = 0.0;
     int v, st = 0;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "seed 003 four-bar loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021_friction.yaml", &d)) return;
     mf = d.model;
     mf.newton = HS_NEWTON_FULL;
     mm = mf;
@@ -532,15 +488,11 @@ static void test_predictor(void)
     static hs_model_desc d;
     static hs_state s[4];
     static hs_work w[4];
-    hs_error e;
     hs_model mm[4];
     long k, n;
     double dz = 0.0, dp = 0.0;
     int v, st = 0, same_full = 1, same_mod = 1, i;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "seed 003 four-bar loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021_friction.yaml", &d)) return;
     CHECK(d.model.predictor == HS_PRED_AUTO, "integrator.predictor defaults to auto (%d)", d.model.predictor);
     for (i = 0; i < 4; ++i) mm[i] = d.model;
     mm[0].newton = HS_NEWTON_FULL; /* 0: full, seeds'; 1: full, extrapolated */
@@ -621,16 +573,12 @@ static void test_fourbar3d_equilibrium(void)
 {
     static hs_model_desc d;
     static hs_state s;
-    hs_error e;
     hs_obs o;
     const hs_model *m;
     double p20 = HS_PI / 3.0, a, b, Vp, Vm, sp, sm, h = 1e-6, F, Ap, Ar, p2ref, dmax = 0.0, phimax = 0.0;
     long k, n;
     int st = 0;
-    if (hs_model_load("models/fourbar3d_agundez2023.yaml", &d, &e)) {
-        CHECK(0, "seed 001 3D four-bar loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar3d_agundez2023.yaml", &d)) return;
     m = &d.model;
     CHECK(m->ncon == 5 && !strcmp(d.vol_name[0], "valve") && !strcmp(d.vol_name[1], "piston") &&
               !strcmp(d.vol_name[2], "rod"),
@@ -677,13 +625,9 @@ static void test_fourbar3d_equilibrium(void)
 static void test_nonholonomic(void)
 {
     static hs_model_desc d;
-    hs_error e;
     hs_state s;
     double dE1, dE2, ph, phd1, phd2;
-    if (hs_model_load("models/knife_edge_pendulum.yaml", &d, &e)) {
-        CHECK(0, "knife-edge pendulum loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/knife_edge_pendulum.yaml", &d)) return;
     CHECK(d.model.ncon == 1 && d.model.nnh == 1, "one nonholonomic equation (ncon %d, nnh %d)", d.model.ncon,
           d.model.nnh);
     d.model.dt = 1e-3;
@@ -770,15 +714,11 @@ static void test_nonholonomic_reference(void)
 {
     static hs_model_desc d;
     static double ref[2001][3];
-    hs_error e;
     hs_state s;
     double y[6], err[3] = {0, 0, 0}, dts[3] = {1e-3, 5e-4, 2.5e-4};
     long k, i;
     int r;
-    if (hs_model_load("models/knife_edge_pendulum.yaml", &d, &e)) {
-        CHECK(0, "knife-edge pendulum loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/knife_edge_pendulum.yaml", &d)) return;
     CHECK(hs_init(&d.model, &s, W) == 0, "init");
     y[0] = s.z[0];
     y[1] = s.z[0] + s.z[1];
@@ -789,16 +729,15 @@ static void test_nonholonomic_reference(void)
     for (k = 0; k <= 2000; ++k) {
         for (r = 0; r < 3; ++r) ref[k][r] = y[r];
         for (i = 0; i < 20; ++i) { /* RK4, 20 steps of 0.05 ms per 1 ms */
-            double k1[6], k2[6], k3[6], k4[6], t[6], h = 5e-5;
-            int q;
-            ke_rates(y, k1);
-            for (q = 0; q < 6; ++q) t[q] = y[q] + 0.5 * h * k1[q];
-            ke_rates(t, k2);
-            for (q = 0; q < 6; ++q) t[q] = y[q] + 0.5 * h * k2[q];
-            ke_rates(t, k3);
-            for (q = 0; q < 6; ++q) t[q] = y[q] + h * k3[q];
-            ke_rates(t, k4);
-            for (q = 0; q < 6; ++q) y[q] += h / 6.0 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+            static const double c[3] = {0.5, 0.5, 1.0}; /* stage j + 1 at y + c[j] h k[j] */
+            double kk[4][6], t[6], h = 5e-5;
+            int q, j;
+            ke_rates(y, kk[0]);
+            for (j = 0; j < 3; ++j) {
+                for (q = 0; q < 6; ++q) t[q] = y[q] + c[j] * h * kk[j][q];
+                ke_rates(t, kk[j + 1]);
+            }
+            for (q = 0; q < 6; ++q) y[q] += h / 6.0 * (kk[0][q] + 2 * kk[1][q] + 2 * kk[2][q] + kk[3][q]);
         }
     }
     for (r = 0; r < 3; ++r) {

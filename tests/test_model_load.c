@@ -21,18 +21,22 @@ static void expect_error(const char *what, const char *text, int code, int line,
                          const char *key, const char *msg)
 {
     hs_error e;
-    int rc = load(text, &e);
-    CHECK(rc == code, "%s: code %d, want %d (%s)", what, rc, code, e.msg);
+    tu_check_error(what, load(text, &e), &e, code, "t.yaml", line, col, key, msg);
     CHECK(e.code == code, "%s: e.code %d", what, e.code);
-    CHECK(!strcmp(e.file, "t.yaml"), "%s: file '%s'", what, e.file);
-    CHECK(e.line == line && e.col == col, "%s: at %d:%d, want %d:%d (%s)", what, e.line, e.col,
-          line, col, e.msg);
-    CHECK(!strcmp(e.key, key), "%s: key '%s', want '%s'", what, e.key, key);
-    CHECK(strstr(e.msg, msg) != NULL, "%s: message '%s' lacks '%s'", what, e.msg, msg);
 }
 
-#define J2 "joints:\n" \
-           "  - {name: ja, type: revolute, parent: ground, child: a, axis: [0, 0, 1]}\n"
+/* The error cases of one topic, a table. */
+static void expect_errors(const tu_err_case *c, size_t n)
+{
+    for (; n--; ++c) expect_error(c->what, c->text, c->code, c->line, c->col, c->key, c->msg);
+}
+
+/* The YAML the texts repeat: a point body, a revolute joint about z (list items), and the
+ * joints of a model of one body a. */
+#define PT(name, mass) "  - {name: " #name ", shape: point, mass: " #mass "}\n"
+#define REV(name, parent, child)                                                                              \
+    "  - {name: " #name ", type: revolute, parent: " #parent ", child: " #child ", axis: [0, 0, 1]}\n"
+#define J2 "joints:\n" REV(ja, ground, a)
 
 static void test_valid_pendulum(void)
 {
@@ -113,8 +117,7 @@ static void test_shapes(void)
                        "    com: [0.5, 0, 0]\n"
                        "    inertia: [1, 2, 2.5, 0.1, 0, 0]\n"
                        "  - {name: rc, shape: rod, mass: 1, length: 2, com: [0.3, 0, 0]}\n"
-                       "joints:\n"
-                       "  - {name: j1, type: revolute, parent: ground, child: bm, axis: [0, 0, 1]}\n"
+                       "joints:\n" REV(j1, ground, bm)
                        "  - {name: j2, type: prismatic, parent: bm, child: cb, axis: [1, 0, 0], z0: 50 mm}\n"
                        "  - name: j3\n"
                        "    type: revolute\n"
@@ -122,8 +125,7 @@ static void test_shapes(void)
                        "    child: pt\n"
                        "    axis: [0, 1, 0]\n"
                        "    rotation0: {axis: [0, 0, 1], angle: 90 deg}\n"
-                       "  - {name: j4, type: revolute, parent: pt, child: cu, axis: [0, 0, 1]}\n"
-                       "  - {name: j5, type: revolute, parent: cu, child: rc, axis: [0, 0, 1]}\n";
+                       REV(j4, pt, cu) REV(j5, cu, rc);
     hs_error e;
     const hs_model *m = &g_d->model;
     const double *R;
@@ -156,25 +158,11 @@ static void test_shapes(void)
  * names and parameters follow. */
 static void test_sorting(void)
 {
-    const char *text = "name: sorted\n"
-                       "bodies:\n"
-                       "  - {name: c, shape: point, mass: 3}\n"
-                       "  - {name: b, shape: point, mass: 2}\n"
-                       "  - {name: a, shape: point, mass: 1}\n"
-                       "joints:\n"
-                       "  - {name: jc, type: revolute, parent: b, child: c, axis: [0, 0, 1]}\n"
-                       "  - {name: jb, type: revolute, parent: a, child: b, axis: [0, 0, 1]}\n"
+    const char *text = "name: sorted\nbodies:\n" PT(c, 3) PT(b, 2) PT(a, 1) "joints:\n" REV(jc, b, c) REV(jb, a, b)
                        "  - {name: ja, type: revolute, parent: ground, child: a, axis: [0, 0, 1], "
                        "z0: 10 deg}\n";
-    const char *branch = "name: branch\n"
-                         "bodies:\n"
-                         "  - {name: x, shape: point, mass: 1}\n"
-                         "  - {name: y, shape: point, mass: 2}\n"
-                         "  - {name: z, shape: point, mass: 3}\n"
-                         "joints:\n"
-                         "  - {name: jz, type: revolute, parent: ground, child: z, axis: [0, 0, 1]}\n"
-                         "  - {name: jx, type: revolute, parent: y, child: x, axis: [0, 0, 1]}\n"
-                         "  - {name: jy, type: revolute, parent: ground, child: y, axis: [0, 0, 1]}\n";
+    const char *branch = "name: branch\nbodies:\n" PT(x, 1) PT(y, 2) PT(z, 3)
+                         "joints:\n" REV(jz, ground, z) REV(jx, y, x) REV(jy, ground, y);
     hs_error e;
     const hs_model *m = &g_d->model;
     int rc = load(text, &e), i;
@@ -221,7 +209,7 @@ static void test_sections(void)
                        "  - {name: a, shape: rod, mass: 1, length: 1}\n"
                        "  - {name: b, shape: rod, mass: 1, length: 1}\n"
                        "joints:\n"
-                       "  - {name: ja, type: revolute, parent: ground, child: a, axis: [0, 0, 1]}\n"
+                       REV(ja, ground, a)
                        "  - {name: jb, type: revolute, parent: a, child: b, axis: [0, 0, 1], "
                        "at_parent: [1, 0, 0]}\n"
                        "cuts:\n"
@@ -295,182 +283,80 @@ static void test_model_files(void)
 
 static void test_errors(void)
 {
+#define B1 "name: m\nbodies: [{name: a, shape: " /* one body a ... */
+#define A1 B1 "point, mass: 1}]\n" J2               /* ... a point on joint ja */
+    static const tu_err_case cases[] = {
+        {"unknown key", "name: m\nbodies:\n  - name: a\n    shape: point\n    mass: 1\n    colour: red\n" J2,
+         HS_ERR_SCHEMA, 6, 5, "bodies[0].colour", "unknown key (allowed here: name, shape"},
+        {"unknown top-level key", "name: m\nbodys: []\n", HS_ERR_SCHEMA, 2, 1, "bodys", "unknown key"},
+        {"missing mass", "name: m\nbodies:\n  - name: a\n    shape: point\n" J2, HS_ERR_SCHEMA, 3, 5, "bodies[0].mass",
+         "required key is missing"},
+        {"missing bodies", "name: m\njoints: []\n", HS_ERR_SCHEMA, 1, 1, "bodies", "required"},
+        /* the negative-mass body is listed first but sorted second: the key is still its own */
+        {"negative mass",
+         "name: m\nbodies:\n  - {name: b, shape: point, mass: 2}\n  - name: a\n    shape: rod\n    length: 1\n"
+         "    mass: -1 kg\njoints:\n" REV(jb, a, b) REV(ja, ground, a),
+         HS_ERR_VALUE, 7, 11, "bodies[1].mass", "mass must be > 0"},
+        {"bad parent",
+         "name: m\nbodies: [{name: a, shape: point, mass: 1}]\njoints:\n  - name: ja\n    type: revolute\n"
+         "    parent: nobody\n    child: a\n    axis: [0, 0, 1]\n",
+         HS_ERR_VALUE, 6, 13, "joints[0].parent", "parent 'nobody' is not a body defined in bodies or ground"},
+        {"duplicate name", "name: m\nbodies:\n" PT(a, 1) PT(a, 1) J2, HS_ERR_VALUE, 4, 12, "bodies[1].name",
+         "duplicate body name 'a'"},
+        {"zero axis",
+         "name: m\nbodies: [{name: a, shape: point, mass: 1}]\njoints:\n  - name: ja\n    type: revolute\n"
+         "    parent: ground\n    child: a\n    axis: [0, 0, 0]\n",
+         HS_ERR_VALUE, 8, 11, "joints[0].axis", "axis must be non-zero"},
+        {"malformed YAML", "name: x\nbodies: [1, 2]]\n", HS_ERR_PARSE, 2, 15, "", "YAML syntax"},
+        {"duplicate key", "name: x\nname: y\n", HS_ERR_SCHEMA, 2, 1, "name", "duplicate key"},
+        {"wrong type", B1 "point, mass: [1, 2]}]\n" J2, HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "must be a number"},
+        {"wrong unit", B1 "point, mass: 1 m}]\n" J2, HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "has unit m, expected kg"},
+        {"unknown unit", B1 "point, mass: 1 lb}]\n" J2, HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "not a finite number"},
+        {"bad shape", B1 "ball, mass: 1}]\n" J2, HS_ERR_SCHEMA, 2, 27, "bodies[0].shape",
+         "must be one of: custom, rod"},
+        {"width on a rod", B1 "rod, mass: 1, length: 1, width: 1}]\n" J2, HS_ERR_SCHEMA, 2, 52, "bodies[0].width",
+         "not used by shape rod"},
+        {"inertia on a rod", B1 "rod, mass: 1, length: 1, inertia: [1, 1, 1, 0, 0, 0]}]\n" J2, HS_ERR_SCHEMA, 2, 52,
+         "bodies[0].inertia", "custom only"},
+        {"bad custom inertia", "name: m\nbodies:\n  - {name: a, shape: custom, mass: 1, inertia: [1, 1, 3, 0, 0, 0]}\n"
+         J2, HS_ERR_VALUE, 3, 48, "bodies[0].inertia", "triangle inequality"},
+        {"zero length", B1 "rod, mass: 1, length: 0 mm}]\n" J2, HS_ERR_VALUE, 2, 49,
+         "bodies[0].length", "length must be > 0"},
+        {"ground body", "name: m\nbodies: [{name: ground, shape: point, mass: 1}]\n" J2, HS_ERR_VALUE, 2, 17,
+         "bodies[0].name", "reserved"},
+        {"bad name", "name: my model\n", HS_ERR_SCHEMA, 1, 7, "name", "not a valid name"},
+        {"orphan body", "name: m\nbodies:\n" PT(a, 1) PT(b, 1) J2, HS_ERR_VALUE, 4, 12, "bodies[1].name",
+         "a body must be the child of exactly one joint"},
+        {"two joints on one body", A1 REV(jb, ground, a), HS_ERR_VALUE, 5, 55, "joints[1].child",
+         "already the child of joint 'ja'"},
+        {"kinematic loop", "name: m\nbodies:\n" PT(a, 1) PT(b, 1) "joints:\n" REV(ja, b, a) REV(jb, a, b),
+         HS_ERR_VALUE, 6, 40, "joints[0].parent", "kinematic loop in joints: use a cut joint"},
+        {"dt > t_end", A1 "integrator:\n  t_end: 1 ms\n  dt: 2 ms\n", HS_ERR_VALUE, 7, 7, "integrator.dt",
+         "dt must be > 0 and <= t_end"},
+        {"max_iter not integer", A1 "integrator: {max_iter: 2.5}\n", HS_ERR_VALUE, 5, 24, "integrator.max_iter",
+         "integer"},
+        {"prismatic cut normal",
+         A1 "cuts:\n  - name: P\n    type: prismatic\n    body_a: a\n    body_b: ground\n    axis_a: [1, 0, 0]\n"
+            "    axis_b: [1, 0, 0]\n    normal_a: [1, 1, 0]\n    normal_b: [0, 1, 0]\n",
+         HS_ERR_VALUE, 12, 15, "cuts[0].normal_a", "perpendicular to axis_a"},
+        {"normal on a revolute cut", A1 "cuts:\n  - {name: C, type: revolute, body_a: a, body_b: ground, "
+         "normal_b: [0, 1, 0]}\n", HS_ERR_SCHEMA, 6, 58, "cuts[0].normal_b", "prismatic cuts only"},
+        {"knots out of order", A1 "signals:\n  - {name: s, knots: [[0, 0], [2, 1], [1, 0]]}\n", HS_ERR_VALUE, 6, 39,
+         "signals[0].knots[2]", "non-decreasing"},
+        {"unknown signal", A1 "loads:\n  - {name: F, body: a, force: [1, 0, 0], force_signal: nope}\n", HS_ERR_VALUE,
+         6, 56, "loads[0].force_signal", "not a signal defined"},
+        {"vector length", "name: m\ngravity: [0, -9.81]\n", HS_ERR_SCHEMA, 2, 10, "gravity", "list of 3 numbers"},
+        {"alias", "name: &n m\nsource: *n\n", HS_ERR_PARSE, 2, 10, "", "aliases"},
+        {"two documents", "name: m\n---\nname: n\n", HS_ERR_PARSE, 2, 1, "", "exactly one YAML document"},
+        {"empty", "", HS_ERR_SCHEMA, 1, 1, "", "empty"},
+        {"not a mapping", "- 1\n- 2\n", HS_ERR_SCHEMA, 1, 1, "", "must be a mapping"}};
     char *big;
     size_t used = 0;
     int k;
     hs_error e;
     char buf[1024];
 
-    expect_error("unknown key",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - name: a\n"
-                 "    shape: point\n"
-                 "    mass: 1\n"
-                 "    colour: red\n" J2,
-                 HS_ERR_SCHEMA, 6, 5, "bodies[0].colour", "unknown key (allowed here: name, shape");
-    expect_error("unknown top-level key", "name: m\nbodys: []\n", HS_ERR_SCHEMA, 2, 1, "bodys",
-                 "unknown key");
-    expect_error("missing mass",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - name: a\n"
-                 "    shape: point\n" J2,
-                 HS_ERR_SCHEMA, 3, 5, "bodies[0].mass", "required key is missing");
-    expect_error("missing bodies", "name: m\njoints: []\n", HS_ERR_SCHEMA, 1, 1, "bodies",
-                 "required");
-    /* the negative-mass body is listed first but sorted second: the key is still its own */
-    expect_error("negative mass",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - {name: b, shape: point, mass: 2}\n"
-                 "  - name: a\n"
-                 "    shape: rod\n"
-                 "    length: 1\n"
-                 "    mass: -1 kg\n"
-                 "joints:\n"
-                 "  - {name: jb, type: revolute, parent: a, child: b, axis: [0, 0, 1]}\n"
-                 "  - {name: ja, type: revolute, parent: ground, child: a, axis: [0, 0, 1]}\n",
-                 HS_ERR_VALUE, 7, 11, "bodies[1].mass", "mass must be > 0");
-    expect_error("bad parent",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n"
-                 "joints:\n"
-                 "  - name: ja\n"
-                 "    type: revolute\n"
-                 "    parent: nobody\n"
-                 "    child: a\n"
-                 "    axis: [0, 0, 1]\n",
-                 HS_ERR_VALUE, 6, 13, "joints[0].parent",
-                 "parent 'nobody' is not a body defined in bodies or ground");
-    expect_error("duplicate name",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - {name: a, shape: point, mass: 1}\n"
-                 "  - {name: a, shape: point, mass: 1}\n" J2,
-                 HS_ERR_VALUE, 4, 12, "bodies[1].name", "duplicate body name 'a'");
-    expect_error("zero axis",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n"
-                 "joints:\n"
-                 "  - name: ja\n"
-                 "    type: revolute\n"
-                 "    parent: ground\n"
-                 "    child: a\n"
-                 "    axis: [0, 0, 0]\n",
-                 HS_ERR_VALUE, 8, 11, "joints[0].axis", "axis must be non-zero");
-    expect_error("malformed YAML", "name: x\nbodies: [1, 2]]\n", HS_ERR_PARSE, 2, 15, "",
-                 "YAML syntax");
-    expect_error("duplicate key", "name: x\nname: y\n", HS_ERR_SCHEMA, 2, 1, "name",
-                 "duplicate key");
-    expect_error("wrong type",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: [1, 2]}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "must be a number");
-    expect_error("wrong unit",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1 m}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "has unit m, expected kg");
-    expect_error("unknown unit",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1 lb}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 40, "bodies[0].mass", "not a finite number");
-    expect_error("bad shape",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: ball, mass: 1}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 27, "bodies[0].shape", "must be one of: custom, rod");
-    expect_error("width on a rod",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: rod, mass: 1, length: 1, width: 1}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 52, "bodies[0].width", "not used by shape rod");
-    expect_error("inertia on a rod",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: rod, mass: 1, length: 1, inertia: [1, 1, 1, 0, 0, 0]}]\n" J2,
-                 HS_ERR_SCHEMA, 2, 52, "bodies[0].inertia", "custom only");
-    expect_error("bad custom inertia",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - {name: a, shape: custom, mass: 1, inertia: [1, 1, 3, 0, 0, 0]}\n" J2,
-                 HS_ERR_VALUE, 3, 48, "bodies[0].inertia", "triangle inequality");
-    expect_error("zero length",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: rod, mass: 1, length: 0 mm}]\n" J2,
-                 HS_ERR_VALUE, 2, 49, "bodies[0].length", "length must be > 0");
-    expect_error("ground body", "name: m\nbodies: [{name: ground, shape: point, mass: 1}]\n" J2,
-                 HS_ERR_VALUE, 2, 17, "bodies[0].name", "reserved");
-    expect_error("bad name", "name: my model\n", HS_ERR_SCHEMA, 1, 7, "name", "not a valid name");
-    expect_error("orphan body",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - {name: a, shape: point, mass: 1}\n"
-                 "  - {name: b, shape: point, mass: 1}\n" J2,
-                 HS_ERR_VALUE, 4, 12, "bodies[1].name", "a body must be the child of exactly one joint");
-    expect_error("two joints on one body",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "  - {name: jb, type: revolute, parent: ground, child: a, axis: [0, 0, 1]}\n",
-                 HS_ERR_VALUE, 5, 55, "joints[1].child", "already the child of joint 'ja'");
-    expect_error("kinematic loop",
-                 "name: m\n"
-                 "bodies:\n"
-                 "  - {name: a, shape: point, mass: 1}\n"
-                 "  - {name: b, shape: point, mass: 1}\n"
-                 "joints:\n"
-                 "  - {name: ja, type: revolute, parent: b, child: a, axis: [0, 0, 1]}\n"
-                 "  - {name: jb, type: revolute, parent: a, child: b, axis: [0, 0, 1]}\n",
-                 HS_ERR_VALUE, 6, 40, "joints[0].parent", "kinematic loop in joints: use a cut joint");
-    expect_error("dt > t_end",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "integrator:\n"
-                 "  t_end: 1 ms\n"
-                 "  dt: 2 ms\n",
-                 HS_ERR_VALUE, 7, 7, "integrator.dt", "dt must be > 0 and <= t_end");
-    expect_error("max_iter not integer",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "integrator: {max_iter: 2.5}\n",
-                 HS_ERR_VALUE, 5, 24, "integrator.max_iter", "integer");
-    expect_error("prismatic cut normal",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "cuts:\n"
-                 "  - name: P\n"
-                 "    type: prismatic\n"
-                 "    body_a: a\n"
-                 "    body_b: ground\n"
-                 "    axis_a: [1, 0, 0]\n"
-                 "    axis_b: [1, 0, 0]\n"
-                 "    normal_a: [1, 1, 0]\n"
-                 "    normal_b: [0, 1, 0]\n",
-                 HS_ERR_VALUE, 12, 15, "cuts[0].normal_a", "perpendicular to axis_a");
-    expect_error("normal on a revolute cut",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "cuts:\n"
-                 "  - {name: C, type: revolute, body_a: a, body_b: ground, normal_b: [0, 1, 0]}\n",
-                 HS_ERR_SCHEMA, 6, 58, "cuts[0].normal_b", "prismatic cuts only");
-    expect_error("knots out of order",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "signals:\n"
-                 "  - {name: s, knots: [[0, 0], [2, 1], [1, 0]]}\n",
-                 HS_ERR_VALUE, 6, 39, "signals[0].knots[2]", "non-decreasing");
-    expect_error("unknown signal",
-                 "name: m\n"
-                 "bodies: [{name: a, shape: point, mass: 1}]\n" J2
-                 "loads:\n"
-                 "  - {name: F, body: a, force: [1, 0, 0], force_signal: nope}\n",
-                 HS_ERR_VALUE, 6, 56, "loads[0].force_signal", "not a signal defined");
-    expect_error("vector length",
-                 "name: m\n"
-                 "gravity: [0, -9.81]\n",
-                 HS_ERR_SCHEMA, 2, 10, "gravity", "list of 3 numbers");
-    expect_error("alias", "name: &n m\nsource: *n\n", HS_ERR_PARSE, 2, 10, "", "aliases");
-    expect_error("two documents", "name: m\n---\nname: n\n", HS_ERR_PARSE, 2, 1, "",
-                 "exactly one YAML document");
-    expect_error("empty", "", HS_ERR_SCHEMA, 1, 1, "", "empty");
-    expect_error("not a mapping", "- 1\n- 2\n", HS_ERR_SCHEMA, 1, 1, "", "must be a mapping");
+    expect_errors(cases, sizeof cases / sizeof cases[0]);
 
     /* limits: the first item beyond HS_MAX_BODIES is the one reported */
     big = (char *)malloc(8192);
@@ -482,7 +368,7 @@ static void test_errors(void)
     expect_error("too many bodies", big, HS_ERR_LIMIT, 3 + HS_MAX_BODIES, 5, "bodies[16]",
                  "too many bodies: 17 (HS_MAX_BODIES is 16)");
     /* 7 revolute cuts need 35 > HS_MAX_CON = 32 equations: the seventh is reported */
-    used = (size_t)sprintf(big, "name: m\nbodies: [{name: a, shape: point, mass: 1}]\n" J2 "cuts:\n");
+    used = (size_t)sprintf(big, A1 "cuts:\n");
     for (k = 0; k < 7; ++k)
         used += (size_t)sprintf(big + used,
                                 "  - {name: c%d, type: revolute, body_a: a, body_b: ground}\n", k);
@@ -496,6 +382,8 @@ static void test_errors(void)
           "format: '%s'", buf);
     /* a failed load leaves a descriptor that can be freed (and nothing to free) */
     CHECK(g_d->param == NULL && g_d->text == NULL, "failed load holds no memory");
+#undef A1
+#undef B1
 }
 
 /* The text must be UTF-8 YAML text: the first byte that is not, or a control character, is
@@ -504,40 +392,38 @@ static void test_errors(void)
 static void test_text_and_steps(void)
 {
 #define P1 "name: p\nbodies:\n  - {name: a, shape: point, mass: 1 kg}\n" J2
+    static const tu_err_case cases[] = {
+        {"0xFF in a comment", P1 "integrator:\n  dt: 1 ms  # \xff\n  t_end: 10 s\n", HS_ERR_PARSE, 7, 15,
+         "integrator.dt", "byte 0xFF is not valid UTF-8"},
+        {"Latin-1 in a value", P1 "integrator: {penalty: 1e1\xe9}\n", HS_ERR_PARSE, 6, 26, "integrator.penalty",
+         "byte 0xE9"},
+        {"a column in characters", "name: \xc3\xa9t\xc3\xa9 \xff\n", HS_ERR_PARSE, 1, 11, "name", "byte 0xFF"},
+        {"truncated sequence at the end", P1 "# \xe2\x82", HS_ERR_PARSE, 6, 3, "", "byte 0xE2"},
+        {"overlong", P1 "# \xc0\xaf\n", HS_ERR_PARSE, 6, 3, "", "byte 0xC0"},
+        {"surrogate", P1 "# \xed\xa0\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xED"},
+        {"above U+10FFFF", P1 "# \xf4\x90\x80\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xF4"},
+        {"escape", P1 "# \x1b[1m\n", HS_ERR_PARSE, 6, 3, "", "control character U+001B"},
+        {"DEL", "name: p\x7f\n", HS_ERR_PARSE, 1, 8, "name", "U+007F"},
+        {"C1", "name: p # \xc2\x9b\n", HS_ERR_PARSE, 1, 11, "name", "U+009B"},
+        {"U+FFFE", "name: p # \xef\xbf\xbe\n", HS_ERR_PARSE, 1, 11, "name", "U+FFFE"},
+        /* t_end / dt at most HS_MAX_STEPS, named after the key given (or the one off its usual size) */
+        {"dt 1e-300", P1 "integrator:\n  dt: 1e-300 s\n", HS_ERR_LIMIT, 7, 7, "integrator.dt", "at most 1e+09 steps"},
+        {"t_end 1e300", P1 "integrator:\n  t_end: 1e300 s\n", HS_ERR_LIMIT, 7, 10, "integrator.t_end",
+         "at most 1e+09 steps"},
+        {"t_end 1e9 with dt", P1 "integrator:\n  dt: 1 ms\n  t_end: 1e9 s\n", HS_ERR_LIMIT, 8, 10, "integrator.t_end",
+         "at most 1e+09 steps"},
+        {"max_iter 2.0003", P1 "integrator: {max_iter: 2.0003}\n", HS_ERR_VALUE, 6, 24, "integrator.max_iter",
+         "integer"}};
     hs_error e;
     char buf[4096];
-    expect_error("0xFF in a comment", P1 "integrator:\n  dt: 1 ms  # \xff\n  t_end: 10 s\n",
-                 HS_ERR_PARSE, 7, 15, "integrator.dt", "byte 0xFF is not valid UTF-8");
-    expect_error("Latin-1 in a value", P1 "integrator: {penalty: 1e1\xe9}\n", HS_ERR_PARSE, 6,
-                 26, "integrator.penalty", "byte 0xE9");
-    expect_error("a column in characters", "name: \xc3\xa9t\xc3\xa9 \xff\n", HS_ERR_PARSE, 1, 11,
-                 "name", "byte 0xFF");
-    expect_error("truncated sequence at the end", P1 "# \xe2\x82", HS_ERR_PARSE, 6, 3, "",
-                 "byte 0xE2");
-    expect_error("overlong", P1 "# \xc0\xaf\n", HS_ERR_PARSE, 6, 3, "", "byte 0xC0");
-    expect_error("surrogate", P1 "# \xed\xa0\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xED");
-    expect_error("above U+10FFFF", P1 "# \xf4\x90\x80\x80\n", HS_ERR_PARSE, 6, 3, "", "byte 0xF4");
-    expect_error("escape", P1 "# \x1b[1m\n", HS_ERR_PARSE, 6, 3, "", "control character U+001B");
-    expect_error("DEL", "name: p\x7f\n", HS_ERR_PARSE, 1, 8, "name", "U+007F");
-    expect_error("C1", "name: p # \xc2\x9b\n", HS_ERR_PARSE, 1, 11, "name", "U+009B");
-    expect_error("U+FFFE", "name: p # \xef\xbf\xbe\n", HS_ERR_PARSE, 1, 11, "name", "U+FFFE");
+    expect_errors(cases, sizeof cases / sizeof cases[0]);
     /* valid UTF-8 passes: multi-byte characters in comments and strings, a BOM, CRLF, tabs */
     snprintf(buf, sizeof buf,
              "\xef\xbb\xbfname: p  # \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\r\n"
              "source: \"\xc2\xb5s \xe2\x80\x94\tok\"\r\n%s",
              "bodies:\n  - {name: a, shape: point, mass: 1 kg}\n" J2);
     CHECK(load(buf, &e) == HS_OK, "valid UTF-8, BOM, CRLF, tab: %s", e.msg);
-    /* t_end / dt at most HS_MAX_STEPS, named after the key given (or the one off its usual size) */
-    expect_error("dt 1e-300", P1 "integrator:\n  dt: 1e-300 s\n", HS_ERR_LIMIT, 7, 7,
-                 "integrator.dt", "at most 1e+09 steps");
-    expect_error("t_end 1e300", P1 "integrator:\n  t_end: 1e300 s\n", HS_ERR_LIMIT, 7, 10,
-                 "integrator.t_end", "at most 1e+09 steps");
-    expect_error("t_end 1e9 with dt", P1 "integrator:\n  dt: 1 ms\n  t_end: 1e9 s\n",
-                 HS_ERR_LIMIT, 8, 10, "integrator.t_end", "at most 1e+09 steps");
-    CHECK(load(P1 "integrator:\n  dt: 1 ms\n  t_end: 1e6 s\n", &e) == HS_OK,
-          "exactly 1e9 steps: %s", e.msg);
-    expect_error("max_iter 2.0003", P1 "integrator: {max_iter: 2.0003}\n", HS_ERR_VALUE, 6, 24,
-                 "integrator.max_iter", "integer");
+    CHECK(load(P1 "integrator:\n  dt: 1 ms\n  t_end: 1e6 s\n", &e) == HS_OK, "exactly 1e9 steps: %s", e.msg);
 #undef P1
 }
 

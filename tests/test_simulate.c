@@ -40,7 +40,7 @@ static int load(const char *path, hs_model_desc *d)
 
 /* Jaiswal's four-bar without friction: the rod chamber is pulled to about -2 MPa (the seed's
  * model has no cavitation limit) after the valve closes at 2.5 s; Pub. I's stays above
- * 26 kPa at dt = 1 ms (about 9 kPa at small dt, shared/model-data.md): below p_vapour only when it is raised. */
+ * 26 kPa at dt = 1 ms (about 9 kPa at small dt, docs/model-data.md): below p_vapour only when it is raised. */
 static void test_cavitation_warning(void)
 {
     static hs_model_desc d;

@@ -67,6 +67,62 @@ static inline void tu_model_defaults(hs_model *m)
     m->fd_floor = 1e-2;
 }
 
+/* A row of a table of texts that must fail to load: what names the case in the failure messages;
+ * the error's code, line:col and key, and a part of its message. */
+typedef struct {
+    const char *what, *text;
+    int code, line, col;
+    const char *key, *msg;
+} tu_err_case;
+
+#ifdef HS_MODEL_FILE_H /* for the tests that load model files (include hs/model_file.h first) */
+/* A load that had to fail returned rc and e: its code, file, line:col, key and a part of its
+ * message must be these; what names the case. */
+static inline void tu_check_error(const char *what, int rc, const hs_error *e, int code, const char *file,
+                                  int line, int col, const char *key, const char *msg)
+{
+    CHECK(rc == code, "%s: code %d, want %d (%s: %s)", what, rc, code, e->key, e->msg);
+    CHECK(!strcmp(e->file, file), "%s: file '%s'", what, e->file);
+    CHECK(e->line == line && e->col == col, "%s: at %d:%d, want %d:%d (%s)", what, e->line, e->col, line, col,
+          e->msg);
+    CHECK(!strcmp(e->key, key), "%s: key '%s', want '%s' (%s)", what, e->key, key, e->msg);
+    CHECK(strstr(e->msg, msg) != NULL, "%s: message '%s' lacks '%s'", what, e->msg, msg);
+}
+
+/* Loads the model file path into d (0), or fails a check naming it (-1). */
+static inline int tu_load_model(const char *path, hs_model_desc *d)
+{
+    hs_error e;
+    if (!hs_model_load(path, d, &e)) return 0;
+    CHECK(0, "%s loads: %s", path, e.msg);
+    return -1;
+}
+#endif
+
+/* One load on body b in the global frame: at (ax, 0, 0), force (0, fy, 0), torque (0, 0, tz);
+ * signal 0 of the nk knots (t, v) in tv scales its force, or its torque if on_torque (the other
+ * one constant). Call after hs_model_derive (loads and signals derive nothing). */
+static inline void tu_signal_load(hs_model *m, int b, double ax, double fy, double tz, int on_torque, int nk,
+                                  const double *tv)
+{
+    int k;
+    m->nload = 1;
+    m->load_body[0] = b;
+    m->load_frame[0] = HS_FRAME_GLOBAL;
+    hs_v3_set(m->load_at[0], ax, 0, 0);
+    hs_v3_set(m->load_force_dir[0], 0, fy, 0);
+    hs_v3_set(m->load_torque_dir[0], 0, 0, tz);
+    m->load_force_sig[0] = on_torque ? -1 : 0;
+    m->load_torque_sig[0] = on_torque ? 0 : -1;
+    m->nsignal = 1;
+    m->sig_start[0] = 0;
+    m->sig_n[0] = m->nknot = nk;
+    for (k = 0; k < nk; ++k) {
+        m->knot_t[k] = tv[2 * k];
+        m->knot_v[k] = tv[2 * k + 1];
+    }
+}
+
 /* Planar double pendulum of two rods (mass mi, length Li), hinged at the origin and at the
  * first rod's tip, axes along z, gravity -g y. */
 static inline void tu_double_pendulum(hs_model *m, double m1, double L1, double m2, double L2, double g)

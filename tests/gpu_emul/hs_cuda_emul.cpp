@@ -53,7 +53,8 @@ static cudaError_t g_last = cudaSuccess; /* cudaGetLastError's (non-sticky) */
 static cudaError_t g_sticky = cudaSuccess; /* a faulted kernel: every later call reports it */
 static cudaError_t g_pending = cudaSuccess; /* a deferred fault not yet seen by a sync point */
 static size_t g_stack = 1024; /* cudaLimitStackSize */
-static const void *g_first_kernel = NULL;
+/* the first kernel's name, copied: a kernel of an unloaded library is freed with it */
+static char g_first_kernel[128];
 static int g_init = 0;
 
 #if HS_EMUL_ARENA
@@ -180,7 +181,7 @@ void hs_emul_reset(void)
     memset(&hs_emul_count, 0, sizeof hs_emul_count);
     g_last = g_sticky = g_pending = cudaSuccess;
     g_stack = 1024;
-    g_first_kernel = NULL;
+    g_first_kernel[0] = '\0';
 }
 
 /* the first call of anything sets the defaults (unless a test reset them first); every call
@@ -298,8 +299,8 @@ int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int blo
 {
     ensure_init();
     ++hs_emul_count.launches;
-    if (!g_first_kernel) g_first_kernel = kernel;
-    if (kernel == g_first_kernel || !strcmp(kernel, (const char *)g_first_kernel)) ++hs_emul_count.launches_of_first;
+    if (!g_first_kernel[0]) snprintf(g_first_kernel, sizeof g_first_kernel, "%s", kernel);
+    if (!strcmp(kernel, g_first_kernel)) ++hs_emul_count.launches_of_first;
     if (block > hs_emul_count.max_block) hs_emul_count.max_block = block;
     if (grid > hs_emul_count.max_grid) hs_emul_count.max_grid = grid;
     if (g_sticky != cudaSuccess) {
