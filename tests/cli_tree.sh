@@ -105,9 +105,44 @@ awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != 
 "$HS" simulate --from "$tmp/s.h5" --nominal -o "$tmp/nom.csv" >/dev/null 2>&1 && ok || bad "simulate --nominal of a tree sweep"
 cmp -s <("$HS" simulate "$D" 2>/dev/null) "$tmp/nom.csv" && ok || bad "the nominal instance is the model's own run"
 
-# options a tree does not take yet: exit 1 with the reason
-out=$("$HS" simulate "$D" --set body.rod1.mass=2 2>&1); rc=$?
-[ $rc -eq 1 ] && grep -q "not available for a riccati model" <<<"$out" && ok || bad "--set on a tree: rc $rc $out"
+# --set takes a sweep's parameter names with their meaning: instance 4's values set by name are
+# instance 4, to the bit; after --from, a set swept value is the set one
+sets=$(awk -F, 'NR == 1 { for (k = 1; k <= NF; ++k) if ($k ~ /^(body|joint)\./) c[k] = $k }
+                NR == 6 { for (k in c) printf " --set %s=%s", c[k], $k }' "$tmp/s.csv")
+# shellcheck disable=SC2086
+"$HS" simulate "$D" $sets -o "$tmp/set4.csv" >/dev/null 2>&1 && cmp -s "$tmp/set4.csv" "$tmp/i4.csv" && ok ||
+  bad "--set of instance 4's values ($sets) is not instance 4"
+sets=$(sed 's/ --set body.rod1.mass=[^ ]*//' <<<"$sets")
+# shellcheck disable=SC2086
+"$HS" simulate "$D" $sets --set body.rod1.mass=1.5kg -o "$tmp/set4b.csv" >/dev/null 2>&1 &&
+  "$HS" simulate --from "$tmp/s.h5" --instance 4 --set "body.rod1.mass = 1.5 kg" -o "$tmp/i4b.csv" >/dev/null 2>&1 &&
+  cmp -s "$tmp/set4b.csv" "$tmp/i4b.csv" && ! cmp -s "$tmp/i4b.csv" "$tmp/i4.csv" && ok || bad "--set after --from"
+out=$("$HS" info "$D" --set body.rod1.mass=2kg --set chain.x=1 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "key 'chain.x': unknown parameter" <<<"$out" && ok || bad "info --set unknown: rc $rc $out"
+out=$("$HS" info "$D" --set body.rod1.mass=2kg --set joint.hinge2.z0=45deg 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "body.rod1.mass  *2 kg" <<<"$out" && grep -q "joint.hinge2.z0  *0.785398 rad" <<<"$out" && ok ||
+  bad "info --set: rc $rc $out"
+for v in -1 0 nan inf; do
+  out=$("$HS" simulate "$D" --set body.rod3.length=$v 2>&1); rc=$?
+  [ $rc -eq 2 ] && grep -q "key 'body.rod3.length'" <<<"$out" && ok || bad "--set length=$v: rc $rc $out"
+done
+out=$("$HS" simulate "$D" --set body.rod1.mass=2m 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "unit of '2m' is m, but the parameter is in kg" <<<"$out" && ok || bad "--set unit: rc $rc $out"
+# and runs in a sweep: the branch system's chains swept together
+cat >"$tmp/bs_mc.yaml" <<EOF
+model: $PWD/$B
+method: monte_carlo
+instances: 3
+simulation: {t_end: 2 ms, dt: 0.5 ms}
+parameters:
+  chain.top.mass: {uniform: [0.05 kg, 0.2 kg]}
+outputs: {signals: [E_kin, E_balance]}
+EOF
+"$HS" run "$tmp/bs_mc.yaml" -o "$tmp/bs_mc.h5" >"$tmp/bs_mc.out" 2>&1 && grep -q "3 finished, 0 failed" "$tmp/bs_mc.out" && ok ||
+  bad "a sweep of the branch system: $(cat "$tmp/bs_mc.out")"
+# every shipped riccati model takes --set and --dt (a chain's bodies at once)
+"$HS" simulate "$B" --set chain.top.mass=0.2kg --set gravity.y=-1.62 --t-end 2ms --dt 0.5ms -o "$tmp/bs.csv" \
+  >"$tmp/bs.out" 2>&1 && [ "$(wc -l <"$tmp/bs.csv")" -eq 6 ] && ok || bad "branch system --set: $(cat "$tmp/bs.out")"
 out=$("$HS" info "$D" --columns 2>&1); rc=$?
 [ $rc -eq 1 ] && ok || bad "info --columns on a tree: rc $rc"
 # the engine's commands: exit 2 with the reason, located at the formulation

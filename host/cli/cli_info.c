@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_tree.h"
+#include "model/tree_params.h"
 #include "hs/tree.h"
 #include "hs/model_file.h"
 #include "hs/sweep.h"
@@ -139,14 +140,11 @@ int hs_cli_info(int argc, char **argv)
         return 1;
     }
 
-    if (hs_tree_file_is_riccati(path)) {
-        if (columns || argc > 2) {
-            fprintf(stderr, "hydrosweep info: %s is a riccati model (an open tree): --set and --columns are not "
-                            "available for it yet\n",
-                    path);
-            return 1;
-        }
-        return hs_cli_info_tree(path);
+    if (columns && hs_tree_file_is_riccati(path)) {
+        fprintf(stderr, "hydrosweep info: %s is a riccati model (an open tree): --columns is not available for it "
+                        "yet (its CSV's columns: t, E_kin, E_pot, E_total, then outputs.bodies' angle_z, x, y, z)\n",
+                path);
+        return 1;
     }
     /* hs_model_desc is large (tens of kB): keep it off the stack */
     d = (hs_model_desc *)calloc(1, sizeof *d);
@@ -154,7 +152,7 @@ int hs_cli_info(int argc, char **argv)
         fprintf(stderr, "hydrosweep info: out of memory\n");
         return 2;
     }
-    rc = hs_model_load(path, d, &err);
+    rc = hs_tree_file_is_riccati(path) ? hs_tree_desc_load(path, d, &err) : hs_model_load(path, d, &err);
     if (rc != HS_OK) {
         print_error(&err);
         hs_model_desc_free(d);
@@ -175,6 +173,12 @@ int hs_cli_info(int argc, char **argv)
         }
     }
 
+    if (d->tree) {
+        rc = hs_cli_info_tree(d);
+        hs_model_desc_free(d);
+        free(d);
+        return rc;
+    }
     m = &d->model;
     if (columns) { /* the CSV's columns and their units: what a plot of it needs */
         char name[HS_NAME_LEN + 16];

@@ -1,5 +1,6 @@
 /* cli_simulate.c -- `hydrosweep simulate MODEL`: one instance on the CPU reference path,
  * a CSV trajectory with stable column names and a short summary. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "hs/sweep.h"
 #include "hs_integrator.h"
 #include "model/params.h"
+#include "model/tree_params.h"
 #include "engine/simulate.h"
 
 static void usage(FILE *f)
@@ -107,6 +109,22 @@ static int load_instance(const char *res, long i, hs_model_desc *d, hs_override_
     return rc;
 }
 
+/* A riccati model's --set after --from: the instance's values are applied after the model's
+ * own (hs_cli_tree_instance), so a swept parameter set again takes the new value there too. */
+static void tree_set_swept(const hs_model_desc *d, const hs_override_spec *ov, double *vals, const char *assignment)
+{
+    char name[sizeof(((hs_param *)0)->name)];
+    size_t n;
+    int j, k;
+    while (isspace((unsigned char)*assignment)) ++assignment;
+    n = strcspn(assignment, "=");
+    while (n > 0 && isspace((unsigned char)assignment[n - 1])) --n;
+    snprintf(name, sizeof name, "%.*s", (int)n, assignment);
+    k = hs_param_find(d, name);
+    for (j = 0; j < ov->n && k >= 0; ++j)
+        if (ov->offset[j] == (unsigned long)k) vals[j] = hs_param_get(d, k);
+}
+
 /* The value of --t-end / --dt: seconds, with an optional time unit. */
 static int time_arg(const char *s, const char *name, double *v, hs_error *err)
 {
@@ -178,7 +196,6 @@ int hs_cli_simulate(int argc, char **argv)
             model_path = a;
         }
     }
-    if (model_path && !from && hs_tree_file_is_riccati(model_path)) return hs_cli_simulate_tree(model_path, argc, argv);
     if (nominal && !from) {
         fprintf(stderr, "hydrosweep simulate: --nominal goes with --from RESULTS.h5\n");
         return 1;
@@ -196,7 +213,8 @@ int hs_cli_simulate(int argc, char **argv)
     } else if (!model_path) {
         usage(stderr);
         return 1;
-    } else if (hs_model_load(model_path, &d, &err)) {
+    } else if (hs_tree_file_is_riccati(model_path) ? hs_tree_desc_load(model_path, &d, &err)
+                                                   : hs_model_load(model_path, &d, &err)) {
         hs_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "%s\n", buf);
         return 2;
@@ -208,6 +226,7 @@ int hs_cli_simulate(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--set")) {
             if (hs_param_set_string(&d, argv[++i], &err)) rc = 2;
+            else if (d.tree) tree_set_swept(&d, &ov, vals, argv[i]);
         } else if (!strcmp(a, "--t-end") || !strcmp(a, "--dt")) {
             int is_dt = !strcmp(a, "--dt");
             if (time_arg(argv[++i], is_dt ? "integrator.dt" : "integrator.t_end",

@@ -13,14 +13,6 @@
 #include "hs/tree.h"
 #include "base/yaml_tree.h"
 
-static int tree_error(const char *cmd, const hs_error *e)
-{
-    char buf[1024];
-    hs_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "hydrosweep %s: %s\n", cmd, buf);
-    return 2;
-}
-
 /* The summary of a run on f. */
 static void tree_summary(FILE *f, const hs_tree_model *tm, const hs_tree_sim_result *res)
 {
@@ -38,99 +30,17 @@ static void tree_summary(FILE *f, const hs_tree_model *tm, const hs_tree_sim_res
             res->E1 - res->E0, (res->E1 - res->E0) / (res->E0 != 0 ? (res->E0 > 0 ? res->E0 : -res->E0) : 1.0));
 }
 
-int hs_cli_simulate_tree(const char *model_path, int argc, char **argv)
-{
-    const char *out_path = NULL;
-    double t_end = -1.0;
-    hs_tree_model tm;
-    hs_tree_sim_result res;
-    hs_error err;
-    FILE *out;
-    int i, rc;
-    long every = 0;
-    for (i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--set") || !strcmp(a, "--dt") || !strcmp(a, "--from") || !strcmp(a, "--instance") ||
-            !strcmp(a, "--nominal")) {
-            fprintf(stderr,
-                    "hydrosweep simulate: %s: option %s is not available for a riccati model (an open tree "
-                    "run by the Riccati transfer matrix method) yet; edit the model file instead\n",
-                    model_path, a);
-            return 1;
-        }
-        if (!strcmp(a, "--t-end") || !strcmp(a, "--every")) {
-            char *e;
-            errno = 0;
-            if (!strcmp(a, "--t-end")) {
-                t_end = strtod(argv[++i], &e);
-                if (errno || *e || !(t_end >= 0)) {
-                    fprintf(stderr, "hydrosweep simulate: --t-end needs a time >= 0 in s, got '%s'\n", argv[i]);
-                    return 1;
-                }
-            } else {
-                every = strtol(argv[++i], &e, 10);
-                if (errno || *e || every < 1) {
-                    fprintf(stderr, "hydrosweep simulate: --every needs an integer >= 1, got '%s'\n", argv[i]);
-                    return 1;
-                }
-            }
-        } else if (!strcmp(a, "-o")) {
-            out_path = argv[++i];
-        }
-    }
-    if ((rc = hs_tree_load(model_path, &tm, &err))) return tree_error("simulate", &err);
-    if (every > 0) tm.every = every;
-    if (out_path && strcmp(out_path, "-") && hs_same_file(out_path, model_path)) {
-        fprintf(stderr, "hydrosweep simulate: %s: error: the CSV output (-o) is the model file itself: it would be "
-                        "overwritten\n",
-                out_path);
-        hs_tree_model_free(&tm);
-        return 2;
-    }
-    if (out_path && strcmp(out_path, "-")) {
-        if (!(out = hs_open_output(out_path, "CSV output (-o)", &err))) {
-            hs_tree_model_free(&tm);
-            return tree_error("simulate", &err);
-        }
-    } else {
-        out = stdout;
-        out_path = "standard output";
-    }
-    rc = hs_tree_simulate(&tm, t_end, out, &res, &err);
-    if (hs_close_output(out, out_path, 0, &err)) {
-        hs_tree_model_free(&tm);
-        return tree_error("simulate", &err);
-    }
-    tree_summary(out == stdout ? stderr : stdout, &tm, &res);
-    hs_tree_model_free(&tm);
-    if (rc) {
-        tree_error("simulate", &err);
-        return 3;
-    }
-    return 0;
-}
-
 /* The parameters a sweep may vary (tree_params.c) and the signals it may record. */
-static int info_params(const char *model_path)
+static void info_params(const hs_model_desc *d)
 {
-    hs_model_desc d;
-    hs_error err;
-    char *text = NULL;
     int k;
-    if (yt_read_file(model_path, "model file", &text, &err) ||
-        hs_tree_desc_load_text(text, model_path, &d, &err)) {
-        free(text);
-        return tree_error("info", &err);
-    }
-    free(text);
-    printf("\nparameters (a sweep's; a chain's bodies and joints are swept together, by the chain's name):\n");
-    for (k = 0; k < d.nparam; ++k)
-        printf("  %-40s %14.6g %s\n", d.param[k].name, hs_param_get(&d, k), d.param[k].unit);
+    printf("\nparameters (a sweep's and --set's; a chain's bodies and joints are set together, by the chain's "
+           "name):\n");
+    for (k = 0; k < d->nparam; ++k)
+        printf("  %-40s %14.6g %s\n", d->param[k].name, hs_param_get(d, k), d->param[k].unit);
     printf("\nsignals (a sweep's outputs): <joint> and <joint>_dot (a ball joint's rotation angle and |w|), "
            "<body>.x, .y, .z (its centre of mass), F_<joint> and M_<joint> (|internal force| and |moment|), "
            "E_kin, E_pot, E_balance\n");
-    hs_model_desc_free(&d);
-    return 0;
 }
 
 int hs_cli_tree_instance(const hs_model_desc *d, const hs_override_spec *ov, const double *vals, FILE *out,
@@ -171,29 +81,26 @@ int hs_cli_tree_instance(const hs_model_desc *d, const hs_override_spec *ov, con
     return rc;
 }
 
-int hs_cli_info_tree(const char *model_path)
+int hs_cli_info_tree(const hs_model_desc *d)
 {
-    hs_tree_model tm;
-    hs_error err;
+    const hs_tree_model *tm = d->tree;
     int i, depth = 0, nleaf = 0, nmiso = 0;
     int *nchild, *dep;
-    if (hs_tree_load(model_path, &tm, &err)) return tree_error("info", &err);
-    nchild = (int *)calloc((size_t)tm.tree.nbody, sizeof *nchild);
-    dep = (int *)calloc((size_t)tm.tree.nbody, sizeof *dep);
+    nchild = (int *)calloc((size_t)tm->tree.nbody, sizeof *nchild);
+    dep = (int *)calloc((size_t)tm->tree.nbody, sizeof *dep);
     if (!nchild || !dep) {
         free(nchild);
         free(dep);
-        hs_tree_model_free(&tm);
         fprintf(stderr, "hydrosweep info: out of memory\n");
         return 2;
     }
-    for (i = 0; i < tm.tree.nbody; ++i) {
-        int p = tm.tree.parent[i];
+    for (i = 0; i < tm->tree.nbody; ++i) {
+        int p = tm->tree.parent[i];
         dep[i] = p >= 0 ? dep[p] + 1 : 1;
         if (dep[i] > depth) depth = dep[i];
         if (p >= 0) ++nchild[p];
     }
-    for (i = 0; i < tm.tree.nbody; ++i) {
+    for (i = 0; i < tm->tree.nbody; ++i) {
         nleaf += nchild[i] == 0;
         nmiso += nchild[i] > 1;
     }
@@ -201,13 +108,13 @@ int hs_cli_info_tree(const char *model_path)
            "bodies: %d (tips %d, multi-input bodies %d, depth %d)\njoints: %d revolute, %d prismatic, %d ball\n"
            "coordinates: %d positions, %d velocities (degrees of freedom)\n"
            "integrator: RK4, dt = %g s, t_end = %g s\nmemory: %.3g MB for the tree and its integration\n",
-           tm.name, tm.path, tm.tree.nbody, nleaf, nmiso, depth, tm.njoint[0], tm.njoint[1], tm.njoint[2], tm.tree.nq,
-           tm.tree.nv, tm.dt, tm.t_end, (double)tm.tree.nbody * (double)HS_TREE_BYTES_PER_BODY / 1e6);
-    if (tm.inputs)
-        printf("loads: %d external loads, %d signals (their work W_ext in the energy balance)\n", tm.inputs->nload,
-               tm.inputs->nsignal);
+           tm->name, tm->path, tm->tree.nbody, nleaf, nmiso, depth, tm->njoint[0], tm->njoint[1], tm->njoint[2], tm->tree.nq,
+           tm->tree.nv, tm->dt, tm->t_end, (double)tm->tree.nbody * (double)HS_TREE_BYTES_PER_BODY / 1e6);
+    if (tm->inputs)
+        printf("loads: %d external loads, %d signals (their work W_ext in the energy balance)\n", tm->inputs->nload,
+               tm->inputs->nsignal);
     free(nchild);
     free(dep);
-    hs_tree_model_free(&tm);
-    return info_params(model_path);
+    info_params(d);
+    return 0;
 }

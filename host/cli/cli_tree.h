@@ -2,15 +2,14 @@
 #ifndef HS_CLI_TREE_H
 #define HS_CLI_TREE_H
 
-/* `hydrosweep simulate MODEL [--t-end T] [--every K] [-o CSV]` of a riccati model. */
-int hs_cli_simulate_tree(const char *model_path, int argc, char **argv);
-/* `hydrosweep info MODEL` of a riccati model. */
-int hs_cli_info_tree(const char *model_path);
-
 #include <stdio.h>
 
 #include "hs/model_file.h"
 #include "hs_batch.h"
+
+/* `hydrosweep info MODEL [--set NAME=VALUE ...]` of a riccati model, loaded into d
+ * (tree_params.h) with the --set values applied. */
+int hs_cli_info_tree(const hs_model_desc *d);
 
 /* `hydrosweep simulate --from R --instance I|--nominal` of a riccati model's sweep: the tree
  * of d (tree_params.h) with the sweep's values vals of the parameters ov applied, integrated

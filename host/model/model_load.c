@@ -1347,8 +1347,8 @@ static int load_root(ctx *c)
         if (f && f->type == YT_SCALAR && !strcmp(f->text, "riccati"))
             return yt_fail(&c->y, HS_ERR_VALUE, f, "integrator.formulation",
                            "riccati models (open trees of any size, seed 002) run with `hydrosweep simulate`, "
-                           "`info`, `run` and `validate` (sweeps) and `kernel`; linearize and --set take the "
-                           "formulations penalty and double_step only, for now");
+                           "`info`, `run` and `validate` (sweeps) and `kernel`; linearize, circuit and the "
+                           "Python model API take the formulations penalty and double_step only, for now");
     }
     if ((rc = yt_check_keys(&c->y, c->root, "", keys)) ||
         (rc = yt_get_str(&c->y, c->root, "", "name", 1, 1, d->name, sizeof d->name, NULL)))

@@ -516,11 +516,9 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     hs_model *saved;
     int i, rc;
     if (!d || !name) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model or name");
-    if (d->tree) /* its values vary per instance in a sweep (hs_tree_batch.h), not here */
-        return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, name,
-                            "a riccati model's parameters are set by a sweep, not one by one");
     i = hs_param_find(d, name);
     if (i < 0) return unknown_param(d, name, err);
+    if (d->tree) return hs_tree_param_set(d, i, value, err);
     if (d->param[i].type == HS_PARAM_ENUM &&
         !(value >= 0.0 && value < d->param[i].n_enum && value == floor(value))) {
         char list[400];

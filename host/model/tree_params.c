@@ -15,6 +15,7 @@
 #include "hs/tree.h"
 #include "hs_tree_batch.h"
 #include "model/tree_params.h"
+#include "base/yaml_tree.h"
 
 typedef struct ptab {
     hs_model_desc *d;
@@ -167,6 +168,16 @@ int hs_tree_desc_load_text(const char *text, const char *path, hs_model_desc *d,
     return rc;
 }
 
+int hs_tree_desc_load(const char *path, hs_model_desc *d, hs_error *err)
+{
+    char *text = NULL;
+    int rc;
+    memset(d, 0, sizeof *d);
+    if ((rc = yt_read_file(path, "model file", &text, err)) == HS_OK) rc = hs_tree_desc_load_text(text, path, d, err);
+    free(text);
+    return rc;
+}
+
 void hs_tree_desc_free(hs_model_desc *d)
 {
     if (d->tree) hs_tree_model_free(d->tree);
@@ -305,6 +316,58 @@ hs_signal_ref hs_tree_output_at(const hs_model_desc *d, int k)
         r.kind = tail[k - 7 * nb];
     }
     return r;
+}
+
+/* A value set by name (--set) becomes the tree's own: the instance that a sweep would make of it
+ * (hs_tree_instance_setup, the one code of what a parameter means: a mass scales the inertia, a
+ * length the body's frame) is copied into the loaded arrays. A length then is the loaded one, so
+ * that later sets and sweeps scale from it. */
+int hs_tree_param_set(hs_model_desc *d, int index, double v, hs_error *err)
+{
+    hs_tree_model *tm = d->tree;
+    const char *name = d->param[index].name;
+    hs_override_spec ov;
+    hs_output_spec none;
+    hs_tree_ens e;
+    hs_tree t;
+    long nb = tm->tree.nbody, j;
+    double *par, *y;
+    int ok;
+    if (!isfinite(v)) return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, name, "must be finite, not %g", v);
+    memset(&ov, 0, sizeof ov);
+    memset(&none, 0, sizeof none);
+    ov.n = 1;
+    ov.offset[0] = (unsigned long)index;
+    if (hs_tree_ens_of(tm, d, &ov, &none, d->model.t_end, d->model.dt, &e))
+        return hs_error_set(err, HS_ERR_ARG, d->path, 0, 0, name, "not a parameter of this tree");
+    e.own_par = 1;
+    par = (double *)malloc(sizeof(double) * (size_t)(16 * nb));
+    y = (double *)malloc(sizeof(double) * (size_t)(tm->tree.nq + tm->tree.nv));
+    if (!par || !y) {
+        free(par);
+        free(y);
+        return hs_error_set(err, HS_ERR_IO, d->path, 0, 0, name, "out of memory for a tree of %ld bodies", nb);
+    }
+    ok = hs_tree_instance_setup(&e, &v, &t, par, y);
+    if (ok) {
+        memcpy(tm->mass, t.mass, sizeof(double) * (size_t)nb);
+        memcpy(tm->com, t.com, sizeof(double) * (size_t)(3 * nb));
+        memcpy(tm->inertia, t.inertia, sizeof(double) * (size_t)(6 * nb));
+        memcpy(tm->at_parent, t.at_parent, sizeof(double) * (size_t)(3 * nb));
+        memcpy(tm->at_child, t.at_child, sizeof(double) * (size_t)(3 * nb));
+        memcpy(tm->tree.gravity, t.gravity, sizeof t.gravity);
+        memcpy(tm->q0, y, sizeof(double) * (size_t)tm->tree.nq);
+        memcpy(tm->v0, y + tm->tree.nq, sizeof(double) * (size_t)tm->tree.nv);
+        if (d->tree_ov[index].field == HS_TF_LENGTH)
+            for (j = d->tree_ov[index].b0; j < d->tree_ov[index].b1; ++j)
+                if (d->tree_ov[index].chain < 0 || tm->chain_of[j] == d->tree_ov[index].chain) tm->length[j] = v;
+    }
+    free(par);
+    free(y);
+    if (!ok)
+        return hs_error_set(err, HS_ERR_VALUE, d->path, 0, 0, name,
+                            "%g breaks a rule of the tree: a mass and a length are > 0 (the model keeps its value)", v);
+    return HS_OK;
 }
 
 int hs_tree_ens_of(const hs_tree_model *tm, const hs_model_desc *d, const hs_override_spec *ov,
