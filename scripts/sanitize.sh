@@ -43,8 +43,7 @@ else
     args+=(-DHS_WERROR=OFF)
 fi
 # the device code of the .cu files never runs here (no GPU; the emulated device compiles the
-# same sources with the host compiler): PTX only, without ptxas's 7.5 minutes on the generic
-# kernel (CMAKE_CUDA_ARCHITECTURES 90-virtual)
+# same sources with the host compiler): PTX only, no ptxas (CMAKE_CUDA_ARCHITECTURES 90-virtual)
 if command -v nvcc >/dev/null 2>&1; then
     args+=(-DHS_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-virtual)
 elif [ -x /usr/local/cuda/bin/nvcc ]; then
