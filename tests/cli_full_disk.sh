@@ -50,4 +50,14 @@ for kb in $(seq $((h - 8)) 12 $((h + c + 200))); do
   umount "$mnt"
 done
 [ $nfail -ge 3 ] && [ $nfin -ge 1 ] && ok || bad "the sizes cover the end phase: $nfail left a .part, $nfin finished"
+# simulate -o is written whole or not at all: on a disk that fills, exit 2, the file that was
+# at the path unchanged, no .part left
+mount -t tmpfs -o size=64k tmpfs "$mnt" || bad "mount 64k"
+echo "an older CSV" >"$mnt/sim.csv"
+"$HS" simulate models/fourbar_jaiswal2021_friction.yaml --t-end 2 -o "$mnt/sim.csv" >"$tmp/o.txt" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'No space left on device' "$tmp/o.txt" && ok || bad "simulate on a full disk: rc $rc $(tail -2 "$tmp/o.txt")"
+[ "$(cat "$mnt/sim.csv")" = "an older CSV" ] && ! [ -e "$mnt/sim.csv.part" ] && ok || bad "simulate: the old CSV changed or a .part left"
+"$HS" simulate models/fourbar_jaiswal2021_friction.yaml --t-end 0.01 -o "$mnt/sim.csv" >/dev/null 2>&1 &&
+  [ "$(wc -l <"$mnt/sim.csv")" -eq 12 ] && ! [ -e "$mnt/sim.csv.part" ] && ok || bad "simulate with room: $(wc -l <"$mnt/sim.csv") lines"
+umount "$mnt"
 finish cli_full_disk "$nfail sizes left a .part that resumed, $nfin finished"

@@ -125,6 +125,14 @@ static void tree_set_swept(const hs_model_desc *d, const hs_override_spec *ov, d
         if (ov->offset[j] == (unsigned long)k) vals[j] = hs_param_get(d, k);
 }
 
+/* The CSV's end: a file's .part committed (removed on a failed write: nothing at the path
+ * changes), standard output flushed. */
+static int close_csv(hs_output *csv, const char *out_path, int saved_errno, hs_error *err)
+{
+    if (csv->f) return hs_output_commit(csv, saved_errno, err);
+    return hs_close_output(stdout, out_path, saved_errno, err);
+}
+
 /* The value of --t-end / --dt: seconds, with an optional time unit. */
 static int time_arg(const char *s, const char *name, double *v, hs_error *err)
 {
@@ -152,7 +160,8 @@ int hs_cli_simulate(int argc, char **argv)
     hs_error err;
     char buf[1024];
     hs_sim_summary sum;
-    FILE *out;
+    FILE *out = stdout;
+    hs_output csv = {NULL, NULL, NULL};
     memset(&ov, 0, sizeof ov);
 
     for (i = 1; i < argc; ++i) {
@@ -264,9 +273,10 @@ int hs_cli_simulate(int argc, char **argv)
         return 2;
     }
     if (out_path && strcmp(out_path, "-")) {
-        /* never blocks (a FIFO without a reader is an error); a directory is refused */
-        out = hs_open_output(out_path, "CSV output (-o)", &err);
-        if (!out) {
+        /* written to PATH.part and renamed into place when complete (an existing file at PATH
+         * stays as it was until then); never blocks; a directory is refused */
+        if (hs_output_begin(&csv, out_path, "CSV output (-o)", &err) == HS_OK) out = csv.f;
+        if (!csv.f) {
             hs_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "hydrosweep simulate: %s\n", buf);
             hs_model_desc_free(&d);
@@ -278,7 +288,7 @@ int hs_cli_simulate(int argc, char **argv)
     }
     if (d.tree) { /* an instance of a riccati model's sweep (tree_params.h) */
         rc = hs_cli_tree_instance(&d, &ov, vals, out, every_given ? every : 0, &err);
-        if (hs_close_output(out, out_path, 0, &err) && !rc) rc = 2;
+        if (close_csv(&csv, out_path, 0, &err) && !rc) rc = 2;
         if (rc) {
             hs_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "hydrosweep simulate: %s\n", buf);
@@ -309,7 +319,7 @@ int hs_cli_simulate(int argc, char **argv)
     }
     /* every write, the flush and the close of the CSV are checked: a full disk is an
      * error, never a silently truncated file */
-    if (hs_close_output(out, out_path, sum.write_errno, &err)) {
+    if (close_csv(&csv, out_path, sum.write_errno, &err)) {
         hs_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "hydrosweep simulate: %s (the CSV is incomplete)\n", buf);
         hs_model_desc_free(&d);
