@@ -140,6 +140,28 @@ outputs: {signals: [E_kin, E_balance]}
 EOF
 "$HS" run "$tmp/bs_mc.yaml" -o "$tmp/bs_mc.h5" >"$tmp/bs_mc.out" 2>&1 && grep -q "3 finished, 0 failed" "$tmp/bs_mc.out" && ok ||
   bad "a sweep of the branch system: $(cat "$tmp/bs_mc.out")"
+# the rules of every model (issue 47, class 5): dt <= t_end, dims > 0; a t_end that dt does not
+# divide ends with a shorter step in simulate as in a sweep (the same final state)
+sed 's/  dt: 1 ms .*/  dt: 3 s/' "$D" >"$tmp/dt.yaml"
+out=$("$HS" simulate "$tmp/dt.yaml" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "key 'integrator.dt': dt must be > 0 and <= t_end" <<<"$out" && ok || bad "dt > t_end: rc $rc $out"
+sed '0,/    length: 1 m/s//    length: -1 m/' "$D" >"$tmp/len.yaml"
+out=$("$HS" info "$tmp/len.yaml" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "key 'bodies\[0\].length': length must be > 0" <<<"$out" && ok || bad "length < 0: rc $rc $out"
+cat >"$tmp/short.yaml" <<EOF
+model: $PWD/$D
+method: grid
+instances: 1
+simulation: {t_end: 10.5 ms}
+parameters:
+  body.rod1.mass: {values: [1 kg]}
+outputs: {signals: [rod3.y], statistics: [final]}
+EOF
+"$HS" run "$tmp/short.yaml" -o "$tmp/short.h5" >/dev/null 2>&1 && ok || bad "a sweep to 10.5 ms"
+want=$(awk -F, 'NR == 1 { for (k = 1; k <= NF; ++k) if ($k == "rod3.y_final") c = k } NR == 2 { print $c }' "$tmp/short.csv")
+got=$("$HS" simulate "$D" --t-end 10.5ms 2>/dev/null | tail -1)
+[ "${got%%,*}" = 0.0105 ] && awk -v a="$(cut -d, -f11 <<<"$got")" -v b="$want" \
+  'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 1e-13) }' && ok || bad "t_end 10.5 ms: simulate $got, sweep $want"
 # every shipped riccati model takes --set and --dt (a chain's bodies at once)
 "$HS" simulate "$B" --set chain.top.mass=0.2kg --set gravity.y=-1.62 --t-end 2ms --dt 0.5ms -o "$tmp/bs.csv" \
   >"$tmp/bs.out" 2>&1 && [ "$(wc -l <"$tmp/bs.csv")" -eq 6 ] && ok || bad "branch system --set: $(cat "$tmp/bs.out")"

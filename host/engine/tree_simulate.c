@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "hs/tree.h"
+#include "hs_batch.h"
 #include "hs_tree_rk4.h"
 
 static double now_s(void)
@@ -57,7 +58,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
         goto done;
     }
     if (t_end < 0) t_end = tm->t_end;
-    nsteps = lround(t_end / tm->dt);
+    nsteps = hs_instance_steps(t_end, tm->dt); /* as a sweep's runner (hs_tree_batch.h): the last step ends at t_end */
     if (y0) {
         memcpy(y, y0, sizeof(double) * n);
     } else {
@@ -78,15 +79,16 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
         csv_row(tm, t, csv, 0.0, w, Ek, Ep, loads, 0.0);
     }
     for (i = 1; i <= nsteps; ++i) {
+        double ti = i == nsteps ? t_end : (double)i * tm->dt;
         tv.time = (double)(i - 1) * tm->dt;
-        if ((res->status = hs_tree_rk4_step_w(t, tm->dt, (const double *)0, y, w, scratch, &W))) {
+        if ((res->status = hs_tree_rk4_step_w(t, ti - tv.time, (const double *)0, y, w, scratch, &W))) {
             rc = hs_error_set(err, HS_ERR_NUMERIC, tm->path, 0, 0, "",
                               "at t = %g s the articulated inertia at joint of body '%s' became singular",
                               (double)(i - 1) * tm->dt, tm->body_name[res->status - 1]);
             break;
         }
         res->steps = i;
-        res->t = (double)i * tm->dt;
+        res->t = ti;
         if (i % tm->every == 0 || i == nsteps) {
             hs_tree_kinematics(t, y, y + t->nq, w);
             hs_tree_energy(t, w, &Ek, &Ep);

@@ -38,6 +38,12 @@ int hs_parse_body(const yt_ctx *c, const yt_node *y, const char *path, int flags
     for (k = 0; k < 3; ++k) {
         if (k < ndim) {
             if ((rc = yt_get_num(c, y, path, dims[k], "m", 1, 0.0, &b->dim[k]))) return rc;
+            if (!(b->dim[k] > 0.0)) { /* here, for every loader (an open tree's has no later check) */
+                char kp[128];
+                snprintf(why, sizeof why, "%s must be > 0", dims[k]);
+                return yt_fail(c, HS_ERR_VALUE, yt_map_get(y, dims[k]), yt_join(kp, sizeof kp, path, dims[k]), "%s",
+                               why);
+            }
         } else {
             snprintf(why, sizeof why, "%s is not used by shape %s", dims[k], k_shapes[b->shape]);
             if ((rc = yt_forbid(c, y, path, dims[k], why))) return rc;

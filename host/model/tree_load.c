@@ -63,9 +63,14 @@ static int parse_integrator(tctx *c)
     if (!(c->t->t_end >= 0.0) || !isfinite(c->t->t_end))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "t_end"), "integrator.t_end",
                        "t_end must be >= 0 and finite");
-    if (c->t->t_end / c->t->dt > 1e12)
+    /* the rules of every model (model_validate.c): one step at least, at most HS_MAX_STEPS */
+    if (!(c->t->dt <= c->t->t_end))
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "dt"), "integrator.dt",
+                       "dt must be > 0 and <= t_end (dt = %g s, t_end = %g s)", c->t->dt, c->t->t_end);
+    if (c->t->t_end / c->t->dt > HS_MAX_STEPS)
         return yt_fail(&c->y, HS_ERR_LIMIT, yt_map_get(y, "t_end"), "integrator.t_end",
-                       "t_end / dt = %.3g steps, more than 1e12", c->t->t_end / c->t->dt);
+                       "t_end / dt must be at most %.0e steps (HS_MAX_STEPS), is %.3g: raise dt or shorten t_end",
+                       HS_MAX_STEPS, c->t->t_end / c->t->dt);
     return HS_OK;
 }
 
