@@ -10,6 +10,7 @@
 #   [HS_COMMIT=<commit>] scripts/gpu_session.sh [--quick] [--sizes 1000,10000,...]
 #                                               [--backends LIST] [--generic LIST]
 #                                               [--generic-sizes LIST] [--no-ncu]
+# (--generic and --generic-sizes: the second pass, the batched cuBLAS path; the names are kept)
 #                                               [--deadline-s 480] [--no-bench] [--jobs N]
 #
 # The GPU machine has CUDA, CMake and Python but no package registry: the libraries come from
@@ -23,7 +24,7 @@
 # (the device copy has no .git: the commit to record comes in HS_COMMIT).
 # With build-gpu/HS_CARRY (gpu_prepare.sh's stamp) and its programs running there, the carried
 # build is used as it is: no CMake, no compiler (host/gpu/backend_gpu.cu alone takes minutes of one
-# core, and the generic kernel's NVRTC figures 7-8 more), its NVRTC cache already holding the
+# core), its NVRTC cache already holding the
 # figures asked for below; when the carried build was made in another directory, that path is
 # linked to this checkout so that ctest's absolute paths hold. It holds only the GPU test's
 # program, so the last phase (the rest of the tests, which CI runs anyway) is skipped then.
@@ -34,22 +35,21 @@
 # benchmark tables, kernel figures; written phase by phase, so a cut-off run still returns what
 # it measured), the benchmark's <date>-ensemble-<device>.json/.md (the default path), which
 # belong in bench/results/ once fetched, kernel.json, ncu.txt, and logs.tar.gz (build, tests,
-# bench and the generic paths' own JSON/Markdown, cosim, search; packed at the end).
+# bench and the cuBLAS pass's own JSON/Markdown, cosim, search; packed at the end).
 # Phases, most valuable first: the gpu-labelled tests; the default path (specialised kernel,
 # full Newton), modified Newton and adaptive steps at 1e5 and 1e6 (and the cpu backend); the
-# generic paths at 1e5; the kernel figures; the Nsight Compute profile; then the validations
+# cuBLAS path at 1e5; the kernel figures; the Nsight Compute profile; then the validations
 # of the models that never ran on a GPU, as time allows.
-# Rehearsed here on the emulated device (2026-12-02, AMD EPYC, 2 cores, the carried build
-# unpacked into a copy of the tree with its source path elsewhere; `PATH=<fake nvidia-smi>:$PATH
-# HS_SESSION_EMUL=build/tests/hydrosweep_gpu_emul scripts/gpu_session.sh --sizes 1000
-# --generic-sizes 1000 --quick`): exit 0 in 426 s of 480, 5 files back. Each report line ends
-# with the session time it was written at: carried build used at 1 s (the source path linked);
-# the GPU test (its emulated twin) passed at 19 s; default-path bench at 26 s; generic paths at
-# 67 s; kernel figures from the carried cache at 67 s (0 s: the generic kernel's NVRTC compile
-# is 7-8 minutes); cosim grid at 68 s and search at 98 s, both validated; the branch pendulum's
-# 16384 instances on the emulated device took the rest (313 s), and the phases after it were
-# skipped by their time checks. On a GPU those runs take seconds; there the benchmark's budget
-# is what decides how far it gets.
+# Rehearsed here on the emulated device (2026-12-07, Intel Xeon, 2 cores, after the generic
+# kernels were removed; gpu_prepare.sh 150 s, a carry of 13.6 MB; the carried build unpacked
+# into a copy of the tree with its source path elsewhere; `PATH=<fake nvidia-smi>:$PATH
+# HS_SESSION_EMUL=<CUDA build>/tests/hydrosweep_gpu_emul scripts/gpu_session.sh --sizes 1000
+# --generic-sizes 1000 --quick`). Each report line ends with the session time it was written
+# at. Without --generic-sizes 1000 (the cuBLAS pass at its default 1e5 on the emulated device)
+# that pass timed out at its 320 s budget and the session exited 1 in 433 s: the phases after it
+# still ran (kernel figures from the carried cache at 331 s, cosim grid and search validated at
+# 332 and 338 s, the branch pendulum's 16384 instances and their validation at 433 s). On a GPU
+# those runs take seconds; there the benchmark's budget is what decides how far it gets.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
