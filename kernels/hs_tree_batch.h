@@ -14,7 +14,7 @@
 #include "hs_batch.h"
 #include "hs_tree_rk4.h"
 
-/* What a sweep parameter of a tree sets (host/model/tree_params.c names them). Per-body fields act
+/* What a sweep parameter of a tree sets (host/tree/tree_params.c names them). Per-body fields act
  * on the bodies [b0, b1) (a body, or a chain's), the others on the tree. */
 enum hs_tree_field {
     HS_TF_MASS = 0, /* kg; the inertia scales with it (same shape, another density) */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_tree.sh -- riccati model files (open trees, seed 002) on the command line
-# (host/cli/cli_tree.c, host/model/tree_load.c, host/engine/tree_simulate.c): `hydrosweep info` of the
+# (host/cli/cli_tree.c, host/tree/tree_load.c, host/engine/tree_simulate.c): `hydrosweep info` of the
 # demonstration pendulum and of the 500-body branch system; `hydrosweep simulate` of both (the
 # CSV's columns, the demo's theta_7 after the first 10 ms against the closed-form start
 # theta_7 = -0.3 g t^2 to 1e-3 relative, energy kept to 1e-9 relative, the summary line); a
@@ -82,7 +82,7 @@ if [ -n "$PY" ]; then
   "$PY" scripts/branch_system.py 12 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "N = 12 must exit 2"
 fi
 
-# sweeps of a tree (host/model/tree_params.c, kernels/hs_tree_batch.h): info lists the parameters,
+# sweeps of a tree (host/tree/tree_params.c, kernels/hs_tree_batch.h): info lists the parameters,
 # run on cpu and reference, validate, an instance re-run alone equals its statistics
 out=$("$HS" info "$D" 2>&1)
 grep -q "body.rod3.length  *1 m" <<<"$out" && grep -q "joint.hinge2.z0  *1.5708 rad" <<<"$out" && ok || bad "info parameters: $out"

@@ -1,4 +1,4 @@
-/* test_tree_batch.c -- kernels/hs_tree_batch.h and host/model/tree_params.c: ensembles of open trees
+/* test_tree_batch.c -- kernels/hs_tree_batch.h and host/tree/tree_params.c: ensembles of open trees
  * (the Riccati formulation) through the sweep API.
  *  1. The sweep parameters act as documented (docs/sweep-format.md): mass scales the inertia
  *     with it, length scales the body's frame (its centre of mass, its joint points and its
@@ -24,7 +24,7 @@
 #include "hs/sweep.h"
 #include "hs/tree.h"
 #include "test_util.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 
 #define PENDULUM "models/branch_pendulum_rui2020.yaml"
 

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_tree.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 #include "hs/tree.h"
 #include "hs/model_file.h"
 #include "hs/sweep.h"

@@ -16,7 +16,7 @@
 #include "hs/sweep.h"
 #include "hs/tree.h"
 #include "engine/kernel_spec.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 
 static void usage(FILE *f)
 {

@@ -18,7 +18,7 @@
 #include "hs/sweep.h"
 #include "hs_integrator.h"
 #include "model/params.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 #include "engine/simulate.h"
 
 static void usage(FILE *f)

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_tree.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 #include "base/fileio.h"
 #include "hs/tree.h"
 #include "base/yaml_tree.h"

@@ -18,7 +18,6 @@
 #include "model/model_parts.h"
 #include "model/model_validate.h"
 #include "model/params.h"
-#include "model/tree_params.h"
 #include "base/yaml_tree.h"
 
 /* ====================================================================================== */
@@ -40,7 +39,9 @@ typedef struct ctx {
     const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
     const yt_node *dcv_map[HS_MAX_DCV], *cyl_map[HS_MAX_CYLS], *cmp_map[HS_MAX_CMP];
     int hose_v0[HS_MAX_CMP]; /* a hose's first internal volume (hose_volumes), -1 */
-    const hs_tree_model *tree; /* hs_model_load_inputs: loads name this tree's bodies */
+    /* hs_model_load_inputs: loads name these bodies of a tree (host/tree/), tbody_name NULL else */
+    const char (*tbody_name)[HS_NAME_LEN]; /* (ntbody) */
+    int ntbody;
 } ctx;
 
 static int get_list(ctx *c, const yt_node *root, const char *key, int max, const char *maxname,
@@ -73,10 +74,10 @@ static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key,
         }
         return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "must be a body, not ground");
     }
-    *out = c->tree ? hs_tree_body_find(c->tree, name) : hs_body_find(c->d, name);
+    *out = c->tbody_name ? find_name(c->tbody_name, c->ntbody, name) : hs_body_find(c->d, name);
     if (*out >= 0) return HS_OK;
     return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s%s", key,
-                   name, c->tree ? " or chains (a chain's bodies are <chain>_1 .. <chain>_<count>)" : "",
+                   name, c->tbody_name ? " or chains (a chain's bodies are <chain>_1 .. <chain>_<count>)" : "",
                    allow_ground ? " or ground" : "");
 }
 
@@ -1342,7 +1343,7 @@ static int load_root(ctx *c)
                             "the model file is empty");
     if ((rc = yt_need(&c->y, c->root, YT_MAP, ""))) return rc;
     {
-        /* an open tree of the Riccati method (any size, ball joints): host/model/tree_load.c */
+        /* an open tree of the Riccati method (any size, ball joints): host/tree/tree_load.c */
         const yt_node *in = yt_map_get(c->root, "integrator"), *f = in && in->type == YT_MAP ? yt_map_get(in, "formulation") : NULL;
         if (f && f->type == YT_SCALAR && !strcmp(f->text, "riccati"))
             return yt_fail(&c->y, HS_ERR_VALUE, f, "integrator.formulation",
@@ -1386,8 +1387,8 @@ static void ctx_begin(ctx *c, const char *path, hs_error *err, hs_model_desc *ou
     c->root = root;
 }
 
-int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model *tree, hs_model_desc *out,
-                         hs_error *err)
+int hs_model_load_inputs(const char *text, const char *path, const char (*body_name)[HS_NAME_LEN], int nbody,
+                         hs_model_desc *out, hs_error *err)
 {
     ctx c;
     yt_node *root = NULL;
@@ -1398,11 +1399,12 @@ int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model
     snprintf(out->path, sizeof out->path, "%s", path);
     if ((rc = yt_parse(text, path, "model file", &root, err)) != HS_OK) return rc;
     ctx_begin(&c, path, err, out, root);
-    c.tree = tree;
+    c.tbody_name = body_name;
+    c.ntbody = nbody;
     /* the tree loader checked the file's keys and reads the rest */
     rc = parse_signals(&c);
     if (!rc) rc = parse_loads(&c);
-    if (!rc && (rc = hs_model_validate_inputs(out, tree->tree.nbody, &verr, &w)) != HS_OK) {
+    if (!rc && (rc = hs_model_validate_inputs(out, nbody, &verr, &w)) != HS_OK) {
         char key[128];
         const yt_node *at = where_node(&c, &w, key, sizeof key);
         rc = hs_error_set(err, rc, path, at->line, at->col, key, "%s", verr.msg);
@@ -1462,7 +1464,7 @@ int hs_model_load(const char *path, hs_model_desc *out, hs_error *err)
 void hs_model_desc_free(hs_model_desc *d)
 {
     if (!d) return;
-    hs_tree_desc_free(d);
+    if (d->ops) d->ops->free(d);
     free(d->text);
     free(d->param);
     d->text = NULL;

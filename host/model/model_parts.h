@@ -1,7 +1,7 @@
 /* model_parts.h -- the body and joint entries of a model file, read into plain records: shared
  * by the model loader (model_load.c, the step's fixed-size hs_model) and the tree loader
  * (tree_load.c, open trees of any size for the Riccati method), so that both read a body or a
- * joint by the same rules and messages. Host-internal. */
+ * joint by the same rules and messages; and their signals and loads. Host-internal. */
 #ifndef HS_HOST_MODEL_PARTS_H
 #define HS_HOST_MODEL_PARTS_H
 
@@ -37,6 +37,12 @@ enum {
 int hs_parse_body(const yt_ctx *c, const yt_node *y, const char *path, int flags, tbody *b);
 /* The joint at y. */
 int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flags, tjoint *t);
+
+/* A riccati file's signals and loads (on the tree's bodies body_name, nbody) into out->model
+ * (nsignal, knots, nload, load_*), by the rules and messages of every model file
+ * (model_load.c); the rest of out->model is zero. */
+int hs_model_load_inputs(const char *text, const char *path, const char (*body_name)[HS_NAME_LEN], int nbody,
+                         hs_model_desc *out, hs_error *err);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ typedef struct hs_where {
  * key is the parameter-style name (e.g. body.link1.mass), file/line/col are left empty. */
 int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *where);
 /* The rules of the loads (on bodies 0 .. nbody - 1) and signals of d->model alone (a riccati
- * model's inputs: host/model/tree_load.c). */
+ * model's inputs: host/tree/tree_load.c). */
 int hs_model_validate_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_where *where);
 
 /* 1 if f is one of the integrator keys (dt, t_end, tol_position, tol_pressure, ...). */

@@ -14,7 +14,6 @@
 
 #include "model/model_names.h"
 #include "model/params.h"
-#include "model/tree_params.h"
 #include "base/suggest.h"
 
 /* ---- hydraulic name tables (shared with the loader) ---- */
@@ -458,7 +457,7 @@ double hs_param_get(const hs_model_desc *d, int index)
 {
     double v;
     if (!d || index < 0 || index >= d->nparam) return NAN;
-    if (d->tree) return hs_tree_param_get(d, index);
+    if (d->ops) return d->ops->param_get(d, index);
     if (d->param[index].type == HS_PARAM_ENUM) {
         int e;
         memcpy(&e, (const char *)&d->model + d->param[index].offset, sizeof e);
@@ -518,7 +517,7 @@ int hs_param_set(hs_model_desc *d, const char *name, double value, hs_error *err
     if (!d || !name) return hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no model or name");
     i = hs_param_find(d, name);
     if (i < 0) return unknown_param(d, name, err);
-    if (d->tree) return hs_tree_param_set(d, i, value, err);
+    if (d->ops) return d->ops->param_set(d, i, value, err);
     if (d->param[i].type == HS_PARAM_ENUM &&
         !(value >= 0.0 && value < d->param[i].n_enum && value == floor(value))) {
         char list[400];

@@ -11,6 +11,14 @@
 extern "C" {
 #endif
 
+/* What a model that is not the fixed-size hs_model (a riccati tree: host/tree/tree_params.c)
+ * does in its place; its loader sets d->ops, so that this layer never calls the one above. */
+struct hs_desc_ops {
+    void (*free)(hs_model_desc *d);                                   /* what the loader added */
+    double (*param_get)(const hs_model_desc *d, int index);           /* hs_param_get */
+    int (*param_set)(hs_model_desc *d, int index, double v, hs_error *err); /* hs_param_set */
+};
+
 /* (Re)builds d->param, the named-parameter table, from the model's layout (shapes, joint and
  * cut types, which coms were given, signal sizes, throttle variants, optional cylinder parts).
  * Names are stable: sweep files use them. Frees a previous table. Returns HS_OK, or HS_ERR_IO

@@ -19,7 +19,7 @@
 #include "hs/results.h"
 #include "hs/run.h"
 #include "engine/simulate.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 #include "run/run_stages.h"
 
 static double now_s(void)

@@ -18,7 +18,7 @@
 #include "base/fileio.h"
 #include "model/model_names.h"
 #include "model/params.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 #include "base/suggest.h"
 #include "sweep/sweep_search.h"
 #include "base/yaml_tree.h"

@@ -56,11 +56,14 @@ typedef struct hs_model_desc {
     char cmp_name[HS_MAX_CMP][HS_NAME_LEN];
     int nparam;
     hs_param *param; /* (nparam) heap */
-    /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/model/tree_params.h):
+    /* A riccati model (integrator.formulation: riccati) as a sweep's model (host/tree/tree_params.h):
      * its tree (heap), and what each parameter sets (nparam, heap; param[k].offset indexes it).
      * model then holds only the integrator's t_end and dt. NULL for every other model. */
     struct hs_tree_model *tree;
     struct hs_tree_ov *tree_ov;
+    /* What such a model does in place of the fixed-size one (its loader sets it: free, get and
+     * set a parameter; host/model/params.h); NULL for every other model. */
+    const struct hs_desc_ops *ops;
 } hs_model_desc;
 
 /* Loads and validates a model file; on failure returns an hs_errcode and fills *err. */

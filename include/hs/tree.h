@@ -79,12 +79,6 @@ int hs_tree_state_to_model(const hs_tree_model *t, const double *q, const double
 void hs_tree_accel_from_model(const hs_tree_model *t, const double *z, const double *zd, const double *zdd,
                               double *vd);
 
-/* A riccati file's signals and loads (its bodies named by t) into out->model (nsignal, knots,
- * nload, load_*), with the rules and messages of every model file (host/model/model_load.c); the
- * rest of out->model is zero. */
-int hs_model_load_inputs(const char *text, const char *path, const hs_tree_model *t, hs_model_desc *out,
-                         hs_error *err);
-
 /* The step's model (hs_model: the semi-recursive formulation) of a tree that fits it: at most
  * HS_MAX_BODIES bodies of the model, where a ball joint takes three (hs_tree_model_body);
  * gravity, loads and signals; z0 and zd0 from q0 and v0 (hs_tree_state_to_model). HS_OK, or

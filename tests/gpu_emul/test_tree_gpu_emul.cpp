@@ -36,7 +36,7 @@
 #include "../test_util.h"
 #include "hs/run.h"
 #include "hs/sweep.h"
-#include "model/tree_params.h"
+#include "tree/tree_params.h"
 
 /* A sweep over a tree model, loaded, with its sizes. */
 typedef struct tcase {

@@ -14,7 +14,8 @@
 #include "hs/sweep.h"
 #include "hs/tree.h"
 #include "hs_tree_batch.h"
-#include "model/tree_params.h"
+#include "model/params.h"
+#include "tree/tree_params.h"
 #include "base/yaml_tree.h"
 
 typedef struct ptab {
@@ -123,7 +124,7 @@ static int build_params(hs_model_desc *d, hs_error *err)
     return HS_OK;
 }
 
-double hs_tree_param_get(const hs_model_desc *d, int index)
+static double tree_param_get(const hs_model_desc *d, int index)
 {
     const hs_tree_model *tm = d->tree;
     const hs_tree *tr = &tm->tree;
@@ -141,6 +142,11 @@ double hs_tree_param_get(const hs_model_desc *d, int index)
     }
 }
 
+static void tree_desc_free(hs_model_desc *d);
+static int tree_param_set(hs_model_desc *d, int index, double v, hs_error *err);
+/* What hs_model_desc_free, hs_param_get and hs_param_set do for a tree (host/model/params.h). */
+static const struct hs_desc_ops tree_ops = {tree_desc_free, tree_param_get, tree_param_set};
+
 int hs_tree_desc_load_text(const char *text, const char *path, hs_model_desc *d, hs_error *err)
 {
     hs_tree_model *tm = (hs_tree_model *)calloc(1, sizeof *tm);
@@ -153,6 +159,7 @@ int hs_tree_desc_load_text(const char *text, const char *path, hs_model_desc *d,
         return rc;
     }
     d->tree = tm;
+    d->ops = &tree_ops;
     snprintf(d->name, sizeof d->name, "%s", tm->name);
     snprintf(d->path, sizeof d->path, "%s", path);
     d->text = (char *)malloc(n + 1);
@@ -178,13 +185,14 @@ int hs_tree_desc_load(const char *path, hs_model_desc *d, hs_error *err)
     return rc;
 }
 
-void hs_tree_desc_free(hs_model_desc *d)
+static void tree_desc_free(hs_model_desc *d)
 {
     if (d->tree) hs_tree_model_free(d->tree);
     free(d->tree);
     free(d->tree_ov);
     d->tree = NULL;
     d->tree_ov = NULL;
+    d->ops = NULL;
 }
 
 /* ====================================================================================== */
@@ -322,7 +330,7 @@ hs_signal_ref hs_tree_output_at(const hs_model_desc *d, int k)
  * (hs_tree_instance_setup, the one code of what a parameter means: a mass scales the inertia, a
  * length the body's frame) is copied into the loaded arrays. A length then is the loaded one, so
  * that later sets and sweeps scale from it. */
-int hs_tree_param_set(hs_model_desc *d, int index, double v, hs_error *err)
+static int tree_param_set(hs_model_desc *d, int index, double v, hs_error *err)
 {
     hs_tree_model *tm = d->tree;
     const char *name = d->param[index].name;

@@ -530,7 +530,7 @@ static int load_root(tctx *c)
     if (yt_map_get(c->root, "signals") || yt_map_get(c->root, "loads")) { /* the model loader's rules */
         hs_model_desc *in = (hs_model_desc *)calloc(1, sizeof *in);
         if (!in) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
-        rc = hs_model_load_inputs(c->text, c->y.file, t, in, c->y.err);
+        rc = hs_model_load_inputs(c->text, c->y.file, (const char(*)[HS_NAME_LEN])t->body_name, t->tree.nbody, in, c->y.err);
         if (rc == HS_OK && (t->inputs = (hs_model *)malloc(sizeof *t->inputs)) == NULL)
             rc = yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
         if (rc == HS_OK) {

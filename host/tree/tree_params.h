@@ -16,13 +16,9 @@ extern "C" {
 int hs_tree_desc_load_text(const char *text, const char *path, hs_model_desc *d, hs_error *err);
 /* The same of the file at path. */
 int hs_tree_desc_load(const char *path, hs_model_desc *d, hs_error *err);
-/* Frees what hs_tree_desc_load_text added (hs_model_desc_free calls it). */
-void hs_tree_desc_free(hs_model_desc *d);
-/* Parameter index's loaded value (of its first body). */
-double hs_tree_param_get(const hs_model_desc *d, int index);
-/* Sets parameter index to v in d's tree, with the meaning it has in a sweep; nothing changes
- * on failure (HS_ERR_VALUE: v breaks a physical rule). */
-int hs_tree_param_set(hs_model_desc *d, int index, double v, hs_error *err);
+/* hs_model_desc_free frees what it added; hs_param_get gives a parameter's loaded value (of its
+ * first body), hs_param_set sets it with the meaning it has in a sweep (nothing changes on
+ * failure; HS_ERR_VALUE: v breaks a physical rule): through d->ops. */
 
 /* The signals of a tree (hs_output_find and the others, for d->tree). */
 int hs_tree_output_find(const hs_model_desc *d, const char *name, hs_signal_ref *ref);
