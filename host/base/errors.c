@@ -5,18 +5,6 @@
 
 #include "hs/errors.h"
 
-/* Copies with truncation; always terminates (strncpy would not). */
-static void copy_str(char *dst, size_t n, const char *src)
-{
-    size_t k;
-    if (n == 0) return;
-    if (!src) src = "";
-    k = strlen(src);
-    if (k >= n) k = n - 1;
-    memcpy(dst, src, k);
-    dst[k] = '\0';
-}
-
 /* A key as messages echo it: at most 96 characters, each byte outside printable ASCII as '?',
  * "..." when cut. Keys come from input files, which may be anything (a binary file, another
  * program's configuration): a message repeats a bounded, printable prefix only. */
@@ -43,7 +31,7 @@ int hs_error_set(hs_error *e, int code, const char *file, int line, int col, con
     if (!e) return code;
     memset(e, 0, sizeof *e);
     e->code = code;
-    copy_str(e->file, sizeof e->file, file);
+    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
     e->line = line > 0 ? line : 0;
     e->col = col > 0 ? col : 0;
     copy_key(e->key, sizeof e->key, key);

@@ -11,7 +11,7 @@
  * on a line of its own */
 static volatile sig_atomic_t g_midline;
 
-static double now_s(void)
+double hs_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -89,7 +89,7 @@ void hs_progress_begin(hs_progress *p, FILE *f, int mode, long total, long done)
     p->mode = f ? mode : HS_PROGRESS_NONE;
     p->total = total;
     p->start = p->base = p->done = p->shown = done;
-    p->t0 = p->tlast = now_s();
+    p->t0 = p->tlast = hs_now_s();
     p->step = total > 0 ? (int)((double)done * 10.0 / (double)total) : 10;
     if (p->mode == HS_PROGRESS_LIVE) show(p, p->t0, 0);
 }
@@ -100,7 +100,7 @@ int hs_progress_job(void *ctx, long done)
     long d = p->base + (done > 0 ? done : 0);
     if (d > p->total) d = p->total;
     if (d > p->done) p->done = d;
-    if (p->mode != HS_PROGRESS_NONE) maybe_show(p, now_s());
+    if (p->mode != HS_PROGRESS_NONE) maybe_show(p, hs_now_s());
     return hs_interrupted() != 0;
 }
 
@@ -109,13 +109,13 @@ void hs_progress_advance(hs_progress *p, long n)
     p->base += n;
     if (p->base > p->total) p->base = p->total;
     if (p->base > p->done) p->done = p->base;
-    if (p->mode != HS_PROGRESS_NONE) maybe_show(p, now_s());
+    if (p->mode != HS_PROGRESS_NONE) maybe_show(p, hs_now_s());
 }
 
 void hs_progress_end(hs_progress *p)
 {
     if (p->mode == HS_PROGRESS_LIVE || (p->mode == HS_PROGRESS_LINES && p->done != p->shown))
-        show(p, now_s(), 1);
+        show(p, hs_now_s(), 1);
     p->mode = HS_PROGRESS_NONE;
 }
 

@@ -28,6 +28,9 @@
 extern "C" {
 #endif
 
+/* Seconds on the monotonic clock (for intervals: rates, compile and wall times). */
+double hs_now_s(void);
+
 enum hs_progress_mode { HS_PROGRESS_NONE = 0, HS_PROGRESS_LIVE, HS_PROGRESS_LINES };
 
 typedef struct hs_progress {

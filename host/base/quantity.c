@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,16 +67,6 @@ static const unit_def k_units[] = {
     {"m^3/(s V sqrt(Pa))", 1.0, "m^3/(s V sqrt(Pa))"},
 };
 
-static void copy_str(char *dst, size_t n, const char *src)
-{
-    size_t k;
-    if (!dst || n == 0) return;
-    k = strlen(src);
-    if (k >= n) k = n - 1;
-    memcpy(dst, src, k);
-    dst[k] = '\0';
-}
-
 /* Accepts only a decimal number ([+-] digits [. digits] [e[+-]digits]); strtod alone would
  * also take "inf", "nan" and hex floats, which are not meant as model values. Returns the
  * length of the number, 0 if there is none. */
@@ -131,7 +122,7 @@ int hs_parse_quantity(const char *s, double *value, char *unit_out, size_t unit_
     for (k = 0; k < sizeof k_units / sizeof k_units[0]; ++k) {
         if (strcmp(unit, k_units[k].suffix) == 0) {
             *value = v * k_units[k].factor;
-            copy_str(unit_out, unit_n, k_units[k].family);
+            if (unit_out && unit_n) snprintf(unit_out, unit_n, "%s", k_units[k].family);
             return 0;
         }
     }

@@ -37,65 +37,57 @@ static const char *last_part(const char *s)
     return d ? d + 1 : s;
 }
 
-#define HS_SUGGEST_MAX 3
-
-/* Appends " (did you mean a, b or c?)" for the n names in list (n >= 1). */
-static void did_you_mean(const char (*list)[112], int n, char *buf, size_t size)
+void hs_near_add(hs_near *L, const char *want, const char *cand)
 {
-    size_t used = 0;
-    int k, w;
-    w = snprintf(buf, size, " (did you mean ");
-    if (w < 0 || (size_t)w >= size) return;
-    used = (size_t)w;
-    for (k = 0; k < n && used < size; ++k) {
-        w = snprintf(buf + used, size - used, "%s%s", k == 0 ? "" : (k == n - 1 ? " or " : ", "),
-                     list[k]);
-        if (w < 0) return;
-        used += (size_t)w;
+    int d = hs_edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
+    if (lim < 2) lim = 2;
+    if (d > lim || (L->n == 3 && d >= L->dist[2])) return;
+    for (k = L->n < 3 ? L->n : 2; k > 0 && L->dist[k - 1] > d; --k) {
+        L->dist[k] = L->dist[k - 1];
+        memcpy(L->name[k], L->name[k - 1], sizeof L->name[k]);
     }
-    if (used < size) snprintf(buf + used, size - used, "?)");
+    L->dist[k] = d;
+    snprintf(L->name[k], sizeof L->name[k], "%s", cand);
+    if (L->n < 3) ++L->n;
+}
+
+const char *hs_near_text(const hs_near *L, char *buf, size_t n)
+{
+    int m = 0;
+    while (m < L->n && L->dist[m] <= L->dist[0] + 2) ++m;
+    if (m == 0)
+        snprintf(buf, n, "%s", "");
+    else if (m == 1)
+        snprintf(buf, n, " (did you mean %s?)", L->name[0]);
+    else if (m == 2)
+        snprintf(buf, n, " (did you mean %s or %s?)", L->name[0], L->name[1]);
+    else
+        snprintf(buf, n, " (did you mean %s, %s or %s?)", L->name[0], L->name[1], L->name[2]);
+    return buf;
 }
 
 void hs_param_suggest(const hs_model_desc *d, const char *name, char *buf, size_t size)
 {
-    char best[HS_SUGGEST_MAX][112];
-    int dist[HS_SUGGEST_MAX], n = 0, m, i, k, lim;
+    hs_near L;
+    int i;
     if (size == 0) return;
     buf[0] = '\0';
     if (!d || !name || !name[0]) return;
-    /* 1. closest by edit distance: within max(2, len/4) edits, up to 3, within 2 edits of the
-     * closest one */
-    lim = (int)strlen(name) / 4;
-    if (lim < 2) lim = 2;
-    for (i = 0; i < d->nparam; ++i) {
-        int e = hs_edit_distance(name, d->param[i].name);
-        if (e > lim || (n == HS_SUGGEST_MAX && e >= dist[n - 1])) continue;
-        for (k = n < HS_SUGGEST_MAX ? n : HS_SUGGEST_MAX - 1; k > 0 && dist[k - 1] > e; --k) {
-            dist[k] = dist[k - 1];
-            memcpy(best[k], best[k - 1], sizeof best[k]);
-        }
-        dist[k] = e;
-        snprintf(best[k], sizeof best[k], "%s", d->param[i].name);
-        if (n < HS_SUGGEST_MAX) ++n;
-    }
-    m = 0;
-    while (m < n && dist[m] <= dist[0] + 2) ++m;
-    if (m > 0) {
-        did_you_mean((const char(*)[112])best, m, buf, size);
-        return;
-    }
+    memset(&L, 0, sizeof L);
+    /* 1. closest by edit distance */
+    for (i = 0; i < d->nparam; ++i) hs_near_add(&L, name, d->param[i].name);
     /* 2. none close: the names of the same form (first and last components equal, another
      * entity in between), e.g. joint.<name>.z0 for joint.j1.z0 */
-    {
+    if (L.n == 0) {
         size_t fl = first_len(name);
         const char *last = last_part(name);
         if (last == name) return; /* no dot: no form to match */
-        for (i = 0; i < d->nparam && n < HS_SUGGEST_MAX; ++i) {
+        for (i = 0; i < d->nparam && L.n < 3; ++i) {
             const char *p = d->param[i].name;
             if (first_len(p) == fl && !strncmp(p, name, fl) && last_part(p) != p &&
                 !strcmp(last_part(p), last))
-                snprintf(best[n++], sizeof best[0], "%s", p);
+                snprintf(L.name[L.n++], sizeof L.name[0], "%s", p); /* dist 0: all listed */
         }
-        if (n > 0) did_you_mean((const char(*)[112])best, n, buf, size);
     }
+    hs_near_text(&L, buf, size);
 }

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hs/capi.h"
+#include "base/progress.h"
 #include "hs/tree.h"
 #include "hs_dynamics.h"
 #include "hs_tree_rk4.h"
@@ -165,15 +165,13 @@ int hs_capi_tree_accel(hs_capi_tree *t, const double *q, const double *v, double
 
 double hs_capi_tree_time_accel(hs_capi_tree *t, const double *q, const double *v, long nrep)
 {
-    struct timespec a, b;
-    double *vd = t->y; /* nv <= nq + nv */
+    double *vd = t->y, t0; /* nv <= nq + nv */
     long i;
     if (nrep < 1) return -1.0;
-    clock_gettime(CLOCK_MONOTONIC, &a);
+    t0 = hs_now_s();
     for (i = 0; i < nrep; ++i)
         if (hs_riccati_accel(&t->m.tree, q, v, (const double *)0, t->w, vd, (double *)0)) return -1.0;
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    return ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)) / (double)nrep;
+    return (hs_now_s() - t0) / (double)nrep;
 }
 
 int hs_capi_tree_rk4(hs_capi_tree *t, double *q, double *v, double dt, long nsteps)
@@ -219,17 +217,16 @@ double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const d
     hs_model *m;
     hs_kin *k;
     hs_dyn_work *dw;
-    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], z[HS_MAX_Z], zd[HS_MAX_Z], dt = -1.0;
+    double M[HS_MAX_Z * HS_MAX_Z], Q[HS_MAX_Z], z[HS_MAX_Z], zd[HS_MAX_Z], dt = -1.0, t0;
     int piv[HS_MAX_Z];
     long r;
-    struct timespec a, b;
     if (nrep < 1) return -1.0;
     m = (hs_model *)calloc(1, sizeof *m);
     k = (hs_kin *)malloc(sizeof *k);
     dw = (hs_dyn_work *)malloc(sizeof *dw);
     if (!m || !k || !dw || hs_tree_to_model(tm, m, (hs_error *)0)) goto done;
     if (hs_tree_state_to_model(tm, q, v, z, zd) != m->nz) goto done; /* a ball joint: its rotation vector */
-    clock_gettime(CLOCK_MONOTONIC, &a);
+    t0 = hs_now_s();
     for (r = 0; r < nrep; ++r) {
         hs_kin_positions(m, z, k);
         hs_kin_velocities(m, zd, k);
@@ -237,8 +234,7 @@ double hs_capi_tree_time_semirecursive(hs_capi_tree *t, const double *q, const d
         if (hs_lu_factor(M, m->nz, HS_MAX_Z, piv)) goto done;
         hs_lu_solve(M, m->nz, HS_MAX_Z, piv, Q);
     }
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    dt = ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)) / (double)nrep;
+    dt = (hs_now_s() - t0) / (double)nrep;
     if (vd) hs_tree_accel_from_model(tm, z, zd, Q, vd);
 done:
     free(m);

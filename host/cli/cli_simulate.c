@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cli_tree.h"
+#include "base/progress.h"
 #include "hs/tree.h"
 #include "base/fileio.h"
 #include "hs/model_file.h"
@@ -55,13 +55,6 @@ static void usage(FILE *f)
             "Exit status: 0 success, 1 usage, 2 bad model, parameter or output (a CSV that cannot\n"
             "be written completely, e.g. a full disk), 3 the integration failed (the CSV holds\n"
             "every step up to the failure).\n");
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The model of instance i of a results file: its sweep reloaded from the stored text, the
@@ -313,9 +306,9 @@ int hs_cli_simulate(int argc, char **argv)
             fprintf(stderr, "hydrosweep simulate: warning: implausible values: %s\n", what);
     }
     {
-        double t0 = now_s();
+        double t0 = hs_now_s();
         rc = hs_simulate_csv(&d, out, every, &sum);
-        sum.wall_s = now_s() - t0;
+        sum.wall_s = hs_now_s() - t0;
     }
     /* every write, the flush and the close of the CSV are checked: a full disk is an
      * error, never a silently truncated file */

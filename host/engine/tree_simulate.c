@@ -3,18 +3,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hs/tree.h"
 #include "hs_batch.h"
 #include "hs_tree_rk4.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "base/progress.h"
 
 /* A CSV row at time t: energies (and the loads' work W when loads), the recorded bodies (w
  * holds the kinematics at y). */
@@ -49,7 +42,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
     size_t n = (size_t)(t->nq + t->nv);
     double *y = (double *)malloc(sizeof(double) * n), *scratch = (double *)malloc(sizeof(double) * HS_TREE_RK4_NSCRATCH * n);
     double *w = (double *)malloc(sizeof(double) * (size_t)t->nbody * HS_TREE_NW);
-    double Ek, Ep, t0 = now_s();
+    double Ek, Ep, t0 = hs_now_s();
     long nsteps, i;
     int k, rc = HS_OK;
     memset(res, 0, sizeof *res);
@@ -98,7 +91,7 @@ int hs_tree_simulate_as(const hs_tree_model *tm, const hs_tree *view, const doub
         }
     }
 done:
-    res->wall_s = now_s() - t0;
+    res->wall_s = hs_now_s() - t0;
     free(y);
     free(scratch);
     free(w);

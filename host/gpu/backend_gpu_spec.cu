@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <nvrtc.h>
 
@@ -28,13 +27,7 @@
 extern "C" {
 #include "engine/kernel_build.h"
 #include "engine/kernel_spec.h"
-}
-
-static double hs_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#include "base/progress.h"
 }
 
 /* ---------------------------------------------------------------------------------------

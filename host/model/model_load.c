@@ -58,6 +58,16 @@ static int find_name(const char (*names)[HS_NAME_LEN], int n, const char *s)
     return -1;
 }
 
+/* An entry of a named list at path (e.g. "cuts[2]"): a mapping of the keys allowed, and its
+ * required name into name (HS_NAME_LEN), its node into *nn. */
+static int list_item(ctx *c, const yt_node *y, const char *path, const char *const *keys, char *name,
+                     const yt_node **nn)
+{
+    int rc;
+    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys))) return rc;
+    return yt_get_str(&c->y, y, path, "name", 1, 1, name, HS_NAME_LEN, nn);
+}
+
 /* A reference to a body, or ground (-1) when allow_ground. */
 static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key, int allow_ground,
                     int *out)
@@ -334,9 +344,7 @@ static int parse_cuts(ctx *c)
         const yt_node *y = l->kid[i];
         int ty;
         snprintf(path, sizeof path, "cuts[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cut_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->cut_name[i], &names[i])) ||
             (rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
             (rc = body_ref(c, y, path, "body_a", 1, &m->cut_body_a[i])) ||
             (rc = body_ref(c, y, path, "body_b", 1, &m->cut_body_b[i])) ||
@@ -402,9 +410,7 @@ static int parse_points(ctx *c)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "points[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->point_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->point_name[i], &names[i])) ||
             (rc = body_ref(c, y, path, "body", 1, &m->point_body[i])) ||
             (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->point_at[i])))
             return rc;
@@ -449,9 +455,7 @@ static int parse_signals(ctx *c)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i], *kn;
         snprintf(path, sizeof path, "signals[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->signal_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->signal_name[i], &names[i])) ||
             (rc = parse_signal_test(c, y, path, i)))
             return rc;
         kn = yt_map_get(y, "knots");
@@ -521,9 +525,7 @@ static int parse_loads(ctx *c)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "loads[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->load_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->load_name[i], &names[i])) ||
             (rc = body_ref(c, y, path, "body", 0, &m->load_body[i])) ||
             (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
             (rc = yt_get_enum(&c->y, y, path, "frame", 0, frames, HS_FRAME_GLOBAL,
@@ -794,9 +796,7 @@ static int parse_sources_volumes(ctx *c, const yt_node *h)
     for (i = 0; sl && i < sl->n; ++i) {
         const yt_node *y = sl->kid[i];
         snprintf(path, sizeof path, "hydraulics.sources[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, skeys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->src_name[i], HS_NAME_LEN,
-                             &snames[i])) ||
+        if ((rc = list_item(c, y, path, skeys, c->d->src_name[i], &snames[i])) ||
             (rc = yt_get_num(&c->y, y, path, "p", "Pa", 1, 0.0, &m->src_p[i])))
             return rc;
         c->src_map[i] = y;
@@ -805,9 +805,7 @@ static int parse_sources_volumes(ctx *c, const yt_node *h)
     for (i = 0; vl && i < vl->n; ++i) {
         const yt_node *y = vl->kid[i];
         snprintf(path, sizeof path, "hydraulics.volumes[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, vkeys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->vol_name[i], HS_NAME_LEN,
-                             &vnames[i])) ||
+        if ((rc = list_item(c, y, path, vkeys, c->d->vol_name[i], &vnames[i])) ||
             (rc = yt_get_num(&c->y, y, path, "V", "m^3", 1, 0.0, &m->vol_V[i])) ||
             (rc = yt_get_num(&c->y, y, path, "B", "Pa", 1, 0.0, &m->vol_B[i])) ||
             (rc = yt_get_num(&c->y, y, path, "p0", "Pa", 0, 1e5, &m->vol_p0[i])) ||
@@ -838,9 +836,7 @@ static int parse_throttles(ctx *c, const yt_node *h)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.throttles[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->thr_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->thr_name[i], &names[i])) ||
             (rc = node_ref(c, y, path, "from", 0, &m->thr_a[i], &node)) ||
             (rc = node_ref(c, y, path, "to", 0, &m->thr_b[i], &node)))
             return rc;
@@ -898,9 +894,7 @@ static int parse_valves(ctx *c, const yt_node *h)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.valves[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->dcv_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->dcv_name[i], &names[i])) ||
             (rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
             (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
             (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
@@ -1066,9 +1060,7 @@ static int parse_cylinders(ctx *c, const yt_node *h)
     for (i = 0; i < l->n; ++i) {
         const yt_node *y = l->kid[i];
         snprintf(path, sizeof path, "hydraulics.cylinders[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cyl_name[i], HS_NAME_LEN,
-                             &names[i])) ||
+        if ((rc = list_item(c, y, path, keys, c->d->cyl_name[i], &names[i])) ||
             (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cyl_name, i + 1, names,
                                "hydraulics.cylinders", "cylinder")) ||
             (rc = body_ref(c, y, path, "body_a", 1, &m->cyl_body_a[i])) ||

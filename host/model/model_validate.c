@@ -80,6 +80,12 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
     return hs_error_set(err, code, "", 0, 0, key, "%s", msg);
 }
 
+/* The rule broken when a field that must be positive is not ("<field> must be > 0"). */
+static int need_pos(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index, const char *field)
+{
+    return vfail(d, err, w, kind, index, field, -1, HS_ERR_VALUE, "%s must be > 0", field);
+}
+
 static double norm3(const double v[3])
 {
     return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -247,14 +253,10 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
                              "(shape: beam) or a custom inertia, or use a revolute joint",
                              (int)strlen(d->joint_name[j]) - 2, d->joint_name[j]); /* <joint>.z */
         }
-        if (!(m->body_mass[j] > 0.0))
-            return vfail(d, err, w, HS_WHERE_BODY, j, "mass", -1, HS_ERR_VALUE,
-                         "mass must be > 0");
+        if (!(m->body_mass[j] > 0.0)) return need_pos(d, err, w, HS_WHERE_BODY, j, "mass");
         ndim = sh == HS_SHAPE_ROD ? 1 : (sh == HS_SHAPE_BEAM || sh == HS_SHAPE_CUBOID) ? 3 : 0;
         for (k = 0; k < ndim; ++k)
-            if (!(m->body_dim[j][k] > 0.0))
-                return vfail(d, err, w, HS_WHERE_BODY, j, dims[k], -1, HS_ERR_VALUE,
-                             "%s must be > 0", dims[k]);
+            if (!(m->body_dim[j][k] > 0.0)) return need_pos(d, err, w, HS_WHERE_BODY, j, dims[k]);
         if (sh == HS_SHAPE_CUSTOM) {
             double lam[3], s, tol;
             principal_moments(m->body_inertia[j], lam);
@@ -541,24 +543,18 @@ static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (m->cyl_body_a[c] == m->cyl_body_b[c])
             return vfail(d, err, w, HS_WHERE_CYLINDER, c, "body_b", -1, HS_ERR_VALUE,
                          "body_a and body_b must differ");
-        if (!(m->cyl_d_piston[c] > 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_piston", -1, HS_ERR_VALUE,
-                         "d_piston must be > 0");
+        if (!(m->cyl_d_piston[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "d_piston");
         if (!(m->cyl_d_rod[c] > 0.0 && m->cyl_d_rod[c] < m->cyl_d_piston[c]))
             return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_rod", -1, HS_ERR_VALUE,
                          "d_rod must be > 0 and < d_piston (d_rod = %g m, d_piston = %g m)",
                          m->cyl_d_rod[c], m->cyl_d_piston[c]);
-        if (!(m->cyl_stroke[c] > 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "stroke", -1, HS_ERR_VALUE,
-                         "stroke must be > 0");
+        if (!(m->cyl_stroke[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "stroke");
         if (!(m->cyl_l_p0[c] > 0.0 && m->cyl_l_p0[c] < m->cyl_stroke[c]))
             return vfail(d, err, w, HS_WHERE_CYLINDER, c, "l_piston0", -1, HS_ERR_VALUE,
                          "l_piston0 must satisfy 0 < l_piston0 < stroke (l_piston0 = %g m, "
                          "stroke = %g m)",
                          m->cyl_l_p0[c], m->cyl_stroke[c]);
-        if (!(m->cyl_B[c] > 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "B_wall", -1, HS_ERR_VALUE,
-                         "B_wall must be > 0");
+        if (!(m->cyl_B[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "B_wall");
         if (vp < 0 || vp >= m->nvol || m->vol_cyl[vp] != c || m->vol_side[vp] != 0)
             return vfail(d, err, w, HS_WHERE_CYLINDER, c, "piston_volume", -1, HS_ERR_VALUE,
                          "the piston-side volume must be a volume marked as this cylinder's "
@@ -712,12 +708,8 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
     const hs_model *m = &d->model;
     int nnode = m->nvol + m->nsrc, i, k, l, rc;
     if (hs_model_has_hydraulics(m) || hs_param_find(d, "fluid.B_oil") >= 0) {
-        if (!(m->B_oil > 0.0))
-            return vfail(d, err, w, HS_WHERE_FLUID, 0, "B_oil", -1, HS_ERR_VALUE,
-                         "B_oil must be > 0");
-        if (!(m->rho > 0.0))
-            return vfail(d, err, w, HS_WHERE_FLUID, 0, "rho", -1, HS_ERR_VALUE,
-                         "rho must be > 0");
+        if (!(m->B_oil > 0.0)) return need_pos(d, err, w, HS_WHERE_FLUID, 0, "B_oil");
+        if (!(m->rho > 0.0)) return need_pos(d, err, w, HS_WHERE_FLUID, 0, "rho");
         if (!(m->p_vapour >= 0.0 && m->p_vapour < 1e6))
             return vfail(d, err, w, HS_WHERE_FLUID, 0, "p_vapour", -1, HS_ERR_VALUE,
                          "p_vapour must be in [0, 1 MPa) (an absolute pressure)");
@@ -735,9 +727,7 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_VOLUME, i, "V", -1, HS_ERR_VALUE,
                          "V must be > 0 (only a cylinder chamber may have V = 0: the chamber "
                          "adds its own volume)");
-        if (!(m->vol_B[i] > 0.0))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "B", -1, HS_ERR_VALUE,
-                         "B must be > 0");
+        if (!(m->vol_B[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VOLUME, i, "B");
         if (!(m->vol_p0[i] >= 0.0))
             return vfail(d, err, w, HS_WHERE_VOLUME, i, "p0", -1, HS_ERR_VALUE,
                          "p0 must be >= 0 (absolute pressure)");
@@ -775,23 +765,15 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_THROTTLE, i, "to", -1, HS_ERR_VALUE,
                          "at least one of from and to must be a volume (both are sources)");
         if (m->thr_Cd[i] == 0.0 && m->thr_A[i] == 0.0) { /* given as Cv */
-            if (!(m->thr_Cv_given[i] > 0.0))
-                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cv", -1, HS_ERR_VALUE,
-                             "Cv must be > 0");
+            if (!(m->thr_Cv_given[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "Cv");
         } else {
-            if (!(m->thr_Cd[i] > 0.0))
-                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cd", -1, HS_ERR_VALUE,
-                             "Cd must be > 0");
-            if (!(m->thr_A[i] > 0.0))
-                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "A", -1, HS_ERR_VALUE,
-                             "A must be > 0");
+            if (!(m->thr_Cd[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "Cd");
+            if (!(m->thr_A[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "A");
             if (m->thr_Cv_given[i] != 0.0)
                 return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cv", -1, HS_ERR_VALUE,
                              "give either Cv or Cd and A, not both");
         }
-        if (!(m->thr_dplim[i] > 0.0))
-            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "dp_lim", -1, HS_ERR_VALUE,
-                         "dp_lim must be > 0");
+        if (!(m->thr_dplim[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "dp_lim");
     }
     for (i = 0; i < m->ndcv; ++i) {
         const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
@@ -806,19 +788,13 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
                                  "P, T, A and B must be four different nodes (%s is %s too)",
                                  port[k], port[l]);
         }
-        if (!(m->dcv_Cv[i] > 0.0))
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "Cv", -1, HS_ERR_VALUE,
-                         "Cv must be > 0");
+        if (!(m->dcv_Cv[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "Cv");
         for (k = 0; k < 4; ++k)
             if (!(m->dcv_kpath[i][k] >= 0.0))
                 return vfail(d, err, w, HS_WHERE_VALVE, i, kpath[k], -1, HS_ERR_VALUE,
                              "%s must be >= 0", kpath[k]);
-        if (!(m->dcv_tau[i] > 0.0))
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "tau", -1, HS_ERR_VALUE,
-                         "tau must be > 0");
-        if (!(m->dcv_dplim[i] > 0.0))
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_lim", -1, HS_ERR_VALUE,
-                         "dp_lim must be > 0");
+        if (!(m->dcv_tau[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "tau");
+        if (!(m->dcv_dplim[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "dp_lim");
         if (m->dcv_sig[i] < -1 || m->dcv_sig[i] >= m->nsignal)
             return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ref", -1, HS_ERR_VALUE,
                          "signal index out of range");

@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engine/backend.h"
@@ -21,13 +20,6 @@
 #include "engine/simulate.h"
 #include "tree/tree_params.h"
 #include "run/run_stages.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 
 
@@ -290,7 +282,7 @@ static int run_finish(const hs_run_plan *p, const hs_model_desc *md, const hs_ru
         return HS_OK;
     }
     {
-        double el = now_s() - t0;
+        double el = hs_now_s() - t0;
         rc = hs_results_finish(res, o->report, err);
         if (!rc) {
             long ran = nrun - st->done0; /* a resumed run computed only the rest */
@@ -313,7 +305,7 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     hs_run_layout y;
     hs_results *res = NULL;
     run_state st;
-    double t0 = now_s();
+    double t0 = hs_now_s();
     int rc;
     memset(&st, 0, sizeof st);
     if ((rc = hs_run_plan_make(sw_in, md, o, &p, err))) return rc;

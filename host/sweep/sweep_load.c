@@ -285,42 +285,6 @@ typedef struct sctx {
                            once the parameters are read (check_hhyd): "" when kept */
 } sctx;
 
-/* Up to three candidates closest to a name (edit distance <= max(2, len/4)), closest first. */
-typedef struct near_list {
-    char name[3][112];
-    int dist[3], n;
-} near_list;
-
-static void near_add(near_list *L, const char *want, const char *cand)
-{
-    int d = hs_edit_distance(want, cand), lim = (int)strlen(want) / 4, k;
-    if (lim < 2) lim = 2;
-    if (d > lim || (L->n == 3 && d >= L->dist[2])) return;
-    for (k = L->n < 3 ? L->n : 2; k > 0 && L->dist[k - 1] > d; --k) {
-        L->dist[k] = L->dist[k - 1];
-        memcpy(L->name[k], L->name[k - 1], sizeof L->name[k]);
-    }
-    L->dist[k] = d;
-    snprintf(L->name[k], sizeof L->name[k], "%s", cand);
-    if (L->n < 3) ++L->n;
-}
-
-/* The candidates within 2 edits of the closest one, as " (did you mean a, b or c?)". */
-static const char *near_text(const near_list *L, char *buf, size_t n)
-{
-    int m = 0;
-    while (m < L->n && L->dist[m] <= L->dist[0] + 2) ++m;
-    if (m == 0)
-        snprintf(buf, n, "%s", "");
-    else if (m == 1)
-        snprintf(buf, n, " (did you mean %s?)", L->name[0]);
-    else if (m == 2)
-        snprintf(buf, n, " (did you mean %s or %s?)", L->name[0], L->name[1]);
-    else
-        snprintf(buf, n, " (did you mean %s, %s or %s?)", L->name[0], L->name[1], L->name[2]);
-    return buf;
-}
-
 /* An integer in [lo, hi] (a plain number without unit, e.g. 100000 or 1e5). */
 static int int_node(sctx *c, const yt_node *y, const char *kp, double lo, double hi, long *out)
 {
@@ -665,7 +629,7 @@ static int parse_parameters(sctx *c)
 static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref *ref)
 {
     char near[400], buf[HS_NAME_LEN + 16];
-    near_list L;
+    hs_near L;
     int k, n;
     if (y->type != YT_SCALAR || yt_is_null(y))
         return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "must be a signal name");
@@ -680,14 +644,14 @@ static int signal_node(sctx *c, const yt_node *y, const char *kp, hs_signal_ref 
     n = hs_output_count(c->md);
     for (k = 0; k < n; ++k) {
         hs_output_name(c->md, hs_output_at(c->md, k), buf, sizeof buf);
-        near_add(&L, y->text, buf);
+        hs_near_add(&L, y->text, buf);
     }
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp,
                    "'%s' is not a signal of model %s%s (the column names of `hydrosweep "
                    "simulate`: joints, <joint>_dot, p_<volume>, U_<valve>, s_/sdot_/F_/Ffric_/"
                    "W_<cylinder>, E_kin, E_pot, W_ext, E_balance, with a circuit W_in, W_loss, E_fluid; "
                    "phi_norm, newton_iters)",
-                   y->text, c->md->name, near_text(&L, near, sizeof near));
+                   y->text, c->md->name, hs_near_text(&L, near, sizeof near));
 }
 
 /* A non-empty list of distinct signal names, at most max. */

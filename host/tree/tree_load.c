@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hs/tree.h"
 #include "hs_model_derive.h"
 #include "hs_rotvec.h"
 #include "hs_rules.h"
 #include "model/model_parts.h"
+#include "base/fileio.h"
 #include "base/yaml_tree.h"
 
 typedef struct tctx {
@@ -32,16 +32,6 @@ typedef struct tctx {
 } tctx;
 
 #define CHAIN_NAME_MAX 32 /* a chain's name: its bodies are <name>_<k> (k <= 10^7) */
-
-/* Physical memory of this machine, bytes (0: unknown). */
-static double phys_bytes(void)
-{
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-    long p = sysconf(_SC_PHYS_PAGES), s = sysconf(_SC_PAGESIZE);
-    if (p > 0 && s > 0) return (double)p * (double)s;
-#endif
-    return 0.0;
-}
 
 /* The integrator section: formulation riccati (required), method rk4, dt, t_end. */
 static int parse_integrator(tctx *c)
@@ -97,7 +87,7 @@ static int chain_count(tctx *c, const yt_node *ch, const char *path, long *n)
 static int count_bodies(tctx *c, const yt_node **bl, const yt_node **jl, const yt_node **cl, long *total)
 {
     char path[48];
-    double need, have = phys_bytes();
+    double need, have = hs_phys_memory();
     long n = 0, k;
     int rc, i;
     const yt_node *last = NULL;
