@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hs/errors.h"
+
 int hs_cli_simulate(int argc, char **argv);
 int hs_cli_info(int argc, char **argv);
 int hs_cli_run(int argc, char **argv);
@@ -26,6 +28,27 @@ static inline int hs_cli_set_usage(const char *cmd, const char *value)
     fprintf(stderr, "hydrosweep %s: option --set needs NAME=VALUE, got '%.80s'%s\n", cmd, value ? value : "",
             value && strlen(value) > 80 ? "..." : "");
     return 1;
+}
+
+/* Prints e on stderr, after "hydrosweep CMD: " (nothing when cmd is NULL). */
+static inline void hs_cli_error(const char *cmd, const hs_error *e)
+{
+    char buf[1024];
+    hs_error_format(e, buf, sizeof buf);
+    fprintf(stderr, "%s%s%s%s\n", cmd ? "hydrosweep " : "", cmd ? cmd : "", cmd ? ": " : "", buf);
+}
+
+/* The command's operand a (its file, what: "model" or "file") into *path; or 1, a usage error
+ * after a message: a is an unknown option, or a second operand. */
+static inline int hs_cli_operand(const char *cmd, const char *what, const char *a, const char **path)
+{
+    if (a[0] == '-' && a[1] != '\0')
+        fprintf(stderr, "hydrosweep %s: unknown option '%s' (see --help)\n", cmd, a);
+    else if (*path)
+        fprintf(stderr, "hydrosweep %s: more than one %s given ('%s', '%s')\n", cmd, what, *path, a);
+    else
+        *path = a;
+    return *path != a;
 }
 
 #include "hs_batch.h"

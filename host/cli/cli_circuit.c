@@ -35,13 +35,6 @@ static void usage(FILE *f)
             "for an .svg or .png.\n");
 }
 
-static void print_error(const hs_error *e)
-{
-    char buf[1024];
-    hs_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "hydrosweep circuit: %s\n", buf);
-}
-
 /* A node's DOT id: v<index> for volumes, s<index> for sources. */
 static const char *node_id(const hs_model *m, int k, char *buf, size_t n)
 {
@@ -251,14 +244,8 @@ int hs_cli_circuit(int argc, char **argv)
                 return 1;
             }
             ++i;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hydrosweep circuit: unknown option '%s' (see --help)\n", a);
+        } else if (hs_cli_operand("circuit", "model", a, &path)) {
             return 1;
-        } else if (path) {
-            fprintf(stderr, "hydrosweep circuit: more than one model given ('%s', '%s')\n", path, a);
-            return 1;
-        } else {
-            path = a;
         }
     }
     if (!path) {
@@ -292,7 +279,7 @@ int hs_cli_circuit(int argc, char **argv)
     if (rc == HS_OK && !hs_model_has_hydraulics(&d->model))
         rc = hs_error_set(&err, HS_ERR_VALUE, path, 0, 0, "hydraulics", "the model has no hydraulic circuit");
     if (rc != HS_OK) {
-        print_error(&err);
+        hs_cli_error("circuit", &err);
         hs_model_desc_free(d);
         free(d);
         return 2;
@@ -307,7 +294,7 @@ int hs_cli_circuit(int argc, char **argv)
             write_dot(d, o.f);
             if (hs_output_commit(&o, 0, &err) == HS_OK) rc = 0;
         }
-        if (rc) print_error(&err);
+        if (rc) hs_cli_error("circuit", &err);
     } else {
         char dot[1100];
         hs_output o;
@@ -319,14 +306,14 @@ int hs_cli_circuit(int argc, char **argv)
             return 4;
         }
         if (hs_output_begin(&o, out, "circuit output (-o)", &err)) {
-            print_error(&err);
+            hs_cli_error("circuit", &err);
             hs_model_desc_free(d);
             free(d);
             return 2;
         }
         rc = render(dot, fmt, d, &o);
         if (rc == 0 && hs_output_commit(&o, 0, &err) != HS_OK) {
-            print_error(&err);
+            hs_cli_error("circuit", &err);
             rc = 2;
         } else if (rc) {
             hs_output_abandon(&o); /* an existing file at out stays as it was */

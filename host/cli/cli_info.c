@@ -32,13 +32,6 @@ static void usage(FILE *f)
             "Exit status: 0 success, 1 usage, 2 bad model or parameter.\n");
 }
 
-static void print_error(const hs_error *e)
-{
-    char buf[1024];
-    hs_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "hydrosweep info: %s\n", buf);
-}
-
 
 static unsigned int info_dep; /* the double-step partition at t = 0 (print_formulation) */
 static int info_dep_ok;
@@ -124,14 +117,8 @@ int hs_cli_info(int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--columns")) {
             columns = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hydrosweep info: unknown option '%s' (see --help)\n", a);
+        } else if (hs_cli_operand("info", "model", a, &path)) {
             return 1;
-        } else if (path) {
-            fprintf(stderr, "hydrosweep info: more than one model given ('%s', '%s')\n", path, a);
-            return 1;
-        } else {
-            path = a;
         }
     }
     if (!path) {
@@ -154,7 +141,7 @@ int hs_cli_info(int argc, char **argv)
     }
     rc = hs_tree_file_is_riccati(path) ? hs_tree_desc_load(path, d, &err) : hs_model_load(path, d, &err);
     if (rc != HS_OK) {
-        print_error(&err);
+        hs_cli_error("info", &err);
         hs_model_desc_free(d);
         free(d);
         return 2;
@@ -166,7 +153,7 @@ int hs_cli_info(int argc, char **argv)
         else if (!strncmp(argv[i], "--set=", 6))
             as = argv[i] + 6;
         if (as && (rc = hs_param_set_string(d, as, &err)) != HS_OK) {
-            print_error(&err);
+            hs_cli_error("info", &err);
             hs_model_desc_free(d);
             free(d);
             return 2;

@@ -48,13 +48,6 @@ static void usage(FILE *f)
             "Exit status: 0 success, 1 usage, 2 bad input, 3 compilation failed (or no CUDA).\n");
 }
 
-static void print_error(const hs_error *e)
-{
-    char buf[1024];
-    hs_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "hydrosweep kernel: %s\n", buf);
-}
-
 /* 1 if the YAML file at path has a top-level `model:` key (a sweep file). */
 static int is_sweep_file(const char *path)
 {
@@ -111,7 +104,7 @@ static int kernel_tree(const hs_model_desc *d, const hs_sweep *sw, const hs_over
     }
     if (hs_tree_ens_of(tm, d, ov, &sw->out, d->model.t_end, d->model.dt, &e)) {
         hs_error_set(&err, HS_ERR_ARG, sw->path, 0, 0, "parameters", "a parameter is not one of model %s's", d->name);
-        print_error(&err);
+        hs_cli_error("kernel", &err);
         return 2;
     }
     /* the instance's block as this job has it, and with and without a private copy of the
@@ -128,7 +121,7 @@ static int kernel_tree(const hs_model_desc *d, const hs_sweep *sw, const hs_over
     ntime = hs_traj_count(nsteps, sw->out.traj_every);
     b_out = hs_gpu_tree_out_bytes(&sw->out, ntime, e.nov);
     if (hs_kernel_figures_tree(arch, &kf, &err)) {
-        print_error(&err);
+        hs_cli_error("kernel", &err);
         return 3;
     }
     if (json) {
@@ -195,14 +188,8 @@ int hs_cli_kernel(int argc, char **argv)
             if (!strcmp(a, "--arch")) arch = argv[i + 1];
             if (!strcmp(a, "--set") && hs_cli_set_usage("kernel", argv[i + 1])) return 1;
             ++i;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hydrosweep kernel: unknown option '%s' (see --help)\n", a);
+        } else if (hs_cli_operand("kernel", "file", a, &path)) {
             return 1;
-        } else if (path) {
-            fprintf(stderr, "hydrosweep kernel: more than one file given ('%s', '%s')\n", path, a);
-            return 1;
-        } else {
-            path = a;
         }
     }
     if (!path) {
@@ -240,7 +227,7 @@ int hs_cli_kernel(int argc, char **argv)
         else if (!strcmp(argv[i], "--arch")) ++i;
     if (!rc) rc = hs_sweep_apply_simulation(sw, d, &err);
     if (rc) {
-        print_error(&err);
+        hs_cli_error("kernel", &err);
         ret = 2;
         goto done;
     }
@@ -254,7 +241,7 @@ int hs_cli_kernel(int argc, char **argv)
         (void)hs_spec_drop_structural(&ov, &own, why, sizeof why);
         if (why[0]) fprintf(stderr, "hydrosweep kernel: the model's own structure (a run builds one per value of %s)\n", why);
         if ((rc = hs_spec_build(&d->model, &own, &sw->out, &sp, &err))) {
-            print_error(&err);
+            hs_cli_error("kernel", &err);
             ret = 2;
         } else if (!sp.source) {
             fprintf(stderr, "hydrosweep kernel: cannot be specialised: %s\n", sp.why);
@@ -267,7 +254,7 @@ int hs_cli_kernel(int argc, char **argv)
     }
     rc = hs_kernel_figures(&d->model, &ov, &sw->out, arch, &ks, why, sizeof why, &err);
     if (rc) {
-        print_error(&err);
+        hs_cli_error("kernel", &err);
         ret = 3;
         goto done;
     }

@@ -247,7 +247,6 @@ int hs_cli_linearize(int argc, char **argv)
     hs_error err;
     hs_lin_point x;
     hs_linearization *L = NULL, *L2 = NULL;
-    char buf[1024];
 
     for (i = 1; i < argc; ++i)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -301,14 +300,8 @@ int hs_cli_linearize(int argc, char **argv)
             compare = 1;
         } else if (!strcmp(a, "--fd-sweep")) {
             sweep = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hydrosweep linearize: unknown option '%s' (see --help)\n", a);
+        } else if (hs_cli_operand("linearize", "model", a, &model_path)) {
             return 1;
-        } else if (model_path) {
-            fprintf(stderr, "hydrosweep linearize: more than one model given ('%s', '%s')\n", model_path, a);
-            return 1;
-        } else {
-            model_path = a;
         }
     }
     if (!model_path) {
@@ -316,15 +309,13 @@ int hs_cli_linearize(int argc, char **argv)
         return 1;
     }
     if (hs_model_load(model_path, &d, &err)) {
-        hs_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
+        hs_cli_error(NULL, &err);
         return 2;
     }
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--set")) {
             if (hs_param_set_string(&d, argv[++i], &err)) {
-                hs_error_format(&err, buf, sizeof buf);
-                fprintf(stderr, "%s\n", buf);
+                hs_cli_error(NULL, &err);
                 hs_model_desc_free(&d);
                 return 2;
             }

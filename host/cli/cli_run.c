@@ -144,13 +144,6 @@ static int parse_shard(const char *s, int *k, int *n)
     return 0;
 }
 
-static void print_err(const hs_error *e)
-{
-    char buf[1024];
-    hs_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "%s\n", buf);
-}
-
 /* This program's path, for the command printed to resume a run: the binary itself, so that
  * the command works whether it was started through PATH, a relative path or a link. */
 static void program_path(char *buf, size_t n)
@@ -390,7 +383,7 @@ static int run_single(const char *sweep, hs_run_opts *op)
     hs_error err;
     int rc;
     if (hs_sweep_load(sweep, &sw, &md, &err)) {
-        print_err(&err);
+        hs_cli_error(NULL, &err);
         return 2;
     }
     {
@@ -410,7 +403,7 @@ static int run_single(const char *sweep, hs_run_opts *op)
     /* stopped by SIGINT or SIGTERM, the command that continues it printed: 128 + the signal,
      * as a shell reports a process the signal ended */
     if (rc == HS_ERR_INTERRUPTED) return 128 + (hs_interrupted() > 0 ? hs_interrupted() : 2);
-    if (rc) print_err(&err);
+    if (rc) hs_cli_error(NULL, &err);
     /* bad input, options or output path (checked before anything runs): 2; the run failed
      * (a write error such as a full disk, no memory, a GPU fault): 3 */
     return rc == 0 ? 0 : (rc == HS_ERR_IO || rc == HS_ERR_NUMERIC ? 3 : 2);
@@ -517,11 +510,11 @@ int hs_cli_validate(int argc, char **argv)
         return 1;
     }
     if (hs_sweep_load(sweep, &sw, &md, &err)) {
-        print_err(&err);
+        hs_cli_error(NULL, &err);
         return 2;
     }
     if (hs_sweep_apply_simulation(&sw, &md, &err)) {
-        print_err(&err);
+        hs_cli_error(NULL, &err);
         hs_sweep_free(&sw);
         hs_model_desc_free(&md);
         return 2;
@@ -557,7 +550,7 @@ int hs_cli_validate(int argc, char **argv)
     }
     if (hs_run_range(&sw, &md, backend, threads, idx, K, &a, &err) ||
         hs_run_range(&sw, &md, HS_BACKEND_REFERENCE, 1, idx, K, &b, &err)) {
-        print_err(&err);
+        hs_cli_error(NULL, &err);
         rc = 3;
     } else {
         double escale = 1.0; /* energy scale for the E_balance residual */
@@ -670,7 +663,7 @@ int hs_cli_merge(int argc, char **argv)
     }
     rc = hs_results_merge(argv[1], (const char *const *)(argv + 2), argc - 2, &err);
     if (rc) {
-        print_err(&err);
+        hs_cli_error(NULL, &err);
         return 2;
     }
     printf("merge: %d pieces into %s\n", argc - 2, argv[1]);

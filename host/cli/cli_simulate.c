@@ -187,15 +187,8 @@ int hs_cli_simulate(int argc, char **argv)
             ++i;
         } else if (!strcmp(a, "--nominal")) {
             nominal = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hydrosweep simulate: unknown option '%s' (see --help)\n", a);
+        } else if (hs_cli_operand("simulate", "model", a, &model_path)) {
             return 1;
-        } else if (model_path) {
-            fprintf(stderr, "hydrosweep simulate: more than one model given ('%s', '%s')\n",
-                    model_path, a);
-            return 1;
-        } else {
-            model_path = a;
         }
     }
     if (nominal && !from) {
@@ -208,8 +201,7 @@ int hs_cli_simulate(int argc, char **argv)
             return 1;
         }
         if ((rc = load_instance(from, nominal ? -1 : inst, &d, &ov, vals, &err))) {
-            hs_error_format(&err, buf, sizeof buf);
-            fprintf(stderr, "%s\n", buf);
+            hs_cli_error(NULL, &err);
             return 2;
         }
     } else if (!model_path) {
@@ -217,8 +209,7 @@ int hs_cli_simulate(int argc, char **argv)
         return 1;
     } else if (hs_tree_file_is_riccati(model_path) ? hs_tree_desc_load(model_path, &d, &err)
                                                    : hs_model_load(model_path, &d, &err)) {
-        hs_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
+        hs_cli_error(NULL, &err);
         return 2;
     }
     /* second pass: --set in command-line order, then --t-end and --dt together (so that
@@ -251,8 +242,7 @@ int hs_cli_simulate(int argc, char **argv)
     }
     if (!rc && hs_model_set_time(&d, t_end, dt, &err)) rc = 2;
     if (rc) {
-        hs_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
+        hs_cli_error(NULL, &err);
         hs_model_desc_free(&d);
         return rc;
     }
@@ -270,8 +260,7 @@ int hs_cli_simulate(int argc, char **argv)
          * stays as it was until then); never blocks; a directory is refused */
         if (hs_output_begin(&csv, out_path, "CSV output (-o)", &err) == HS_OK) out = csv.f;
         if (!csv.f) {
-            hs_error_format(&err, buf, sizeof buf);
-            fprintf(stderr, "hydrosweep simulate: %s\n", buf);
+            hs_cli_error("simulate", &err);
             hs_model_desc_free(&d);
             return 2;
         }
@@ -283,8 +272,7 @@ int hs_cli_simulate(int argc, char **argv)
         rc = hs_cli_tree_instance(&d, &ov, vals, out, every_given ? every : 0, &err);
         if (close_csv(&csv, out_path, 0, &err) && !rc) rc = 2;
         if (rc) {
-            hs_error_format(&err, buf, sizeof buf);
-            fprintf(stderr, "hydrosweep simulate: %s\n", buf);
+            hs_cli_error("simulate", &err);
         }
         hs_model_desc_free(&d);
         return rc;
