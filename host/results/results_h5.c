@@ -302,6 +302,17 @@ static int attr_get_strs(hid_t loc, const char *name, long *n, char ***out)
     return rc;
 }
 
+/* attr_get_strs of exactly want strings (else -1, nothing kept). */
+static int attr_get_strs_n(hid_t loc, const char *name, long want, char ***out)
+{
+    long n;
+    if (attr_get_strs(loc, name, &n, out) < 0) return -1;
+    if (n == want) return 0;
+    hsr_free_strs(*out, n);
+    *out = NULL;
+    return -1;
+}
+
 static int attr_get_str(hid_t loc, const char *name, char **out)
 {
     long n;
@@ -382,27 +393,24 @@ static int text_get(hid_t loc, const char *name, char **out, const char *path, h
 /* ------------------------------------------------------------------------------------------ */
 /* the run description: layout and metadata, owned copies                                    */
 
+/* The description's strings (hs_results_meta names them alike; the first six are root
+ * attributes of that name) and its name lists with their counts. */
+#define HSR_ATTR_STRS(X) X(model_path) X(sweep_path) X(method) X(backend) X(device) X(version)
+#define HSR_STRS(X) HSR_ATTR_STRS(X) X(commit) X(model_text) X(sweep_text) X(model_name)
+#define HSR_LISTS(X) \
+    X(pname, nparam) X(punit, nparam) X(sname, nsig) X(sunit, nsig) X(tname, ntraj) X(tunit, ntraj) \
+    X(jname, njoint) X(jkind, njoint)
+#define HSR_NAME_(f) #f,
+#define HSR_FREE_S_(f) free(I->f);
+#define HSR_FREE_L_(f, n) hsr_free_strs(I->f, I->n);
+#define HSR_OK_S_(f) ok &= I->f != NULL;
+#define HSR_OK_L_(f, n) ok &= I->f != NULL;
+
 void hsr_info_free(hsr_info *I)
 {
-    hsr_free_strs(I->pname, I->nparam);
-    hsr_free_strs(I->punit, I->nparam);
-    hsr_free_strs(I->sname, I->nsig);
-    hsr_free_strs(I->tname, I->ntraj);
+    HSR_STRS(HSR_FREE_S_)
+    HSR_LISTS(HSR_FREE_L_)
     free(I->ttime);
-    free(I->model_text);
-    free(I->sweep_text);
-    free(I->model_path);
-    free(I->sweep_path);
-    free(I->method);
-    free(I->backend);
-    free(I->device);
-    free(I->version);
-    free(I->commit);
-    hsr_free_strs(I->sunit, I->nsig);
-    hsr_free_strs(I->tunit, I->ntraj);
-    free(I->model_name);
-    hsr_free_strs(I->jname, I->njoint);
-    hsr_free_strs(I->jkind, I->njoint);
     hsr_free_strs(I->sin, I->nsin);
     free(I->pdim);
     if (I->penum) hsr_free_strs(I->penum, I->nparam);
@@ -468,7 +476,7 @@ static int search_copy(int nsin, int nH, const char *const *sin, const int *pdim
 int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, const char *path,
                       hsr_info *I, hs_error *err)
 {
-    int q, k, rc;
+    int q, k, rc, ok = 1;
     memset(I, 0, sizeof *I);
     if (!L || !M)
         return hs_error_set(err, HS_ERR_ARG, path, 0, 0, "", "results: no layout or meta");
@@ -514,18 +522,11 @@ int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, cons
     I->ttime = (double *)malloc((size_t)(L->ntime > 0 ? L->ntime : 1) * sizeof *I->ttime);
     if (I->ttime && L->ntime > 0)
         memcpy(I->ttime, L->traj_time, (size_t)L->ntime * sizeof *I->ttime);
-    I->model_text = hsr_dupstr(M->model_text);
-    I->sweep_text = hsr_dupstr(M->sweep_text);
-    I->model_path = hsr_dupstr(M->model_path);
-    I->sweep_path = hsr_dupstr(M->sweep_path);
-    I->method = hsr_dupstr(M->method);
-    I->backend = hsr_dupstr(M->backend);
-    I->device = hsr_dupstr(M->device);
-    I->version = hsr_dupstr(M->version);
-    I->commit = hsr_dupstr(M->commit);
+#define HSR_API_S_(f) I->f = hsr_dupstr(M->f);
+    HSR_STRS(HSR_API_S_)
+#undef HSR_API_S_
     I->sunit = hsr_dup_strs(L->nsig, L->sig_units);
     I->tunit = hsr_dup_strs(L->ntraj, L->traj_units);
-    I->model_name = hsr_dupstr(M->model_name);
     I->njoint = M->njoint > 0 && M->joint_names && M->joint_kinds ? M->njoint : 0;
     I->jname = hsr_dup_strs(I->njoint, M->joint_names);
     I->jkind = hsr_dup_strs(I->njoint, M->joint_kinds);
@@ -535,10 +536,10 @@ int hsr_info_from_api(const hs_results_layout *L, const hs_results_meta *M, cons
         hsr_info_free(I);
         return hsr_oom(err, path);
     }
-    if (!I->pname || !I->punit || !I->sname || !I->tname || !I->ttime || !I->model_text ||
-        !I->sweep_text || !I->model_path || !I->sweep_path || !I->method || !I->backend ||
-        !I->device || !I->version || !I->commit || !I->sunit || !I->tunit || !I->model_name ||
-        !I->jname || !I->jkind) {
+    ok = I->ttime != NULL;
+    HSR_STRS(HSR_OK_S_)
+    HSR_LISTS(HSR_OK_L_)
+    if (!ok) {
         hsr_info_free(I);
         return hsr_oom(err, path);
     }
@@ -791,21 +792,14 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
 {
     hid_t g;
     int zero = 0, fmt = RES_FORMAT_VERSION, k;
-    const char *sn[6] = {"model_path", "sweep_path", "method", "backend", "device", "version"};
-    const char *sv[6];
-    sv[0] = I->model_path;
-    sv[1] = I->sweep_path;
-    sv[2] = I->method;
-    sv[3] = I->backend;
-    sv[4] = I->device;
-    sv[5] = I->version;
+#define HSR_VAL_(f) I->f,
+    const char *sn[7] = {HSR_ATTR_STRS(HSR_NAME_) "commit"}, *sv[7] = {HSR_ATTR_STRS(HSR_VAL_) I->commit};
+#undef HSR_VAL_
     if (hsr_attr_put(f, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &fmt) < 0)
         return hsr_fail(err, path, "cannot write attribute format_version");
-    for (k = 0; k < 6; ++k)
+    for (k = 0; k < 7; ++k)
         if (attr_put_str(f, sn[k], sv[k]) < 0)
             return hsr_fail(err, path, "cannot write attribute %s", sn[k]);
-    if (attr_put_str(f, "commit", I->commit) < 0)
-        return hsr_fail(err, path, "cannot write attribute commit");
     if (hsr_attr_put(f, "seed", H5T_STD_U64LE, H5T_NATIVE_ULLONG, -1, &I->seed) < 0 ||
         hsr_attr_put_i64(f, "n_total", I->n_total) < 0 ||
         hsr_attr_put_i64(f, "i_begin", I->i_begin) < 0 ||
@@ -881,21 +875,15 @@ static int parse_columns(long n, char **v, hsr_info *I)
 /* Reads the run description of an open file. */
 int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
 {
-    long n, np = 0, nu = 0;
+    long n;
     char **v = NULL;
     int fmt = 0, k;
     hid_t d;
-    const char *sn[7] = {"model_path", "sweep_path", "method", "backend",
-                         "device",     "version",    "commit"};
-    char **sp[7];
+#define HSR_ADDR_(f) &I->f,
+    const char *sn[7] = {HSR_ATTR_STRS(HSR_NAME_) "commit"};
+    char **sp[7] = {HSR_ATTR_STRS(HSR_ADDR_) &I->commit};
+#undef HSR_ADDR_
     memset(I, 0, sizeof *I);
-    sp[0] = &I->model_path;
-    sp[1] = &I->sweep_path;
-    sp[2] = &I->method;
-    sp[3] = &I->backend;
-    sp[4] = &I->device;
-    sp[5] = &I->version;
-    sp[6] = &I->commit;
     if (attr_get(f, "format_version", H5T_NATIVE_INT, &fmt) < 0)
         return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
                             "not a hydrosweep results file (no format_version)");
@@ -936,28 +924,13 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     I->nsig = (int)n;
     if (attr_get_strs(f, "traj_signals", &n, &I->tname) < 0) goto fail;
     I->ntraj = (int)n;
-    if (attr_get_strs(f, "signal_units", &n, &I->sunit) < 0 || n != I->nsig) {
-        hsr_free_strs(I->sunit, n);
-        I->sunit = NULL;
+    /* each count set as soon as its names are read: hsr_info_free needs it */
+    if (attr_get_strs_n(f, "signal_units", I->nsig, &I->sunit) < 0 ||
+        attr_get_strs_n(f, "traj_units", I->ntraj, &I->tunit) < 0 ||
+        attr_get_str(f, "model_name", &I->model_name) < 0 || attr_get_strs(f, "joint_names", &n, &I->jname) < 0)
         goto fail;
-    }
-    if (attr_get_strs(f, "traj_units", &n, &I->tunit) < 0 || n != I->ntraj) {
-        hsr_free_strs(I->tunit, n);
-        I->tunit = NULL;
-        goto fail;
-    }
-    if (attr_get_str(f, "model_name", &I->model_name) < 0) goto fail;
-    {
-        long nj = 0, nk = 0;
-        k = attr_get_strs(f, "joint_names", &nj, &I->jname) < 0 || attr_get_strs(f, "joint_kinds", &nk, &I->jkind) < 0;
-        if (k || nj != nk) {
-            hsr_free_strs(I->jname, nj);
-            hsr_free_strs(I->jkind, nk);
-            I->jname = I->jkind = NULL;
-            goto fail;
-        }
-        I->njoint = (int)nj;
-    }
+    I->njoint = (int)n;
+    if (attr_get_strs_n(f, "joint_kinds", n, &I->jkind) < 0) goto fail;
     if (attr_get_strs(f, "columns", &n, &v) < 0) goto fail;
     k = parse_columns(n, v, I);
     hsr_free_strs(v, n);
@@ -967,17 +940,11 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
                             "results file is damaged: bad attribute columns");
     }
     if ((d = H5Dopen2(f, "/params", H5P_DEFAULT)) < 0) goto fail;
-    k = attr_get_strs(d, "names", &np, &I->pname) < 0 ||
-        attr_get_strs(d, "units", &nu, &I->punit) < 0;
+    k = attr_get_strs(d, "names", &n, &I->pname);
+    I->nparam = (int)n;
+    if (!k) k = attr_get_strs_n(d, "units", n, &I->punit);
     H5Dclose(d);
-    if (k || np != nu) {
-        /* counts are needed to free what was read */
-        hsr_free_strs(I->pname, np);
-        hsr_free_strs(I->punit, nu);
-        I->pname = I->punit = NULL;
-        goto fail;
-    }
-    I->nparam = (int)np;
+    if (k < 0) goto fail;
     if (H5Aexists(f, "search_inputs") > 0) { /* method cosim_search */
         long ns = 0;
         hid_t a;
@@ -1003,11 +970,7 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
             goto fail;
         }
         H5Aclose(a);
-        if (attr_get_strs(f, "search_param_enums", &ns, &I->penum) < 0 || ns != I->nparam) {
-            if (I->penum) hsr_free_strs(I->penum, ns);
-            I->penum = NULL;
-            goto fail;
-        }
+        if (attr_get_strs_n(f, "search_param_enums", I->nparam, &I->penum) < 0) goto fail;
     }
     if ((d = H5Dopen2(f, "/traj/time", H5P_DEFAULT)) < 0) goto fail;
     {
@@ -1047,52 +1010,26 @@ fail:
 /* A deep copy (merge: the output describes the sweep like its first piece). */
 int hsr_info_copy(const hsr_info *a, hsr_info *o)
 {
-    const char *mt[9];
+    hsr_info *I = o; /* every pointer of o its own (or NULL) before any failure frees them */
     int ok;
-    memset(o, 0, sizeof *o);
     *o = *a;
-    o->pname = hsr_dup_strs(a->nparam, (const char *const *)a->pname);
-    o->punit = hsr_dup_strs(a->nparam, (const char *const *)a->punit);
-    o->sname = hsr_dup_strs(a->nsig, (const char *const *)a->sname);
-    o->tname = hsr_dup_strs(a->ntraj, (const char *const *)a->tname);
-    o->ttime = (double *)malloc((size_t)(a->ntime > 0 ? a->ntime : 1) * sizeof *o->ttime);
-    if (o->ttime && a->ntime > 0) memcpy(o->ttime, a->ttime, (size_t)a->ntime * sizeof *o->ttime);
-    mt[0] = a->model_text;
-    mt[1] = a->sweep_text;
-    mt[2] = a->model_path;
-    mt[3] = a->sweep_path;
-    mt[4] = a->method;
-    mt[5] = a->backend;
-    mt[6] = a->device;
-    mt[7] = a->version;
-    mt[8] = a->commit;
-    o->model_text = hsr_dupstr(mt[0]);
-    o->sweep_text = hsr_dupstr(mt[1]);
-    o->model_path = hsr_dupstr(mt[2]);
-    o->sweep_path = hsr_dupstr(mt[3]);
-    o->method = hsr_dupstr(mt[4]);
-    o->backend = hsr_dupstr(mt[5]);
-    o->device = hsr_dupstr(mt[6]);
-    o->version = hsr_dupstr(mt[7]);
-    o->commit = hsr_dupstr(mt[8]);
-    o->sunit = hsr_dup_strs(a->nsig, (const char *const *)a->sunit);
-    o->tunit = hsr_dup_strs(a->ntraj, (const char *const *)a->tunit);
-    o->model_name = hsr_dupstr(a->model_name);
-    o->jname = hsr_dup_strs(a->njoint, (const char *const *)a->jname);
-    o->jkind = hsr_dup_strs(a->njoint, (const char *const *)a->jkind);
     o->sin = NULL;
     o->pdim = NULL;
     o->penum = NULL;
     o->nsin = 0;
-    if (a->nsin > 0 &&
-        search_copy(a->nsin, a->s_nH, (const char *const *)a->sin, a->pdim, (const char *const *)a->penum, o) < 0) {
-        hsr_info_free(o);
-        return -1;
-    }
-    ok = o->pname && o->punit && o->sname && o->tname && o->ttime && o->model_text &&
-         o->sweep_text && o->model_path && o->sweep_path && o->method && o->backend && o->device &&
-         o->version && o->commit && o->sunit && o->tunit && o->model_name && o->jname && o->jkind;
-    if (!ok) {
+#define HSR_COPY_S_(f) o->f = hsr_dupstr(a->f);
+#define HSR_COPY_L_(f, n) o->f = hsr_dup_strs(a->n, (const char *const *)a->f);
+    HSR_STRS(HSR_COPY_S_)
+    HSR_LISTS(HSR_COPY_L_)
+#undef HSR_COPY_S_
+#undef HSR_COPY_L_
+    o->ttime = (double *)malloc((size_t)(a->ntime > 0 ? a->ntime : 1) * sizeof *o->ttime);
+    if (o->ttime && a->ntime > 0) memcpy(o->ttime, a->ttime, (size_t)a->ntime * sizeof *o->ttime);
+    ok = o->ttime != NULL;
+    HSR_STRS(HSR_OK_S_)
+    HSR_LISTS(HSR_OK_L_)
+    if (!ok || (a->nsin > 0 && search_copy(a->nsin, a->s_nH, (const char *const *)a->sin, a->pdim,
+                                           (const char *const *)a->penum, o) < 0)) {
         hsr_info_free(o);
         return -1;
     }
