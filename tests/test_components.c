@@ -17,15 +17,11 @@
 static hs_work *W;
 static hs_model_desc D;
 
-static int load(const char *text)
+/* Loads text into D (0), or fails a check naming what (-1). */
+static int load(const char *text, const char *what)
 {
-    hs_error e;
     hs_model_desc_free(&D);
-    if (hs_model_load_text(text, "components.yaml", &D, &e)) {
-        printf("load: %s (line %d, key %s)\n", e.msg, e.line, e.key);
-        return 1;
-    }
-    return 0;
+    return tu_load_text(text, what, &D);
 }
 
 /* central difference of f at x */
@@ -242,10 +238,7 @@ static void test_conservation(void)
     hs_hyd o;
     double p[HS_MAX_VOLS], fs[HS_MAX_FS], U[HS_MAX_DCV];
     int r, v, i;
-    if (load(k_closed)) {
-        CHECK(0, "closed circuit loads");
-        return;
-    }
+    if (load(k_closed, "closed circuit")) return;
     m = &D.model;
     CHECK(m->ncmp == 6 && m->nfs == 2 && m->cmp_fs0[0] == 0 && m->cmp_fs0[2] == 1 && m->cmp_fs0[1] < 0,
           "two states: the LS pump's swash, the relief's poppet (ncmp %d, nfs %d)", m->ncmp, m->nfs);
@@ -308,10 +301,7 @@ static void test_accumulator_discharge(void)
             snprintf(buf, sizeof buf, "%.*s%g%s", (int)(t - text), text, tend[r / 2], t + 4);
             snprintf(text, sizeof text, "%s", buf);
         }
-        if (load(text)) {
-            CHECK(0, "discharge model loads");
-            return;
-        }
+        if (load(text, "discharge model")) return;
         m = &D.model;
         CHECK(hs_init(m, &s, W) == 0, "init");
         p0 = s.p[0];
@@ -375,10 +365,7 @@ static void test_poppet(void)
 {
     double err[2];
     int r;
-    if (load(k_poppet)) {
-        CHECK(0, "poppet model loads");
-        return;
-    }
+    if (load(k_poppet, "poppet model")) return;
     for (r = 0; r < 2; ++r) {
         hs_model m = D.model;
         hs_state s;
@@ -435,10 +422,7 @@ static void test_motor_balance(void)
     /* w = (Q_p - G dp) / k, dp = (T_L / i + c_v w) / (k eta) */
     dp = (TL / i + cv * Qp / k) / (k * eta + cv * G / k);
     w = (Qp - G * dp) / k;
-    if (load(k_motor)) {
-        CHECK(0, "motor model loads");
-        return;
-    }
+    if (load(k_motor, "motor model")) return;
     CHECK(hs_init(&D.model, &s, W) == 0, "motor: init");
     for (n = 0; n < 4000 && !hs_step(&D.model, &s, W); ++n) {
         double eb;
@@ -464,15 +448,11 @@ static void test_motor_balance(void)
 static void test_flow_sharing(void)
 {
     double Ap = 0.25 * HS_PI * 0.08 * 0.08, v = 1.069e-8 * 6.0 * sqrt(10e5) / Ap, sd[2][2];
-    hs_error e;
     int r, k, n;
     for (r = 0; r < 2; ++r) {
         hs_state s;
         hs_model_desc_free(&D);
-        if (hs_model_load("tests/data/crane_ls2.yaml", &D, &e)) {
-            CHECK(0, "crane_ls2 loads: %s", e.msg);
-            return;
-        }
+        if (tu_load_model("tests/data/crane_ls2.yaml", &D)) return;
         if (r) D.model.dcv_dpcomp[0] = D.model.dcv_dpcomp[1] = 0.0;
         CHECK(hs_init(&D.model, &s, W) == 0, "crane_ls2: init");
         for (n = 0; n < 1000 && !hs_step(&D.model, &s, W); ++n)
@@ -500,16 +480,12 @@ static void test_flow_sharing(void)
  * between two volumes sum to zero, whatever the state). */
 static void test_hose(void)
 {
-    hs_error e;
     hs_state s;
     const double *par;
     double v, qin[HS_MAX_VOLS], Cacc[HS_MAX_VOLS], fs[HS_MAX_FS], fsd[HS_MAX_FS], p[HS_MAX_VOLS], sum, Ctot;
     int n, k;
     hs_model_desc_free(&D);
-    if (hs_model_load("tests/data/hose_line.yaml", &D, &e)) {
-        CHECK(0, "hose_line loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("tests/data/hose_line.yaml", &D)) return;
     par = D.model.cmp_par[0];
     CHECK(D.model.nvol == 3 && D.model.nfs == 4 && D.model.cmp_dyn[0] == 4 && D.model.cmp_ref[0] == 0,
           "hose_line: 3 internal volumes, 4 velocities (nvol %d, nfs %d)", D.model.nvol, D.model.nfs);
@@ -533,10 +509,7 @@ static void test_hose(void)
     CHECK_CLOSE(s.p[1], 10.05e6, 1e-3, "the middle stays at 100.5 bar");
     /* oil conserved: between two volumes (the hose of crane_hose.yaml), any state */
     hs_model_desc_free(&D);
-    if (hs_model_load("tests/data/crane_hose.yaml", &D, &e)) {
-        CHECK(0, "crane_hose loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("tests/data/crane_hose.yaml", &D)) return;
     for (k = 0; k < HS_MAX_VOLS; ++k) p[k] = 3e6 + 2e5 * k * k, qin[k] = Cacc[k] = 0.0;
     for (k = 0; k < HS_MAX_FS; ++k) fs[k] = 0.7 - 0.3 * k, fsd[k] = 0.0;
     hs_hose_flows(&D.model, 2, p, fs, qin, fsd);
@@ -562,16 +535,12 @@ static void test_audit_rates(void)
                                         "tests/data/crane_hose.yaml",     "tests/data/hose_line.yaml"};
     int f;
     for (f = 0; f < (int)(sizeof files / sizeof files[0]); ++f) {
-        hs_error e;
         hs_state s;
         const hs_model *m;
         double P[HS_NPW], Vch[HS_MAX_VOLS], Cacc[HS_MAX_VOLS], store = 0.0, act = 0.0;
         int k, c, n;
         hs_model_desc_free(&D);
-        if (hs_model_load(files[f], &D, &e)) {
-            CHECK(0, "%s loads: %s", files[f], e.msg);
-            continue;
-        }
+        if (tu_load_model(files[f], &D)) continue;
         m = &D.model;
         CHECK(hs_init(m, &s, W) == 0, "%s: init", files[f]);
         for (n = 0; n < (int)lround(0.7 / m->dt) && !hs_step(m, &s, W); ++n)
@@ -655,10 +624,7 @@ static void test_audit_closed_form(void)
         t = strstr(text, "ACC");
         memmove(t + strlen(acc), t + 3, strlen(t + 3) + 1);
         memcpy(t, acc, strlen(acc));
-        if (load(text)) {
-            CHECK(0, "charge model loads");
-            return;
-        }
+        if (load(text, "charge model")) return;
         CHECK(hs_init(&D.model, &s, W) == 0, "charge: init");
         for (k = 0; k < 10000 && !hs_step(&D.model, &s, W); ++k)
             ;
@@ -712,10 +678,7 @@ static void test_pump_deadhead(void)
         snprintf(buf, sizeof buf, "%.*s%s%s", (int)(t - text), text, type, t + 4);
         t = strstr(buf, "EXTRA");
         snprintf(text, sizeof text, "%.*s%s%s", (int)(t - buf), buf, extra, t + 5);
-        if (load(text)) {
-            CHECK(0, "dead-head model loads");
-            return;
-        }
+        if (load(text, "dead-head model")) return;
         par = D.model.cmp_par[0];
         for (k = 0; k < 200; ++k) { /* eps_ss(p) Qg - C_l (p - p_tank) = 0 */
             double pm = 0.5 * (lo + hi);
@@ -747,10 +710,7 @@ static void drawn(int i, int slot, double v, int want_ok, const char *what)
  * is invalid otherwise (hs_model_values_ok), and a relief poppet's tau stays > 0. */
 static void test_drawn_rules(void)
 {
-    if (load(k_closed)) {
-        CHECK(0, "closed circuit loads");
-        return;
-    }
+    if (load(k_closed, "closed circuit")) return;
     CHECK(hs_model_values_ok(&D.model), "the model's own values are valid");
     drawn(1, HS_CP_PU_ETAV, 1.1, 0, "eta_v 1.1");
     drawn(2, HS_CP_RV_DPS, 2.0 * D.model.cmp_par[2][HS_CP_RV_DPOV], 0, "dp_smooth above dp_override");
@@ -762,10 +722,7 @@ static void test_drawn_rules(void)
     /* the rules between components, as a model file's (model_validate.c): a relief valve
      * cracking above the guarded pump's p_max, a cut-off band beyond p_max, a precharge at or
      * above the circuit's highest pressure */
-    if (load(k_rated)) {
-        CHECK(0, "rated circuit loads");
-        return;
-    }
+    if (load(k_rated, "rated circuit")) return;
     CHECK(hs_model_values_ok(&D.model), "rated circuit: its own values are valid");
     drawn(1, HS_CP_RV_PCR, 260e5, 0, "relief drawn to crack above the pump's p_max");
     drawn(0, HS_CP_PU_PREF, 245e5, 0, "cut-off + band drawn above p_max");

@@ -414,13 +414,9 @@ static void test_i1al_cut(void)
 {
     static const double H[3] = {1e-3, 5e-4, 2.5e-4};
     hs_model_desc fb, d;
-    hs_error e;
     double ref[NT], got[NT], g3[NT], err[3], phi, phid, phi0, q;
     int k;
-    if (hs_model_load("models/fourbar_rahikainen2018.yaml", &fb, &e)) {
-        CHECK(0, "load the four-bar: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_rahikainen2018.yaml", &fb)) return;
     CHECK(fb.model.ncon == 2 && fb.model.ncyl == 1, "a cut joint (%d equations), one cylinder", fb.model.ncon);
     fb.model.t_end = 0.1 * NT;
     d = fb;
@@ -465,12 +461,8 @@ static void test_i1al_fail(void)
 {
     static const char *const mech[2] = {"i3al_p", "i1al"};
     hs_model_desc fb, d;
-    hs_error e;
     int k, st[2];
-    if (hs_model_load("models/fourbar_rahikainen2018.yaml", &fb, &e)) {
-        CHECK(0, "load the four-bar: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_rahikainen2018.yaml", &fb)) return;
     for (k = 0; k < 2; ++k) {
         char buf[64];
         d = fb;

@@ -77,13 +77,9 @@ static void test_reduction(void)
 {
     static hs_model_desc d;
     static hs_state s;
-    hs_error e;
     double f[HS_MAX_X], v[HS_MAX_Z], full = 0.0, red = 0.0;
     int i, n;
-    if (hs_model_load("models/fourbar_jaiswal2021.yaml", &d, &e)) {
-        CHECK(0, "seed 000 four-bar loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021.yaml", &d)) return;
     d.model.formulation = HS_FORM_DOUBLE_STEP;
     n = d.model.nz;
     CHECK(hs_init(&d.model, &s, W) == 0, "init");
@@ -119,14 +115,10 @@ static void test_seed000(const char *file, const char *indep)
 {
     static hs_model_desc d;
     static hs_state sd, sp;
-    hs_error e;
     char names[128];
     double diff[2], phimax = 0.0, phidmax = 0.0, eb = 0.0, phimax_p = 0.0, phidmax_p = 0.0;
     int k, i, v;
-    if (hs_model_load(file, &d, &e)) {
-        CHECK(0, "%s loads: %s", file, e.msg);
-        return;
-    }
+    if (tu_load_model(file, &d)) return;
     d.model.t_end = 3.0;
     for (k = 0; k < 2; ++k) {
         hs_model md = d.model, mp = d.model;
@@ -226,15 +218,11 @@ static void test_repartition(void)
 {
     static hs_model_desc d;
     static hs_state s, g;
-    hs_error e;
     hs_model m;
     double J[HS_CAP_CON * HS_CAP_Z], worst = 1e300, best = 0.0;
     unsigned int poor = 0u, good, mask;
     int k, i, nz;
-    if (hs_model_load("models/quickreturn_jaiswal2021.yaml", &d, &e)) {
-        CHECK(0, "seed 000 quick-return loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/quickreturn_jaiswal2021.yaml", &d)) return;
     m = d.model;
     m.formulation = HS_FORM_DOUBLE_STEP;
     m.t_end = 0.5;
@@ -303,12 +291,8 @@ static void test_instance_refusal(void)
     static hs_model_desc d;
     static hs_model mi;
     hs_override_spec ov;
-    hs_error e;
     double v[3] = {HS_FORM_PENALTY, HS_FORM_DOUBLE_STEP, 2.0};
-    if (hs_model_load("models/knife_edge_pendulum.yaml", &d, &e)) {
-        CHECK(0, "knife edge loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/knife_edge_pendulum.yaml", &d)) return;
     memset(&ov, 0, sizeof ov);
     ov.n = 1;
     ov.offset[0] = offsetof(hs_model, formulation);
@@ -317,10 +301,7 @@ static void test_instance_refusal(void)
     CHECK(!hs_instance_model(&d.model, &ov, &v[1], &mi), "knife edge, double_step: an invalid instance");
     CHECK(!hs_instance_model(&d.model, &ov, &v[2], &mi), "formulation 2: an invalid instance");
     hs_model_desc_free(&d);
-    if (hs_model_load("models/fourbar_jaiswal2021.yaml", &d, &e)) {
-        CHECK(0, "four-bar loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021.yaml", &d)) return;
     CHECK(hs_instance_model(&d.model, &ov, &v[1], &mi), "four-bar, double_step: a valid instance");
     hs_model_desc_free(&d);
 }

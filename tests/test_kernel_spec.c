@@ -81,10 +81,7 @@ static void test_varying_closure(void)
     for (f = 0; models[f]; ++f) {
         hs_error e;
         int p, bad = 0, checked = 0;
-        if (hs_model_load(models[f], &d, &e)) {
-            CHECK(0, "%s loads: %s", models[f], e.msg);
-            continue;
-        }
+        if (tu_load_model(models[f], &d)) continue;
         for (p = 0; p < d.nparam; ++p) {
             hs_override_spec ov;
             hs_output_spec out;
@@ -231,13 +228,9 @@ static void test_every_parameter(const char *file, double t_end, int newton, int
 {
     static hs_model_desc d;
     hs_override_spec ov;
-    hs_error e;
     int p = 0, k, pass = 0;
     char what[200];
-    if (hs_model_load(file, &d, &e)) {
-        CHECK(0, "%s loads: %s", file, e.msg);
-        return;
-    }
+    if (tu_load_model(file, &d)) return;
     d.model.t_end = t_end;
     d.model.newton = newton;
     d.model.step = step;
@@ -267,12 +260,8 @@ static void test_adaptive_engines(void)
 {
     static hs_model_desc d;
     hs_override_spec ov;
-    hs_error e;
     int p, k = 0;
-    if (hs_model_load("models/fourbar_jaiswal2021_friction.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021_friction.yaml", &d)) return;
     d.model.t_end = 1.2;
     d.model.step = HS_STEP_ADAPTIVE;
     memset(&ov, 0, sizeof ov);
@@ -294,11 +283,7 @@ static void test_every_model(void)
     int f;
     memset(&ov, 0, sizeof ov);
     for (f = 0; models[f]; ++f) {
-        hs_error e;
-        if (hs_model_load(models[f], &d, &e)) {
-            CHECK(0, "%s loads: %s", models[f], e.msg);
-            continue;
-        }
+        if (tu_load_model(models[f], &d)) continue;
         if (d.model.t_end > 0.5) d.model.t_end = 0.5;
         compare_engines(models[f], &d.model, &ov, 2, 0.0);
         hs_model_desc_free(&d);
@@ -325,14 +310,10 @@ static void test_component_engines(void)
     static const double t_end[7] = {1.2, 1.2, 1.2, 3.0, 1.0, 1.2, 1.2};
     static hs_model_desc d;
     hs_override_spec ov;
-    hs_error e;
     int f, p, k;
     for (f = 0; f < 7; ++f) {
         char what[160];
-        if (hs_model_load(files[f], &d, &e)) {
-            CHECK(0, "%s loads: %s", files[f], e.msg);
-            continue;
-        }
+        if (tu_load_model(files[f], &d)) continue;
         d.model.t_end = t_end[f];
         memset(&ov, 0, sizeof ov);
         ov.offset[0] = offsetof(hs_model, B_oil);
@@ -427,10 +408,7 @@ static void test_branch_selector(void)
     hs_error e;
     double v[4 * 2];
     int k;
-    if (hs_model_load("models/fourbar_rahikainen2018_smallvalve.yaml", &d, &e)) {
-        CHECK(0, "Pub. II model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_rahikainen2018_smallvalve.yaml", &d)) return;
     d.model.t_end = 1.0; /* the valve opens at 0.5 s: the formulations differ from there */
     memset(&ov, 0, sizeof ov);
     memset(&out, 0, sizeof out);
@@ -468,10 +446,7 @@ static void test_signal_kind_selector(void)
     hs_error e;
     double v[10 * 3];
     int k;
-    if (hs_model_load("models/crane_rahikainen2020_single.yaml", &d, &e)) {
-        CHECK(0, "the crane loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/crane_rahikainen2020_single.yaml", &d)) return;
     d.model.t_end = 1.0;
     d.model.sig_test[0][HS_TP_VMAX] = 10.0;
     d.model.sig_test[0][HS_TP_A] = 10.0;
@@ -506,10 +481,7 @@ static void test_double_step_engines(void)
     hs_override_spec ov;
     hs_error e;
     int p, k = 0;
-    if (hs_model_load("models/fourbar_jaiswal2021.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/fourbar_jaiswal2021.yaml", &d)) return;
     d.model.t_end = 1.2; /* the valve opens at 1 s */
     d.model.formulation = HS_FORM_DOUBLE_STEP;
     memset(&ov, 0, sizeof ov);
@@ -522,10 +494,7 @@ static void test_double_step_engines(void)
     compare_engines("models/fourbar_jaiswal2021.yaml, double-step, fluid and Newton parameters swept", &d.model, &ov,
                     6, 0.02);
     hs_model_desc_free(&d);
-    if (hs_model_load("models/quickreturn_jaiswal2021.yaml", &d, &e)) {
-        CHECK(0, "model loads: %s", e.msg);
-        return;
-    }
+    if (tu_load_model("models/quickreturn_jaiswal2021.yaml", &d)) return;
     d.model.t_end = 1.2;
     memset(&ov, 0, sizeof ov);
     /* the formulation swept (sweeps/seed000_formulations.yaml's kind): a branch selector read

@@ -59,27 +59,13 @@ static const char *k_spring =
     "      init: {mode: equilibrium, p_rod: 2 MPa}\n"
     "integrator: {dt: 1 ms, t_end: 1 s}\n";
 
-static int load_text(const char *text)
-{
-    hs_error err;
-    char buf[1024];
-    if (hs_model_load_text(text, "test", &g_d, &err)) {
-        hs_error_format(&err, buf, sizeof buf);
-        printf("load: %s\n", buf);
-        return 1;
-    }
-    return 0;
-}
 
 static void test_pendulum(void)
 {
     hs_error err;
     hs_lin_point x;
     double w2 = 3.0 * 9.81 / (2.0 * 1.5), w = sqrt(w2);
-    if (load_text(k_pendulum)) {
-        CHECK(0, "pendulum model");
-        return;
-    }
+    if (tu_load_text(k_pendulum, "pendulum model", &g_d)) return;
     CHECK(hs_lin_point_equilibrium(&g_d.model, &x, &err) == 0, "pendulum equilibrium: %s", err.msg);
     CHECK(hs_linearize(&g_d.model, &x, HS_LIN_EXACT, 0.0, &g_L, &err) == 0, "linearize: %s", err.msg);
     CHECK(g_L.size == 2 && g_L.n == 1 && g_L.m == 0, "pendulum size %d n %d m %d", g_L.size, g_L.n, g_L.m);
@@ -106,10 +92,7 @@ static void test_hydraulic_spring(void)
     double Ar = Ap - 0.25 * HS_PI * 0.02 * 0.02, lp = 0.2, lr = 0.3, cp, cr, pr = 2e6, pp;
     double want[16];
     int k;
-    if (load_text(k_spring)) {
-        CHECK(0, "spring model");
-        return;
-    }
+    if (tu_load_text(k_spring, "spring model", &g_d)) return;
     /* V / Be of each chamber's volume: hose and chamber in the oil, the hose's and the
      * wall's compliance (kernels/hs_hydraulics.h, seed 000 eq. 23) */
     cp = (1e-4 + Ap * lp) / 1.5e9 + 1e-4 / 1.0e9 + Ap * lp / 2e10;

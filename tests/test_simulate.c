@@ -28,16 +28,6 @@ static int on_step(void *ctx, const hs_model *m, const hs_state *s, const hs_obs
     return 0;
 }
 
-static int load(const char *path, hs_model_desc *d)
-{
-    hs_error e;
-    if (hs_model_load(path, d, &e)) {
-        CHECK(0, "%s loads: %s", path, e.msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* Jaiswal's four-bar without friction: the rod chamber is pulled to about -2 MPa (the seed's
  * model has no cavitation limit) after the valve closes at 2.5 s; Pub. I's stays above
  * 26 kPa at dt = 1 ms (about 9 kPa at small dt, docs/model-data.md): below p_vapour only when it is raised. */
@@ -57,7 +47,7 @@ static void test_cavitation_warning(void)
         hs_sim_summary sum;
         scan sc = {HUGE_VAL, c[q].p_vapour, -1.0};
         int st;
-        if (load(c[q].path, &d)) return;
+        if (tu_load_model(c[q].path, &d)) return;
         CHECK(d.model.p_vapour == HS_P_VAPOUR_DEFAULT && HS_P_VAPOUR_DEFAULT == 1e3, "p_vapour defaults to 1 kPa");
         d.model.t_end = c[q].t_end;
         d.model.p_vapour = c[q].p_vapour;
@@ -85,7 +75,7 @@ static void test_warning_changes_nothing(void)
     hs_work *w = (hs_work *)calloc(1, sizeof *w);
     long k, n;
     int q, same = 1;
-    if (!w || load("models/fourbar_rahikainen2018.yaml", &d)) {
+    if (!w || tu_load_model("models/fourbar_rahikainen2018.yaml", &d)) {
         free(w);
         return;
     }
@@ -112,7 +102,7 @@ static void test_plausibility(void)
     static hs_model_desc d, dp;
     char buf[512];
     hs_model m;
-    if (load("models/fourbar_rahikainen2018.yaml", &d) || load("models/double_pendulum.yaml", &dp)) return;
+    if (tu_load_model("models/fourbar_rahikainen2018.yaml", &d) || tu_load_model("models/double_pendulum.yaml", &dp)) return;
     m = d.model;
     CHECK(hs_model_plausible(&m) == 0 && hs_model_implausible(&d, buf, sizeof buf) == 0 && buf[0] == '\0',
           "the shipped model is plausible ('%s')", buf);

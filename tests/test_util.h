@@ -97,6 +97,15 @@ static inline int tu_load_model(const char *path, hs_model_desc *d)
     CHECK(0, "%s loads: %s", path, e.msg);
     return -1;
 }
+
+/* The same of a model's text; what names it in the failed check (and in messages). */
+static inline int tu_load_text(const char *text, const char *what, hs_model_desc *d)
+{
+    hs_error e;
+    if (!hs_model_load_text(text, what, d, &e)) return 0;
+    CHECK(0, "%s loads: %s (line %d, key %s)", what, e.msg, e.line, e.key);
+    return -1;
+}
 #endif
 
 /* One load on body b in the global frame: at (ax, 0, 0), force (0, fy, 0), torque (0, 0, tz);
