@@ -32,11 +32,8 @@
 static int set(hs_model_desc *d, const char *name, double v)
 {
     hs_error err;
-    char msg[512];
     if (hs_param_set(d, name, v, &err) == HS_OK) return 0;
-    hs_error_format(&err, msg, sizeof msg);
-    fprintf(stderr, "val_double_pendulum_ida: %s\n", msg);
-    return 1;
+    return val_err("val_double_pendulum_ida", &err);
 }
 
 int main(void)
@@ -52,11 +49,7 @@ int main(void)
     double e2[NDT][HS_MAX_Z], e10[HS_MAX_Z], t_1e3 = -1.0;
     int i, j, k, nz, rc = 1;
 
-    if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_double_pendulum_ida: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_double_pendulum_ida", &err);
     nz = d.model.nz;
     times = (double *)malloc(NLONG * sizeof *times);
     zref = (double *)malloc((size_t)NLONG * (size_t)nz * sizeof *zref);

@@ -37,16 +37,11 @@ int main(void)
     int i, j, k, nz;
     static const int show[] = {250, 500, 1000, 1500, 2000};
 
-    if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_fourbar_mech_ida: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_fourbar_mech_ida", &err);
     nz = d.model.nz;
     if (hs_param_set(&d, "integrator.tol_position", 1e-10, &err) ||
         hs_param_set(&d, "integrator.t_end", T_END, &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_fourbar_mech_ida: %s\n", msg);
+        val_err("val_fourbar_mech_ida", &err);
         hs_model_desc_free(&d);
         return 1;
     }
@@ -74,11 +69,7 @@ int main(void)
            st.phi_max, st.phid_max, st.E0, st.dE_max);
 
     for (k = 0; k < NDT; ++k) {
-        if (hs_param_set(&d, "integrator.dt", dts[k], &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_fourbar_mech_ida: %s\n", msg);
-            return 1;
-        }
+        if (hs_param_set(&d, "integrator.dt", dts[k], &err)) return val_err("val_fourbar_mech_ida", &err);
         if (hs_val_run_engine(&d.model, OUT_DT, NOUT, zeng[k], &phi_eng[k], msg, sizeof msg)) {
             fprintf(stderr, "val_fourbar_mech_ida: dt = %g: %s\n", dts[k], msg);
             return 1;

@@ -244,11 +244,8 @@ static void rk4(ode *o, int n, double *y, const double *bp, int nbp, double *out
 static int load(const char *text, const char *name, hs_model_desc *d)
 {
     hs_error err;
-    char msg[512];
     if (hs_model_load_text(text, name, d, &err) == HS_OK) return 0;
-    hs_error_format(&err, msg, sizeof msg);
-    fprintf(stderr, "val_ida_reference_selfcheck: %s\n", msg);
-    return 1;
+    return val_err("val_ida_reference_selfcheck", &err);
 }
 
 /* reference at rtol 1e-11 (z and zd, NOUT x nz each); returns 0 on success */
@@ -289,8 +286,7 @@ static int engine_study(hs_model_desc *d, const double *zref, double e[NDT][HS_M
         if (!z[k]) goto done;
     for (k = 0; k < NDT; ++k) {
         if (hs_param_set(d, "integrator.dt", dts[k], &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_ida_reference_selfcheck: %s\n", msg);
+            val_err("val_ida_reference_selfcheck", &err);
             goto done;
         }
         if (hs_val_run_engine(&d->model, OUT_DT, NOUT, z[k], NULL, msg, sizeof msg)) {

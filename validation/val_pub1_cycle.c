@@ -59,13 +59,8 @@ typedef struct result {
 static int run(hs_model_desc *d, double dt, result *r)
 {
     hs_error err;
-    char msg[512];
     double t0;
-    if (hs_param_set(d, "integrator.dt", dt, &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_cycle: %s\n", msg);
-        return 1;
-    }
+    if (hs_param_set(d, "integrator.dt", dt, &err)) return val_err("val_pub1_cycle", &err);
     memset(r, 0, sizeof *r);
     r->c.Epmin = 1e300;
     r->c.Epmax = -1e300;
@@ -97,24 +92,17 @@ int main(void)
     static result res[NDT], eff;
     hs_model_desc d;
     hs_error err;
-    char msg[512], q[96], p[32], lab[32];
+    char q[96], p[32], lab[32];
     int k;
 
-    if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_cycle: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_pub1_cycle", &err);
     printf("val_pub1_cycle: %s, the 7 s work cycle of Pub. I eq. (55) (seed 004 Sect. 6, "
            "Table 3, Fig. 8)\n", MODEL);
     for (k = 0; k < NDT; ++k)
         if (run(&d, dts[k], &res[k])) return 1;
     if (hs_param_set(&d, "integrator.dt", 1e-3, &err) ||
-        hs_param_set_string(&d, "cylinder.lift.friction.model=efficiency", &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_cycle: %s\n", msg);
-        return 1;
-    }
+        hs_param_set_string(&d, "cylinder.lift.friction.model=efficiency", &err))
+        return val_err("val_pub1_cycle", &err);
     if (run(&d, 1e-3, &eff)) return 1;
 
     printf("\n  %-10s %-6s %6s %6s %4s %8s %-9s %10s %7s %-9s %9s %9s %10s %7s\n", "dt [ms]",

@@ -184,11 +184,7 @@ int main(void)
     double eA[NDT][NQ], eP[NDT][NQ], eW[NDT];
     int i, k, q, nz, nv, col[NQ], rc = 1;
 
-    if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_ida: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_pub1_ida", &err);
     nz = d.model.nz;
     nv = d.model.nvol;
     if (nv != 3 || d.model.ndcv != 1 || d.model.ncyl != 1 || strcmp(d.joint_name[0], "crank_angle")) {
@@ -214,8 +210,7 @@ int main(void)
         hs_param_set(&d, "integrator.tol_pressure", 1e-2, &err) ||
         hs_param_set(&d, "integrator.max_iter", 100, &err) ||
         hs_param_set(&d, "integrator.t_end", T_END, &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_ida: %s\n", msg);
+        val_err("val_pub1_ida", &err);
         hs_model_desc_free(&d);
         return 1;
     }
@@ -316,8 +311,7 @@ int main(void)
     eo.W_cyl = We;
     for (k = 0; k < NDT; ++k) {
         if (hs_param_set(&d, "integrator.dt", dts[k], &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_pub1_ida: %s\n", msg);
+            val_err("val_pub1_ida", &err);
             goto out;
         }
         if (hs_val_run_engine_hyd(&d.model, OUT_DT, NOUT, &eo, &es[k], msg, sizeof msg)) {

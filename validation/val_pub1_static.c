@@ -86,15 +86,11 @@ static int run_model(const char *path)
     hs_model_desc d;
     hs_error err;
     hs_sim_summary sum;
-    char msg[512], q[96];
+    char q[96];
     int bad = 0, iv, ip, ir, j;
     double g, m1, m2, m3, L1, L3, d1, d2, p2, A1, A2, Fs0, p1;
 
-    if (hs_model_load(path, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub1_static: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(path, &d, &err) != HS_OK) return val_err("val_pub1_static", &err);
     g = fabs(param(&d, "gravity.y", &bad));
     m1 = param(&d, "body.crank.mass", &bad);
     m2 = param(&d, "body.coupler.mass", &bad);

@@ -58,15 +58,11 @@ static double g_s[2][NDT][NS];
 static int run(hs_model_desc *d, int sp, int k, double dt, result *r)
 {
     hs_error err;
-    char msg[512], set[96];
+    char set[96];
     double t0;
     snprintf(set, sizeof set, "volume.valve.model=%s", sp ? "singular_perturbation" : "lumped");
     if (hs_param_set_string(d, set, &err) || hs_param_set(d, "integrator.dt", dt, &err) ||
-        hs_param_set(d, "integrator.max_iter", 100.0, &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub2_formulations: %s\n", msg);
-        return 1;
-    }
+        hs_param_set(d, "integrator.max_iter", 100.0, &err)) return val_err("val_pub2_formulations", &err);
     memset(r, 0, sizeof *r);
     r->c.dt = dt;
     r->c.s = g_s[sp][k];
@@ -98,15 +94,11 @@ int main(void)
     static result res[2][NDT];
     hs_model_desc d;
     hs_error err;
-    char msg[512], q[128], p[32];
+    char q[128], p[32];
     int k, f;
     double ds[NDT];
 
-    if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_pub2_formulations: %s\n", msg);
-        return 1;
-    }
+    if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_pub2_formulations", &err);
     printf("val_pub2_formulations: %s, lumped fluid (LF) against singular perturbation (SP) of the "
            "valve volume (seed 004 Pub. II Sect. 4, Table 3)\n", MODEL);
     for (f = 0; f < 2; ++f)

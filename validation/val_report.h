@@ -8,9 +8,20 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "hs/errors.h"
+
 static int npass, nfail;
 
 /* Wall-clock seconds (monotonic), for the programs' timings. */
+/* Prints e after "PROG: " on stderr; returns 1 (the exit status of a failed setup). */
+static inline int val_err(const char *prog, const hs_error *e)
+{
+    char m[512];
+    hs_error_format(e, m, sizeof m);
+    fprintf(stderr, "%s: %s\n", prog, m);
+    return 1;
+}
+
 static inline double val_now(void)
 {
     struct timespec ts;

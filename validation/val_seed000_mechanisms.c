@@ -88,14 +88,10 @@ static int run_cycle(const char *file, double dt, int formulation, run_ctx *c, h
 {
     hs_model_desc d;
     hs_error err;
-    char msg[512];
     double t0;
     if (hs_model_load(file, &d, &err) != HS_OK || hs_param_set(&d, "integrator.dt", dt, &err) ||
-        hs_param_set(&d, "integrator.formulation", (double)formulation, &err)) {
-        hs_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "val_seed000_mechanisms: %s\n", msg);
-        return 1;
-    }
+        hs_param_set(&d, "integrator.formulation", (double)formulation, &err))
+        return val_err("val_seed000_mechanisms", &err);
     t0 = val_now();
     hs_simulate(&d.model, on_step, c, sum);
     sum->wall_s = val_now() - t0;
@@ -226,7 +222,7 @@ int main(void)
     hs_sim_summary sum[NMOD];
     run_ctx c[NMOD];
     int ok[NMOD], k;
-    char msg[512], q[96], p[32];
+    char q[96], p[32];
 
     printf("val_seed000_mechanisms: the 10 s work cycles of seed 000 Sect. 6 at dt = 1 ms "
            "(penalty-based semi-recursive)\n");
@@ -235,11 +231,7 @@ int main(void)
         hs_error err;
         double t0;
         if (hs_model_load(models[k], &d, &err) != HS_OK ||
-            hs_param_set(&d, "integrator.dt", 1e-3, &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_seed000_mechanisms: %s\n", msg);
-            return 1;
-        }
+            hs_param_set(&d, "integrator.dt", 1e-3, &err)) return val_err("val_seed000_mechanisms", &err);
         memset(&c[k], 0, sizeof c[k]);
         t0 = val_now();
         hs_simulate(&d.model, on_step, &c[k], &sum[k]);
@@ -302,11 +294,7 @@ int main(void)
         hs_sim_summary sv;
         run_ctx cv;
         if (hs_model_load(models[k], &d, &err) != HS_OK || hs_param_set(&d, "integrator.dt", 1e-3, &err) ||
-            hs_param_set(&d, "valve.dcv.Cv", 1.604e-8, &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_seed000_mechanisms: %s\n", msg);
-            return 1;
-        }
+            hs_param_set(&d, "valve.dcv.Cv", 1.604e-8, &err)) return val_err("val_seed000_mechanisms", &err);
         memset(&cv, 0, sizeof cv);
         hs_simulate(&d.model, on_step, &cv, &sv);
         snprintf(q, sizeof q, "%s, Cv 1.604e-8: reaches t = 10 s (1 = yes)", tags[k]);

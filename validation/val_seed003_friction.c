@@ -52,7 +52,7 @@ int main(void)
     hs_sim_summary sum[NFRIC];
     run_ctx c[NFRIC];
     int ok[NFRIC], k;
-    char msg[512], q[96], p[32], t[32];
+    char q[96], p[32], t[32];
 
     printf("val_seed003_friction: %s, the 10 s cycle of seed 003 eq. (46) at dt = 1 ms with "
            "each friction model (seed 003 Sect. 6.3-6.4)\n", MODEL);
@@ -61,15 +61,10 @@ int main(void)
         hs_error err;
         char set[96];
         double t0;
-        if (hs_model_load(MODEL, &d, &err) != HS_OK) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_seed003_friction: %s\n", msg);
-            return 1;
-        }
+        if (hs_model_load(MODEL, &d, &err) != HS_OK) return val_err("val_seed003_friction", &err);
         snprintf(set, sizeof set, "cylinder.lift.friction.model=%s", fric[k]);
         if (hs_param_set_string(&d, set, &err) || hs_param_set(&d, "integrator.dt", 1e-3, &err)) {
-            hs_error_format(&err, msg, sizeof msg);
-            fprintf(stderr, "val_seed003_friction: %s\n", msg);
+            val_err("val_seed003_friction", &err);
             hs_model_desc_free(&d);
             return 1;
         }
