@@ -13,11 +13,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=$(python_with numpy h5py pandas)
-if [ -z "$PY" ]; then
-  echo "cli_analyze_args: SKIPPED: no python3 with numpy, h5py and pandas (scripts/install-deps.sh)"
-  exit 77
-fi
+need_python cli_analyze_args numpy h5py pandas
 cd "$tmp" || exit 1
 if "$PY" -c "import SALib" >/dev/null 2>&1; then
   echo "cli_analyze_args: note: $PY has SALib; the stand-in is put before it"

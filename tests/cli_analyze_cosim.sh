@@ -11,11 +11,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=$(python_with numpy h5py)
-if [ -z "$PY" ]; then
-  echo "cli_analyze_cosim: SKIPPED: no python3 with numpy and h5py (scripts/install-deps.sh)"
-  exit 77
-fi
+need_python cli_analyze_cosim numpy h5py
 export HS_PYTHON=$PY
 cd "$tmp" || exit 1
 cat >search.yaml <<EOF

@@ -13,12 +13,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=$(python_with numpy h5py matplotlib)
-if [ -z "$PY" ]; then
-  echo "cli_plot: SKIPPED: no python3 can import numpy, h5py and matplotlib" \
-       "(apt-get install python3-matplotlib python3-h5py)"
-  exit 77
-fi
+need_python cli_plot numpy h5py matplotlib
 
 # PNG check: opens, is W x H, and shows data, not only axes and text: more than 0.05 % of its
 # pixels are coloured (max - min of R, G, B above 0.2; axes, text and a blank canvas are grey)

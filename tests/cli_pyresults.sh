@@ -12,12 +12,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=$(python_with numpy h5py pandas xarray)
-if [ -z "$PY" ]; then
-  echo "cli_pyresults: SKIPPED: no python3 can import numpy, h5py, pandas and xarray" \
-       "(apt-get install python3-pandas python3-xarray)"
-  exit 77
-fi
+need_python cli_pyresults numpy h5py pandas xarray
 cd "$tmp" || exit 1
 "$HS" run "$ROOT/tests/data/sweep_python.yaml" -b cpu -o r.h5 --no-progress >run.log 2>&1 || { cat run.log; exit 1; }
 "$HS" run "$ROOT/tests/data/sweep_python.yaml" -b cpu -o p.h5 --no-progress --stop-after 1 >part.log 2>&1 ||

@@ -14,22 +14,8 @@ ROOT=$(pwd)
 SW=$ROOT/tests/data/sweep_python.yaml
 RR=$ROOT/examples/read_results.py
 
-# a python3 with numpy and h5py: Debian's (h5py is a Debian package) before the one on PATH
-# (which may be a pyenv or venv python without them)
-PY=
-for cand in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
-  if [ -n "$cand" ] && [ -x "$cand" ] && "$cand" -c 'import numpy, h5py' >/dev/null 2>&1; then
-    PY=$cand
-    break
-  fi
-done
-if [ -z "$PY" ]; then
-  echo "cli_python: SKIPPED: no python3 can import numpy and h5py" \
-       "(apt-get install python3-numpy python3-h5py)"
-  exit 77
-fi
-
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+need_python cli_python numpy h5py
 cd "$tmp"
 
 # --- the sweep, complete; a shard of it; an interrupted run of it

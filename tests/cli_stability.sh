@@ -11,11 +11,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=$(python_with numpy h5py)
-if [ -z "$PY" ]; then
-  echo "cli_stability: SKIPPED: no python3 can import numpy and h5py"
-  exit 77
-fi
+need_python cli_stability numpy h5py
 S=$ROOT/sweeps/stability_grid.yaml
 cd "$tmp" || exit 1
 for b in cpu reference; do

@@ -24,3 +24,13 @@ python_with() {
   done
   return 1
 }
+
+# need_python TEST MODULE...: PY, a python3 that imports every MODULE (python_with); else the
+# test is skipped (exit 77) with the modules it needs
+need_python() {
+  local name=$1
+  shift
+  PY=$(python_with "$@") && return 0
+  echo "$name: SKIPPED: no python3 can import $* (scripts/install-deps.sh installs them)"
+  exit 77
+}
