@@ -31,26 +31,12 @@
 #include "results/batch_out.h"
 #include "../conformance_setup.h"
 #include "run/run_split.h"
+#include "emul_checks.h"
 
 enum { PATH_CUBLAS, PATH_SPEC };
 static const char *path_name[] = {"cublas", "specialised"};
 
-/* What a job's progress callback was told (run_gpu passes it when g_prog is set). */
-typedef struct prog_rec {
-    long n, seen[1 << 16]; /* the counts reported, in order */
-    long stop_at; /* > 0: ask to stop once a count reaches it */
-    int not_host; /* a report from another thread than the one that called the backend */
-    pthread_t caller;
-} prog_rec;
 static prog_rec *g_prog;
-
-static int prog_cb(void *ctx, long done)
-{
-    prog_rec *r = (prog_rec *)ctx;
-    if (!pthread_equal(pthread_self(), r->caller)) r->not_host = 1;
-    if (r->n < (long)(sizeof r->seen / sizeof r->seen[0])) r->seen[r->n++] = done;
-    return r->stop_at > 0 && done >= r->stop_at;
-}
 
 /* Runs cnt instances (the conformance setup's values, repeated) on the given path; err gets
  * the message. Leaves the device's counters for the caller to read. */
@@ -79,31 +65,9 @@ static int run_cpu(long cnt, hs_batch_out *o)
     return run_gpu(-1, cnt, o, &err);
 }
 
-/* a and b equal to the bit (statistics, trajectories, counters) */
 static int same(const hs_batch_out *a, const hs_batch_out *b)
 {
-    size_t n = (size_t)a->n;
-    return a->n == b->n && !memcmp(a->status, b->status, n * sizeof *a->status) &&
-           !memcmp(a->steps, b->steps, n * sizeof *a->steps) &&
-           !memcmp(a->iters_mean, b->iters_mean, n * sizeof *a->iters_mean) &&
-           !memcmp(a->iters_max, b->iters_max, n * sizeof *a->iters_max) &&
-           !memcmp(a->stats, b->stats, n * (size_t)spec.nsig * HS_NSTAT * sizeof *a->stats) &&
-           !memcmp(a->traj, b->traj, n * (size_t)a->ntime * sizeof *a->traj);
-}
-
-/* no misuse, nothing left allocated */
-static void clean(const char *what)
-{
-    size_t lim = 0;
-    /* (a faulted context keeps whatever limit it had: nothing to give back there) */
-    if (!hs_emul_faulted())
-        CHECK(cudaDeviceGetLimit(&lim, cudaLimitStackSize) == cudaSuccess && lim == 1024,
-              "%s: the stack limit given back (%zu)", what, lim);
-    CHECK(hs_emul_count.violations == 0, "%s: no misuse of the device (%ld: %s)", what, hs_emul_count.violations,
-          hs_emul_count.what);
-    CHECK(hs_emul_count.live == 0, "%s: every device block freed (%ld left)", what, hs_emul_count.live);
-    CHECK(hs_emul_count.host_live == 0, "%s: every pinned host block freed (%ld left)", what,
-          hs_emul_count.host_live);
+    return emul_same(a, b, spec.nsig, spec.ntraj);
 }
 
 /* One run on a device of mem bytes: 0 ran whole, 1 in sub-batches, 2 refused, -1 wrong. */

@@ -37,6 +37,7 @@
 #include "hs/run.h"
 #include "hs/sweep.h"
 #include "tree/tree_params.h"
+#include "emul_checks.h"
 
 /* A sweep over a tree model, loaded, with its sizes. */
 typedef struct tcase {
@@ -111,30 +112,9 @@ static double maxdiff(const tcase *c, const hs_batch_out *a, const hs_batch_out 
     return m;
 }
 
-/* a and b equal to the bit (statistics, trajectories, counters) */
 static int same(const tcase *c, const hs_batch_out *a, const hs_batch_out *b)
 {
-    size_t n = (size_t)a->n;
-    return a->n == b->n && a->ntime == b->ntime && !memcmp(a->status, b->status, n * sizeof *a->status) &&
-           !memcmp(a->steps, b->steps, n * sizeof *a->steps) &&
-           !memcmp(a->iters_mean, b->iters_mean, n * sizeof *a->iters_mean) &&
-           !memcmp(a->iters_max, b->iters_max, n * sizeof *a->iters_max) &&
-           !memcmp(a->stats, b->stats, n * (size_t)c->sw->out.nsig * HS_NSTAT * sizeof *a->stats) &&
-           (!a->traj || !memcmp(a->traj, b->traj, n * (size_t)c->sw->out.ntraj * (size_t)a->ntime * sizeof *a->traj));
-}
-
-/* no misuse, nothing left allocated, the stack limit given back */
-static void clean(const char *what)
-{
-    size_t lim = 0;
-    if (!hs_emul_faulted())
-        CHECK(cudaDeviceGetLimit(&lim, cudaLimitStackSize) == cudaSuccess && lim == 1024,
-              "%s: the stack limit given back (%zu)", what, lim);
-    CHECK(hs_emul_count.violations == 0, "%s: no misuse of the device (%ld: %s)", what, hs_emul_count.violations,
-          hs_emul_count.what);
-    CHECK(hs_emul_count.live == 0, "%s: every device block freed (%ld left)", what, hs_emul_count.live);
-    CHECK(hs_emul_count.host_live == 0, "%s: every pinned host block freed (%ld left)", what,
-          hs_emul_count.host_live);
+    return emul_same(a, b, c->sw->out.nsig, c->sw->out.ntraj);
 }
 
 /* cpu against gpu: statuses 0, statistics within 1e-12 relative; returns the cpu's outputs
@@ -325,22 +305,6 @@ static void check_concurrent(const tcase *c, const hs_batch_out *want)
         hs_batch_out_free(&o);
     }
     unsetenv("HS_GPU_THREADS");
-}
-
-/* What a job's progress callback was told. */
-typedef struct prog_rec {
-    long n, seen[4096];
-    long stop_at; /* > 0: ask to stop once a count reaches it */
-    int not_host;
-    pthread_t caller;
-} prog_rec;
-
-static int prog_cb(void *ctx, long done)
-{
-    prog_rec *r = (prog_rec *)ctx;
-    if (!pthread_equal(pthread_self(), r->caller)) r->not_host = 1;
-    if (r->n < (long)(sizeof r->seen / sizeof r->seen[0])) r->seen[r->n++] = done;
-    return r->stop_at > 0 && done >= r->stop_at;
 }
 
 /* The backend called directly with a progress callback (hs_run_range passes none), the
