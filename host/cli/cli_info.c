@@ -142,9 +142,8 @@ int hs_cli_info(int argc, char **argv)
     rc = hs_tree_file_is_riccati(path) ? hs_tree_desc_load(path, d, &err) : hs_model_load(path, d, &err);
     if (rc != HS_OK) {
         hs_cli_error("info", &err);
-        hs_model_desc_free(d);
-        free(d);
-        return 2;
+        rc = 2;
+        goto done;
     }
     for (i = 1; i < argc; ++i) {
         const char *as = NULL;
@@ -154,17 +153,14 @@ int hs_cli_info(int argc, char **argv)
             as = argv[i] + 6;
         if (as && (rc = hs_param_set_string(d, as, &err)) != HS_OK) {
             hs_cli_error("info", &err);
-            hs_model_desc_free(d);
-            free(d);
-            return 2;
+            rc = 2;
+            goto done;
         }
     }
 
     if (d->tree) {
         rc = hs_cli_info_tree(d);
-        hs_model_desc_free(d);
-        free(d);
-        return rc;
+        goto done;
     }
     m = &d->model;
     if (columns) { /* the CSV's columns and their units: what a plot of it needs */
@@ -175,9 +171,8 @@ int hs_cli_info(int argc, char **argv)
             hs_output_name(d, r, name, sizeof name);
             printf("%s %s\n", name, hs_output_unit(d, r));
         }
-        hs_model_desc_free(d);
-        free(d);
-        return 0;
+        rc = 0;
+        goto done;
     }
     if (hs_model_source(d, source, sizeof source) != 0) source[0] = '\0';
     printf("model:            %s\n", d->name);
@@ -276,7 +271,9 @@ int hs_cli_info(int argc, char **argv)
             printf("%-*s  %-17.10g  %s\n", w, d->param[i].name, hs_param_get(d, i),
                    d->param[i].unit[0] ? d->param[i].unit : "-");
     }
+    rc = 0;
+done:
     hs_model_desc_free(d);
     free(d);
-    return 0;
+    return rc;
 }
