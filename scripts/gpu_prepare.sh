@@ -4,11 +4,9 @@
 #   - .devlibs/ (scripts/fetch_devlibs.sh), unless there;
 #   - build-gpu/: hydrosweep and the gpu-labelled test (test_conformance_gpu_cu) built with CUDA
 #     for sm_90 (the H100 and H200), MPI off (its library and daemons are not on the GPU
-#     machine); compiling host/gpu/backend_gpu.cu's generic kernels alone takes minutes of one
-#     core, more than a window can give;
+#     machine): minutes a window should not spend;
 #   - its NVRTC cache (build-gpu/kernel-cache, keyed by NVRTC's version, the architecture and the
-#     source): the ptxas figures gpu_session.sh asks for, among them the generic kernel's, whose
-#     NVRTC compile takes 7-8 minutes here;
+#     source): the specialised kernels gpu_session.sh builds and the ptxas figures it asks for;
 #   - the build trimmed to what the session runs (the two programs, ctest's files, the cache,
 #     CMakeCache.txt), every shared library they need checked to be in .devlibs/, CUDA or the
 #     base system, and build-gpu/HS_CARRY written: the commit, this checkout's path (the

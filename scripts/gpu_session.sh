@@ -23,8 +23,8 @@
 #       carry=[".gpucarry.tar.xz"], timeout_s=560)
 # (the device copy has no .git: the commit to record comes in HS_COMMIT).
 # With build-gpu/HS_CARRY (gpu_prepare.sh's stamp) and its programs running there, the carried
-# build is used as it is: no CMake, no compiler (host/gpu/backend_gpu.cu alone takes minutes of one
-# core), its NVRTC cache already holding the
+# build is used as it is: no CMake, no compiler (the CUDA build would take minutes of the
+# window), its NVRTC cache already holding the
 # figures asked for below; when the carried build was made in another directory, that path is
 # linked to this checkout so that ctest's absolute paths hold. It holds only the GPU test's
 # program, so the last phase (the rest of the tests, which CI runs anyway) is skipped then.
