@@ -127,4 +127,25 @@ awk -F, 'NR == 2 { e0 = $NF } END { exit !(e0 == 0 && $NF > 0) }' "$tmp/cs.csv" 
 [ $rc -eq 3 ] && grep -q 'FAILED at t = .*co-simulation: the hydraulic subsystem diverged' "$tmp/cd.txt" && ok ||
   bad "a diverging co-simulation: rc $rc, $(tail -2 "$tmp/cd.txt")"
 
+# --- outputs.every, a key of every model file (trees add outputs.bodies): the CSV's default
+# row spacing, --every overrides it; 1 s at dt 1 ms: 1000 steps, every 50: 20 rows + t = 0
+DP=models/double_pendulum.yaml
+{ cat "$DP"; printf 'outputs: {every: 50}\n'; } >"$tmp/dp50.yaml"
+"$HS" simulate "$tmp/dp50.yaml" --t-end 1 -o "$tmp/dp50.csv" >/dev/null 2>&1 && [ "$(wc -l <"$tmp/dp50.csv")" -eq 22 ] &&
+  ok || bad "outputs.every 50: $(wc -l <"$tmp/dp50.csv") lines"
+"$HS" simulate "$tmp/dp50.yaml" --t-end 1 --every 100 -o "$tmp/dp100.csv" >/dev/null 2>&1 &&
+  [ "$(wc -l <"$tmp/dp100.csv")" -eq 12 ] && ok || bad "--every over outputs.every: $(wc -l <"$tmp/dp100.csv") lines"
+sed -n '1p;$p' "$tmp/dp50.csv" >"$tmp/dp50.ends"; sed -n '1p;$p' "$tmp/dp100.csv" >"$tmp/dp100.ends"
+cmp -s "$tmp/dp50.ends" "$tmp/dp100.ends" && ok || bad "the last row does not depend on the spacing"
+for v in 0 2.5 -3; do
+  { cat "$DP"; printf 'outputs: {every: %s}\n' "$v"; } >"$tmp/dpb.yaml"
+  "$HS" simulate "$tmp/dpb.yaml" >/dev/null 2>"$tmp/dpb.txt"; rc=$?
+  [ $rc -eq 2 ] && grep -q "dpb.yaml:[0-9]*:[0-9]*: error: key 'outputs.every': every must be a whole number of steps >= 1" "$tmp/dpb.txt" &&
+    ok || bad "outputs.every $v: rc $rc, $(cat "$tmp/dpb.txt")"
+done
+{ cat "$DP"; printf 'outputs: {bodies: [link1]}\n'; } >"$tmp/dpc.yaml"
+"$HS" info "$tmp/dpc.yaml" >/dev/null 2>"$tmp/dpc.txt"; rc=$?
+[ $rc -eq 2 ] && grep -q "key 'outputs.bodies': unknown key (allowed here: every)" "$tmp/dpc.txt" && ok ||
+  bad "outputs.bodies on a model that is no tree: rc $rc, $(cat "$tmp/dpc.txt")"
+
 finish cli_simulate

@@ -153,10 +153,12 @@ int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long ever
     hs_sim_summary sum;
     FILE *out;
     int rc;
-    if (!m || !csv_path || every < 1) {
-        put_text("simulate: a model, an output path and every >= 1 are needed", msg, nmsg);
+    if (!m || !csv_path || every < 0) {
+        put_text("simulate: a model, an output path and every >= 1 (0: the model's outputs.every) are needed",
+                 msg, nmsg);
         return 1;
     }
+    if (every == 0) every = m->out_every > 0 ? m->out_every : 1;
     if (!(out = hs_open_output(csv_path, "CSV", &err))) {
         put_msg(&err, msg, nmsg);
         return 1;

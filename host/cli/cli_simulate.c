@@ -43,7 +43,8 @@ static void usage(FILE *f)
             "  --dt H            time step (s), as --set integrator.dt=H; --t-end and --dt are\n"
             "                    applied together after the --set options (t_end / dt must be at\n"
             "                    most 1e9 steps)\n"
-            "  --every K         write every K-th step (default 1; the last step always)\n"
+            "  --every K         write every K-th step (default: the model's outputs.every, else\n"
+            "                    1; the last step always)\n"
             "  -o FILE           CSV output (default: standard output)\n"
             "\n"
             "CSV columns: t, then <joint> and <joint>_dot for every joint (rad or m, rad/s or\n"
@@ -295,7 +296,7 @@ int hs_cli_simulate(int argc, char **argv)
     }
     {
         double t0 = hs_now_s();
-        rc = hs_simulate_csv(&d, out, every, &sum);
+        rc = hs_simulate_csv(&d, out, every_given || d.out_every < 1 ? every : d.out_every, &sum);
         sum.wall_s = hs_now_s() - t0;
     }
     /* every write, the flush and the close of the CSV are checked: a full disk is an

@@ -1321,11 +1321,22 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
     return v ? v : map;
 }
 
+/* outputs: {every: K} (a tree's outputs also name bodies: host/tree/tree_load.c). */
+static int parse_outputs(ctx *c)
+{
+    static const char *const keys[] = {"every", NULL};
+    const yt_node *y = yt_map_get(c->root, "outputs");
+    int rc;
+    if (!y) return HS_OK;
+    if ((rc = yt_need(&c->y, y, YT_MAP, "outputs")) || (rc = yt_check_keys(&c->y, y, "outputs", keys))) return rc;
+    return hs_parse_every(&c->y, y, 1, &c->d->out_every);
+}
+
 static int load_root(ctx *c)
 {
     static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints",
                                        "cuts", "points", "signals", "loads", "fluid",
-                                       "hydraulics", "integrator", "cosim", NULL};
+                                       "hydraulics", "integrator", "cosim", "outputs", NULL};
     hs_model_desc *d = c->d;
     hs_where w;
     hs_error verr;
@@ -1351,7 +1362,7 @@ static int load_root(ctx *c)
     if ((rc = yt_get_vec(&c->y, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
         (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
         (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_hydraulics(c)) ||
-        (rc = parse_integrator(c)) || (rc = parse_cosim(c)))
+        (rc = parse_integrator(c)) || (rc = parse_cosim(c)) || (rc = parse_outputs(c)))
         return rc;
     hs_model_derive(&d->model);
     if ((rc = hs_params_build(d, c->y.err)) != HS_OK) return rc;

@@ -149,3 +149,15 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
     }
     return HS_OK;
 }
+
+int hs_parse_every(const yt_ctx *c, const yt_node *y, long def, long *every)
+{
+    double e = 0;
+    int rc = yt_get_num(c, y, "outputs", "every", "", 0, (double)def, &e);
+    if (rc) return rc;
+    if (!(e >= 1) || e != floor(e) || e > 1e12)
+        return yt_fail(c, HS_ERR_VALUE, yt_map_get(y, "every"), "outputs.every",
+                       "every must be a whole number of steps >= 1");
+    *every = (long)e;
+    return HS_OK;
+}

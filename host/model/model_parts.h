@@ -38,6 +38,10 @@ int hs_parse_body(const yt_ctx *c, const yt_node *y, const char *path, int flags
 /* The joint at y. */
 int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flags, tjoint *t);
 
+/* outputs.every of the mapping y (outputs, in every model file): the steps between the rows of
+ * simulate's CSV, a whole number >= 1 (def when not given). */
+int hs_parse_every(const yt_ctx *c, const yt_node *y, long def, long *every);
+
 /* A riccati file's signals and loads (on the tree's bodies body_name, nbody) into out->model
  * (nsignal, knots, nload, load_*), by the rules and messages of every model file
  * (model_load.c); the rest of out->model is zero. */

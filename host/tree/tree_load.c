@@ -394,19 +394,14 @@ static int parse_outputs(tctx *c)
     static const char *const keys[] = {"bodies", "every", NULL};
     const yt_node *y = yt_map_get(c->root, "outputs"), *l;
     hs_tree_model *t = c->t;
-    double every = 0;
     long nsteps = lround(t->t_end / t->dt);
     int rc, i;
     t->every = nsteps > 1000 ? nsteps / 1000 : 1;
     if (!y) return HS_OK;
     if ((rc = yt_need(&c->y, y, YT_MAP, "outputs")) || (rc = yt_check_keys(&c->y, y, "outputs", keys)) ||
         (rc = yt_get_list_in(&c->y, y, "outputs", "bodies", 64, "64 bodies", 0, &l)) ||
-        (rc = yt_get_num(&c->y, y, "outputs", "every", "", 0, (double)t->every, &every)))
+        (rc = hs_parse_every(&c->y, y, t->every, &t->every)))
         return rc;
-    if (!(every >= 1) || every != floor(every) || every > 1e12)
-        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "every"), "outputs.every",
-                       "every must be a whole number of steps >= 1");
-    t->every = (long)every;
     if (!l) return HS_OK;
     t->out_body = (int *)malloc(sizeof(int) * (size_t)(l->n ? l->n : 1));
     if (!t->out_body) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");

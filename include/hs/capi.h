@@ -47,7 +47,7 @@ int hs_capi_column_count(const hs_capi_model *m);
 void hs_capi_column(const hs_capi_model *m, int i, char *name, size_t nname, char *unit, size_t nunit);
 
 /* Integrates one instance of m (CPU reference path) and writes the CSV of `hydrosweep
- * simulate` (every k-th step and the last) to csv_path. 0: reached t_end; 1: bad arguments
+ * simulate` (every k-th step and the last; k = 0: the model's outputs.every) to csv_path. 0: reached t_end; 1: bad arguments
  * or the file cannot be written (msg); 3: the integration failed (msg says why; the CSV holds
  * every step up to the failure). */
 int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long every, char *msg, size_t nmsg);

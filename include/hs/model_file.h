@@ -42,6 +42,7 @@ typedef struct hs_model_desc {
     char name[HS_NAME_LEN]; /* model name */
     char path[256]; /* file it came from */
     char *text; /* the file's text (heap) */
+    long out_every; /* outputs.every: steps between the rows of simulate's CSV, 0: not given */
     char body_name[HS_MAX_BODIES][HS_NAME_LEN];
     char joint_name[HS_MAX_BODIES][HS_NAME_LEN];
     char cut_name[HS_MAX_CUTS][HS_NAME_LEN];

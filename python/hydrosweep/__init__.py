@@ -221,11 +221,12 @@ def load_model(path):
     return Model(path)
 
 
-def simulate(model, set=None, t_end=None, dt=None, every=1):
+def simulate(model, set=None, t_end=None, dt=None, every=None):
     """One instance of `model` (a Model or a model file path) on the CPU reference path, with
     the parameter changes `set` ({name: value}) and the end time and step (s) if given: a
     pandas DataFrame with the columns of `hydrosweep simulate` (t, joints, pressures, spools,
-    cylinders, energies, ...), every `every`-th step and the last; df.attrs["units"] maps each
+    cylinders, energies, ...), every `every`-th step (default: the model's outputs.every, else
+    1) and the last; df.attrs["units"] maps each
     column to its SI unit. A failed integration raises HydrosweepError (the message says when
     and why)."""
     import pandas as pd
@@ -238,7 +239,7 @@ def simulate(model, set=None, t_end=None, dt=None, every=1):
             m.set("integrator.t_end", t_end)
         if dt is not None:
             m.set("integrator.dt", dt)
-        every = _int_arg("simulate: every", every, 1, 2**62)
+        every = 0 if every is None else _int_arg("simulate: every", every, 1, 2**62)
         with tempfile.TemporaryDirectory() as tmp:
             csv = os.path.join(tmp, "sim.csv")
             buf = _capi.msgbuf()

@@ -86,6 +86,13 @@ def test_simulate_equals_the_program(tmp_path):
         pd.testing.assert_frame_equal(df, ref, check_exact=True)
 
 
+def test_simulate_takes_the_models_outputs_every(tmp_path):
+    m = tmp_path / "dp.yaml"
+    m.write_text(open(os.path.join(ROOT, "models", "double_pendulum.yaml")).read() + "outputs: {every: 50}\n")
+    assert len(hs.simulate(str(m), t_end=1.0)) == 21  # t = 0, then every 50th of 1000 steps
+    assert len(hs.simulate(str(m), t_end=1.0, every=100)) == 11  # the argument over the file
+
+
 def test_simulate_failure_raises():
     with pytest.raises(hs.HydrosweepError, match=r"integration failed in the step after t = 0\.5 s: Newton iteration limit"):
         hs.simulate(PUB1, set={"integrator.max_iter": 1}, t_end=1.0)
