@@ -185,6 +185,48 @@ assert F.shape == (4, 6)
 ek, ep = t.energy(q, v)
 assert ek == 0 and abs(ep + 24.525) < 1e-12, (ek, ep)
 PYEOF
+  # every entry point checks its arguments and its handle before C sees them (issue 47,
+  # class 2): the exception's type, and the argument named
+  PYTHONPATH=python "$PY" - <<'PYEOF' && ok || bad "hydrosweep.tree argument checks"
+import numpy as np
+from hydrosweep.tree import Tree
+t = Tree.load("models/branch_pendulum_rui2020.yaml")
+q, v = t.state0()
+a = t.arrays()
+def raises(exc, words, f, *args, **kw):
+    try:
+        f(*args, **kw)
+    except exc as e:
+        assert all(w in str(e) for w in words), (words, str(e))
+        return
+    raise AssertionError(f"no {exc.__name__} for {words}")
+mk = {k: a[k] for k in ("parent", "jtype", "mass", "com", "inertia", "at_parent", "at_child", "axis")}
+Tree.make(**mk, rot0=a["rot0"], gravity=a["gravity"]).close()  # its own arrays make a tree
+raises(ValueError, ["com", "(4, 3)"], Tree.make, **dict(mk, com=a["com"][:2]))
+raises(ValueError, ["inertia", "(4, 6)"], Tree.make, **dict(mk, inertia=np.zeros(5)))
+raises(ValueError, ["rot0", "(4, 3, 3)"], Tree.make, **mk, rot0=np.eye(3))
+raises(ValueError, ["gravity"], Tree.make, **mk, gravity=(0, -9.81))
+raises(ValueError, ["mass", "not finite"], Tree.make, **dict(mk, mass=[1, np.nan, 1, 1]))
+raises(TypeError, ["axis", "numbers"], Tree.make, **dict(mk, axis="up"))
+raises(ValueError, ["parent"], Tree.make, **dict(mk, parent=[]))
+raises(ValueError, ["q", "(3,)"], t.accel, q[:1], v) if t.nq == 3 else None
+raises(ValueError, ["q"], t.accel, np.append(q, 0.0), v)
+raises(ValueError, ["v", "not finite"], t.energy, q, np.full(t.nv, np.nan))
+for bad in (2**63, -5):
+    raises(ValueError, ["nsteps"], t.rk4, q, v, 1e-3, bad)
+raises(TypeError, ["nsteps", "integer"], t.rk4, q, v, 1e-3, 2.7)
+raises(TypeError, ["nsteps", "integer"], t.rk4, q, v, 1e-3, True)
+for bad in (0, -1e-3, float("nan"), float("inf"), "1ms"):
+    raises(ValueError, ["dt"], t.rk4, q, v, bad, 10)
+raises(ValueError, ["nrep"], t.time_accel, q, v, 0)
+raises(ValueError, ["nrep"], t.time_semirecursive, q, v, -1)
+assert t.rk4(q, v, 1e-3, 0)[0].tolist() == q.tolist()  # zero steps: the state as it was
+t.close()
+for f, args in ((t.state0, ()), (t.accel, (q, v)), (t.energy, (q, v)), (t.rk4, (q, v, 1e-3, 1)), (t.arrays, ()),
+                (t.time_accel, (q, v, 1))):
+    raises(ValueError, ["closed"], f, *args)
+t.close()  # twice: nothing
+PYEOF
   # a tree sweep from Python, when its results reader's packages are there
   if "$PY" -c "import h5py, pandas, xarray" 2>/dev/null; then
     PYTHONPATH=python "$PY" - "$tmp/py.h5" <<'PYEOF' && ok || bad "hydrosweep.run of a tree sweep"
