@@ -194,32 +194,29 @@ typedef struct {
     double mass[NB], com[NB * 3], inertia[NB * 6], at_parent[NB * 3], at_child[NB * 3], axis[NB * 3], rot0[NB * 9];
 } tree_store;
 
+/* The tree of store s (a tree_store, or a tree_store_big: the same member names) of n bodies:
+ * its coordinate offsets from the joint types, and every array pointed at. */
+#define STORE_LINK(s, n)                                                                           \
+    do {                                                                                           \
+        int j_, q_ = 0, v_ = 0;                                                                    \
+        for (j_ = 0; j_ < (n); ++j_) {                                                             \
+            (s)->iq[j_] = q_;                                                                      \
+            (s)->iv[j_] = v_;                                                                      \
+            q_ += hs_joint_nq((s)->jtype[j_]);                                                     \
+            v_ += hs_joint_nv((s)->jtype[j_]);                                                     \
+        }                                                                                          \
+        (s)->t.nbody = (n), (s)->t.nq = q_, (s)->t.nv = v_;                                        \
+        (s)->t.parent = (s)->parent, (s)->t.jtype = (s)->jtype, (s)->t.iq = (s)->iq;               \
+        (s)->t.iv = (s)->iv, (s)->t.mass = (s)->mass, (s)->t.com = (s)->com;                       \
+        (s)->t.inertia = (s)->inertia, (s)->t.at_parent = (s)->at_parent;                          \
+        (s)->t.at_child = (s)->at_child, (s)->t.axis = (s)->axis, (s)->t.rot0 = (s)->rot0;         \
+    } while (0)
+
 static void store_init(tree_store *s, int n)
 {
-    int j, q = 0, v = 0;
-    hs_tree *t = &s->t;
-    for (j = 0; j < n; ++j) {
-        s->iq[j] = q;
-        s->iv[j] = v;
-        q += hs_joint_nq(s->jtype[j]);
-        v += hs_joint_nv(s->jtype[j]);
-    }
-    t->nbody = n;
-    t->nq = q;
-    t->nv = v;
-    t->parent = s->parent;
-    t->jtype = s->jtype;
-    t->iq = s->iq;
-    t->iv = s->iv;
-    t->mass = s->mass;
-    t->com = s->com;
-    t->inertia = s->inertia;
-    t->at_parent = s->at_parent;
-    t->at_child = s->at_child;
-    t->axis = s->axis;
-    t->rot0 = s->rot0;
-    t->ext = NULL; /* gravity only */
-    t->time = 0.0;
+    STORE_LINK(s, n);
+    s->t.ext = NULL; /* gravity only */
+    s->t.time = 0.0;
 }
 
 static void random_state(const hs_tree *t, double *q, double *v)
@@ -286,7 +283,7 @@ static void big_free(tree_store_big *s)
  * inertias obeying the triangle inequality, oblique gravity. */
 static void random_big_tree(tree_store_big *s, int n, double chain)
 {
-    int j, i, nq = 0, nv = 0;
+    int j, i;
     for (j = 0; j < n; ++j) {
         double u[3], a0 = tu_rand(0.2, 1.5), a1 = tu_rand(0.2, 1.5), r = tu_rand(0, 1);
         s->parent[j] = j == 0 ? -1 : (tu_rand(0, 1) < chain ? j - 1 : (int)tu_rand(0, j));
@@ -308,25 +305,8 @@ static void random_big_tree(tree_store_big *s, int n, double chain)
         for (i = 0; i < 3; ++i) u[i] = tu_rand(-1, 1);
         hs_normalize3(u);
         hs_m3_rot(s->rot0 + 9 * j, u, tu_rand(-2, 2));
-        s->iq[j] = nq;
-        s->iv[j] = nv;
-        nq += hs_joint_nq(s->jtype[j]);
-        nv += hs_joint_nv(s->jtype[j]);
     }
-    s->t.nbody = n;
-    s->t.nq = nq;
-    s->t.nv = nv;
-    s->t.parent = s->parent;
-    s->t.jtype = s->jtype;
-    s->t.iq = s->iq;
-    s->t.iv = s->iv;
-    s->t.mass = s->mass;
-    s->t.com = s->com;
-    s->t.inertia = s->inertia;
-    s->t.at_parent = s->at_parent;
-    s->t.at_child = s->at_child;
-    s->t.axis = s->axis;
-    s->t.rot0 = s->rot0;
+    STORE_LINK(s, n);
     hs_v3_set(s->t.gravity, 0.3, -9.81, -0.2);
 }
 
