@@ -104,7 +104,7 @@ static void test_quantities(void)
 
 static void test_table(hs_model_desc *d)
 {
-    int i;
+    int i, k;
     const hs_model *m = &d->model;
     static const char *const present[] = {
         "gravity.x", "gravity.z", "body.link1.mass", "body.link1.length", "body.slider.width",
@@ -155,30 +155,25 @@ static void test_table(hs_model_desc *d)
                       d->param[i].offset % sizeof(double) == 0 &&
                       d->param[i].type == HS_PARAM_DOUBLE && hs_param_value_name(d, i) == NULL,
                   "offset and type of %s", d->param[i].name);
-    i = hs_param_find(d, "signal.s.kind");
-    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, sig_kind) &&
-              !strcmp(hs_param_value_name(d, i), "knots"),
-          "signal.s.kind: an enum at hs_model.sig_kind[0], knots by default");
+    { /* the enumerations: where each lives in hs_model, and its default */
+        static const struct { const char *name, *member, *dflt; size_t off; } E[] = {
+            {"signal.s.kind", "sig_kind[0]", "knots", offsetof(hs_model, sig_kind)},
+            {"integrator.formulation", "formulation", "penalty", offsetof(hs_model, formulation)},
+            {"integrator.newton", "newton", "auto", offsetof(hs_model, newton)},
+            {"integrator.predictor", "predictor", "auto", offsetof(hs_model, predictor)},
+            {"integrator.method", "method", "auto", offsetof(hs_model, method)},
+        };
+        for (k = 0; k < (int)(sizeof E / sizeof E[0]); ++k) {
+            i = hs_param_find(d, E[k].name);
+            CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == E[k].off &&
+                      !strcmp(hs_param_value_name(d, i), E[k].dflt),
+                  "%s: an enum at hs_model.%s, %s by default", E[k].name, E[k].member, E[k].dflt);
+        }
+    }
     i = hs_param_find(d, "signal.s.f");
     CHECK(i >= 0 && hs_param_get(d, i) == 1.0 && !strcmp(d->param[i].unit, "Hz") &&
               d->param[i].offset == offsetof(hs_model, sig_test) + HS_TP_F * sizeof(double),
           "signal.s.f: the sine's frequency, 1 Hz by default");
-    i = hs_param_find(d, "integrator.formulation");
-    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, formulation) &&
-              !strcmp(hs_param_value_name(d, i), "penalty"),
-          "integrator.formulation: an enum at hs_model.formulation, penalty by default");
-    i = hs_param_find(d, "integrator.newton");
-    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, newton) &&
-              !strcmp(hs_param_value_name(d, i), "auto"),
-          "integrator.newton: an enum at hs_model.newton, auto by default");
-    i = hs_param_find(d, "integrator.predictor");
-    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, predictor) &&
-              !strcmp(hs_param_value_name(d, i), "auto"),
-          "integrator.predictor: an enum at hs_model.predictor, auto by default");
-    i = hs_param_find(d, "integrator.method");
-    CHECK(i >= 0 && d->param[i].type == HS_PARAM_ENUM && d->param[i].offset == offsetof(hs_model, method) &&
-              !strcmp(hs_param_value_name(d, i), "auto"),
-          "integrator.method: an enum at hs_model.method, auto by default");
     i = hs_param_find(d, "integrator.tol_pressure");
     CHECK(i >= 0 && hs_param_get(d, i) == 1e-2 && !strcmp(d->param[i].unit, "Pa"),
           "tol_pressure default and unit");
