@@ -35,7 +35,8 @@ flags+=" -Wno-format-truncation -Wno-stringop-overflow -Wno-maybe-uninitialized"
 # then every library on the link line is loaded at start, the CUDA driver stub included
 # (CUDA::nvrtc pulls it in); without a GPU driver no test would start
 args=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS=$flags"
-      "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$SAN -Wl,--as-needed")
+      "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$SAN -Wl,--as-needed"
+      "-DCMAKE_SHARED_LINKER_FLAGS=$SAN -Wl,--as-needed")
 # warnings as errors as scripts/build.sh decides: in CI (CI=true) or when asked (HS_WERROR=1)
 if [ "${CI:-}" = true ] || [ "${HS_WERROR:-0}" = 1 ]; then
     args+=(-DHS_WERROR=ON)
@@ -53,7 +54,8 @@ else
 fi
 mkdir -p "$BUILD_DIR"
 echo "sanitize: building with $SAN in $BUILD_DIR"
-if ! { cmake "${args[@]}" && cmake --build "$BUILD_DIR" -j"$(nproc)"; } >"$BUILD_DIR/sanitize-build.log" 2>&1; then
+if ! { cmake "${args[@]}" && cmake --build "$BUILD_DIR" -j"$(nproc)" &&
+       cmake --build "$BUILD_DIR" --target hydrosweep_capi; } >"$BUILD_DIR/sanitize-build.log" 2>&1; then
     echo "sanitize: build FAILED; last lines of $BUILD_DIR/sanitize-build.log:"
     tail -20 "$BUILD_DIR/sanitize-build.log"
     exit 2
@@ -64,6 +66,15 @@ export ASAN_OPTIONS="detect_leaks=$leaks"
 # 3x as long to compile (17.6 s against 6.2 s for the seed 003 four-bar), and the tests
 # build dozens; the results are the same to the bit (-ffp-contract=off, no fast math)
 export HS_CC_FLAGS="$SAN -fno-omit-frame-pointer -O1"
+# the Python tree tests (tests/cli_tree.sh) load the sanitized C library, its runtime preloaded
+# into python (a sanitized library must come after it); --as-needed above keeps the CUDA driver
+# stub, which no code here calls, out of its needs (no libcuda.so.1 on a machine without a GPU)
+HS_SAN_PRELOAD=$(cc -print-file-name=libasan.so)
+if [ -f "$HS_SAN_PRELOAD" ]; then
+    export HS_SAN_PRELOAD HS_SAN_CAPI_LIB="$(cd "$BUILD_DIR" && pwd)/libhydrosweep_capi.so"
+else
+    echo "sanitize: no libasan.so to preload into python: the Python tree tests use the normal library"
+fi
 export UBSAN_OPTIONS="suppressions=$ROOT/tests/ubsan.supp:print_stacktrace=1:halt_on_error=1"
 # -LE pip: tests/cli_pip.sh installs the package with its own (uninstrumented) build; the normal
 # build's test run has it. -LE long: the long validations (label long) run in the normal

@@ -173,8 +173,16 @@ out=$("$HS" linearize "$D" 2>&1); rc=$?
 
 # the Python binding
 PY=$(python_with numpy)
-if [ -n "$PY" ] && [ -n "${HS_CAPI_LIB:-}" -o -f build/libhydrosweep_capi.so ]; then
-  PYTHONPATH=python "$PY" - <<'PYEOF' && ok || bad "hydrosweep.tree"
+# under scripts/sanitize.sh the binding runs on the sanitized library, its runtime preloaded
+pyrun() {
+  if [ -n "${HS_SAN_CAPI_LIB:-}" ]; then
+    HS_CAPI_LIB=$HS_SAN_CAPI_LIB LD_PRELOAD=${HS_SAN_PRELOAD:-} ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=python "$PY" "$@"
+  else
+    PYTHONPATH=python "$PY" "$@"
+  fi
+}
+if [ -n "$PY" ] && [ -n "${HS_CAPI_LIB:-}${HS_SAN_CAPI_LIB:-}" -o -f build/libhydrosweep_capi.so ]; then
+  pyrun - <<'PYEOF' && ok || bad "hydrosweep.tree"
 import numpy as np
 from hydrosweep.tree import Tree
 t = Tree.load("models/branch_pendulum_rui2020.yaml")
@@ -187,7 +195,7 @@ assert ek == 0 and abs(ep + 24.525) < 1e-12, (ek, ep)
 PYEOF
   # every entry point checks its arguments and its handle before C sees them (issue 47,
   # class 2): the exception's type, and the argument named
-  PYTHONPATH=python "$PY" - <<'PYEOF' && ok || bad "hydrosweep.tree argument checks"
+  pyrun - <<'PYEOF' && ok || bad "hydrosweep.tree argument checks"
 import numpy as np
 from hydrosweep.tree import Tree
 t = Tree.load("models/branch_pendulum_rui2020.yaml")
@@ -229,7 +237,7 @@ t.close()  # twice: nothing
 PYEOF
   # a tree sweep from Python, when its results reader's packages are there
   if "$PY" -c "import h5py, pandas, xarray" 2>/dev/null; then
-    PYTHONPATH=python "$PY" - "$tmp/py.h5" <<'PYEOF' && ok || bad "hydrosweep.run of a tree sweep"
+    pyrun - "$tmp/py.h5" <<'PYEOF' && ok || bad "hydrosweep.run of a tree sweep"
 import sys
 import hydrosweep as hs
 r = hs.run("sweeps/branch_pendulum_mc.yaml", n=4, out=sys.argv[1], progress=False)
