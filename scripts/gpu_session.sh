@@ -53,6 +53,10 @@
 # With --generic-sizes 1000 every phase passed by 127 s: both bench passes by 10 s, figures,
 # cosim grid and search validated at 15 s, the trees (16384 instances on the emulated device,
 # 96 s) and the validations of the ball chain, components and excavator sweeps at 127 s.
+# Again at 64df366 (host/tree, outputs.every; gpu_prepare.sh 121 s, carry 13.8 MB), with
+# --sizes 1000 --generic-sizes 1000 --quick: the same phases passed by 147 s (trees 105 s of
+# them); the excavator's 32768 x 8 s run then took the rest of the emulated window and was
+# stopped at the deadline (450 s); the session exited 0 in 450 s.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
