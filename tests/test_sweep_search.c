@@ -122,6 +122,9 @@ static void test_errors(void)
                  HS_ERR_VALUE, 3, 17, "search.H_ini", "(the model's cosim.h_hyd)");
     expect_error("H_max < H_ini", CRANE "search: {H_ini: 2 ms, H_inc: 1 ms, H_max: 1 ms}\n" INPUTS, HS_ERR_VALUE, 3,
                  43, "search.H_max", "must be >= H_ini");
+    expect_error("every H above t_end",
+                 CRANE "simulation: {t_end: 1 ms}\nsearch: {H_ini: 2 ms, H_inc: 0.2 ms, H_max: 3 ms, h_hyd: 0.1 ms}\n" INPUTS,
+                 HS_ERR_VALUE, 4, 17, "search.H_ini", "H_ini = 0.002 s is more than t_end = 0.001 s: no communication step");
     expect_error("H unit", CRANE "search: {H_ini: 2 m, H_inc: 1 ms, H_max: 3 ms}\n" INPUTS, HS_ERR_SCHEMA, 3, 17,
                  "search.H_ini", "");
     expect_error("too fine a grid", CRANE "search: {H_ini: 0.1 ms, H_inc: 0.1 ms, H_max: 1 s}\n" INPUTS,

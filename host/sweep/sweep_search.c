@@ -50,7 +50,7 @@ static int parse_grid(const yt_ctx *y, const yt_node *root, hs_sweep *sw, const 
     static const char *const keys[] = {"H_ini", "H_inc", "H_max", "h_hyd", NULL};
     hs_cosim_search *q = &sw->search;
     const yt_node *m = yt_map_get(root, "search");
-    double nh, hh;
+    double nh, hh, te;
     int rc, k;
     if (!m) return yt_missing(y, root, "", "search");
     if ((rc = yt_need(y, m, YT_MAP, "search")) || (rc = yt_check_keys(y, m, "search", keys)) ||
@@ -68,6 +68,11 @@ static int parse_grid(const yt_ctx *y, const yt_node *root, hs_sweep *sw, const 
                        "H_max (%g s) must be >= H_ini (%g s)", q->H_max, q->H_ini);
     if (!isnan(q->h_hyd) && !(q->h_hyd > 0.0))
         return yt_fail(y, HS_ERR_VALUE, yt_map_get(m, "h_hyd"), "search.h_hyd", "h_hyd must be > 0 s");
+    te = isnan(sw->t_end) ? md->model.t_end : sw->t_end;
+    if (q->H_ini > te) /* no H of the grid fits: every instance would be invalid (issue 47, class 6) */
+        return yt_fail(y, HS_ERR_VALUE, yt_map_get(m, "H_ini"), "search.H_ini",
+                       "H_ini = %g s is more than t_end = %g s%s: no communication step of the grid fits in "
+                       "the run; take H_ini <= t_end", q->H_ini, te, isnan(sw->t_end) ? " (the model's)" : "");
     /* H_max itself counts when it is on the grid (to 1e-9 of a step) */
     nh = floor((q->H_max - q->H_ini) / q->H_inc + 1e-9) + 1.0;
     if (nh > SEARCH_MAX_H)
