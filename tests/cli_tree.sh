@@ -212,6 +212,7 @@ mk = {k: a[k] for k in ("parent", "jtype", "mass", "com", "inertia", "at_parent"
 Tree.make(**mk, rot0=a["rot0"], gravity=a["gravity"]).close()  # its own arrays make a tree
 raises(ValueError, ["com", "(4, 3)"], Tree.make, **dict(mk, com=a["com"][:2]))
 raises(ValueError, ["inertia", "(4, 6)"], Tree.make, **dict(mk, inertia=np.zeros(5)))
+raises(ValueError, ["com", "(4, 3)", "(3, 4)"], Tree.make, **dict(mk, com=a["com"].T))  # transposed: refused
 raises(ValueError, ["rot0", "(4, 3, 3)"], Tree.make, **mk, rot0=np.eye(3))
 raises(ValueError, ["gravity"], Tree.make, **mk, gravity=(0, -9.81))
 raises(ValueError, ["mass", "not finite"], Tree.make, **dict(mk, mass=[1, np.nan, 1, 1]))

@@ -24,13 +24,13 @@ def _p(a):
 
 
 def _array(name, a, dtype, shape):
-    """a as a C-contiguous array of dtype and exactly this shape (or of as many values), else
+    """a as a C-contiguous array of dtype and exactly this shape (or flat, as many values), else
     TypeError (not numbers) or ValueError naming the argument: C copies shape's count of values."""
     try:
         x = np.ascontiguousarray(a, dtype=dtype)
     except (TypeError, ValueError) as e:
         raise TypeError(f"{name} must be numbers, got {a!r:.60}") from e
-    if x.shape != shape and x.size != int(np.prod(shape)):
+    if x.shape != shape and not (x.ndim == 1 and x.size == int(np.prod(shape))):  # (3, n) is no (n, 3)
         raise ValueError(f"{name} needs shape {shape}, got {x.shape}")
     if dtype is np.float64 and not np.all(np.isfinite(x)):
         raise ValueError(f"{name} has values that are not finite")
