@@ -210,207 +210,255 @@ enum hs_cosim_exchange {
 
 #define HS_NAME_LEN 48
 
+/* The members of hs_model, defined once (MuJoCo's mjxmacro): the struct below and the field
+ * table of the specialised build (host/engine/kernel_spec.c) both expand it. Each row is
+ *   S(type, name)                 a scalar
+ *   F(type, name, k)              a fixed array of k
+ *   A(type, name, cap, n)         an array of capacity cap, of which the first n are used
+ *   R(type, name, cap, k, n)      the same with rows of k values (n x k)
+ * where n is the size member that counts the entries. */
+#define HS_MODEL_MEMBERS(S, F, A, R) \
+    /* ---- sizes ---- */ \
+    S(int, nbody) /* bodies = joints = relative coordinates */ \
+    S(int, nz) /* relative coordinates (== nbody) */ \
+    S(int, ncut) /* cut joints */ \
+    S(int, ncon) /* scalar constraint equations, nonholonomic ones included */ \
+    S(int, nnh) /* of which nonholonomic (HS_CON_NH): seed 001's l; holonomic m = ncon - nnh */ \
+    S(int, npoint) /* named points */ \
+    S(int, nload) /* external loads */ \
+    S(int, nsignal) /* piecewise-linear signals */ \
+    S(int, nknot) /* knots of all signals */ \
+    S(int, nx) /* Newton unknowns (nz for a pure mechanism) */ \
+    /* ---- bodies (nbody) ---- */ \
+    A(int, body_parent, HS_MAX_BODIES, nbody) /* parent body, -1 = ground; parent < child */ \
+    A(unsigned int, body_anc, HS_MAX_BODIES, nbody) /* bit k set: body k is on the path root..j \
+                                                        (self included) */ \
+    A(int, body_shape, HS_MAX_BODIES, nbody) /* enum hs_shape */ \
+    A(int, body_com_given, HS_MAX_BODIES, nbody) /* 1: com overrides the shape's */ \
+    A(double, body_mass, HS_MAX_BODIES, nbody) /* kg (nbody) */ \
+    R(double, body_dim, HS_MAX_BODIES, 3, nbody) /* shape dimensions, m (nbody x 3) */ \
+    R(double, body_com, HS_MAX_BODIES, 3, nbody) /* centre of mass, body frame (nbody x 3) */ \
+    R(double, body_inertia, HS_MAX_BODIES, 6, nbody) /* about com, body frame: xx yy zz xy xz yz \
+                                                         (nbody x 6) */ \
+    /* ---- joints, one per body (nbody) ---- */ \
+    A(int, joint_type, HS_MAX_BODIES, nbody) /* enum hs_joint_type */ \
+    R(double, joint_at_parent, HS_MAX_BODIES, 3, nbody) /* joint point, parent frame (global if \
+                                                            ground) (nbody x 3) */ \
+    R(double, joint_at_child, HS_MAX_BODIES, 3, nbody) /* joint point, child frame (nbody x 3) */ \
+    R(double, joint_axis, HS_MAX_BODIES, 3, nbody) /* axis as given (any length), parent frame */ \
+    R(double, joint_u, HS_MAX_BODIES, 3, nbody) /* derived: the unit axis, parent frame */ \
+    R(double, joint_rot0, HS_MAX_BODIES, 9, nbody) /* fixed rotation parent -> child, row-major */ \
+    A(double, joint_z0, HS_MAX_BODIES, nbody) /* initial coordinate, rad or m */ \
+    A(double, joint_zd0, HS_MAX_BODIES, nbody) /* initial velocity, rad/s or m/s */ \
+    A(int, joint_hold, HS_MAX_BODIES, nbody) /* 1: kept at z0 when the initial loop closure is \
+                                                 solved */ \
+    /* derived by hs_model_derive, for the kinematics' shorter paths: */ \
+    A(int, joint_axis_kind, HS_MAX_BODIES, nbody) /* k + 1 (or -(k + 1)) when the unit axis is \
+                                                      exactly the coordinate axis e_k (or -e_k), \
+                                                      0 otherwise */ \
+    A(int, joint_rot0_id, HS_MAX_BODIES, nbody) /* 1 when rot0 is exactly the identity */ \
+    A(int, joint_planar, HS_MAX_BODIES, nbody) /* 1 when joint j and every joint on its path from \
+                                                   the root are revolute about +-z with a rot0 \
+                                                   that keeps z: the kinematics and dynamics of \
+                                                   body j take their planar forms (exact zeros \
+                                                   skipped) */ \
+    A(int, joint_ball, HS_MAX_BODIES, nbody) /* a ball joint's body k + 1 (k = 0, 1, 2: \
+                                                 coordinate phi_k of its rotation vector; 3 is \
+                                                 the child), 0 for other joints */ \
+    /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */ \
+    A(int, cut_type, HS_MAX_CUTS, ncut) /* enum hs_cut_type */ \
+    A(int, cut_body_a, HS_MAX_CUTS, ncut) /* -1 = ground */ \
+    A(int, cut_body_b, HS_MAX_CUTS, ncut) \
+    R(double, cut_at_a, HS_MAX_CUTS, 3, ncut) /* joint point on a, body-a frame (ncut x 3) */ \
+    R(double, cut_at_b, HS_MAX_CUTS, 3, ncut) /* joint point on b, body-b frame (ncut x 3) */ \
+    R(double, cut_axis_a, HS_MAX_CUTS, 3, ncut) /* rotation axis (revolute) or slide direction, \
+                                                    frame a (ncut x 3) */ \
+    R(double, cut_axis_b, HS_MAX_CUTS, 3, ncut) /* the same in frame b; planar revolute: plane \
+                                                    normal (ncut x 3) */ \
+    R(double, cut_normal_a, HS_MAX_CUTS, 3, ncut) /* prismatic: reference normal to the axis, \
+                                                      frame a (ncut x 3) */ \
+    R(double, cut_normal_b, HS_MAX_CUTS, 3, ncut) /* prismatic: its mate in frame b; planar: \
+                                                      plane normal (ncut x 3) */ \
+    /* derived by hs_model_derive from the cut_* values above: */ \
+    A(int, cut_con0, HS_MAX_CUTS, ncut) /* index of the cut's first equation */ \
+    A(int, cut_ncon, HS_MAX_CUTS, ncut) /* equations of the cut */ \
+    A(int, con_type, HS_MAX_CON, ncon) /* enum hs_con_type */ \
+    A(int, con_body_a, HS_MAX_CON, ncon) /* -1 = ground */ \
+    A(int, con_body_b, HS_MAX_CON, ncon) \
+    R(double, con_u, HS_MAX_CON, 3, ncon) /* direction fixed in body a (DD) (ncon x 3) */ \
+    R(double, con_v, HS_MAX_CON, 3, ncon) /* direction fixed in body b (ncon x 3) */ \
+    R(double, con_pa, HS_MAX_CON, 3, ncon) /* point on body a, body-a frame (DP) (ncon x 3) */ \
+    R(double, con_pb, HS_MAX_CON, 3, ncon) /* point on body b, body-b frame (DP) (ncon x 3) */ \
+    /* ---- named points (npoint) ---- */ \
+    A(int, point_body, HS_MAX_POINTS, npoint) /* -1 = ground */ \
+    R(double, point_at, HS_MAX_POINTS, 3, npoint) /* body frame (npoint x 3) */ \
+    /* ---- external loads (nload): F(t) = force_dir * signal(t) at a point, and a torque ---- */ \
+    A(int, load_body, HS_MAX_LOADS, nload) \
+    A(int, load_frame, HS_MAX_LOADS, nload) /* enum hs_frame: directions fixed in space or in \
+                                                the body */ \
+    R(double, load_at, HS_MAX_LOADS, 3, nload) /* application point, body frame (nload x 3) */ \
+    R(double, load_force_dir, HS_MAX_LOADS, 3, nload) /* N per unit signal (nload x 3) */ \
+    R(double, load_torque_dir, HS_MAX_LOADS, 3, nload) /* N m per unit signal (nload x 3) */ \
+    A(int, load_force_sig, HS_MAX_LOADS, nload) /* signal index, -1: constant 1 */ \
+    A(int, load_torque_sig, HS_MAX_LOADS, nload) \
+    /* ---- signals: piecewise linear in t, constant beyond the ends, or a test input ---- */ \
+    A(int, sig_start, HS_MAX_SIGNALS, nsignal) /* first knot */ \
+    A(int, sig_n, HS_MAX_SIGNALS, nsignal) /* knots; equal times make a jump, right value from \
+                                               the jump on */ \
+    A(double, knot_t, HS_MAX_KNOTS, nknot) /* s (nknot) */ \
+    A(double, knot_v, HS_MAX_KNOTS, nknot) /* (nknot) */ \
+    A(int, sig_kind, HS_MAX_SIGNALS, nsignal) /* enum hs_signal_kind (hs_test_input.h): knots or \
+                                                  a test (nsignal) */ \
+    R(double, sig_test, HS_MAX_SIGNALS, HS_TP_COUNT, nsignal) /* enum hs_test_param, SI \
+                                                                  (nsignal x HS_TP_COUNT) */ \
+    /* ---- environment ---- */ \
+    F(double, gravity, 3) /* m/s^2 */ \
+    /* ---- hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sect. 3) ---- \
+     * Nodes: 0..nvol-1 are volumes (pressure states), nvol..nvol+nsrc-1 constant sources. */ \
+    S(int, nvol) \
+    S(int, nsrc) \
+    S(int, nthr) \
+    S(int, ndcv) \
+    S(int, ncyl) \
+    S(int, ncmp) /* components of hydraulics.components (kernels/hs_components.h) */ \
+    S(int, nfs) /* friction states and the components' states in all (hs_state.fs) */ \
+    S(double, B_oil) /* oil bulk modulus, Pa */ \
+    S(double, rho) /* oil density, kg/m^3 */ \
+    S(double, p_vapour) /* absolute pressure below which the lumped liquid is no longer valid \
+                           (cavitation): a warning (HS_ST_CAVITATION), Pa */ \
+    A(double, vol_V, HS_MAX_VOLS, nvol) /* hose/pipe part of the volume, m^3 (nvol) */ \
+    A(double, vol_B, HS_MAX_VOLS, nvol) /* its bulk modulus, Pa (nvol) */ \
+    A(double, vol_p0, HS_MAX_VOLS, nvol) /* initial pressure, Pa (nvol) */ \
+    A(int, vol_cyl, HS_MAX_VOLS, nvol) /* cylinder whose chamber belongs to the volume, -1: none */ \
+    A(int, vol_side, HS_MAX_VOLS, nvol) /* 0: piston side, 1: rod side */ \
+    A(int, vol_model, HS_MAX_VOLS, nvol) /* enum hs_vol_model (nvol) */ \
+    R(double, vol_gamma, HS_MAX_VOLS, 2, nvol) /* singular perturbation: the flow corrections \
+                                                   gamma+ (its valve's U > 0) and gamma- (U < 0) \
+                                                   of the throttle flows it exchanges with lumped \
+                                                   volumes (seed 004 Pub. II eq. 35) (nvol x 2) */ \
+    A(int, vol_dcv, HS_MAX_VOLS, nvol) /* derived: the valve whose port A or B is the volume, -1 */ \
+    A(int, vol_thr, HS_MAX_VOLS, nvol) /* derived: the throttle with an end at the volume (the \
+                                           last), -1 */ \
+    A(double, src_p, HS_MAX_SRCS, nsrc) /* source pressure, Pa (nsrc) */ \
+    A(int, thr_a, HS_MAX_THR, nthr) /* nodes; positive flow a -> b */ \
+    A(int, thr_b, HS_MAX_THR, nthr) \
+    A(double, thr_Cd, HS_MAX_THR, nthr) /* discharge coefficient */ \
+    A(double, thr_A, HS_MAX_THR, nthr) /* orifice area, m^2 */ \
+    A(double, thr_Cv_given, HS_MAX_THR, nthr) /* semi-empirical coefficient if > 0, \
+                                                  m^3/(s sqrt(Pa)) */ \
+    A(double, thr_dplim, HS_MAX_THR, nthr) /* laminar band, Pa */ \
+    A(double, thr_Cv, HS_MAX_THR, nthr) /* derived: Cv_given or Cd A sqrt(2/rho), eq. (25) */ \
+    A(int, dcv_P, HS_MAX_DCV, ndcv) /* nodes of the ports P, T, A, B */ \
+    A(int, dcv_T, HS_MAX_DCV, ndcv) \
+    A(int, dcv_A, HS_MAX_DCV, ndcv) \
+    A(int, dcv_B, HS_MAX_DCV, ndcv) \
+    A(double, dcv_Cv, HS_MAX_DCV, ndcv) /* flow coefficient, m^3/(s V sqrt(Pa)) */ \
+    R(double, dcv_kpath, HS_MAX_DCV, 4, ndcv) /* factors of Cv for the paths P-A, B-T, P-B, A-T \
+                                                  (1) (ndcv x 4) */ \
+    A(double, dcv_tau, HS_MAX_DCV, ndcv) /* spool time constant, s (or from f_-45: 1/(2 pi f)) */ \
+    A(double, dcv_dplim, HS_MAX_DCV, ndcv) /* laminar band, Pa */ \
+    A(double, dcv_U0, HS_MAX_DCV, ndcv) /* initial spool position, V */ \
+    A(int, dcv_sig, HS_MAX_DCV, ndcv) /* U_ref signal, -1: constant 0 */ \
+    A(double, dcv_dpcomp, HS_MAX_DCV, ndcv) /* a load-sensing section's pressure compensator: the \
+                                                drop it holds across the meter-in edge, Pa (0: \
+                                                none) */ \
+    A(double, dcv_Uls, HS_MAX_DCV, ndcv) /* the spool travel over which its load-sensing port \
+                                             opens, V */ \
+    A(int, cyl_body_a, HS_MAX_CYLS, ncyl) /* base (a) and rod end (b), -1 ground */ \
+    A(int, cyl_body_b, HS_MAX_CYLS, ncyl) \
+    R(double, cyl_at_a, HS_MAX_CYLS, 3, ncyl) /* body frames (ncyl x 3) */ \
+    R(double, cyl_at_b, HS_MAX_CYLS, 3, ncyl) \
+    A(double, cyl_d_piston, HS_MAX_CYLS, ncyl) /* diameters, m */ \
+    A(double, cyl_d_rod, HS_MAX_CYLS, ncyl) \
+    A(double, cyl_stroke, HS_MAX_CYLS, ncyl) /* l: piston-side + rod-side chamber lengths, m */ \
+    A(double, cyl_l_p0, HS_MAX_CYLS, ncyl) /* piston-side chamber length at t = 0, m */ \
+    A(double, cyl_B, HS_MAX_CYLS, ncyl) /* cylinder wall bulk modulus, Pa */ \
+    A(int, cyl_vol_p, HS_MAX_CYLS, ncyl) /* volumes of the two chambers */ \
+    A(int, cyl_vol_r, HS_MAX_CYLS, ncyl) \
+    A(int, cyl_fric, HS_MAX_CYLS, ncyl) /* enum hs_friction */ \
+    R(double, cyl_fp, HS_MAX_CYLS, HS_MAX_FP, ncyl) /* friction parameters, enum hs_fric_param \
+                                                        (ncyl x HS_MAX_FP) */ \
+    A(double, cyl_ld, HS_MAX_CYLS, ncyl) /* end dampers (eq. 31 of Pub. III): length, ld = 0: \
+                                             none */ \
+    A(double, cyl_kd, HS_MAX_CYLS, ncyl) /* stiffness */ \
+    A(double, cyl_cd, HS_MAX_CYLS, ncyl) /* damping */ \
+    A(int, cyl_init, HS_MAX_CYLS, ncyl) /* enum hs_cyl_init */ \
+    A(double, cyl_init_p, HS_MAX_CYLS, ncyl) /* the given chamber pressure, Pa */ \
+    A(double, cyl_init_F, HS_MAX_CYLS, ncyl) /* prescribed initial force, N (HS_CYLINIT_FORCE) */ \
+    A(double, cyl_Ap, HS_MAX_CYLS, ncyl) /* derived: piston and annulus areas */ \
+    A(double, cyl_Ar, HS_MAX_CYLS, ncyl) \
+    A(int, cyl_fs0, HS_MAX_CYLS, ncyl) /* derived: first friction state, count */ \
+    A(int, cyl_nfs, HS_MAX_CYLS, ncyl) \
+    /* the components beyond the seeds (ncmp; kernels/hs_components.h): relief and check \
+     * valves, pumps, accumulators */ \
+    A(int, cmp_type, HS_MAX_CMP, ncmp) /* enum hs_cmp_type */ \
+    A(int, cmp_a, HS_MAX_CMP, ncmp) /* nodes: from (a pump's inlet) and to (its outlet); an \
+                                        accumulator's volume in a, b -1 */ \
+    A(int, cmp_b, HS_MAX_CMP, ncmp) \
+    A(int, cmp_ref, HS_MAX_CMP, ncmp) /* a load-sensing pump's sensed node, a motor's joint (the \
+                                          body it turns), a hose's first internal volume, -1 \
+                                          otherwise */ \
+    A(int, cmp_lsmask, HS_MAX_CMP, ncmp) /* a load-sensing pump's sensed valve sections (bit i: \
+                                             valve i; its sense is their highest load \
+                                             pressure), 0 otherwise */ \
+    A(int, cmp_dyn, HS_MAX_CMP, ncmp) /* its states (hs_cmp_nstates: 1 for a variable pump and a \
+                                          relief valve given a poppet time constant, a hose's \
+                                          segments), fixed by the model file: a sweep of tau \
+                                          cannot change the layout */ \
+    R(double, cmp_par, HS_MAX_CMP, HS_CMP_NPAR, ncmp) /* parameters by slot \
+                                                          (HS_COMPONENT_PARAMS), SI (ncmp x \
+                                                          HS_CMP_NPAR) */ \
+    A(int, cmp_fs0, HS_MAX_CMP, ncmp) /* derived: its state's index in fs (after the cylinders' \
+                                          friction states), -1: none */ \
+    A(int, cmp_mot, HS_MAX_CMP, ncmp) /* derived: a motor's index among the motors (hs_hyd.wm, \
+                                          Tm), -1 */ \
+    S(int, nmot) /* derived: motors among the components */ \
+    /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */ \
+    S(double, dt) /* s */ \
+    S(double, t_end) /* s */ \
+    S(double, tol_z) /* Newton tolerance on position updates, rad or m */ \
+    S(double, tol_p) /* ... on pressure updates, Pa */ \
+    S(double, tol_fs) /* ... on friction-state updates (m, or 1 for the film h) */ \
+    S(double, penalty) /* alpha of the augmented Lagrangian (the least: hs_penalty) */ \
+    S(double, penalty_ratio) /* alpha dt^2/4 at least this times the largest mass-matrix \
+                                diagonal entry (hs_penalty); 0: alpha as given */ \
+    S(double, max_iter) /* Newton iteration limit per step (integer-valued) */ \
+    S(double, fd_rel) /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */ \
+    S(double, fd_floor) \
+    S(int, newton) /* enum hs_newton */ \
+    S(int, predictor) /* enum hs_predictor (fixed steps; adaptive steps always extrapolate) */ \
+    S(int, formulation) /* enum hs_formulation */ \
+    /* error-controlled steps (step = HS_STEP_ADAPTIVE; hs_step_adaptive): the local error of \
+     * each class of unknowns against atol + rtol |value| in a weighted RMS norm */ \
+    S(int, step) /* enum hs_step_control */ \
+    S(int, method) /* enum hs_method (adaptive steps; fixed steps are always trapezoidal) */ \
+    S(double, rtol) /* relative tolerance of the local error, all classes */ \
+    S(double, atol_z) /* absolute tolerances: positions, rad or m */ \
+    S(double, atol_zd) /* velocities, rad/s or m/s */ \
+    S(double, atol_p) /* pressures, Pa */ \
+    S(double, atol_fs) /* friction states */ \
+    S(double, atol_U) /* spool positions, V */ \
+    S(double, h_init) /* first step, and the step after a signal knot (a restart), s */ \
+    S(double, h_min) /* below this a step that fails is the instance's failure, s */ \
+    S(double, h_max) /* largest step, s */ \
+    /* ---- co-simulation (coupling = HS_COUPLE_COSIM; kernels/hs_cosim.h) ---- */ \
+    S(int, coupling) /* enum hs_coupling */ \
+    S(int, cosim_mech) /* enum hs_cosim_mech */ \
+    S(int, cosim_hyd) /* enum hs_cosim_hyd */ \
+    S(int, cosim_exchange) /* enum hs_cosim_exchange */ \
+    S(int, cosim_extrap) /* Lagrange order 0..HS_CEXT_MAX_ORDER, or HS_CEXT_INTEGRATE */ \
+    S(int, cosim_extrap_mech) /* the mechanics' inputs: Lagrange order 0..HS_CEXT_MAX_ORDER */ \
+    S(double, cosim_h_hyd) /* the hydraulics' step, s; dt (= H) a whole multiple of it */ \
+    S(double, cosim_i1al_xi) /* i1al's constraint stabilisation (Pub. III eq. 17): damping \
+                                ratio xi */ \
+    S(double, cosim_i1al_omega) /* and natural frequency omega, rad/s */
+
+#define HS_MODEL_S_(t, nm) t nm;
+#define HS_MODEL_F_(t, nm, k) t nm[k];
+#define HS_MODEL_A_(t, nm, cap, n) t nm[cap];
+#define HS_MODEL_R_(t, nm, cap, k, n) t nm[cap][k];
 typedef struct hs_model {
-    /* ---- sizes ---- */
-    int nbody; /* bodies = joints = relative coordinates */
-    int nz; /* relative coordinates (== nbody) */
-    int ncut; /* cut joints */
-    int ncon; /* scalar constraint equations, nonholonomic ones included */
-    int nnh; /* of which nonholonomic (HS_CON_NH): seed 001's l; holonomic m = ncon - nnh */
-    int npoint; /* named points */
-    int nload; /* external loads */
-    int nsignal; /* piecewise-linear signals */
-    int nknot; /* knots of all signals */
-    int nx; /* Newton unknowns (nz for a pure mechanism) */
-
-    /* ---- bodies (nbody) ---- */
-    int body_parent[HS_MAX_BODIES]; /* parent body, -1 = ground; parent < child */
-    unsigned int body_anc[HS_MAX_BODIES]; /* bit k set: body k is on the path root..j (self included) */
-    int body_shape[HS_MAX_BODIES]; /* enum hs_shape */
-    int body_com_given[HS_MAX_BODIES]; /* 1: com overrides the shape's */
-    double body_mass[HS_MAX_BODIES]; /* kg (nbody) */
-    double body_dim[HS_MAX_BODIES][3]; /* shape dimensions, m (nbody x 3) */
-    double body_com[HS_MAX_BODIES][3]; /* centre of mass, body frame (nbody x 3) */
-    double body_inertia[HS_MAX_BODIES][6]; /* about com, body frame: xx yy zz xy xz yz (nbody x 6) */
-
-    /* ---- joints, one per body (nbody) ---- */
-    int joint_type[HS_MAX_BODIES]; /* enum hs_joint_type */
-    double joint_at_parent[HS_MAX_BODIES][3]; /* joint point, parent frame (global if ground) */
-    double joint_at_child[HS_MAX_BODIES][3]; /* joint point, child frame */
-    double joint_axis[HS_MAX_BODIES][3]; /* axis as given (any length), parent frame */
-    double joint_u[HS_MAX_BODIES][3]; /* derived: the unit axis, parent frame */
-    double joint_rot0[HS_MAX_BODIES][9]; /* fixed rotation parent -> child, row-major */
-    double joint_z0[HS_MAX_BODIES]; /* initial coordinate, rad or m */
-    double joint_zd0[HS_MAX_BODIES]; /* initial velocity, rad/s or m/s */
-    int joint_hold[HS_MAX_BODIES]; /* 1: kept at z0 when the initial loop closure is solved */
-    /* derived by hs_model_derive, for the kinematics' shorter paths: */
-    int joint_axis_kind[HS_MAX_BODIES]; /* k + 1 (or -(k + 1)) when the unit axis is exactly the
-                                           coordinate axis e_k (or -e_k), 0 otherwise */
-    int joint_rot0_id[HS_MAX_BODIES]; /* 1 when rot0 is exactly the identity */
-    int joint_planar[HS_MAX_BODIES]; /* 1 when joint j and every joint on its path from the
-                                        root are revolute about +-z with a rot0 that keeps z:
-                                        the kinematics and dynamics of body j take their
-                                        planar forms (exact zeros skipped) */
-    int joint_ball[HS_MAX_BODIES]; /* a ball joint's body k + 1 (k = 0, 1, 2: coordinate phi_k of
-                                      its rotation vector; 3 is the child), 0 for other joints */
-
-    /* ---- cut joints (ncut) and their scalar equations (ncon) ---- */
-    int cut_type[HS_MAX_CUTS]; /* enum hs_cut_type */
-    int cut_body_a[HS_MAX_CUTS]; /* -1 = ground */
-    int cut_body_b[HS_MAX_CUTS];
-    double cut_at_a[HS_MAX_CUTS][3]; /* joint point on a, body-a frame (ncut x 3) */
-    double cut_at_b[HS_MAX_CUTS][3]; /* joint point on b, body-b frame (ncut x 3) */
-    double cut_axis_a[HS_MAX_CUTS][3]; /* rotation axis (revolute) or slide direction, frame a */
-    double cut_axis_b[HS_MAX_CUTS][3]; /* the same in frame b; planar revolute: plane normal */
-    double cut_normal_a[HS_MAX_CUTS][3]; /* prismatic: reference normal to the axis, frame a */
-    double cut_normal_b[HS_MAX_CUTS][3]; /* prismatic: its mate in frame b; planar: plane normal */
-    /* derived by hs_model_derive from the cut_* values above: */
-    int cut_con0[HS_MAX_CUTS]; /* index of the cut's first equation */
-    int cut_ncon[HS_MAX_CUTS]; /* equations of the cut */
-    int con_type[HS_MAX_CON]; /* enum hs_con_type */
-    int con_body_a[HS_MAX_CON]; /* -1 = ground */
-    int con_body_b[HS_MAX_CON];
-    double con_u[HS_MAX_CON][3]; /* direction fixed in body a (DD) (ncon x 3) */
-    double con_v[HS_MAX_CON][3]; /* direction fixed in body b (ncon x 3) */
-    double con_pa[HS_MAX_CON][3]; /* point on body a, body-a frame (DP) (ncon x 3) */
-    double con_pb[HS_MAX_CON][3]; /* point on body b, body-b frame (DP) (ncon x 3) */
-
-    /* ---- named points (npoint) ---- */
-    int point_body[HS_MAX_POINTS]; /* -1 = ground */
-    double point_at[HS_MAX_POINTS][3]; /* body frame (npoint x 3) */
-
-    /* ---- external loads (nload): F(t) = force_dir * signal(t) at a point, and a torque ---- */
-    int load_body[HS_MAX_LOADS];
-    int load_frame[HS_MAX_LOADS]; /* enum hs_frame: directions fixed in space or in the body */
-    double load_at[HS_MAX_LOADS][3]; /* application point, body frame (nload x 3) */
-    double load_force_dir[HS_MAX_LOADS][3]; /* N per unit signal (nload x 3) */
-    double load_torque_dir[HS_MAX_LOADS][3]; /* N m per unit signal (nload x 3) */
-    int load_force_sig[HS_MAX_LOADS]; /* signal index, -1: constant 1 */
-    int load_torque_sig[HS_MAX_LOADS];
-
-    /* ---- signals: piecewise linear in t, constant beyond the ends, or a test input ---- */
-    int sig_start[HS_MAX_SIGNALS]; /* first knot */
-    int sig_n[HS_MAX_SIGNALS]; /* knots; equal times make a jump, right value from the jump on */
-    double knot_t[HS_MAX_KNOTS]; /* s (nknot) */
-    double knot_v[HS_MAX_KNOTS]; /* (nknot) */
-    int sig_kind[HS_MAX_SIGNALS]; /* enum hs_signal_kind (hs_test_input.h): knots or a test (nsignal) */
-    double sig_test[HS_MAX_SIGNALS][HS_TP_COUNT]; /* enum hs_test_param, SI (nsignal x HS_TP_COUNT) */
-
-    /* ---- environment ---- */
-    double gravity[3]; /* m/s^2 */
-
-    /* ---- hydraulics (seed 000 Sect. 3; seed 004 Pub. I Sect. 3) ----
-     * Nodes: 0..nvol-1 are volumes (pressure states), nvol..nvol+nsrc-1 constant sources. */
-    int nvol, nsrc, nthr, ndcv, ncyl;
-    int ncmp; /* components of hydraulics.components (kernels/hs_components.h) */
-    int nfs; /* friction states and the components' states in all (hs_state.fs) */
-    double B_oil; /* oil bulk modulus, Pa */
-    double rho; /* oil density, kg/m^3 */
-    double p_vapour; /* absolute pressure below which the lumped liquid is no longer valid
-                        (cavitation): a warning (HS_ST_CAVITATION), Pa */
-    double vol_V[HS_MAX_VOLS]; /* hose/pipe part of the volume, m^3 (nvol) */
-    double vol_B[HS_MAX_VOLS]; /* its bulk modulus, Pa (nvol) */
-    double vol_p0[HS_MAX_VOLS]; /* initial pressure, Pa (nvol) */
-    int vol_cyl[HS_MAX_VOLS]; /* cylinder whose chamber belongs to the volume, -1: none */
-    int vol_side[HS_MAX_VOLS]; /* 0: piston side, 1: rod side */
-    int vol_model[HS_MAX_VOLS]; /* enum hs_vol_model (nvol) */
-    double vol_gamma[HS_MAX_VOLS][2]; /* singular perturbation: the flow corrections gamma+
-                                         (its valve's U > 0) and gamma- (U < 0) of the throttle
-                                         flows it exchanges with lumped volumes (seed 004 Pub.
-                                         II eq. 35) (nvol x 2) */
-    int vol_dcv[HS_MAX_VOLS]; /* derived: the valve whose port A or B is the volume, -1 */
-    int vol_thr[HS_MAX_VOLS]; /* derived: the throttle with an end at the volume (the last), -1 */
-    double src_p[HS_MAX_SRCS]; /* source pressure, Pa (nsrc) */
-    int thr_a[HS_MAX_THR], thr_b[HS_MAX_THR]; /* nodes; positive flow a -> b */
-    double thr_Cd[HS_MAX_THR]; /* discharge coefficient */
-    double thr_A[HS_MAX_THR]; /* orifice area, m^2 */
-    double thr_Cv_given[HS_MAX_THR]; /* semi-empirical coefficient if > 0, m^3/(s sqrt(Pa)) */
-    double thr_dplim[HS_MAX_THR]; /* laminar band, Pa */
-    double thr_Cv[HS_MAX_THR]; /* derived: Cv_given or Cd A sqrt(2/rho), eq. (25) */
-    int dcv_P[HS_MAX_DCV], dcv_T[HS_MAX_DCV], dcv_A[HS_MAX_DCV], dcv_B[HS_MAX_DCV]; /* nodes */
-    double dcv_Cv[HS_MAX_DCV]; /* flow coefficient, m^3/(s V sqrt(Pa)) */
-    double dcv_kpath[HS_MAX_DCV][4]; /* factors of Cv for the paths P-A, B-T, P-B, A-T (1) */
-    double dcv_tau[HS_MAX_DCV]; /* spool time constant, s (or from f_-45: 1/(2 pi f)) */
-    double dcv_dplim[HS_MAX_DCV]; /* laminar band, Pa */
-    double dcv_U0[HS_MAX_DCV]; /* initial spool position, V */
-    int dcv_sig[HS_MAX_DCV]; /* U_ref signal, -1: constant 0 */
-    double dcv_dpcomp[HS_MAX_DCV]; /* a load-sensing section's pressure compensator: the drop it
-                                      holds across the meter-in edge, Pa (0: none) */
-    double dcv_Uls[HS_MAX_DCV]; /* the spool travel over which its load-sensing port opens, V */
-    int cyl_body_a[HS_MAX_CYLS], cyl_body_b[HS_MAX_CYLS]; /* base (a) and rod end (b), -1 ground */
-    double cyl_at_a[HS_MAX_CYLS][3], cyl_at_b[HS_MAX_CYLS][3]; /* body frames (ncyl x 3) */
-    double cyl_d_piston[HS_MAX_CYLS], cyl_d_rod[HS_MAX_CYLS]; /* diameters, m */
-    double cyl_stroke[HS_MAX_CYLS]; /* l: piston-side + rod-side chamber lengths, m */
-    double cyl_l_p0[HS_MAX_CYLS]; /* piston-side chamber length at t = 0, m */
-    double cyl_B[HS_MAX_CYLS]; /* cylinder wall bulk modulus, Pa */
-    int cyl_vol_p[HS_MAX_CYLS], cyl_vol_r[HS_MAX_CYLS]; /* volumes of the two chambers */
-    int cyl_fric[HS_MAX_CYLS]; /* enum hs_friction */
-    double cyl_fp[HS_MAX_CYLS][HS_MAX_FP]; /* friction parameters, enum hs_fric_param */
-    double cyl_ld[HS_MAX_CYLS], cyl_kd[HS_MAX_CYLS], cyl_cd[HS_MAX_CYLS]; /* end dampers
-                                                   (eq. 31 of Pub. III); ld = 0: none */
-    int cyl_init[HS_MAX_CYLS]; /* enum hs_cyl_init */
-    double cyl_init_p[HS_MAX_CYLS]; /* the given chamber pressure, Pa */
-    double cyl_init_F[HS_MAX_CYLS]; /* prescribed initial force, N (HS_CYLINIT_FORCE) */
-    double cyl_Ap[HS_MAX_CYLS], cyl_Ar[HS_MAX_CYLS]; /* derived: piston and annulus areas */
-    int cyl_fs0[HS_MAX_CYLS], cyl_nfs[HS_MAX_CYLS]; /* derived: first friction state, count */
-    /* the components beyond the seeds (ncmp; kernels/hs_components.h): relief and check
-     * valves, pumps, accumulators */
-    int cmp_type[HS_MAX_CMP]; /* enum hs_cmp_type */
-    int cmp_a[HS_MAX_CMP], cmp_b[HS_MAX_CMP]; /* nodes: from (a pump's inlet) and to (its
-                                                 outlet); an accumulator's volume in a, b -1 */
-    int cmp_ref[HS_MAX_CMP]; /* a load-sensing pump's sensed node, a motor's joint (the body
-                                 it turns), a hose's first internal volume, -1 otherwise */
-    int cmp_lsmask[HS_MAX_CMP]; /* a load-sensing pump's sensed valve sections (bit i: valve i;
-                                   its sense is their highest load pressure), 0 otherwise */
-    int cmp_dyn[HS_MAX_CMP]; /* its states (hs_cmp_nstates: 1 for a variable pump and a relief
-                                valve given a poppet time constant, a hose's segments), fixed
-                                by the model file: a sweep of tau cannot change the layout */
-    double cmp_par[HS_MAX_CMP][HS_CMP_NPAR]; /* parameters by slot (HS_COMPONENT_PARAMS), SI
-                                                (ncmp x HS_CMP_NPAR) */
-    int cmp_fs0[HS_MAX_CMP]; /* derived: its state's index in fs (after the cylinders'
-                                friction states), -1: none */
-    int cmp_mot[HS_MAX_CMP]; /* derived: a motor's index among the motors (hs_hyd.wm, Tm), -1 */
-    int nmot; /* derived: motors among the components */
-
-    /* ---- integrator settings (seed 000 eqs. 32-41; seed 004 Pub. I eqs. 15-28) ---- */
-    double dt; /* s */
-    double t_end; /* s */
-    double tol_z; /* Newton tolerance on position updates, rad or m */
-    double tol_p; /* ... on pressure updates, Pa */
-    double tol_fs; /* ... on friction-state updates (m, or 1 for the film h) */
-    double penalty; /* alpha of the augmented Lagrangian (the least: hs_penalty) */
-    double penalty_ratio; /* alpha dt^2/4 at least this times the largest mass-matrix
-                             diagonal entry (hs_penalty); 0: alpha as given */
-    double max_iter; /* Newton iteration limit per step (integer-valued) */
-    double fd_rel; /* forward-difference increment: fd_rel * max(fd_floor, |x|), eq. (41) */
-    double fd_floor;
-    int newton; /* enum hs_newton */
-    int predictor; /* enum hs_predictor (fixed steps; adaptive steps always extrapolate) */
-    int formulation; /* enum hs_formulation */
-    /* error-controlled steps (step = HS_STEP_ADAPTIVE; hs_step_adaptive): the local error of
-     * each class of unknowns against atol + rtol |value| in a weighted RMS norm */
-    int step; /* enum hs_step_control */
-    int method; /* enum hs_method (adaptive steps; fixed steps are always trapezoidal) */
-    double rtol; /* relative tolerance of the local error, all classes */
-    double atol_z; /* absolute tolerances: positions, rad or m */
-    double atol_zd; /* velocities, rad/s or m/s */
-    double atol_p; /* pressures, Pa */
-    double atol_fs; /* friction states */
-    double atol_U; /* spool positions, V */
-    double h_init; /* first step, and the step after a signal knot (a restart), s */
-    double h_min; /* below this a step that fails is the instance's failure, s */
-    double h_max; /* largest step, s */
-
-    /* ---- co-simulation (coupling = HS_COUPLE_COSIM; kernels/hs_cosim.h) ---- */
-    int coupling; /* enum hs_coupling */
-    int cosim_mech; /* enum hs_cosim_mech */
-    int cosim_hyd; /* enum hs_cosim_hyd */
-    int cosim_exchange; /* enum hs_cosim_exchange */
-    int cosim_extrap; /* Lagrange order 0..HS_CEXT_MAX_ORDER, or HS_CEXT_INTEGRATE */
-    int cosim_extrap_mech; /* the mechanics' inputs: Lagrange order 0..HS_CEXT_MAX_ORDER */
-    double cosim_h_hyd; /* the hydraulics' step, s; dt (= H) a whole multiple of it */
-    double cosim_i1al_xi; /* i1al's constraint stabilisation (Pub. III eq. 17): damping ratio xi */
-    double cosim_i1al_omega; /* and natural frequency omega, rad/s */
+    HS_MODEL_MEMBERS(HS_MODEL_S_, HS_MODEL_F_, HS_MODEL_A_, HS_MODEL_R_)
 } hs_model;
 
 /* ---- how the engine reads the model ----
