@@ -8,9 +8,10 @@
 # writes a report.
 #
 #   [HS_COMMIT=<commit>] scripts/gpu_session.sh [--quick] [--sizes 1000,10000,...]
-#                                               [--backends LIST] [--generic LIST]
-#                                               [--generic-sizes LIST] [--no-ncu]
-# (--generic and --generic-sizes: the second pass, the batched cuBLAS path; the names are kept)
+#                                               [--backends LIST] [--cublas LIST]
+#                                               [--cublas-sizes LIST] [--no-ncu]
+# (--cublas and --cublas-sizes: the second pass, the batched cuBLAS path; the old names
+# --generic and --generic-sizes still work)
 #                                               [--deadline-s 480] [--no-bench] [--jobs N]
 #
 # The GPU machine has CUDA, CMake and Python but no package registry: the libraries come from
@@ -44,17 +45,17 @@
 # kernels were removed; gpu_prepare.sh 150 s, a carry of 13.6 MB; the carried build unpacked
 # into a copy of the tree with its source path elsewhere; `PATH=<fake nvidia-smi>:$PATH
 # HS_SESSION_EMUL=<CUDA build>/tests/hydrosweep_gpu_emul scripts/gpu_session.sh --sizes 1000
-# --generic-sizes 1000 --quick`). Each report line ends with the session time it was written
-# at. Without --generic-sizes 1000 (the cuBLAS pass at its default 1e5 on the emulated device)
+# --cublas-sizes 1000 --quick`; --cublas-sizes was then named --generic-sizes). Each report line
+# ends with the session time it was written at. Without --cublas-sizes 1000 (the cuBLAS pass at its default 1e5 on the emulated device)
 # that pass timed out at its 320 s budget and the session exited 1 in 433 s: the phases after it
 # still ran (kernel figures from the carried cache at 331 s, cosim grid and search validated at
 # 332 and 338 s, the branch pendulum's 16384 instances and their validation at 433 s). On a GPU
 # those runs take seconds; there the benchmark's budget is what decides how far it gets.
-# With --generic-sizes 1000 every phase passed by 127 s: both bench passes by 10 s, figures,
+# With --cublas-sizes 1000 every phase passed by 127 s: both bench passes by 10 s, figures,
 # cosim grid and search validated at 15 s, the trees (16384 instances on the emulated device,
 # 96 s) and the validations of the ball chain, components and excavator sweeps at 127 s.
 # Again at 64df366 (host/tree, outputs.every; gpu_prepare.sh 121 s, carry 13.8 MB), with
-# --sizes 1000 --generic-sizes 1000 --quick: the same phases passed by 147 s (trees 105 s of
+# --sizes 1000 --cublas-sizes 1000 --quick: the same phases passed by 147 s (trees 105 s of
 # them); the excavator's 32768 x 8 s run then took the rest of the emulated window and was
 # stopped at the deadline (450 s); the session exited 0 in 450 s.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
@@ -69,12 +70,12 @@ QUICK=0
 NCU=1 # when ncu is there
 # the benchmark in two passes, most valuable first (issue 29): the default path (specialised,
 # full Newton), modified Newton and adaptive steps at these sizes, with the cpu backend beside
-# them; then the library-backed alternative (the batched cuBLAS path) at GENERIC_SIZES with what
-# is left (the generic kernels are retired: the options keep their names)
+# them; then the library-backed alternative (the batched cuBLAS path) at CUBLAS_SIZES with what
+# is left
 BACKENDS=gpu,gpu_modified,gpu_adaptive,cpu
 SIZES=100000,1000000
-GENERIC=gpu_cublas
-GENERIC_SIZES=100000
+CUBLAS=gpu_cublas
+CUBLAS_SIZES=100000
 DEADLINE=480 # a device command may run 600 s; the machine's start and the transfers come on top
 BENCH=1
 JOBS=$(nproc)
@@ -85,12 +86,12 @@ while [ $# -gt 0 ]; do
     --backends) BACKENDS=$2; shift ;;
     --ncu) NCU=1 ;;
     --no-ncu) NCU=0 ;;
-    --generic) GENERIC=$2; shift ;;
-    --generic-sizes) GENERIC_SIZES=$2; shift ;;
+    --cublas|--generic) CUBLAS=$2; shift ;;
+    --cublas-sizes|--generic-sizes) CUBLAS_SIZES=$2; shift ;;
     --deadline-s) DEADLINE=$2; shift ;;
     --no-bench) BENCH=0 ;;
     --jobs) JOBS=$2; shift ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^# Rehearsed/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "gpu_session: unknown option $1" >&2; exit 1 ;;
     esac
     shift
@@ -230,10 +231,10 @@ if [ "$BENCH" = 1 ]; then
     else
         bench_pass "default path ($BACKENDS at $SIZES)" "$OUTDIR" "$budget" "$SIZES" "$BACKENDS"
         budget=$(($(left) - 150))
-        if [ -n "$GENERIC" ] && [ "$budget" -ge 30 ]; then
-            mkdir -p "$LOGS/generic"
-            bench_pass "cuBLAS path ($GENERIC at $GENERIC_SIZES; in logs/generic)" "$LOGS/generic" "$budget" \
-                "$GENERIC_SIZES" "$GENERIC"
+        if [ -n "$CUBLAS" ] && [ "$budget" -ge 30 ]; then
+            mkdir -p "$LOGS/cublas"
+            bench_pass "cuBLAS path ($CUBLAS at $CUBLAS_SIZES; in logs/cublas)" "$LOGS/cublas" "$budget" \
+                "$CUBLAS_SIZES" "$CUBLAS"
         fi
     fi
 fi
