@@ -31,7 +31,7 @@ ROOTS=(libfyaml0 libfyaml-dev
        libsundials-ida6 libsundials-nvecserial6 libsundials-sunmatrix4 libsundials-sunlinsol3
        libsundials-dev
        libhdf5-103-1 libhdf5-dev hdf5-tools
-       librandom123-dev
+       librandom123-dev zlib1g-dev
        pkgconf pkgconf-bin libpkgconf3)
 # sonames every Linux userland has (glibc, the GCC runtime, zlib)
 BASE_RE='^(libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libanl|ld-linux-x86-64|libgcc_s|libstdc\+\+|libz)\.so'

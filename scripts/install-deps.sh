@@ -11,7 +11,7 @@
 set -euo pipefail
 
 PKGS=(build-essential cmake pkg-config libfyaml-dev liblapack-dev libblas-dev liblapacke-dev
-      libsundials-dev libhdf5-dev hdf5-tools librandom123-dev python3 python3-numpy python3-h5py python3-matplotlib
+      libsundials-dev libhdf5-dev zlib1g-dev hdf5-tools librandom123-dev python3 python3-numpy python3-h5py python3-matplotlib
       python3-pandas python3-xarray python3-scipy python3-venv python3-wheel python3-pytest libopenmpi-dev
       openmpi-bin graphviz)
 for arg in "$@"; do

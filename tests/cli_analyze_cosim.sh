@@ -106,4 +106,33 @@ fi
 [ $? -eq 2 ] && grep -q "must be a number > 0" e2.log && ok || bad "--max-order -1: $(cat e2.log)"
 "$HS" analyze cosim nosuch.h5 >e3.log 2>&1
 [ $? -eq 2 ] && ok || bad "a missing file: $(cat e3.log)"
+# a damaged file (issue 47, class 3): a zeroed chunk of /stats/E_res (its Fletcher32 zeroed
+# too, which that checksum cannot see) and each search attribute changed; analyze and the C
+# reader (merge) name the damage instead of a changed recommendation or a traceback
+"$PY" - <<'PYEOF' && ok || bad "damaged copies of s.h5"
+import h5py, numpy as np, shutil
+shutil.copy("s.h5", "z.h5")
+with h5py.File("z.h5", "r+") as f:  # the rows of chunk 3 as a lost write leaves them
+    d = f["stats/E_res"]
+    d.id.write_direct_chunk((24, 0), np.zeros(d.chunks, d.dtype).tobytes() + b"\0" * 4)
+for k, (name, v) in enumerate([("search_nH", np.int32(0)), ("search_param_roles", None),
+                               ("search_inputs", np.array([b"step", b"sine 3 Hz"])), ("search_crc32", np.uint32(7))]):
+    shutil.copy("s.h5", "a%d.h5" % k)
+    with h5py.File("a%d.h5" % k, "r+") as f:
+        if v is None:
+            v = f.attrs[name].copy()
+            v[0] = 9
+        f.attrs.modify(name, v)
+PYEOF
+"$HS" analyze cosim z.h5 >e4.log 2>&1
+[ $? -eq 2 ] && grep -q "dataset /stats/E_res: checksum mismatch (CRC-32) in chunk 3 (rows 24..31)" e4.log && ok ||
+  bad "analyze cosim of a zeroed chunk: $(cat e4.log)"
+for k in 0 1 2 3; do
+  "$HS" analyze cosim a$k.h5 >e5.log 2>&1
+  [ $? -eq 2 ] && grep -q "results file is damaged: the search's attributes" e5.log && ! grep -q Traceback e5.log && ok ||
+    bad "analyze cosim, search attribute $k changed: $(cat e5.log)"
+  "$HS" merge m$k.h5 a$k.h5 >e6.log 2>&1
+  [ $? -eq 2 ] && grep -q "results file is damaged: the search's attributes" e6.log && [ ! -e m$k.h5 ] && ok ||
+    bad "merge, search attribute $k changed: $(cat e6.log)"
+done
 finish cli_analyze_cosim

@@ -286,7 +286,7 @@ if [ "$PY" = /usr/bin/python3 ]; then
   if ! nopy/python3 -S -c 'import numpy' >/dev/null 2>&1; then
     nopy/python3 -S "$RR" r.h5 --rows 1 >np.txt 2>np_err.txt; rc=$?
     [ $rc -eq 0 ] && grep -q 'has no numpy/h5py.*running with /usr/bin/python3' np_err.txt \
-      && grep -q '^file: r.h5 (format_version 4, complete)' np.txt \
+      && grep -q '^file: r.h5 (format_version 5, complete)' np.txt \
       && ok || bad "re-run with /usr/bin/python3: rc $rc $(cat np_err.txt) $(head -3 np.txt)"
     HS_READ_RESULTS_REEXEC=1 nopy/python3 -S "$RR" r.h5 >/dev/null 2>np_err2.txt; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs numpy and h5py: run it with /usr/bin/python3' np_err2.txt \

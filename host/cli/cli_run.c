@@ -648,7 +648,7 @@ int hs_cli_validate(int argc, char **argv)
 int hs_cli_merge(int argc, char **argv)
 {
     hs_error err;
-    int rc;
+    int rc, k;
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: hydrosweep merge OUT.h5 PIECE.h5 [PIECE.h5 ...]\n"
                "\n"
@@ -661,7 +661,10 @@ int hs_cli_merge(int argc, char **argv)
         fprintf(stderr, "usage: hydrosweep merge OUT.h5 PIECE.h5 [PIECE.h5 ...]\n");
         return 1;
     }
-    rc = hs_results_merge(argv[1], (const char *const *)(argv + 2), argc - 2, &err);
+    /* the pieces' /params re-derived from their stored sweep (hs_results_check_params_file),
+     * then merged (which checks every chunk against its checksums) */
+    for (k = 2, rc = 0; k < argc && !rc; ++k) rc = hs_results_check_params_file(argv[k], &err);
+    if (!rc) rc = hs_results_merge(argv[1], (const char *const *)(argv + 2), argc - 2, &err);
     if (rc) {
         hs_cli_error(NULL, &err);
         return 2;

@@ -13,6 +13,12 @@
  *   (res_check_done), finishing what the quantiles and the CSV use. The cost: 4 bytes per
  *   chunk, and HDF5 writes every checksummed chunk at creation (zeros, or the fill value),
  *   so the raw data is written twice (docs/results-format.md, Checksums, has the figures).
+ * - Fletcher32 cannot see a chunk zeroed or erased (all 0xFF) together with its checksum, nor
+ *   tell the 16-bit words 0x0000 and 0xFFFF apart. So each run chunk's rows of every row
+ *   dataset also have a CRC-32 (zlib's crc32: the CRC of zeros is not zero) of their bytes as
+ *   stored (little-endian, row-major), in /crc (nchunk x nds, uint32; its attribute datasets
+ *   names the columns), written with the chunk before /done and checked wherever finished
+ *   chunks are used again: --resume, merge, simulate --from (check_chunk).
  * - /done[c] is written and flushed after chunk c's data has been flushed, so a set flag
  *   always means complete rows.
  * - No times are recorded in object headers (H5Pset_obj_track_times off) and nothing
@@ -48,6 +54,7 @@
 
 #include "gpu/backend_gpu.h"
 #include "base/fileio.h"
+#include "hs/sweep.h"
 #include "results/results_h5.h"
 
 #define RES_SCRATCH_BYTES ((size_t)8 << 20) /* rows are converted in blocks of about this */
@@ -179,11 +186,12 @@ struct hs_results {
     const char *open_path;   /* the file actually open (messages) */
     hsr_info I;
     long nrun, nchunk;
-    hid_t file, done_ds;
+    hid_t file, done_ds, crc_ds;
     int nds;
     rds *ds;
     hid_t *ens;          /* (nsig) /ensemble/<signal> */
     unsigned char *done; /* (nchunk) */
+    unsigned int *crc;   /* (nchunk x nds) /crc: CRC-32 of each chunk's rows of each row dataset */
     void *scratch;
     size_t scratch_n;
     int readonly;
@@ -216,7 +224,8 @@ static int res_close_h5(hs_results *r)
                 r->ens[k] = -1;
             }
     if (r->done_ds >= 0 && H5Dclose(r->done_ds) < 0) st = -1;
-    r->done_ds = -1;
+    if (r->crc_ds >= 0 && H5Dclose(r->crc_ds) < 0) st = -1;
+    r->done_ds = r->crc_ds = -1;
     if (r->file >= 0 && H5Fclose(r->file) < 0) st = -1;
     r->file = -1;
     return st;
@@ -230,6 +239,7 @@ static void res_free(hs_results *r)
     free(r->ds);
     free(r->ens);
     free(r->done);
+    free(r->crc);
     free(r->scratch);
     free(r->path);
     free(r->part);
@@ -258,7 +268,7 @@ static hs_results *res_new(const char *path)
     hs_results *r = (hs_results *)calloc(1, sizeof *r);
     size_t k;
     if (!r) return NULL;
-    r->file = r->done_ds = -1;
+    r->file = r->done_ds = r->crc_ds = -1;
     r->lock_fd = -1;
     r->path = hsr_dupstr(path);
     r->part = hsr_catstr(path, ".part");
@@ -309,7 +319,8 @@ static int res_table(hs_results *r)
     r->ds = (rds *)calloc((size_t)n, sizeof *r->ds);
     r->ens = (hid_t *)calloc((size_t)r->I.nsig + 1, sizeof *r->ens);
     r->done = (unsigned char *)calloc((size_t)r->nchunk + 1, 1);
-    if (!r->ds || !r->ens || !r->done) return -1;
+    r->crc = (unsigned int *)calloc((size_t)r->nchunk * (size_t)n + 1, sizeof *r->crc);
+    if (!r->ds || !r->ens || !r->done || !r->crc) return -1;
     r->nds = n;
     for (k = 0; k < r->I.nsig; ++k) r->ens[k] = -1;
     for (k = 0; k < n; ++k) {
@@ -383,11 +394,13 @@ static void *res_scratch(hs_results *r, size_t bytes)
     return r->scratch;
 }
 
-/* Rows of a row dataset; errors name the file and the dataset. */
+/* Rows of a row dataset; errors name the file and the dataset. crc (if not NULL) continues
+ * with the rows' bytes. */
 static int ds_rows_write(hs_results *r, const rds *d, long row0, long nrows, const void *buf,
-                         hs_error *err)
+                         unsigned long *crc, hs_error *err)
 {
     int st = hsr_rows_io(d->id, d->rank, d->ncols, d->mtype, row0, nrows, buf, NULL);
+    if (crc && st == 0) *crc = hsr_crc32_add(*crc, buf, (size_t)nrows * (size_t)d->ncols * d->msize);
     /* -2: a chunk changed in part failed its checksum when read back (HDF5 reads it first) */
     if (st == -2)
         return hsr_checksum_fail(d->id, d->name, d->rank, d->ncols, row0, nrows, r->open_path, err);
@@ -407,6 +420,65 @@ static int ds_rows_read(hs_results *r, const rds *d, long row0, long nrows, void
 }
 
 static int res_verify(const hs_results *r, hs_error *err);
+
+/* The stored bytes are the memory's (checksums of the buffers are the file's): little-endian
+ * hosts with the LP64 sizes of the row datasets' types (int32, int64, float64). */
+typedef char res_lp64_check[(sizeof(int) == 4 && sizeof(long) == 8 && sizeof(double) == 8) ? 1 : -1];
+
+/* The CRC-32 of chunk c's rows of row dataset k as read back (HDF5 checks Fletcher32 on the way). */
+static int chunk_crc(hs_results *r, int k, long c, unsigned long *crc, hs_error *err)
+{
+    const rds *D = &r->ds[k];
+    long a = c * r->I.chunk, e = a + r->I.chunk < r->nrun ? a + r->I.chunk : r->nrun, bl = block_rows(D), b0;
+    int rc;
+    *crc = hsr_crc32(NULL, 0);
+    for (b0 = a; b0 < e && D->ncols > 0; b0 += bl) {
+        long nb = e - b0 < bl ? e - b0 : bl;
+        size_t bytes = (size_t)nb * (size_t)D->ncols * D->msize;
+        void *buf = res_scratch(r, bytes);
+        if (!buf) return hsr_oom(err, r->open_path);
+        if ((rc = ds_rows_read(r, D, b0, nb, buf, err))) return rc;
+        *crc = hsr_crc32_add(*crc, buf, bytes);
+    }
+    return HS_OK;
+}
+
+/* Finished chunk c checked against /crc: every row dataset (only < 0), or the one of kind only. */
+static int check_chunk(hs_results *r, long c, int only, hs_error *err)
+{
+    unsigned long got;
+    int k, rc;
+    for (k = 0; k < r->nds; ++k) {
+        unsigned int want = r->crc[c * r->nds + k];
+        long a = c * r->I.chunk, e = a + r->I.chunk < r->nrun ? a + r->I.chunk : r->nrun;
+        if (only >= 0 && r->ds[k].kind != only) continue;
+        if ((rc = chunk_crc(r, k, c, &got, err))) return rc;
+        if (got != want)
+            return hs_error_set(err, HS_ERR_IO, r->open_path, 0, 0, "",
+                                "results file is damaged: dataset %s: checksum mismatch (CRC-32) in "
+                                "chunk %ld (rows %ld..%ld): its rows have CRC-32 0x%08lx, /crc[%ld][%d] "
+                                "says 0x%08x: %s",
+                                r->ds[k].name, c, a, e - 1, got, c, k, want, HSR_WHY_DAMAGED);
+    }
+    return HS_OK;
+}
+
+/* /crc of a new file: (nchunk x nds), its columns named by the attribute datasets. */
+static int make_crc(hs_results *r, hs_error *err)
+{
+    hsize_t dims[2];
+    const char **names = (const char **)malloc((size_t)r->nds * sizeof *names);
+    int k, ok;
+    if (!names) return hsr_oom(err, r->part);
+    for (k = 0; k < r->nds; ++k) names[k] = r->ds[k].name;
+    dims[0] = (hsize_t)r->nchunk;
+    dims[1] = (hsize_t)r->nds;
+    ok = (r->crc_ds = hsr_make_ds(r->file, "/crc", H5T_STD_U32LE, 2, dims, 0, NULL)) >= 0 &&
+         hsr_attr_put_strs(r->crc_ds, "datasets", r->nds, names) >= 0 &&
+         (r->nchunk == 0 || hsr_write_all(r->crc_ds, H5T_NATIVE_UINT, r->crc) >= 0);
+    free(names);
+    return ok ? HS_OK : hsr_fail(err, r->part, "cannot write /crc");
+}
 
 /* A file system without room for the whole file fails before the run, not hours into it
  * (the datasets' space is reserved at creation and filled chunk by chunk). The estimate is the
@@ -544,7 +616,7 @@ static int res_create(hs_results *r, hs_error *err)
         long *v = (long *)res_scratch(r, (size_t)n * sizeof *v);
         if (!v) return hsr_oom(err, r->part);
         for (j = 0; j < n; ++j) v[j] = I->i_begin + k + j;
-        if ((rc = ds_rows_write(r, &r->ds[K_INSTANCE], k, n, v, err))) return rc;
+        if ((rc = ds_rows_write(r, &r->ds[K_INSTANCE], k, n, v, NULL, err))) return rc;
     }
     dims[0] = (hsize_t)I->ntime;
     if ((d = hsr_make_ds(r->file, "/traj/time", H5T_IEEE_F64LE, 1, dims, 0, NULL)) < 0 ||
@@ -557,7 +629,7 @@ static int res_create(hs_results *r, hs_error *err)
     if ((r->done_ds = hsr_make_ds(r->file, "/done", H5T_STD_U8LE, 1, dims, 0, NULL)) < 0 ||
         (r->nchunk > 0 && hsr_write_all(r->done_ds, H5T_NATIVE_UCHAR, r->done) < 0))
         return hsr_fail(err, r->part, "cannot write /done");
-    if ((rc = make_ensemble(r, err))) return rc;
+    if ((rc = make_crc(r, err)) || (rc = make_ensemble(r, err))) return rc;
     if (H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         return hsr_fail(err, r->part, "cannot flush the file");
     return HS_OK;
@@ -601,6 +673,35 @@ static int need_checksum(hid_t d, const char *name, const char *fpath, hs_error 
                             "filter; written by another program?)",
                             name);
     return HS_OK;
+}
+
+/* /crc read into r->crc, its shape and column names checked against the row datasets. */
+static int open_crc(hs_results *r, const char *fpath, hs_error *err)
+{
+    hsize_t dims[2] = {0, 0};
+    char **names = NULL;
+    int k, bad = 0, rc;
+    hid_t s;
+    if (H5Lexists(r->file, "/crc", H5P_DEFAULT) <= 0 || (r->crc_ds = H5Dopen2(r->file, "/crc", H5P_DEFAULT)) < 0)
+        return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
+                            "results file is damaged: it has no /crc (the chunks' CRC-32 checksums)");
+    if ((rc = need_checksum(r->crc_ds, "/crc", fpath, err))) return rc;
+    if ((s = H5Dget_space(r->crc_ds)) >= 0) {
+        bad = H5Sget_simple_extent_ndims(s) != 2;
+        if (!bad) H5Sget_simple_extent_dims(s, dims, NULL);
+        H5Sclose(s);
+    }
+    bad = bad || dims[0] != (hsize_t)r->nchunk || dims[1] != (hsize_t)r->nds ||
+          hsr_attr_get_strs_n(r->crc_ds, "datasets", r->nds, &names) < 0;
+    for (k = 0; !bad && k < r->nds; ++k) bad = strcmp(names[k], r->ds[k].name) != 0;
+    if (names) hsr_free_strs(names, r->nds);
+    if (bad)
+        return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
+                            "results file is damaged: /crc is not (%ld chunks x %d datasets) with "
+                            "the attribute datasets naming them",
+                            r->nchunk, r->nds);
+    if (r->nchunk == 0) return HS_OK;
+    return hsr_rows_read(r->crc_ds, "/crc", 2, r->nds, H5T_NATIVE_UINT, 0, r->nchunk, r->crc, fpath, err);
 }
 
 /* Opens file fpath (r->part or a finished file), reads its description, opens and checks its
@@ -687,33 +788,81 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
             return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
                                 "results file is damaged: /done[%d] is %d (0 or 1 expected)", k,
                                 r->done[k]);
+    return open_crc(r, fpath, err);
+}
+
+/* Every finished chunk of every row dataset read once and checked (resume, merge): HDF5
+ * verifies each chunk's Fletcher32 on the read and check_chunk its CRC-32, so damaged rows are
+ * an error now, before any instance runs, and not at the end (the quantiles and the CSV read
+ * /status, /params, /stats and the other per-instance datasets) or never (/traj and /eig are
+ * copied into the complete file unread). */
+static int res_check_done(hs_results *r, hs_error *err)
+{
+    long c;
+    int rc;
+    for (c = 0; c < r->nchunk; ++c)
+        if (r->done[c] && (rc = check_chunk(r, c, -1, err))) return rc;
     return HS_OK;
 }
 
-/* Every finished chunk of every row dataset read once (resume): HDF5 verifies each chunk's
- * checksum on the read, so damaged rows are an error now, before any instance runs, and not
- * at the end (the quantiles and the CSV read /status, /params, /stats and the other per-
- * instance datasets) or never (/traj and /eig are copied into the complete file unread). */
-static int res_check_done(hs_results *r, hs_error *err)
+/* /params of every finished chunk re-derived from the sampler, as simulate --from does: the
+ * sweep and model texts the file stores, its instance count; a value that is not the sweep's
+ * (another version's sampler, or a file changed with its checksums) fails. */
+static int check_params(hs_results *r, hs_error *err)
 {
-    long c, k, b0;
-    int rc;
-    for (k = 0; k < r->nds; ++k) {
-        const rds *D = &r->ds[k];
-        long bl = block_rows(D);
-        if (D->ncols == 0) continue;
-        for (c = 0; c < r->nchunk; ++c) {
-            long a = c * r->I.chunk, e = a + r->I.chunk < r->nrun ? a + r->I.chunk : r->nrun;
-            if (!r->done[c]) continue;
-            for (b0 = a; b0 < e; b0 += bl) {
-                long nb = e - b0 < bl ? e - b0 : bl;
-                void *buf = res_scratch(r, (size_t)nb * (size_t)D->ncols * D->msize);
-                if (!buf) return hsr_oom(err, r->open_path);
-                if ((rc = ds_rows_read(r, D, b0, nb, buf, err))) return rc;
-            }
-        }
+    const hsr_info *I = &r->I;
+    hs_sweep sw;
+    hs_model_desc md;
+    long c, i;
+    int j, rc;
+    if (I->nparam == 0 || r->nrun == 0) return HS_OK;
+    if ((rc = hs_sweep_load_stored(I->sweep_text, I->sweep_path, I->model_text, &sw, &md, err))) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        return hs_error_set(err, HS_ERR_IO, r->open_path, 0, 0, "",
+                            "cannot re-derive /params: the sweep the file stores does not load: %s", msg);
     }
-    return HS_OK;
+    sw.n = I->n_total; /* the run's count (run -n) defines the Latin-hypercube strata */
+    rc = sw.nparam == I->nparam ? HS_OK
+                                : hs_error_set(err, HS_ERR_IO, r->open_path, 0, 0, "",
+                                               "results file is damaged: /params has %d columns, its sweep %d",
+                                               I->nparam, sw.nparam);
+    for (c = 0; c < r->nchunk && !rc; ++c) {
+        long a = c * I->chunk, e = a + I->chunk < r->nrun ? a + I->chunk : r->nrun;
+        double *v = NULL;
+        if (!r->done[c]) continue;
+        if (!(rc = check_chunk(r, c, K_PARAMS, err))) /* its checksums first: damage named as such */
+            rc = (v = (double *)res_scratch(r, (size_t)(e - a) * (size_t)I->nparam * sizeof *v))
+                     ? ds_rows_read(r, &r->ds[K_PARAMS], a, e - a, v, err)
+                     : hsr_oom(err, r->open_path);
+        for (i = a; i < e && !rc; ++i)
+            for (j = 0; j < I->nparam && !rc; ++j) {
+                double want = hs_sweep_sample(&sw, I->i_begin + i, j), got = v[(i - a) * I->nparam + j];
+                if (!(got == want || (isnan(got) && isnan(want))) || strcmp(sw.param[j].name, I->pname[j]))
+                    rc = hs_error_set(err, HS_ERR_IO, r->open_path, 0, 0, "",
+                                      "results file is damaged: /params[%ld][%d] (instance %ld, %s) is %.17g, "
+                                      "its sweep gives %.17g (%s): the file was changed or made by another version",
+                                      i, j, I->i_begin + i, I->pname[j], got, want, sw.param[j].name);
+            }
+    }
+    hs_sweep_free(&sw);
+    hs_model_desc_free(&md);
+    return rc;
+}
+
+int hs_results_check_params(hs_results *r, hs_error *err)
+{
+    return r ? check_params(r, err) : hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no results");
+}
+
+int hs_results_check_params_file(const char *path, hs_error *err)
+{
+    hs_results *r = path ? res_new(path) : NULL;
+    int rc;
+    if (!r) return path ? hsr_oom(err, path) : hs_error_set(err, HS_ERR_ARG, "", 0, 0, "", "no results file given");
+    if (!(rc = res_open(r, path, 0, err))) rc = check_params(r, err);
+    res_free(r);
+    return rc;
 }
 
 int hs_results_resume(const char *path, const hs_results_layout *L, const hs_results_meta *meta,
@@ -777,7 +926,9 @@ int hs_results_chunk_done(const hs_results *r, long c)
 static int set_done(hs_results *r, long c, hs_error *err)
 {
     unsigned char one = 1;
-    int st;
+    int st = hsr_rows_io(r->crc_ds, 2, r->nds, H5T_NATIVE_UINT, c, 1, r->crc + c * r->nds, NULL);
+    if (st == -2) return hsr_checksum_fail(r->crc_ds, "/crc", 2, r->nds, c, 1, r->part, err);
+    if (st < 0) return hsr_fail(err, r->part, "cannot write /crc[%ld]", c);
     if (H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         return hsr_fail(err, r->part, "cannot flush chunk %ld", c);
     /* /done is one checksummed chunk: HDF5 reads it (checking it) to change one flag */
@@ -888,8 +1039,15 @@ int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, cons
     for (k = 0; k < r->nds; ++k) {
         const rds *D = &r->ds[k];
         const void *src = NULL;
+        unsigned long crc = hsr_crc32(NULL, 0);
         switch (D->kind) {
-        case K_INSTANCE: continue; /* written at creation */
+        case K_INSTANCE: { /* written at creation: its CRC from the same values */
+            long *v = (long *)res_scratch(r, (size_t)cnt * sizeof *v), j;
+            if (!v) return hsr_oom(err, r->part);
+            for (j = 0; j < cnt; ++j) v[j] = r->I.i_begin + row0 + j;
+            r->crc[c * r->nds + k] = (unsigned int)hsr_crc32(v, (size_t)cnt * sizeof *v);
+            continue;
+        }
         case K_PARAMS: src = params; break;
         case K_STATUS: src = bo->status; break;
         case K_STEPS: src = bo->steps; break;
@@ -912,7 +1070,7 @@ int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, cons
         default: break;
         }
         if (src) {
-            if ((rc = ds_rows_write(r, D, row0, cnt, src, err))) return rc;
+            if ((rc = ds_rows_write(r, D, row0, cnt, src, &crc, err))) return rc;
         } else if (D->ncols > 0) {
             long b = block_rows(D), i0;
             for (i0 = 0; i0 < cnt; i0 += b) {
@@ -921,9 +1079,10 @@ int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, cons
                     (double *)res_scratch(r, (size_t)nb * (size_t)D->ncols * sizeof(double));
                 if (!buf) return hsr_oom(err, r->part);
                 transpose_rows(r, D, bo, i0, nb, buf);
-                if ((rc = ds_rows_write(r, D, row0 + i0, nb, buf, err))) return rc;
+                if ((rc = ds_rows_write(r, D, row0 + i0, nb, buf, &crc, err))) return rc;
             }
         }
+        r->crc[c * r->nds + k] = (unsigned int)crc;
     }
     return set_done(r, c, err);
 }
@@ -1413,7 +1572,9 @@ int hs_results_read_instance(const char *path, long i, int max, char names[][112
                           chunk);
         goto done;
     }
-    if ((rc = ds_rows_read(r, &r->ds[K_INSTANCE], row, 1, &iv, err))) goto done;
+    if ((rc = check_chunk(r, chunk, K_INSTANCE, err)) || (rc = check_chunk(r, chunk, K_PARAMS, err)) ||
+        (rc = ds_rows_read(r, &r->ds[K_INSTANCE], row, 1, &iv, err)))
+        goto done;
     if (iv != i) {
         rc = hs_error_set(err, HS_ERR_IO, fp, 0, 0, "",
                           "results file is damaged: /instance[%ld] is %ld, not %ld", row, iv, i);
@@ -1476,7 +1637,7 @@ static int merge_copy(hs_results *out, hs_results *p, hs_error *err)
                                             b0 + i, ((long *)buf)[i], off + b0 + i);
                 continue;
             }
-            if ((rc = ds_rows_write(out, D, off + b0, nb, buf, err))) return rc;
+            if ((rc = ds_rows_write(out, D, off + b0, nb, buf, NULL, err))) return rc;
         }
     }
     return HS_OK;
@@ -1515,6 +1676,7 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
                               P[k]->nchunk, miss);
             goto done;
         }
+        if ((rc = res_check_done(P[k], err))) goto done; /* every chunk against /crc */
         if (k > 0) {
             hsr_info_diff(&P[0]->I, &P[k]->I, 1, diff, sizeof diff);
             if (diff[0]) {
@@ -1575,7 +1737,18 @@ int hs_results_merge(const char *outp, const char *const *pieces, int npieces, h
         res_free(P[k]);
         P[k] = NULL;
     }
-    for (c = 0; c < out->nchunk; ++c) out->done[c] = 1;
+    for (c = 0; c < out->nchunk; ++c) { /* the output's chunks, read back */
+        for (k = 0; k < out->nds; ++k) {
+            unsigned long v;
+            if ((rc = chunk_crc(out, k, c, &v, err))) goto done;
+            out->crc[c * out->nds + k] = (unsigned int)v;
+        }
+        out->done[c] = 1;
+    }
+    if (out->nchunk > 0 && hsr_write_all(out->crc_ds, H5T_NATIVE_UINT, out->crc) < 0) {
+        rc = hsr_fail(err, out->part, "cannot write /crc");
+        goto done;
+    }
     if (out->nchunk > 0 && hsr_write_all(out->done_ds, H5T_NATIVE_UCHAR, out->done) < 0) {
         rc = hsr_fail(err, out->part, "cannot write /done");
         goto done;

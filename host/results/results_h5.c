@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <zlib.h>
+
 #include "results/results_h5.h"
 
 const char *const hsr_stat_name[HS_NSTAT] = {"min", "max", "final", "mean", "rms", "t_max"};
@@ -50,19 +52,15 @@ static int checksum_failed(void)
     return c;
 }
 
-/* CRC-32, IEEE 802.3 polynomial (reflected 0xEDB88320), initial and final xor ~0: the value of
- * zlib's crc32() and Python's zlib.crc32(). Bitwise: it checks a few KiB of text per file. */
+/* zlib's CRC-32 (IEEE 802.3; Python's zlib.crc32 gives the same values). */
+unsigned long hsr_crc32_add(unsigned long crc, const void *p, size_t n)
+{
+    return crc32_z(crc, (const Bytef *)p, (z_size_t)n);
+}
+
 unsigned long hsr_crc32(const void *p, size_t n)
 {
-    const unsigned char *b = (const unsigned char *)p;
-    unsigned long c = 0xFFFFFFFFul;
-    size_t i;
-    int k;
-    for (i = 0; i < n; ++i) {
-        c ^= b[i];
-        for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320ul & (0ul - (c & 1ul)));
-    }
-    return (c ^ 0xFFFFFFFFul) & 0xFFFFFFFFul;
+    return hsr_crc32_add(crc32_z(0L, Z_NULL, 0), p, n);
 }
 
 int hsr_fail(hs_error *err, const char *path, const char *fmt, ...)
@@ -302,8 +300,7 @@ static int attr_get_strs(hid_t loc, const char *name, long *n, char ***out)
     return rc;
 }
 
-/* attr_get_strs of exactly want strings (else -1, nothing kept). */
-static int attr_get_strs_n(hid_t loc, const char *name, long want, char ***out)
+int hsr_attr_get_strs_n(hid_t loc, const char *name, long want, char ***out)
 {
     long n;
     if (attr_get_strs(loc, name, &n, out) < 0) return -1;
@@ -614,9 +611,7 @@ int hsr_rows_io(hid_t d, int rank, long ncols, hid_t mtype, long row0, long nrow
 int hsr_checksum_fail(hid_t d, const char *name, int rank, long ncols, long row0, long nrows,
                       const char *path, hs_error *err)
 {
-    static const char *const why =
-        "its bytes changed after they were written (a disk, copy or transfer error): its values "
-        "cannot be trusted";
+    static const char *const why = HSR_WHY_DAMAGED;
     hid_t dcpl = H5Dget_create_plist(d), t = H5Dget_type(d);
     hsize_t cd[2] = {0, 0};
     long crow = 0, c, c0, c1, nbad = 0, first = -1;
@@ -788,6 +783,24 @@ static int status_table_put(hid_t f)
 
 /* Root attributes, text datasets and groups of a new file. */
 
+/* The CRC-32 of a search's attributes as text: each input's name, nH, each parameter's role
+ * and each enumeration, each followed by a null byte (docs/results-format.md, Checksums). */
+static unsigned long search_crc(const hsr_info *I)
+{
+    unsigned long c = hsr_crc32(NULL, 0);
+    char num[24];
+    int k;
+    for (k = 0; k < I->nsin; ++k) c = hsr_crc32_add(c, I->sin[k], strlen(I->sin[k]) + 1);
+    snprintf(num, sizeof num, "%d", I->s_nH);
+    c = hsr_crc32_add(c, num, strlen(num) + 1);
+    for (k = 0; k < I->nparam; ++k) {
+        snprintf(num, sizeof num, "%d", I->pdim[k]);
+        c = hsr_crc32_add(c, num, strlen(num) + 1);
+    }
+    for (k = 0; k < I->nparam; ++k) c = hsr_crc32_add(c, I->penum[k], strlen(I->penum[k]) + 1);
+    return c;
+}
+
 int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
 {
     hid_t g;
@@ -825,10 +838,11 @@ int hsr_info_write(hid_t f, const hsr_info *I, const char *path, hs_error *err)
         (hsr_attr_put_strs(f, "search_inputs", I->nsin, (const char *const *)I->sin) < 0 ||
          hsr_attr_put(f, "search_nH", H5T_STD_I32LE, H5T_NATIVE_INT, -1, &I->s_nH) < 0 ||
          hsr_attr_put(f, "search_param_roles", H5T_STD_I32LE, H5T_NATIVE_INT, I->nparam, I->pdim) < 0 ||
-         hsr_attr_put_strs(f, "search_param_enums", I->nparam, (const char *const *)I->penum) < 0))
+         hsr_attr_put_strs(f, "search_param_enums", I->nparam, (const char *const *)I->penum) < 0 ||
+         hsr_attr_put(f, "search_crc32", H5T_STD_U32LE, H5T_NATIVE_ULONG, -1, (unsigned long[1]){search_crc(I)}) < 0))
         return hsr_fail(err, path,
                         "cannot write the search's attributes search_inputs, search_nH, search_param_roles, "
-                        "search_param_enums");
+                        "search_param_enums, search_crc32");
     if (text_put(f, "model_text", I->model_text) < 0 ||
         text_put(f, "sweep_text", I->sweep_text) < 0)
         return hsr_fail(err, path, "cannot write /model_text or /sweep_text");
@@ -925,12 +939,12 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     if (attr_get_strs(f, "traj_signals", &n, &I->tname) < 0) goto fail;
     I->ntraj = (int)n;
     /* each count set as soon as its names are read: hsr_info_free needs it */
-    if (attr_get_strs_n(f, "signal_units", I->nsig, &I->sunit) < 0 ||
-        attr_get_strs_n(f, "traj_units", I->ntraj, &I->tunit) < 0 ||
+    if (hsr_attr_get_strs_n(f, "signal_units", I->nsig, &I->sunit) < 0 ||
+        hsr_attr_get_strs_n(f, "traj_units", I->ntraj, &I->tunit) < 0 ||
         attr_get_str(f, "model_name", &I->model_name) < 0 || attr_get_strs(f, "joint_names", &n, &I->jname) < 0)
         goto fail;
     I->njoint = (int)n;
-    if (attr_get_strs_n(f, "joint_kinds", n, &I->jkind) < 0) goto fail;
+    if (hsr_attr_get_strs_n(f, "joint_kinds", n, &I->jkind) < 0) goto fail;
     if (attr_get_strs(f, "columns", &n, &v) < 0) goto fail;
     k = parse_columns(n, v, I);
     hsr_free_strs(v, n);
@@ -942,7 +956,7 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     if ((d = H5Dopen2(f, "/params", H5P_DEFAULT)) < 0) goto fail;
     k = attr_get_strs(d, "names", &n, &I->pname);
     I->nparam = (int)n;
-    if (!k) k = attr_get_strs_n(d, "units", n, &I->punit);
+    if (!k) k = hsr_attr_get_strs_n(d, "units", n, &I->punit);
     H5Dclose(d);
     if (k < 0) goto fail;
     if (H5Aexists(f, "search_inputs") > 0) { /* method cosim_search */
@@ -950,7 +964,7 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
         hid_t a;
         hssize_t na = -1;
         if (attr_get_strs(f, "search_inputs", &ns, &I->sin) < 0 || ns < 1 ||
-            attr_get(f, "search_nH", H5T_NATIVE_INT, &I->s_nH) < 0 || I->s_nH < 1) {
+            attr_get(f, "search_nH", H5T_NATIVE_INT, &I->s_nH) < 0) {
             hsr_free_strs(I->sin, ns);
             I->sin = NULL;
             goto fail;
@@ -970,7 +984,21 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
             goto fail;
         }
         H5Aclose(a);
-        if (attr_get_strs_n(f, "search_param_enums", I->nparam, &I->penum) < 0) goto fail;
+        if (hsr_attr_get_strs_n(f, "search_param_enums", I->nparam, &I->penum) < 0) goto fail;
+        {
+            unsigned long want = 0, got = search_crc(I);
+            int roles_ok = I->s_nH >= 1;
+            for (k = 0; k < I->nparam; ++k) roles_ok = roles_ok && I->pdim[k] >= 0 && I->pdim[k] <= 3;
+            if (H5Aexists(f, "search_crc32") <= 0 || attr_get(f, "search_crc32", H5T_NATIVE_ULONG, &want) < 0 ||
+                want != got || !roles_ok) {
+                hsr_info_free(I);
+                return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
+                                    "results file is damaged: the search's attributes (search_inputs, "
+                                    "search_nH, search_param_roles, search_param_enums) %s: %s",
+                                    want != got ? "do not match their checksum search_crc32" : "are not a search (nH < 1, or a role outside 0..3)",
+                                    HSR_WHY_DAMAGED);
+            }
+        }
     }
     if ((d = H5Dopen2(f, "/traj/time", H5P_DEFAULT)) < 0) goto fail;
     {

@@ -9,7 +9,7 @@
 
 #include "hs/results.h"
 
-#define RES_FORMAT_VERSION 4 /* root attribute format_version; bump on layout changes */
+#define RES_FORMAT_VERSION 5 /* root attribute format_version; bump on layout changes */
 #define RES_NAME_MAX 200     /* signal names become dataset names */
 #define RES_H5CHUNK_MAX ((size_t)64 << 20) /* HDF5 chunks stay well below its 4 GiB limit */
 
@@ -55,6 +55,8 @@ int hsr_attr_put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, long n, 
 int hsr_attr_put_i64(hid_t loc, const char *name, long v);
 int hsr_attr_get_int(hid_t loc, const char *name, int *v); /* a scalar attribute; < 0 if none */
 int hsr_attr_put_strs(hid_t loc, const char *name, long n, const char *const *s);
+/* a string-vector attribute of exactly want strings into *out (else -1, nothing kept) */
+int hsr_attr_get_strs_n(hid_t loc, const char *name, long want, char ***out);
 int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored statistics */
 
 /* datasets: all space allocated at creation, chunked by `rows` rows (rows == 0: the whole
@@ -84,8 +86,14 @@ int hsr_rows_read(hid_t d, const char *name, int rank, long ncols, hid_t mtype, 
  * finds the first damaged chunk by reading the chunks one by one, and names it and its rows */
 int hsr_checksum_fail(hid_t d, const char *name, int rank, long ncols, long row0, long nrows,
                       const char *path, hs_error *err);
-/* CRC-32 (IEEE 802.3, as zlib's crc32 and Python's zlib.crc32) of n bytes */
+/* CRC-32 (zlib's crc32, as Python's zlib.crc32) of n bytes; _add continues crc (the CRC of
+ * what came before: hsr_crc32(NULL, 0) to begin) */
 unsigned long hsr_crc32(const void *p, size_t n);
+unsigned long hsr_crc32_add(unsigned long crc, const void *p, size_t n);
+/* what a checksum mismatch means, the end of its message */
+#define HSR_WHY_DAMAGED                                                                          \
+    "its bytes changed after they were written (a disk, copy or transfer error): its values "    \
+    "cannot be trusted"
 int hsr_write_all(hid_t d, hid_t mtype, const void *buf);
 
 /* the run description */

@@ -312,7 +312,9 @@ int hs_run_cli(const hs_sweep *sw_in, hs_model_desc *md, const hs_run_opts *o, c
     if ((rc = hs_run_layout_make(&p, md, &y, err))) return rc;
     rc = o->resume ? hs_results_resume(o->out, &y.L, &y.meta, &res, err)
                    : hs_results_create(o->out, &y.L, &y.meta, &res, err);
+    if (!rc && o->resume) rc = hs_results_check_params(res, err); /* its finished /params re-derived */
     if (rc) {
+        hs_results_close(res);
         hs_run_layout_free(&y);
         return rc;
     }

@@ -281,6 +281,7 @@ typedef struct sctx {
     hs_sweep *sw;
     hs_model_desc *md;
     const yt_node *root;
+    const char *model_text; /* the model's text when it is given (hs_sweep_load_stored), else NULL */
     char hhyd_msg[512]; /* the co-simulation's h_hyd rule broken by simulation: alone, decided
                            once the parameters are read (check_hhyd): "" when kept */
 } sctx;
@@ -1201,7 +1202,14 @@ static int load_model(sctx *c, const yt_node *node, const char *rel)
 {
     char *text = NULL;
     hs_error e;
-    int rc = yt_read_file(c->sw->model_path, "model file", &text, &e);
+    int rc = HS_OK;
+    if (c->model_text) { /* given: a stored run's */
+        size_t n = strlen(c->model_text) + 1;
+        if (!(text = (char *)malloc(n))) return yt_fail(&c->y, HS_ERR_IO, node, "model", "out of memory");
+        memcpy(text, c->model_text, n);
+    } else {
+        rc = yt_read_file(c->sw->model_path, "model file", &text, &e);
+    }
     if (rc != HS_OK) {
         if (!strcmp(e.file, c->sw->model_path) && e.line == 0)
             return yt_fail(&c->y, rc, node, "model", "'%s'%s%s%s: %s", rel,
@@ -1329,8 +1337,8 @@ static int load_root(sctx *c, const char *text, const char *path)
     return HS_OK;
 }
 
-int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
-                       hs_error *err)
+static int load_text(const char *text, const char *path, const char *model_text, hs_sweep *sw,
+                     hs_model_desc *model, hs_error *err)
 {
     sctx c;
     yt_node *root = NULL;
@@ -1357,6 +1365,7 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
     c.sw = sw;
     c.md = model;
     c.root = root;
+    c.model_text = model_text;
     rc = load_root(&c, text, path);
     yt_free(root);
     if (rc != HS_OK) {
@@ -1368,6 +1377,19 @@ int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_mode
         sw->newton = sw->step = sw->formulation = sw->integ_method = sw->coupling = -1;
     }
     return rc;
+}
+
+int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
+                       hs_error *err)
+{
+    return load_text(text, path, NULL, sw, model, err);
+}
+
+int hs_sweep_load_stored(const char *text, const char *path, const char *model_text, hs_sweep *sw,
+                         hs_model_desc *model, hs_error *err)
+{
+    if (!model_text) return hs_error_set(err, HS_ERR_ARG, path ? path : "", 0, 0, "", "no model text");
+    return load_text(text, path, model_text, sw, model, err);
 }
 
 int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error *err)

@@ -132,6 +132,12 @@ int hs_results_read_instance(const char *path, long i, int max, char names[][112
  * of instances the run sampled (the sweep's, or run -n). */
 int hs_results_read_sweep(const char *path, char **sweep_text, char **sweep_path, long *n_total,
                           hs_error *err);
+/* /params of every finished chunk re-derived from the sampler (the sweep and model texts the
+ * file stores, its seed and instance count), as simulate --from does: HS_ERR_IO naming the
+ * first stored value that is not the sweep's. `run --resume` checks its .part, `merge` every
+ * piece. _file: of the results file (or .part) at path, opened to read. */
+int hs_results_check_params(hs_results *r, hs_error *err);
+int hs_results_check_params_file(const char *path, hs_error *err);
 /* Merges the shard files into one file equal to a single run's (rows in instance order). */
 int hs_results_merge(const char *out, const char *const *pieces, int npieces, hs_error *err);
 

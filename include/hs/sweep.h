@@ -91,6 +91,10 @@ typedef struct hs_sweep {
 int hs_sweep_load(const char *path, hs_sweep *sw, hs_model_desc *model, hs_error *err);
 int hs_sweep_load_text(const char *text, const char *path, hs_sweep *sw, hs_model_desc *model,
                        hs_error *err);
+/* hs_sweep_load_text with the model's text given (a results file's /model_text) instead of
+ * read from the file the sweep names: a stored run reloaded where its files are not. */
+int hs_sweep_load_stored(const char *text, const char *path, const char *model_text, hs_sweep *sw,
+                         hs_model_desc *model, hs_error *err);
 void hs_sweep_free(hs_sweep *sw);
 
 /* Whether a run fits this machine's memory (docs/sweep-format.md): n_total instances within

@@ -39,10 +39,11 @@ input: {config: index, H, E}), recommended ({config, H} or None), max_order, flo
 Needs numpy and h5py.
 """
 import math
+import zlib
 
 import numpy as np
 
-from .results import ResultsError, open_results, status_bits, texts, warning_mask
+from .results import _WHY, ResultsError, open_results, status_bits, texts, warning_mask
 
 DEFAULT_MAX_ORDER = 6.0
 DEFAULT_FLOOR = 1e-9  # J
@@ -56,8 +57,23 @@ def _layout(f):
     if method != "cosim_search" or "search_inputs" not in f.attrs:
         raise ResultsError("%s: analyze cosim needs the results of a sweep with method: cosim_search (this one "
                            "is %s)" % (f.filename, method))
-    return (int(f.attrs["search_nH"]), texts(f.attrs["search_inputs"]),
-            [int(d) for d in np.atleast_1d(f.attrs["search_param_roles"])], texts(f.attrs["search_param_enums"]))
+    bad = "%s: results file is damaged: the search's attributes (search_inputs, search_nH, search_param_roles, " \
+          "search_param_enums) " % f.filename
+    try:
+        nH, inputs = int(f.attrs["search_nH"]), texts(f.attrs["search_inputs"])
+        roles = [int(d) for d in np.atleast_1d(f.attrs["search_param_roles"])]
+        enums, want = texts(f.attrs["search_param_enums"]), int(f.attrs["search_crc32"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ResultsError(bad + "cannot be read (%s): %s" % (e, _WHY)) from None
+    # their checksum (docs/results-format.md, Checksums): the values as text, each ended by a null
+    text = b"".join(t.encode() + b"\0" for t in inputs + [str(nH)] + [str(r) for r in roles] + enums)
+    if zlib.crc32(text) & 0xFFFFFFFF != want:
+        raise ResultsError(bad + "do not match their checksum search_crc32: " + _WHY)
+    nparam = len(texts(f["params"].attrs["names"]))
+    if nH < 1 or not inputs or len(roles) != nparam or len(enums) != nparam or any(r not in (0, 1, 2, 3) for r in roles):
+        raise ResultsError(bad + "are not a search (nH %d, %d inputs, %d roles and %d enumerations for %d parameters): %s"
+                           % (nH, len(inputs), len(roles), len(enums), nparam, _WHY))
+    return nH, inputs, roles, enums
 
 
 def local_order(E, H, floor=DEFAULT_FLOOR):

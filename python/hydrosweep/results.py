@@ -13,7 +13,7 @@ import numpy as np
 
 # The layout version this reader reads (root attribute format_version; RES_FORMAT_VERSION in
 # host/results/results_h5.h).
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 
 def status_bits(f):
@@ -39,9 +39,13 @@ class ResultsError(Exception):
 # checksums (docs/results-format.md, Checksums): every dataset with data carries HDF5's
 # Fletcher32 filter, one checksum per chunk, which HDF5 verifies on every read (h5py raises
 # OSError "... data error detected by Fletcher32 checksum"); the scalar texts /model_text and
-# /sweep_text carry an attribute crc32 instead (CRC-32 of the text, zlib.crc32). The file
-# open_results returns reads its datasets through _Dataset, which turns either failure into a
-# ResultsError naming the file, the dataset, the chunk and its rows.
+# /sweep_text carry an attribute crc32 instead (CRC-32 of the text, zlib.crc32). Fletcher32
+# cannot see a chunk zeroed or erased together with its checksum, so each run chunk's rows of
+# every row dataset also have a CRC-32 of their bytes as stored (little-endian, row-major) in
+# /crc[chunk, k] (its attribute datasets names column k), checked on a dataset's first read
+# (_Dataset._verify) for every finished chunk (/done). The file open_results returns reads its
+# datasets through _Dataset, which turns any failure into a ResultsError naming the file, the
+# dataset, the chunk and its rows.
 
 _TEXT_CRC = "crc32"
 
@@ -84,8 +88,35 @@ def _damaged(ds, e):
 
 class _Dataset(h5py.Dataset):
     """An h5py.Dataset whose reads raise ResultsError on a checksum failure (see above)."""
+    _root = None
+
+    def _verify(self):
+        """The first read of a row dataset: its finished chunks against /crc."""
+        if self._root is None or self.name in ("/crc", "/done"):
+            return
+        table = self._root._crc_table()
+        if self.name not in table[0] or self.name in table[3]:
+            return
+        k, crc, done, chunk = table[0][self.name], table[1], table[2], table[4]
+        for c in range(len(done)):
+            if not done[c]:
+                continue
+            a, e = c * chunk, min((c + 1) * chunk, self.shape[0])
+            try:
+                v = h5py.Dataset.__getitem__(self, np.s_[a:e])
+            except OSError as err:
+                if _checksum_error(err):
+                    raise ResultsError(_damaged(self, err)) from None
+                raise
+            got = zlib.crc32(np.ascontiguousarray(v, dtype=v.dtype.newbyteorder("<")).tobytes()) & 0xFFFFFFFF
+            if got != int(crc[c, k]):
+                raise ResultsError("%s: results file is damaged: dataset %s: checksum mismatch (CRC-32) in chunk %d "
+                                   "(rows %d..%d): its rows have CRC-32 0x%08x, /crc[%d][%d] says 0x%08x: %s"
+                                   % (self.file.filename, self.name, c, a, e - 1, got, c, k, int(crc[c, k]), _WHY))
+        table[3].add(self.name)
 
     def __getitem__(self, args, new_dtype=None):
+        self._verify()
         try:
             v = h5py.Dataset.__getitem__(self, args) if new_dtype is None else \
                 h5py.Dataset.__getitem__(self, args, new_dtype=new_dtype)
@@ -104,6 +135,7 @@ class _Dataset(h5py.Dataset):
         return v
 
     def read_direct(self, *args, **kw):
+        self._verify()
         try:
             return h5py.Dataset.read_direct(self, *args, **kw)
         except OSError as e:
@@ -115,12 +147,17 @@ class _Dataset(h5py.Dataset):
 class _Checked:
     """Groups and files whose datasets are _Datasets."""
 
+    _root = None
+
     def __getitem__(self, name):
         obj = super().__getitem__(name)
+        root = self if isinstance(self, _File) else self._root
         if isinstance(obj, h5py.Dataset) and not isinstance(obj, _Dataset):
-            return _Dataset(obj.id)
-        if isinstance(obj, h5py.Group) and not isinstance(obj, (h5py.File, _Checked)):
-            return _Group(obj.id)
+            obj = _Dataset(obj.id)
+        elif isinstance(obj, h5py.Group) and not isinstance(obj, (h5py.File, _Checked)):
+            obj = _Group(obj.id)
+        if isinstance(obj, (_Dataset, _Group)):
+            obj._root = root
         return obj
 
 
@@ -129,19 +166,32 @@ class _Group(_Checked, h5py.Group):
 
 
 class _File(_Checked, h5py.File):
-    pass
+    _crc = None
+
+    def _crc_table(self):
+        """({dataset: column}, /crc values, /done, verified names, rows per chunk), read once."""
+        if self._crc is None:
+            d, done = self["crc"], np.asarray(self["done"][()])
+            names = texts(d.attrs.get("datasets", h5py.Empty("S1")))
+            if d.shape != (done.size, len(names)):
+                raise ResultsError("%s: results file is damaged: /crc is %s, not (%d chunks x %d datasets) with the "
+                                   "attribute datasets naming them" % (self.filename, d.shape, done.size, len(names)))
+            self._crc = ({n: k for k, n in enumerate(names)}, np.asarray(d[()]), done, set(), int(self.attrs["chunk"]))
+        return self._crc
 
 
 def _check_checksums(f, path):
     """Refuses a results file whose datasets lack their checksums (written by another program,
     or by a build of format 4 before checksums were stored): their bytes cannot be verified."""
     names = ["instance", "params", "status", "steps", "newton_mean", "newton_max", "rejected_steps",
-             "done", "traj/time"]
+             "done", "traj/time", "crc"]
     names += ["stats/" + s for s in texts(f.attrs.get("signals", h5py.Empty("S1")))]
     names += ["ensemble/" + s for s in texts(f.attrs.get("signals", h5py.Empty("S1")))]
     names += ["traj/" + s for s in texts(f.attrs.get("traj_signals", h5py.Empty("S1")))]
     if int(f.attrs.get("eig_size", 0)) > 0:
         names += ["eig/" + s for s in ("re", "im", "max_real", "min_damping", "status")]
+    if "crc" not in f:
+        raise ResultsError("%s: results file is damaged: it has no /crc (the chunks' CRC-32 checksums)" % path)
     bare = []
     for n in names:
         d = h5py.Group.get(f, n)

@@ -4,6 +4,7 @@ program `hydrosweep` writes for the same inputs. Run by tests/cli_pytest.sh on t
 installed with `pip install .` into a virtual environment; HS_EXE names the program and
 HS_ROOT the source tree."""
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -316,7 +317,6 @@ def _flip_byte(src, dst, name, chunk, at):
     """A copy dst of results file src with byte `at` of chunk `chunk` of dataset `name` XORed
     (where HDF5 stored it): what a disk, a copy or a transfer error does to a file. chunk None:
     the data of a contiguous (scalar) dataset."""
-    import shutil
     import h5py
     shutil.copy(src, dst)
     with h5py.File(dst, "r") as f:
@@ -371,6 +371,52 @@ def test_checksums_damaged_file_raises(tmp_path, capsys):
         assert "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 0 (rows 0..7)" in err, err
         assert not (tmp_path / "h.png").exists()
     with hs.open_results(good) as r:  # the intact file reads
+        assert r.status.shape[0] == 20
+
+
+def _fill_chunk(src, dst, name, chunk, byte):
+    """A copy of src with every stored byte of chunk `chunk` of dataset name, its Fletcher32
+    included, set to byte (a lost write, an erased block)."""
+    import h5py
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r") as f:
+        info = f[name].id.get_chunk_info(chunk)
+    with open(dst, "r+b") as fh:
+        fh.seek(info.byte_offset)
+        fh.write(bytes([byte]) * info.size)
+    return dst
+
+
+def test_checksums_zeroed_or_erased_chunk_raises(tmp_path):
+    """A chunk zeroed or erased with its Fletcher32 (which that checksum cannot see: h5py
+    reads it without error) is a ResultsError from the CRC-32 in /crc on the first read of the
+    dataset, naming it, the chunk and its rows (docs/results-format.md, Checksums)."""
+    import h5py
+    from hydrosweep.results import ResultsError, open_results
+    good = tmp_path / "z.h5"
+    hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=good, progress=False).close()
+    for name, chunk, byte, rows, read in [("status", 1, 0xFF, "rows 8..15", lambda r: r.status),
+                                          ("stats/p_piston", 2, 0, "rows 16..19", lambda r: r.stats),
+                                          ("params", 0, 0, "rows 0..7", lambda r: r.params),
+                                          ("traj/crank_angle_dot", 1, 0xFF, "rows 8..15",
+                                           lambda r: r.traj("crank_angle_dot"))]:
+        bad = _fill_chunk(good, tmp_path / "bad.h5", name, chunk, byte)
+        with h5py.File(bad, "r") as f:  # Fletcher32 passes: what the CRC is for
+            h5py.Dataset.__getitem__(f[name], ())
+        want = r"bad\.h5: results file is damaged: dataset /%s: checksum mismatch \(CRC-32\) in chunk %d \(%s\)" \
+            % (name, chunk, rows)
+        with pytest.raises(ResultsError, match=want):
+            with hs.open_results(bad) as r:
+                read(r)
+        with open_results(str(bad)) as f:
+            with pytest.raises(ResultsError, match=want):
+                f[name][()]
+    shutil.copy(good, tmp_path / "nocrc.h5")
+    with h5py.File(tmp_path / "nocrc.h5", "r+") as f:
+        del f["crc"]
+    with pytest.raises(ResultsError, match=r"it has no /crc"):
+        hs.open_results(tmp_path / "nocrc.h5")
+    with hs.open_results(good) as r:
         assert r.status.shape[0] == 20
 
 
