@@ -122,6 +122,15 @@ out=$("$HS" info "$D" --set body.rod1.mass=2kg --set chain.x=1 2>&1); rc=$?
 out=$("$HS" info "$D" --set body.rod1.mass=2kg --set joint.hinge2.z0=45deg 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q "body.rod1.mass  *2 kg" <<<"$out" && grep -q "joint.hinge2.z0  *0.785398 rad" <<<"$out" && ok ||
   bad "info --set: rc $rc $out"
+# integrator.t_end and integrator.dt by --set as by --t-end and --dt (one format: the tree's
+# settings are not parameters of its bodies, but --set takes them), with the same rules
+"$HS" simulate "$D" --set integrator.t_end=20ms --set "integrator.dt = 1 ms" -o "$tmp/ts.csv" >/dev/null 2>&1 &&
+  "$HS" simulate "$D" --t-end 0.02 --dt 0.001 -o "$tmp/tt.csv" >/dev/null 2>&1 && cmp -s "$tmp/ts.csv" "$tmp/tt.csv" &&
+  [ "$(tail -1 "$tmp/ts.csv" | cut -d, -f1)" = 0.02 ] && ok || bad "--set integrator.t_end, dt on a tree"
+for a in integrator.t_end=-1 integrator.dt=2m integrator.dt=0; do
+  out=$("$HS" simulate "$D" --set $a -o "$tmp/tx.csv" 2>&1); rc=$?
+  [ $rc -eq 2 ] && grep -q "key '${a%%=*}'" <<<"$out" && ok || bad "--set $a on a tree: rc $rc $out"
+done
 for v in -1 0 nan inf; do
   out=$("$HS" simulate "$D" --set body.rod3.length=$v 2>&1); rc=$?
   [ $rc -eq 2 ] && grep -q "key 'body.rod3.length'" <<<"$out" && ok || bad "--set length=$v: rc $rc $out"

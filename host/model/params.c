@@ -596,6 +596,14 @@ int hs_param_set_string(hs_model_desc *d, const char *assignment, hs_error *err)
     memcpy(name, a, (size_t)(b - a));
     name[b - a] = '\0';
     i = hs_param_find(d, name);
+    if (i < 0 && d->tree && (!strcmp(name, "integrator.t_end") || !strcmp(name, "integrator.dt"))) {
+        /* a tree's time settings (its parameters are its bodies' and joints'): as --t-end, --dt */
+        int is_dt = name[11] == 'd';
+        if (hs_parse_quantity(eq + 1, &v, unit, sizeof unit) != 0 || (unit[0] && strcmp(unit, "s")))
+            return hs_error_set(err, HS_ERR_ARG, "", 0, 0, name, "'%s' is not a time (a number, optionally in s)",
+                                eq + 1);
+        return hs_model_set_time(d, is_dt ? NAN : v, is_dt ? v : NAN, err);
+    }
     if (i < 0) return unknown_param(d, name, err);
     if (d->param[i].type == HS_PARAM_ENUM) {
         /* a value name, or its integer */
