@@ -75,23 +75,19 @@ expect() {
   ok
 }
 
-# --- merge: a flipped byte in one shard's /status, /stats/<signal>, /params
-for case in "status 1 5 /status" "stats/p_piston 0 77 /stats/p_piston" "params 1 3 /params"; do
+# which checksum sees a damage: a flipped byte Fletcher32, a zeroed or erased chunk (data and
+# Fletcher32 both) only the CRC-32 of /crc
+sum_of() { [ "$1" = flip ] && echo Fletcher32 || echo CRC-32; }
+
+# --- merge: one shard's /status, /stats/<signal>, /params damaged (damage dataset chunk byte)
+for case in "flip status 1 5" "flip stats/p_piston 0 77" "flip params 1 3" "fill status 1 255" \
+            "fill stats/p_piston 0 0" "fill params 1 255" "fill steps 0 0"; do
   set -- $case
   cp s1.h5 bad.h5
-  flip bad.h5 "$1" "$2" "$3" || bad "flip $1"
-  expect "merge, $4 flipped" nonzero "bad.h5" "dataset $4: checksum mismatch (Fletcher32) in chunk $2" -- \
+  "$1" bad.h5 "$2" "$3" "$4" || bad "$1 $2"
+  expect "merge, /$2 chunk $3: $1 $4" nonzero "bad.h5" "dataset /$2: checksum mismatch ($(sum_of "$1")) in chunk $3" -- \
     "$HS" merge m.h5 s0.h5 bad.h5
-  [ ! -e m.h5 ] && [ ! -e m.h5.part ] && ok || bad "merge, $4 flipped: an output was left"
-done
-# a zeroed or erased chunk (data and Fletcher32 both): the CRC-32 of /crc sees it
-for case in "status 1 255 /status" "stats/p_piston 0 0 /stats/p_piston" "params 1 255 /params" "steps 0 0 /steps"; do
-  set -- $case
-  cp s1.h5 bad.h5
-  fill bad.h5 "$1" "$2" "$3" || bad "fill $1"
-  expect "merge, $4 chunk $2 all $3" nonzero "bad.h5" "dataset $4: checksum mismatch (CRC-32) in chunk $2" -- \
-    "$HS" merge m.h5 s0.h5 bad.h5
-  [ ! -e m.h5 ] && [ ! -e m.h5.part ] && ok || bad "merge, $4 filled: an output was left"
+  [ ! -e m.h5 ] && [ ! -e m.h5.part ] && ok || bad "merge, /$2 damaged: an output was left"
 done
 expect "merge of the intact shards" 0 -- "$HS" merge m.h5 s0.h5 s1.h5
 # the merged file equals the single run's (h5diff: datasets and attributes)
@@ -103,22 +99,14 @@ fi
 # --- resume: a flipped byte in a finished chunk of the .part (2 of 3 chunks written)
 "$HS" run "$SW" -b cpu --no-progress -o p.h5 --stop-after 2 >stop.log 2>&1
 [ -f p.h5.part ] && [ ! -e p.h5 ] && ok || bad "--stop-after 2 left no .part: $(tail -3 stop.log)"
-for case in "status 1 9 /status" "stats/W_lift 0 100 /stats/W_lift" "params 0 30 /params" \
-            "traj/p_piston 1 200 /traj/p_piston"; do
+for case in "flip status 1 9" "flip stats/W_lift 0 100" "flip params 0 30" "flip traj/p_piston 1 200" \
+            "fill status 1 255" "fill stats/W_lift 0 255" "fill traj/p_piston 1 0"; do
   set -- $case
   cp p.h5.part q.h5.part
-  flip q.h5.part "$1" "$2" "$3" || bad "flip $1"
-  expect "resume, $4 flipped" nonzero "q.h5.part" "dataset $4: checksum mismatch (Fletcher32) in chunk $2" -- \
+  "$1" q.h5.part "$2" "$3" "$4" || bad "$1 $2"
+  expect "resume, /$2 chunk $3: $1 $4" nonzero "q.h5.part" "dataset /$2: checksum mismatch ($(sum_of "$1")) in chunk $3" -- \
     "$HS" run "$SW" -b cpu --no-progress -o q.h5 --resume
-  [ -f q.h5.part ] && [ ! -e q.h5 ] && ok || bad "resume, $4 flipped: the .part was not left as it was"
-done
-for case in "status 1 255 /status" "stats/W_lift 0 255 /stats/W_lift" "traj/p_piston 1 0 /traj/p_piston"; do
-  set -- $case
-  cp p.h5.part q.h5.part
-  fill q.h5.part "$1" "$2" "$3" || bad "fill $1"
-  expect "resume, $4 chunk $2 all $3" nonzero "q.h5.part" "dataset $4: checksum mismatch (CRC-32) in chunk $2" -- \
-    "$HS" run "$SW" -b cpu --no-progress -o q.h5 --resume
-  [ -f q.h5.part ] && [ ! -e q.h5 ] && ok || bad "resume, $4 filled: the .part was not left as it was"
+  [ -f q.h5.part ] && [ ! -e q.h5 ] && ok || bad "resume, /$2 damaged: the .part was not left as it was"
 done
 cp p.h5.part q.h5.part
 expect "resume of the intact .part" 0 -- "$HS" run "$SW" -b cpu --no-progress -o q.h5 --resume
