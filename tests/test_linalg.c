@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hs_linalg.h"
+#include "test_util.h"
 
 extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
@@ -25,27 +25,7 @@ extern void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, do
 extern void dgecon_(const char *norm, const int *n, const double *a, const int *lda,
                     const double *anorm, double *rcond, double *work, int *iwork, int *info);
 
-static int g_pass, g_fail;
-
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (cond) {                                                                          \
-            ++g_pass;                                                                        \
-        } else {                                                                             \
-            ++g_fail;                                                                        \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                           \
-            printf(__VA_ARGS__);                                                             \
-            printf("\n");                                                                    \
-        }                                                                                    \
-    } while (0)
-
-/* |a - b| <= tol * max(1, |b|) */
-#define CHECK_NEAR(a, b, tol)                                                                \
-    do {                                                                                     \
-        double a_ = (a), b_ = (b);                                                           \
-        CHECK(fabs(a_ - b_) <= (tol) * (fabs(b_) > 1.0 ? fabs(b_) : 1.0),                    \
-              "%s = %.17g, expected %.17g (tol %g)", #a, a_, b_, (double)(tol));             \
-    } while (0)
+#define CHECK_NEAR(a, b, tol) CHECK_CLOSE(a, b, tol, #a) /* |a - b| <= tol * max(1, |b|) */
 
 /* ---- fixed-seed generator (xorshift64*) ---- */
 static unsigned long long g_rng = 0x9E3779B97F4A7C15ull;
@@ -496,6 +476,5 @@ int main(void)
     test_lu_singular();
     test_solve_regularised();
     test_lu_invert();
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail ? 1 : 0;
+    return tu_report("test_linalg");
 }

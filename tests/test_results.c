@@ -216,6 +216,20 @@ static int run_range(const char *path, long i0, long i1, long ch, unsigned long 
     return rc;
 }
 
+/* Chunks c0, c0 + step, ... below c1 of the run [0, NT) written into r (each write checked);
+ * with skip_done the chunks already done are left as they are. */
+static void write_chunks(hs_results *r, long c0, long c1, long step, int skip_done)
+{
+    hs_error e;
+    batch b;
+    long c;
+    for (c = c0; c < c1; c += step) {
+        if (skip_done && hs_results_chunk_done(r, c)) continue;
+        make_batch(&b, 0, NT, CH, c);
+        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "write chunk %ld: %s", c, e.msg);
+    }
+}
+
 /* ---- reading back ---- */
 
 static int read_ds(hid_t f, const char *name, hid_t mtype, void *buf)
@@ -850,8 +864,6 @@ static void test_resume(void)
     hs_results *r = NULL;
     hs_error e;
     int rc, np = 0;
-    long c;
-    batch b;
     char names[4][112], mp[256];
     double vals[4];
     path_in(path, sizeof path, "b.h5");
@@ -863,10 +875,7 @@ static void test_resume(void)
     rc = hs_results_create(path, &L, &M, &r, &e);
     CHECK(rc == 0, "create b");
     if (rc) return;
-    for (c = 0; c < 4; c += 2) {
-        make_batch(&b, 0, NT, CH, c);
-        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "write chunk %ld", c);
-    }
+    write_chunks(r, 0, 4, 2, 0);
     rc = hs_results_finish(r, NULL, &e);
     CHECK(rc == HS_ERR_ARG && strstr(e.msg, "chunks 1, 3"), "finish with chunks missing: %s",
           e.msg);
@@ -919,11 +928,7 @@ static void test_resume(void)
     CHECK(hs_results_chunk_done(r, 0) && !hs_results_chunk_done(r, 1) &&
               hs_results_chunk_done(r, 2) && !hs_results_chunk_done(r, 3),
           "done chunks after resume");
-    for (c = 0; c < 4; ++c) {
-        if (hs_results_chunk_done(r, c)) continue;
-        make_batch(&b, 0, NT, CH, c);
-        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "write chunk %ld", c);
-    }
+    write_chunks(r, 0, 4, 1, 1);
     rc = hs_results_finish(r, NULL, &e);
     CHECK(rc == 0, "finish the resumed run");
     hs_results_close(r);
@@ -973,10 +978,7 @@ static void test_crash(void)
     CHECK(hs_results_chunk_done(r, 0) && hs_results_chunk_done(r, 1) &&
               !hs_results_chunk_done(r, 2) && !hs_results_chunk_done(r, 3),
           "chunks 0 and 1 survived the kill");
-    for (c = 2; c < 4; ++c) {
-        make_batch(&b, 0, NT, CH, c);
-        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "write chunk %ld", c);
-    }
+    write_chunks(r, 2, 4, 1, 0);
     rc = hs_results_finish(r, NULL, &e);
     CHECK(rc == 0, "finish after the kill");
     if (rc) show_err(&e);
@@ -1149,7 +1151,6 @@ static void test_lock(void)
     hs_error e;
     batch b;
     char path[200], part[220];
-    long c;
     int rc;
     snprintf(path, sizeof path, "%s/lock.h5", dir);
     snprintf(part, sizeof part, "%s.part", path);
@@ -1165,10 +1166,7 @@ static void test_lock(void)
     rc = hs_results_resume(path, &L, &M, &r2, &e);
     CHECK(rc == HS_ERR_ARG && !r2 && strstr(e.msg, "locked"), "resume while written refused: %s",
           e.msg);
-    for (c = 1; c < (NT + CH - 1) / CH; ++c) {
-        make_batch(&b, 0, NT, CH, c);
-        CHECK(hs_results_write_chunk(r, c, b.params, &b.bo, &e) == 0, "chunk %ld: %s", c, e.msg);
-    }
+    write_chunks(r, 1, (NT + CH - 1) / CH, 1, 0);
     CHECK(hs_results_finish(r, NULL, &e) == 0 && exists(path) && !exists(part),
           "the first writer finishes: %s", e.msg);
     hs_results_close(r);
@@ -1429,7 +1427,6 @@ static void test_checksums(void)
     hs_error e;
     batch b;
     int k, rc;
-    long ch;
     path_in(c[0], sizeof c[0], "c0.h5");
     path_in(c[1], sizeof c[1], "c1.h5");
     path_in(c[2], sizeof c[2], "c2.h5");
@@ -1488,10 +1485,7 @@ static void test_checksums(void)
         rc = hs_results_create(pp, &L, &M, &r, &e);
         CHECK(rc == 0, "create p");
         if (rc) return;
-        for (ch = 0; ch < 4; ch += 2) {
-            make_batch(&b, 0, NT, CH, ch);
-            CHECK(hs_results_write_chunk(r, ch, b.params, &b.bo, &e) == 0, "write chunk %ld", ch);
-        }
+        write_chunks(r, 0, 4, 2, 0);
         hs_results_close(r);
         r = NULL;
     }
@@ -1522,10 +1516,7 @@ static void test_checksums(void)
         show_err(&e);
         return;
     }
-    for (ch = 1; ch < 4; ch += 2) {
-        make_batch(&b, 0, NT, CH, ch);
-        CHECK(hs_results_write_chunk(r, ch, b.params, &b.bo, &e) == 0, "write chunk %ld", ch);
-    }
+    write_chunks(r, 1, 4, 2, 0);
     rc = hs_results_finish(r, NULL, &e);
     CHECK(rc == 0, "finish the resumed run");
     if (rc) show_err(&e);

@@ -181,6 +181,8 @@ int main(void)
     double *times = NULL, *zr = NULL, *pr = NULL, *Ur = NULL, *sr = NULL, *Wr = NULL;
     double *zl = NULL, *pl = NULL;
     double *ze = NULL, *pe = NULL, *Ue = NULL, *se = NULL, *We = NULL;
+    double **const arr[] = {&zr, &zl, &ze, &pr, &pl, &pe, &times, &Ur, &sr, &Wr, &Ue, &se, &We};
+    enum { NARR = sizeof arr / sizeof arr[0] };
     double eA[NDT][NQ], eP[NDT][NQ], eW[NDT];
     int i, k, q, nz, nv, col[NQ], rc = 1;
 
@@ -214,24 +216,11 @@ int main(void)
         hs_model_desc_free(&d);
         return 1;
     }
-    times = (double *)malloc(NOUT * sizeof *times);
-    zr = (double *)malloc((size_t)NOUT * (size_t)nz * sizeof(double));
-    pr = (double *)malloc((size_t)NOUT * (size_t)nv * sizeof(double));
-    Ur = (double *)malloc((size_t)NOUT * sizeof(double));
-    sr = (double *)malloc((size_t)NOUT * sizeof(double));
-    Wr = (double *)malloc((size_t)NOUT * sizeof(double));
-    zl = (double *)malloc((size_t)NOUT * (size_t)nz * sizeof(double));
-    pl = (double *)malloc((size_t)NOUT * (size_t)nv * sizeof(double));
-    ze = (double *)malloc((size_t)NOUT * (size_t)nz * sizeof(double));
-    pe = (double *)malloc((size_t)NOUT * (size_t)nv * sizeof(double));
-    Ue = (double *)malloc((size_t)NOUT * sizeof(double));
-    se = (double *)malloc((size_t)NOUT * sizeof(double));
-    We = (double *)malloc((size_t)NOUT * sizeof(double));
-    if (!times || !zr || !pr || !Ur || !sr || !Wr || !zl || !pl || !ze || !pe || !Ue || !se ||
-        !We) {
-        fprintf(stderr, "val_pub1_ida: out of memory\n");
-        goto out;
-    }
+    for (i = 0; i < NARR; ++i) /* (NOUT x nz), (NOUT x nv) or (NOUT) */
+        if (!(*arr[i] = (double *)malloc((size_t)NOUT * (size_t)(i < 3 ? nz : i < 6 ? nv : 1) * sizeof(double)))) {
+            fprintf(stderr, "val_pub1_ida: out of memory\n");
+            goto out;
+        }
     for (i = 0; i < NOUT; ++i) times[i] = i * OUT_DT;
 
     printf("val_pub1_ida: %s (Pub. I), U_ref +10 V on [0.5, 2.8) s, [0, %g] s\n", MODEL, T_END);
@@ -364,19 +353,7 @@ int main(void)
     printf("%d passed, %d failed\n", npass, nfail);
     rc = nfail ? 1 : 0;
 out:
-    free(times);
-    free(zr);
-    free(pr);
-    free(Ur);
-    free(sr);
-    free(Wr);
-    free(zl);
-    free(pl);
-    free(ze);
-    free(pe);
-    free(Ue);
-    free(se);
-    free(We);
+    for (i = 0; i < NARR; ++i) free(*arr[i]);
     hs_model_desc_free(&d);
     return rc;
 }

@@ -1276,25 +1276,20 @@ static int write_csv(hs_results *r, hs_error *err)
     const hsr_info *I = &r->I;
     char *tmp = hsr_catstr(r->csv, ".part");
     FILE *f = NULL;
-    long b0, bl = 4096, i;
-    int k, j, rc = HS_OK;
-    long *inst = NULL, *steps = NULL, *rej = NULL;
-    int *st = NULL, *nmax = NULL;
-    double *nmean = NULL, *par = NULL, *sta = NULL;
-    size_t ns = (size_t)I->nsig * (size_t)I->ncol;
-    if (!tmp) return hsr_oom(err, r->csv);
-    inst = (long *)malloc((size_t)bl * sizeof *inst);
-    steps = (long *)malloc((size_t)bl * sizeof *steps);
-    rej = (long *)malloc((size_t)bl * sizeof *rej);
-    st = (int *)malloc((size_t)bl * sizeof *st);
-    nmax = (int *)malloc((size_t)bl * sizeof *nmax);
-    nmean = (double *)malloc((size_t)bl * sizeof *nmean);
-    par = (double *)malloc((size_t)bl * (size_t)(I->nparam > 0 ? I->nparam : 1) * sizeof *par);
-    sta = (double *)malloc((size_t)bl * (ns > 0 ? ns : 1) * sizeof *sta);
-    if (!inst || !steps || !rej || !st || !nmax || !nmean || !par || !sta) {
+    const long bl = 4096; /* rows read per block */
+    long b0, i;
+    int k, j, rc = HS_OK, nd = K_NFIXED + I->nsig; /* the fixed datasets, then /stats/<signal> */
+    void **buf = (void **)calloc((size_t)nd, sizeof *buf); /* a block of rows of each (nd) */
+    if (!tmp || !buf) {
         rc = hsr_oom(err, r->csv);
         goto done;
     }
+    for (k = 0; k < nd; ++k)
+        if (!(buf[k] = malloc((size_t)bl * (size_t)(r->ds[k].ncols > 0 ? r->ds[k].ncols : 1) *
+                              r->ds[k].msize))) {
+            rc = hsr_oom(err, r->csv);
+            goto done;
+        }
     if (!(f = hs_open_output(tmp, "CSV summary", err))) {
         rc = HS_ERR_IO;
         if (err) err->code = rc;
@@ -1313,27 +1308,18 @@ static int write_csv(hs_results *r, hs_error *err)
     fputc('\n', f);
     for (b0 = 0; b0 < r->nrun; b0 += bl) {
         long nb = r->nrun - b0 < bl ? r->nrun - b0 : bl;
-        if ((rc = ds_rows_read(r, &r->ds[K_INSTANCE], b0, nb, inst, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_STATUS], b0, nb, st, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_STEPS], b0, nb, steps, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_NMEAN], b0, nb, nmean, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_NMAX], b0, nb, nmax, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_REJECTED], b0, nb, rej, err)) ||
-            (rc = ds_rows_read(r, &r->ds[K_PARAMS], b0, nb, par, err)))
-            goto done;
-        for (k = 0; k < I->nsig; ++k)
-            if ((rc = ds_rows_read(r, &r->ds[K_NFIXED + k], b0, nb,
-                                   sta + (size_t)k * (size_t)bl * (size_t)I->ncol, err)))
-                goto done;
+        const double *par = (const double *)buf[K_PARAMS];
+        for (k = 0; k < nd; ++k)
+            if ((rc = ds_rows_read(r, &r->ds[k], b0, nb, buf[k], err))) goto done;
         for (i = 0; i < nb; ++i) {
-            fprintf(f, "%ld,%d,%ld", inst[i], st[i], steps[i]);
-            csv_double(f, nmean[i]);
-            fprintf(f, ",%d,%ld", nmax[i], rej[i]);
+            fprintf(f, "%ld,%d,%ld", ((long *)buf[K_INSTANCE])[i], ((int *)buf[K_STATUS])[i],
+                    ((long *)buf[K_STEPS])[i]);
+            csv_double(f, ((double *)buf[K_NMEAN])[i]);
+            fprintf(f, ",%d,%ld", ((int *)buf[K_NMAX])[i], ((long *)buf[K_REJECTED])[i]);
             for (j = 0; j < I->nparam; ++j) csv_double(f, par[i * I->nparam + j]);
             for (k = 0; k < I->nsig; ++k)
                 for (j = 0; j < I->ncol; ++j)
-                    csv_double(
-                        f, sta[((size_t)k * (size_t)bl + (size_t)i) * (size_t)I->ncol + (size_t)j]);
+                    csv_double(f, ((const double *)buf[K_NFIXED + k])[i * I->ncol + j]);
             fputc('\n', f);
         }
     }
@@ -1345,15 +1331,9 @@ done:
             rc = hs_error_set(err, HS_ERR_IO, tmp, 0, 0, "", "the CSV summary: %s", e2.msg);
     }
     if (rc && f) remove(tmp);
+    for (k = 0; buf && k < nd; ++k) free(buf[k]);
+    free(buf);
     free(tmp);
-    free(inst);
-    free(steps);
-    free(rej);
-    free(st);
-    free(nmax);
-    free(nmean);
-    free(par);
-    free(sta);
     return rc;
 }
 
