@@ -64,7 +64,7 @@ static int list_item(ctx *c, const yt_node *y, const char *path, const char *con
                      const yt_node **nn)
 {
     int rc;
-    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (rc = yt_check_keys(&c->y, y, path, keys))) return rc;
+    if ((rc = yt_need(&c->y, y, YT_MAP, path)) || (keys && (rc = yt_check_keys(&c->y, y, path, keys)))) return rc;
     return yt_get_str(&c->y, y, path, "name", 1, 1, name, HS_NAME_LEN, nn);
 }
 
@@ -106,6 +106,32 @@ static int check_unique(ctx *c, const char (*names)[HS_NAME_LEN], int n,
                                nodes[j]->line);
             }
     return HS_OK;
+}
+
+/* A list of named entries at where.key (e.g. "hydraulics.throttles"), each a mapping of keys whose
+ * name goes to names[i] and the rest is read by item; map[i] its node, *count the entries; then
+ * the names checked unique (what: "throttle"). Absent: nothing. */
+typedef int (*item_fn)(ctx *c, const yt_node *y, const char *path, int i);
+static int named_list(ctx *c, const yt_node *in, const char *where, const char *key, int max, const char *maxname,
+                      const char *const *keys, const char *what, int each, char (*names)[HS_NAME_LEN],
+                      const yt_node **map, int *count, item_fn item)
+{
+    const yt_node *l, *nn[64]; /* (max) the name nodes */
+    char list[48], path[64];
+    int rc, i;
+    if (max > (int)(sizeof nn / sizeof nn[0])) return yt_fail(&c->y, HS_ERR_LIMIT, in, key, "list limit %s too large", maxname);
+    if ((rc = yt_get_list_in(&c->y, in, where, key, max, maxname, 0, &l)) || !l) return rc;
+    yt_join(list, sizeof list, where, key);
+    for (i = 0; i < l->n; ++i) {
+        snprintf(path, sizeof path, "%s[%d]", list, i);
+        if ((rc = list_item(c, l->kid[i], path, keys, names[i], &nn[i])) ||
+            (each && (rc = check_unique(c, (const char(*)[HS_NAME_LEN])names, i + 1, nn, list, what))) ||
+            (rc = item(c, l->kid[i], path, i)))
+            return rc;
+        map[i] = l->kid[i];
+    }
+    *count = l->n;
+    return each ? HS_OK : check_unique(c, (const char(*)[HS_NAME_LEN])names, l->n, nn, list, what);
 }
 
 /* ====================================================================================== */
@@ -192,6 +218,7 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
             const tbody *s = &tb[b];
             const tjoint *t = &tj[child_joint[b]];
             int ball = t->type == HS_JOINT_BALL, r;
+            double phi[3], pd[3];
             if (mi + (ball ? 3 : 1) > HS_MAX_BODIES) {
                 i = child_joint[b];
                 snprintf(kp, sizeof kp, "joints[%d].type", i);
@@ -201,76 +228,58 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
                                "limit)",
                                HS_MAX_BODIES);
             }
-            if (ball) {
-                /* a ball joint: two massless bodies in the parent's frame at the joint point,
-                 * then the child, one coordinate of the rotation vector each (hs_model.h,
-                 * kernels/hs_rotvec.h); the initial state from q0 and w0 */
-                double phi[3], pd[3];
-                if (strlen(t->name) + 2 >= HS_NAME_LEN) {
-                    snprintf(kp, sizeof kp, "joints[%d].name", child_joint[b]);
-                    return yt_fail(&c->y, HS_ERR_VALUE, t->name_node, kp,
-                                   "a ball joint's name must have fewer than %d characters (its coordinates are "
-                                   "<name>.x, .y and .z)",
-                                   HS_NAME_LEN - 2);
-                }
-                if (hs_rotvec_state_of(t->q0, t->rot0, t->w0, phi, pd)) {
-                    snprintf(kp, sizeof kp, "joints[%d].q0", child_joint[b]);
-                    return yt_fail(&c->y, HS_ERR_VALUE, t->map, kp, "the initial rotation has no rotation vector");
-                }
-                for (r = 0; r < 2; ++r) {
-                    j = mi + r;
-                    m->body_parent[j] = r == 0 ? (parent_of[b] < 0 ? -1 : newidx[parent_of[b]]) : j - 1;
-                    m->body_shape[j] = HS_SHAPE_CUSTOM;
-                    m->joint_type[j] = HS_JOINT_BALL;
+            if (ball && strlen(t->name) + 2 >= HS_NAME_LEN) {
+                snprintf(kp, sizeof kp, "joints[%d].name", child_joint[b]);
+                return yt_fail(&c->y, HS_ERR_VALUE, t->name_node, kp,
+                               "a ball joint's name must have fewer than %d characters (its coordinates are "
+                               "<name>.x, .y and .z)",
+                               HS_NAME_LEN - 2);
+            }
+            if (ball && hs_rotvec_state_of(t->q0, t->rot0, t->w0, phi, pd)) {
+                snprintf(kp, sizeof kp, "joints[%d].q0", child_joint[b]);
+                return yt_fail(&c->y, HS_ERR_VALUE, t->map, kp, "the initial rotation has no rotation vector");
+            }
+            /* a ball joint: two massless bodies in the parent's frame at the joint point, then the
+             * child, one coordinate of the rotation vector each (hs_model.h, kernels/hs_rotvec.h);
+             * the initial state from q0 and w0 */
+            for (r = 0; r < (ball ? 3 : 1); ++r) {
+                j = mi++;
+                m->body_parent[j] = r ? j - 1 : parent_of[b] < 0 ? -1 : newidx[parent_of[b]];
+                m->joint_type[j] = t->type;
+                m->joint_hold[j] = t->hold;
+                if (r == 0) memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
+                if (ball) {
                     m->joint_ball[j] = r + 1;
                     m->joint_axis[j][r] = 1.0; /* e_r: phi_r's axis at phi = 0 (informative) */
-                    m->joint_rot0[j][0] = m->joint_rot0[j][4] = m->joint_rot0[j][8] = 1.0;
-                    if (r == 0) memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
                     m->joint_z0[j] = phi[r];
                     m->joint_zd0[j] = pd[r];
-                    m->joint_hold[j] = t->hold;
-                    c->d->body_name[j][0] = '\0'; /* no name: nothing can be attached to it */
                     snprintf(c->d->joint_name[j], HS_NAME_LEN, "%.*s.%c", HS_NAME_LEN - 3, t->name, "xyz"[r]);
-                    c->body_map[j] = s->map;
-                    c->body_y[j] = b;
-                    c->joint_map[j] = t->map;
-                    c->joint_y[j] = child_joint[b];
+                } else {
+                    memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
+                    m->joint_z0[j] = t->z0;
+                    m->joint_zd0[j] = t->zd0;
+                    snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
                 }
-                mi += 2;
+                c->body_map[j] = s->map;
+                c->body_y[j] = b;
+                c->joint_map[j] = t->map;
+                c->joint_y[j] = child_joint[b];
+                if (ball && r < 2) { /* no name: nothing can be attached to it */
+                    m->body_shape[j] = HS_SHAPE_CUSTOM;
+                    m->joint_rot0[j][0] = m->joint_rot0[j][4] = m->joint_rot0[j][8] = 1.0;
+                    continue;
+                }
+                newidx[b] = j;
+                m->body_shape[j] = s->shape;
+                m->body_com_given[j] = s->com_given;
+                m->body_mass[j] = s->mass;
+                memcpy(m->body_dim[j], s->dim, sizeof s->dim);
+                memcpy(m->body_com[j], s->com, sizeof s->com);
+                memcpy(m->body_inertia[j], s->inertia, sizeof s->inertia);
+                memcpy(m->joint_at_child[j], t->at_child, sizeof t->at_child);
+                memcpy(m->joint_rot0[j], t->rot0, sizeof t->rot0);
+                snprintf(c->d->body_name[j], HS_NAME_LEN, "%s", s->name);
             }
-            j = mi++;
-            newidx[b] = j;
-            m->body_parent[j] = ball ? j - 1 : parent_of[b] < 0 ? -1 : newidx[parent_of[b]];
-            m->body_shape[j] = s->shape;
-            m->body_com_given[j] = s->com_given;
-            m->body_mass[j] = s->mass;
-            memcpy(m->body_dim[j], s->dim, sizeof s->dim);
-            memcpy(m->body_com[j], s->com, sizeof s->com);
-            memcpy(m->body_inertia[j], s->inertia, sizeof s->inertia);
-            m->joint_type[j] = t->type;
-            if (!ball) memcpy(m->joint_at_parent[j], t->at_parent, sizeof t->at_parent);
-            memcpy(m->joint_at_child[j], t->at_child, sizeof t->at_child);
-            memcpy(m->joint_rot0[j], t->rot0, sizeof t->rot0);
-            if (ball) {
-                double phi[3], pd[3];
-                hs_rotvec_state_of(t->q0, t->rot0, t->w0, phi, pd);
-                m->joint_ball[j] = 3;
-                m->joint_axis[j][2] = 1.0;
-                m->joint_z0[j] = phi[2];
-                m->joint_zd0[j] = pd[2];
-            } else {
-                memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
-                m->joint_z0[j] = t->z0;
-                m->joint_zd0[j] = t->zd0;
-            }
-            m->joint_hold[j] = t->hold;
-            snprintf(c->d->body_name[j], HS_NAME_LEN, "%s", s->name);
-            if (ball) snprintf(c->d->joint_name[j], HS_NAME_LEN, "%.*s.z", HS_NAME_LEN - 3, t->name);
-            else snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
-            c->body_map[j] = s->map;
-            c->body_y[j] = b;
-            c->joint_map[j] = t->map;
-            c->joint_y[j] = child_joint[b];
         }
     }
     m->nbody = mi;
@@ -327,98 +336,82 @@ static int parse_bodies_joints(ctx *c)
     return rc;
 }
 
-static int parse_cuts(ctx *c)
+static int cut_item(ctx *c, const yt_node *y, const char *path, int i)
 {
-    static const char *const keys[] = {"name", "type", "body_a", "at_a", "body_b", "at_b",
-                                       "axis_a", "axis_b", "normal_a", "normal_b", NULL};
     static const char *const types[] = {"revolute", "revolute_planar", "prismatic",
                                         "prismatic_planar", "nonholonomic", NULL};
     static const int neq[5] = {5, 2, 5, 2, 1}; /* equations per cut type (hs_cut_equations) */
     static const double ez[3] = {0.0, 0.0, 1.0};
     hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_CUTS];
-    char path[64];
-    int rc, i, ncon = 0;
-    if ((rc = get_list(c, c->root, "cuts", HS_MAX_CUTS, "HS_MAX_CUTS", 0, &l)) || !l) return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        int ty;
-        snprintf(path, sizeof path, "cuts[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->cut_name[i], &names[i])) ||
-            (rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
-            (rc = body_ref(c, y, path, "body_a", 1, &m->cut_body_a[i])) ||
-            (rc = body_ref(c, y, path, "body_b", 1, &m->cut_body_b[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cut_at_a[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
-            return rc;
-        ty = m->cut_type[i];
-        if (ty == HS_CUT_NONHOLONOMIC) { /* a velocity of at_b along axis_b: nothing of a's */
-            static const char *const only_b[] = {"at_a", "axis_a", "normal_a", "normal_b", NULL};
-            int k;
-            for (k = 0; only_b[k]; ++k)
-                if ((rc = yt_forbid(&c->y, y, path, only_b[k],
-                                    "a nonholonomic cut takes body_a, body_b, at_b and axis_b only")))
-                    return rc;
-            if ((rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", 1, NULL, m->cut_axis_b[i])))
+    int rc, ty, k, ncon = 0;
+    if ((rc = yt_get_enum(&c->y, y, path, "type", 1, types, 0, &m->cut_type[i])) ||
+        (rc = body_ref(c, y, path, "body_a", 1, &m->cut_body_a[i])) ||
+        (rc = body_ref(c, y, path, "body_b", 1, &m->cut_body_b[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cut_at_a[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cut_at_b[i])))
+        return rc;
+    ty = m->cut_type[i];
+    if (ty == HS_CUT_NONHOLONOMIC) { /* a velocity of at_b along axis_b: nothing of a's */
+        static const char *const only_b[] = {"at_a", "axis_a", "normal_a", "normal_b", NULL};
+        for (k = 0; only_b[k]; ++k)
+            if ((rc = yt_forbid(&c->y, y, path, only_b[k],
+                                "a nonholonomic cut takes body_a, body_b, at_b and axis_b only")))
                 return rc;
-            m->cut_axis_a[i][0] = m->cut_axis_a[i][1] = m->cut_axis_a[i][2] = 0.0;
-            goto counted;
-        }
-        /* revolute axes default to z (planar mechanisms); a slide direction has no default */
-        if ((rc = yt_get_vec(&c->y, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
-                             m->cut_axis_a[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", ty >= HS_CUT_PRISMATIC, ez,
-                             m->cut_axis_b[i])))
+        if ((rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", 1, NULL, m->cut_axis_b[i])))
             return rc;
-        if (ty == HS_CUT_PRISMATIC) {
-            if ((rc = yt_get_vec(&c->y, y, path, "normal_a", 3, "", 1, NULL, m->cut_normal_a[i])) ||
-                (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 1, NULL, m->cut_normal_b[i])))
-                return rc;
-        } else if (ty == HS_CUT_PRISMATIC_PLANAR) {
-            if ((rc = yt_forbid(&c->y, y, path, "normal_a",
-                                "normal_a is used by prismatic cuts only")) ||
-                (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 0, ez, m->cut_normal_b[i])))
-                return rc;
-        } else if ((rc = yt_forbid(&c->y, y, path, "normal_a",
-                                   "normal_a is used by prismatic cuts only")) ||
-                   (rc = yt_forbid(&c->y, y, path, "normal_b",
-                                   "normal_b is used by prismatic cuts only"))) {
-            return rc;
-        }
-    counted:
-        ncon += neq[ty];
-        if (ncon > HS_MAX_CON)
-            return yt_fail(&c->y, HS_ERR_LIMIT, y, path,
-                           "the cuts need %d constraint equations up to here (HS_MAX_CON is %d)",
-                           ncon, HS_MAX_CON);
-        c->cut_map[i] = y;
+        m->cut_axis_a[i][0] = m->cut_axis_a[i][1] = m->cut_axis_a[i][2] = 0.0;
+        goto counted;
     }
-    m->ncut = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cut_name, m->ncut, names, "cuts",
-                        "cut");
+    /* revolute axes default to z (planar mechanisms); a slide direction has no default */
+    if ((rc = yt_get_vec(&c->y, y, path, "axis_a", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                         m->cut_axis_a[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "axis_b", 3, "", ty >= HS_CUT_PRISMATIC, ez,
+                         m->cut_axis_b[i])))
+        return rc;
+    if (ty == HS_CUT_PRISMATIC) {
+        if ((rc = yt_get_vec(&c->y, y, path, "normal_a", 3, "", 1, NULL, m->cut_normal_a[i])) ||
+            (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 1, NULL, m->cut_normal_b[i])))
+            return rc;
+    } else if (ty == HS_CUT_PRISMATIC_PLANAR) {
+        if ((rc = yt_forbid(&c->y, y, path, "normal_a",
+                            "normal_a is used by prismatic cuts only")) ||
+            (rc = yt_get_vec(&c->y, y, path, "normal_b", 3, "", 0, ez, m->cut_normal_b[i])))
+            return rc;
+    } else if ((rc = yt_forbid(&c->y, y, path, "normal_a",
+                               "normal_a is used by prismatic cuts only")) ||
+               (rc = yt_forbid(&c->y, y, path, "normal_b",
+                               "normal_b is used by prismatic cuts only"))) {
+        return rc;
+    }
+counted:
+    for (k = 0; k <= i; ++k) ncon += neq[m->cut_type[k]];
+    if (ncon > HS_MAX_CON)
+        return yt_fail(&c->y, HS_ERR_LIMIT, y, path,
+                       "the cuts need %d constraint equations up to here (HS_MAX_CON is %d)",
+                       ncon, HS_MAX_CON);
+    return HS_OK;
+}
+
+static int parse_cuts(ctx *c)
+{
+    static const char *const keys[] = {"name", "type", "body_a", "at_a", "body_b", "at_b",
+                                       "axis_a", "axis_b", "normal_a", "normal_b", NULL};
+    return named_list(c, c->root, "", "cuts", HS_MAX_CUTS, "HS_MAX_CUTS", keys, "cut", 0, c->d->cut_name, c->cut_map,
+                      &c->d->model.ncut, cut_item);
+}
+
+static int point_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    int rc = body_ref(c, y, path, "body", 1, &m->point_body[i]);
+    return rc ? rc : yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->point_at[i]);
 }
 
 static int parse_points(ctx *c)
 {
     static const char *const keys[] = {"name", "body", "at", NULL};
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_POINTS];
-    char path[64];
-    int rc, i;
-    if ((rc = get_list(c, c->root, "points", HS_MAX_POINTS, "HS_MAX_POINTS", 0, &l)) || !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "points[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->point_name[i], &names[i])) ||
-            (rc = body_ref(c, y, path, "body", 1, &m->point_body[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->point_at[i])))
-            return rc;
-        c->point_map[i] = y;
-    }
-    m->npoint = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->point_name, m->npoint, names,
-                        "points", "point");
+    return named_list(c, c->root, "", "points", HS_MAX_POINTS, "HS_MAX_POINTS", keys, "point", 0, c->d->point_name,
+                      c->point_map, &c->d->model.npoint, point_item);
 }
 
 /* A signal's kind and its test parameters (kernels/hs_test_input.h): kind knots when
@@ -438,64 +431,56 @@ static int parse_signal_test(ctx *c, const yt_node *y, const char *path, int i)
     return HS_OK;
 }
 
+static int signal_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *kn = yt_map_get(y, "knots");
+    char kp[128];
+    int rc, k;
+    if ((rc = parse_signal_test(c, y, path, i))) return rc;
+    yt_join(kp, sizeof kp, path, "knots");
+    m->sig_start[i] = m->nknot;
+    m->sig_n[i] = 0;
+    if (!kn && m->sig_kind[i] != HS_SIGK_KNOTS) return HS_OK; /* a test input alone */
+    if (!kn)
+        return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp,
+                       "required key is missing: a signal is its knots, or a test input "
+                       "(kind: step, ramp, impulse or sine)");
+    if ((rc = yt_need(&c->y, kn, YT_SEQ, kp))) return rc;
+    if (kn->n == 0)
+        return yt_fail(&c->y, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
+    m->sig_n[i] = kn->n;
+    for (k = 0; k < kn->n; ++k) {
+        const yt_node *p = kn->kid[k];
+        double tv[2];
+        snprintf(kp, sizeof kp, "%s.knots[%d]", path, k);
+        if (m->nknot == HS_MAX_KNOTS)
+            return yt_fail(&c->y, HS_ERR_LIMIT, p, kp,
+                           "too many knots in all signals together (HS_MAX_KNOTS is %d)",
+                           HS_MAX_KNOTS);
+        if (p->type != YT_SEQ || p->n != 2)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, p, kp, "a knot is a list [t, value]");
+        if ((rc = yt_num_node(&c->y, p->kid[0], kp, "s", &tv[0])) ||
+            (rc = yt_num_node(&c->y, p->kid[1], kp, NULL, &tv[1])))
+            return rc;
+        m->knot_t[m->nknot] = tv[0];
+        m->knot_v[m->nknot] = tv[1];
+        ++m->nknot;
+    }
+    return HS_OK;
+}
+
 static int parse_signals(ctx *c)
 {
     const char *keys[3 + HS_TP_COUNT + 1];
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_SIGNALS];
-    char path[64], kp[128];
-    int rc, i, k;
+    int k;
     keys[0] = "name";
     keys[1] = "knots";
     keys[2] = "kind";
     for (k = 0; k <= HS_TP_COUNT; ++k) keys[3 + k] = hs_test_param_keys[k]; /* NULL last */
-    m->nknot = 0;
-    if ((rc = get_list(c, c->root, "signals", HS_MAX_SIGNALS, "HS_MAX_SIGNALS", 0, &l)) || !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i], *kn;
-        snprintf(path, sizeof path, "signals[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->signal_name[i], &names[i])) ||
-            (rc = parse_signal_test(c, y, path, i)))
-            return rc;
-        kn = yt_map_get(y, "knots");
-        yt_join(kp, sizeof kp, path, "knots");
-        m->sig_start[i] = m->nknot;
-        m->sig_n[i] = 0;
-        if (!kn && m->sig_kind[i] != HS_SIGK_KNOTS) { /* a test input alone */
-            c->signal_map[i] = y;
-            continue;
-        }
-        if (!kn)
-            return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp,
-                           "required key is missing: a signal is its knots, or a test input "
-                           "(kind: step, ramp, impulse or sine)");
-        if ((rc = yt_need(&c->y, kn, YT_SEQ, kp))) return rc;
-        if (kn->n == 0)
-            return yt_fail(&c->y, HS_ERR_VALUE, kn, kp, "a signal needs at least one knot");
-        m->sig_n[i] = kn->n;
-        for (k = 0; k < kn->n; ++k) {
-            const yt_node *p = kn->kid[k];
-            double tv[2];
-            snprintf(kp, sizeof kp, "%s.knots[%d]", path, k);
-            if (m->nknot == HS_MAX_KNOTS)
-                return yt_fail(&c->y, HS_ERR_LIMIT, p, kp,
-                               "too many knots in all signals together (HS_MAX_KNOTS is %d)",
-                               HS_MAX_KNOTS);
-            if (p->type != YT_SEQ || p->n != 2)
-                return yt_fail(&c->y, HS_ERR_SCHEMA, p, kp, "a knot is a list [t, value]");
-            if ((rc = yt_num_node(&c->y, p->kid[0], kp, "s", &tv[0])) ||
-                (rc = yt_num_node(&c->y, p->kid[1], kp, NULL, &tv[1])))
-                return rc;
-            m->knot_t[m->nknot] = tv[0];
-            m->knot_v[m->nknot] = tv[1];
-            ++m->nknot;
-        }
-        c->signal_map[i] = y;
-    }
-    m->nsignal = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->signal_name, m->nsignal, names,
-                        "signals", "signal");
+    c->d->model.nknot = 0;
+    return named_list(c, c->root, "", "signals", HS_MAX_SIGNALS, "HS_MAX_SIGNALS", keys, "signal", 0, c->d->signal_name,
+                      c->signal_map, &c->d->model.nsignal, signal_item);
 }
 
 static int signal_ref(ctx *c, const yt_node *y, const char *path, const char *key, int *out)
@@ -511,35 +496,28 @@ static int signal_ref(ctx *c, const yt_node *y, const char *path, const char *ke
                    "%s '%s' is not a signal defined in signals", key, name);
 }
 
+static int load_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    static const char *const frames[] = {"global", "body", NULL};
+    hs_model *m = &c->d->model;
+    int rc;
+    if ((rc = body_ref(c, y, path, "body", 0, &m->load_body[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
+        (rc = yt_get_enum(&c->y, y, path, "frame", 0, frames, HS_FRAME_GLOBAL,
+                          &m->load_frame[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "force", 3, "N", 0, NULL, m->load_force_dir[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "torque", 3, "N m", 0, NULL, m->load_torque_dir[i])) ||
+        (rc = signal_ref(c, y, path, "force_signal", &m->load_force_sig[i])))
+        return rc;
+    return signal_ref(c, y, path, "torque_signal", &m->load_torque_sig[i]);
+}
+
 static int parse_loads(ctx *c)
 {
     static const char *const keys[] = {"name", "body", "at", "frame", "force", "torque",
                                        "force_signal", "torque_signal", NULL};
-    static const char *const frames[] = {"global", "body", NULL};
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_LOADS];
-    char path[64];
-    int rc, i;
-    if ((rc = get_list(c, c->root, "loads", HS_MAX_LOADS, "HS_MAX_LOADS", 0, &l)) || !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "loads[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->load_name[i], &names[i])) ||
-            (rc = body_ref(c, y, path, "body", 0, &m->load_body[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->load_at[i])) ||
-            (rc = yt_get_enum(&c->y, y, path, "frame", 0, frames, HS_FRAME_GLOBAL,
-                              &m->load_frame[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "force", 3, "N", 0, NULL, m->load_force_dir[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "torque", 3, "N m", 0, NULL, m->load_torque_dir[i])) ||
-            (rc = signal_ref(c, y, path, "force_signal", &m->load_force_sig[i])) ||
-            (rc = signal_ref(c, y, path, "torque_signal", &m->load_torque_sig[i])))
-            return rc;
-        c->load_map[i] = y;
-    }
-    m->nload = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->load_name, m->nload, names,
-                        "loads", "load");
+    return named_list(c, c->root, "", "loads", HS_MAX_LOADS, "HS_MAX_LOADS", keys, "load", 0, c->d->load_name,
+                      c->load_map, &c->d->model.nload, load_item);
 }
 
 static int parse_integrator(ctx *c)
@@ -822,41 +800,33 @@ static int parse_sources_volumes(ctx *c, const yt_node *h)
     return check_nodes_unique(c, vnames, snames);
 }
 
+static int throttle_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *node;
+    int rc;
+    if ((rc = node_ref(c, y, path, "from", 0, &m->thr_a[i], &node)) ||
+        (rc = node_ref(c, y, path, "to", 0, &m->thr_b[i], &node)))
+        return rc;
+    m->thr_Cd[i] = m->thr_A[i] = m->thr_Cv_given[i] = 0.0;
+    if (yt_map_get(y, "Cv")) {
+        if ((rc = yt_forbid(&c->y, y, path, "Cd", "give either Cv or Cd and A, not both")) ||
+            (rc = yt_forbid(&c->y, y, path, "A", "give either Cv or Cd and A, not both")) ||
+            (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s sqrt(Pa))", 1, 0.0,
+                             &m->thr_Cv_given[i])))
+            return rc;
+    } else if ((rc = yt_get_num(&c->y, y, path, "Cd", "", 1, 0.0, &m->thr_Cd[i])) ||
+               (rc = yt_get_num(&c->y, y, path, "A", "m^2", 1, 0.0, &m->thr_A[i]))) {
+        return rc;
+    }
+    return yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->thr_dplim[i]);
+}
+
 static int parse_throttles(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "from", "to", "Cd", "A", "Cv", "dp_lim", NULL};
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_THR], *node;
-    char path[64];
-    int rc, i;
-    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "throttles", HS_MAX_THR, "HS_MAX_THR", 0,
-                             &l)) ||
-        !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "hydraulics.throttles[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->thr_name[i], &names[i])) ||
-            (rc = node_ref(c, y, path, "from", 0, &m->thr_a[i], &node)) ||
-            (rc = node_ref(c, y, path, "to", 0, &m->thr_b[i], &node)))
-            return rc;
-        m->thr_Cd[i] = m->thr_A[i] = m->thr_Cv_given[i] = 0.0;
-        if (yt_map_get(y, "Cv")) {
-            if ((rc = yt_forbid(&c->y, y, path, "Cd", "give either Cv or Cd and A, not both")) ||
-                (rc = yt_forbid(&c->y, y, path, "A", "give either Cv or Cd and A, not both")) ||
-                (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s sqrt(Pa))", 1, 0.0,
-                                 &m->thr_Cv_given[i])))
-                return rc;
-        } else if ((rc = yt_get_num(&c->y, y, path, "Cd", "", 1, 0.0, &m->thr_Cd[i])) ||
-                   (rc = yt_get_num(&c->y, y, path, "A", "m^2", 1, 0.0, &m->thr_A[i]))) {
-            return rc;
-        }
-        if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->thr_dplim[i]))) return rc;
-        c->thr_map[i] = y;
-    }
-    m->nthr = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->thr_name, m->nthr, names,
-                        "hydraulics.throttles", "throttle");
+    return named_list(c, h, "hydraulics", "throttles", HS_MAX_THR, "HS_MAX_THR", keys, "throttle", 0, c->d->thr_name,
+                      c->thr_map, &c->d->model.nthr, throttle_item);
 }
 
 /* Exactly one of keys a and b; the later one is reported when both are given. */
@@ -878,56 +848,50 @@ static int one_of(ctx *c, const yt_node *y, const char *path, const char *a, con
     return HS_OK;
 }
 
+static int valve_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
+    hs_model *m = &c->d->model;
+    const yt_node *node;
+    char kp[128];
+    int rc, k;
+    if ((rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
+        (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
+        (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
+        (rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node)) ||
+        (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
+        return rc;
+    for (k = 0; k < 4; ++k)
+        if ((rc = yt_get_num(&c->y, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k])))
+            return rc;
+    if ((rc = one_of(c, y, path, "tau", "f45",
+                     "the spool time constant, or the -45 degree frequency")))
+        return rc;
+    if (yt_map_get(y, "tau")) {
+        if ((rc = yt_get_num(&c->y, y, path, "tau", "s", 1, 0.0, &m->dcv_tau[i]))) return rc;
+    } else {
+        double f45;
+        if ((rc = yt_get_num(&c->y, y, path, "f45", "Hz", 1, 0.0, &f45))) return rc;
+        if (!(f45 > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "f45"),
+                           yt_join(kp, sizeof kp, path, "f45"), "f45 must be > 0");
+        m->dcv_tau[i] = 1.0 / (2.0 * HS_PI * f45);
+    }
+    if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
+        (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "dp_comp", "Pa", 0, 0.0, &m->dcv_dpcomp[i])))
+        return rc;
+    return yt_get_num(&c->y, y, path, "U_ls", "V", 0, 0.5, &m->dcv_Uls[i]);
+}
+
 static int parse_valves(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
                                        "k_PB", "k_AT", "tau", "f45", "dp_lim", "U0", "U_ref",
                                        "dp_comp", "U_ls", NULL};
-    static const char *const kpath[4] = {"k_PA", "k_BT", "k_PB", "k_AT"};
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_DCV], *node;
-    char path[64], kp[128];
-    int rc, i, k;
-    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", 0, &l)) ||
-        !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "hydraulics.valves[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->dcv_name[i], &names[i])) ||
-            (rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
-            (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
-            (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
-            (rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node)) ||
-            (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
-            return rc;
-        for (k = 0; k < 4; ++k)
-            if ((rc = yt_get_num(&c->y, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k])))
-                return rc;
-        if ((rc = one_of(c, y, path, "tau", "f45",
-                         "the spool time constant, or the -45 degree frequency")))
-            return rc;
-        if (yt_map_get(y, "tau")) {
-            if ((rc = yt_get_num(&c->y, y, path, "tau", "s", 1, 0.0, &m->dcv_tau[i]))) return rc;
-        } else {
-            double f45;
-            if ((rc = yt_get_num(&c->y, y, path, "f45", "Hz", 1, 0.0, &f45))) return rc;
-            if (!(f45 > 0.0))
-                return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "f45"),
-                               yt_join(kp, sizeof kp, path, "f45"), "f45 must be > 0");
-            m->dcv_tau[i] = 1.0 / (2.0 * HS_PI * f45);
-        }
-        if ((rc = yt_get_num(&c->y, y, path, "dp_lim", "Pa", 0, 2e5, &m->dcv_dplim[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "U0", "V", 0, 0.0, &m->dcv_U0[i])) ||
-            (rc = signal_ref(c, y, path, "U_ref", &m->dcv_sig[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "dp_comp", "Pa", 0, 0.0, &m->dcv_dpcomp[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "U_ls", "V", 0, 0.5, &m->dcv_Uls[i])))
-            return rc;
-        c->dcv_map[i] = y;
-    }
-    m->ndcv = l->n;
-    return check_unique(c, (const char(*)[HS_NAME_LEN])c->d->dcv_name, m->ndcv, names,
-                        "hydraulics.valves", "valve");
+    return named_list(c, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", keys, "valve", 0, c->d->dcv_name,
+                      c->dcv_map, &c->d->model.ndcv, valve_item);
 }
 
 /* A chamber volume of cylinder i (side 0 piston, 1 rod): a volume no other side uses. */
@@ -1043,43 +1007,33 @@ static int parse_cyl_dampers_init(ctx *c, const yt_node *y, const char *path, in
     return HS_OK;
 }
 
+static int cylinder_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    int rc;
+    if ((rc = body_ref(c, y, path, "body_a", 1, &m->cyl_body_a[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cyl_at_a[i])) ||
+        (rc = body_ref(c, y, path, "body_b", 1, &m->cyl_body_b[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cyl_at_b[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "d_piston", "m", 1, 0.0, &m->cyl_d_piston[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "d_rod", "m", 1, 0.0, &m->cyl_d_rod[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "stroke", "m", 1, 0.0, &m->cyl_stroke[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "l_piston0", "m", 1, 0.0, &m->cyl_l_p0[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "B_wall", "Pa", 1, 0.0, &m->cyl_B[i])) ||
+        (rc = chamber_ref(c, y, path, i, 0)) || (rc = chamber_ref(c, y, path, i, 1)) ||
+        (rc = parse_cyl_friction(c, y, path, i)))
+        return rc;
+    return parse_cyl_dampers_init(c, y, path, i);
+}
+
 static int parse_cylinders(ctx *c, const yt_node *h)
 {
     static const char *const keys[] = {"name", "body_a", "at_a", "body_b", "at_b",
                                        "d_piston", "d_rod", "stroke", "l_piston0", "B_wall",
                                        "piston_volume", "rod_volume", "friction",
                                        "end_dampers", "init", NULL};
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_CYLS];
-    char path[64];
-    int rc, i;
-    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "cylinders", HS_MAX_CYLS, "HS_MAX_CYLS", 0,
-                             &l)) ||
-        !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "hydraulics.cylinders[%d]", i);
-        if ((rc = list_item(c, y, path, keys, c->d->cyl_name[i], &names[i])) ||
-            (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cyl_name, i + 1, names,
-                               "hydraulics.cylinders", "cylinder")) ||
-            (rc = body_ref(c, y, path, "body_a", 1, &m->cyl_body_a[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at_a", 3, "m", 0, NULL, m->cyl_at_a[i])) ||
-            (rc = body_ref(c, y, path, "body_b", 1, &m->cyl_body_b[i])) ||
-            (rc = yt_get_vec(&c->y, y, path, "at_b", 3, "m", 0, NULL, m->cyl_at_b[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "d_piston", "m", 1, 0.0, &m->cyl_d_piston[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "d_rod", "m", 1, 0.0, &m->cyl_d_rod[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "stroke", "m", 1, 0.0, &m->cyl_stroke[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "l_piston0", "m", 1, 0.0, &m->cyl_l_p0[i])) ||
-            (rc = yt_get_num(&c->y, y, path, "B_wall", "Pa", 1, 0.0, &m->cyl_B[i])) ||
-            (rc = chamber_ref(c, y, path, i, 0)) || (rc = chamber_ref(c, y, path, i, 1)) ||
-            (rc = parse_cyl_friction(c, y, path, i)) ||
-            (rc = parse_cyl_dampers_init(c, y, path, i)))
-            return rc;
-        c->cyl_map[i] = y;
-    }
-    m->ncyl = l->n;
-    return HS_OK;
+    return named_list(c, h, "hydraulics", "cylinders", HS_MAX_CYLS, "HS_MAX_CYLS", keys, "cylinder", 1,
+                      c->d->cyl_name, c->cyl_map, &c->d->model.ncyl, cylinder_item);
 }
 
 /* A load-sensing pump's sense: a node (its pressure), or a list of valve sections (their
@@ -1172,25 +1126,10 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
 
 static int parse_components(ctx *c, const yt_node *h)
 {
-    hs_model *m = &c->d->model;
-    const yt_node *l, *names[HS_MAX_CMP];
-    char path[64];
-    int rc, i;
-    m->ncmp = 0;
-    if ((rc = yt_get_list_in(&c->y, h, "hydraulics", "components", HS_MAX_CMP, "HS_MAX_CMP", 0, &l)) || !l)
-        return rc;
-    for (i = 0; i < l->n; ++i) {
-        const yt_node *y = l->kid[i];
-        snprintf(path, sizeof path, "hydraulics.components[%d]", i);
-        if ((rc = yt_need(&c->y, y, YT_MAP, path)) ||
-            (rc = yt_get_str(&c->y, y, path, "name", 1, 1, c->d->cmp_name[i], HS_NAME_LEN, &names[i])) ||
-            (rc = check_unique(c, (const char(*)[HS_NAME_LEN])c->d->cmp_name, i + 1, names,
-                               "hydraulics.components", "component")) ||
-            (rc = parse_component(c, y, path, i)))
-            return rc;
-    }
-    m->ncmp = l->n;
-    return HS_OK;
+    c->d->model.ncmp = 0;
+    /* the keys depend on the type: parse_component checks them */
+    return named_list(c, h, "hydraulics", "components", HS_MAX_CMP, "HS_MAX_CMP", NULL, "component", 1,
+                      c->d->cmp_name, c->cmp_map, &c->d->model.ncmp, parse_component);
 }
 
 static int parse_hydraulics(ctx *c)

@@ -33,6 +33,11 @@ typedef struct tctx {
 
 #define CHAIN_NAME_MAX 32 /* a chain's name: its bodies are <name>_<k> (k <= 10^7) */
 
+/* hs_tree_model's per-body arrays (member, values per body): those the view hs_tree shares, then its own */
+#define TREE_VIEW_ARRAYS(X) X(parent, 1) X(jtype, 1) X(iq, 1) X(iv, 1) X(mass, 1) X(com, 3) X(inertia, 6) \
+    X(at_parent, 3) X(at_child, 3) X(axis, 3)
+#define TREE_ARRAYS(X) TREE_VIEW_ARRAYS(X) X(rot0, 9) X(body_name, 1) X(joint_name, 1) X(length, 1) X(chain_of, 1)
+
 /* The integrator section: formulation riccati (required), method rk4, dt, t_end. */
 static int parse_integrator(tctx *c)
 {
@@ -199,21 +204,14 @@ static int find_body(const name_ix *ix, int n, const char *name)
 }
 
 /* Orders the bodies depth first from the ground (parents before children, a chain's bodies
- * consecutive) and fills the tree's arrays. */
-static int build(tctx *c)
+ * consecutive) and fills the tree's arrays; idx (n) and w (7 n + 2 ints) are its work. */
+static int build_in(tctx *c, name_ix *idx, int *w)
 {
     hs_tree_model *t = c->t;
-    int n = c->nb, i, j, rc = HS_OK;
-    name_ix *idx = (name_ix *)malloc(sizeof(name_ix) * (size_t)n);
-    int *cj = (int *)malloc(sizeof(int) * (size_t)n);
-    int *par = (int *)malloc(sizeof(int) * (size_t)n), *first = (int *)malloc(sizeof(int) * (size_t)(n + 1));
-    int *next = (int *)malloc(sizeof(int) * (size_t)n), *order = (int *)malloc(sizeof(int) * (size_t)n);
-    int *stack = (int *)malloc(sizeof(int) * (size_t)(n + 1)), *newidx = (int *)malloc(sizeof(int) * (size_t)n);
+    int n = c->nb, i, j;
+    int *cj = w, *par = w + n, *first = w + 2 * n, *next = w + 3 * n + 1, *order = w + 4 * n + 1;
+    int *stack = w + 5 * n + 1, *newidx = w + 6 * n + 2; /* first and stack: n + 1 */
     char kp[96];
-    if (!idx || !cj || !par || !first || !next || !order || !stack || !newidx) {
-        rc = yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
-        goto done;
-    }
     for (i = 0; i < n; ++i) {
         idx[i].name = c->tb[i].name;
         idx[i].i = i;
@@ -222,88 +220,71 @@ static int build(tctx *c)
     for (i = 1; i < n; ++i)
         if (!strcmp(idx[i].name, idx[i - 1].name)) {
             int later = idx[i].i; /* the later in file order (ties sort by index) */
-            rc = yt_fail(&c->y, HS_ERR_VALUE, c->tb[later].name_node, "bodies", "duplicate body name '%s'",
-                         c->tb[later].name);
-            goto done;
+            return yt_fail(&c->y, HS_ERR_VALUE, c->tb[later].name_node, "bodies", "duplicate body name '%s'",
+                           c->tb[later].name);
         }
     for (i = 0; i < n; ++i) cj[i] = -1;
     for (j = 0; j < c->nj; ++j) {
         const tjoint *q = &c->tj[j];
         int ch = find_body(idx, n, q->child), pa = strcmp(q->parent, "ground") ? find_body(idx, n, q->parent) : -1;
         const char *where = j < c->nj_listed ? "joints" : "chains";
-        if (ch < 0) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, q->child_node, yt_join(kp, sizeof kp, where, "child"),
-                         strcmp(q->child, "ground") ? "child '%s' is not a body defined in bodies or chains"
-                                                    : "child must be a body, not %s",
-                         q->child);
-            goto done;
-        }
-        if (pa < 0 && strcmp(q->parent, "ground")) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
-                         "parent '%s' is not a body defined in bodies or chains, or ground", q->parent);
-            goto done;
-        }
-        if (pa == ch) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
-                         "a joint cannot connect body '%s' to itself", q->child);
-            goto done;
-        }
-        if (cj[ch] >= 0) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, q->child_node, yt_join(kp, sizeof kp, where, "child"),
-                         "a body must be the child of exactly one joint: '%s' is already the child of joint '%s' "
-                         "(an open tree has no loops; cut joints are the penalty formulation's)",
-                         q->child, c->tj[cj[ch]].name);
-            goto done;
-        }
+        if (ch < 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, q->child_node, yt_join(kp, sizeof kp, where, "child"),
+                           strcmp(q->child, "ground") ? "child '%s' is not a body defined in bodies or chains"
+                                                      : "child must be a body, not %s",
+                           q->child);
+        if (pa < 0 && strcmp(q->parent, "ground"))
+            return yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
+                           "parent '%s' is not a body defined in bodies or chains, or ground", q->parent);
+        if (pa == ch)
+            return yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
+                           "a joint cannot connect body '%s' to itself", q->child);
+        if (cj[ch] >= 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, q->child_node, yt_join(kp, sizeof kp, where, "child"),
+                           "a body must be the child of exactly one joint: '%s' is already the child of joint '%s' "
+                           "(an open tree has no loops; cut joints are the penalty formulation's)",
+                           q->child, c->tj[cj[ch]].name);
         cj[ch] = j;
         par[ch] = pa;
     }
     for (i = 0; i < n; ++i)
-        if (cj[i] < 0) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, c->tb[i].name_node, "bodies",
-                         "a body must be the child of exactly one joint: no joint has child '%s'", c->tb[i].name);
-            goto done;
-        }
-    /* children lists (first child, next sibling) in file order; the ground is index n */
+        if (cj[i] < 0)
+            return yt_fail(&c->y, HS_ERR_VALUE, c->tb[i].name_node, "bodies",
+                           "a body must be the child of exactly one joint: no joint has child '%s'", c->tb[i].name);
+    /* children lists (first child, next sibling) in reverse file order; the ground is index n */
     for (i = 0; i <= n; ++i) first[i] = -1;
     for (i = 0; i < n; ++i) newidx[i] = -1;
-    for (i = n - 1; i >= 0; --i) {
+    for (i = 0; i < n; ++i) {
         int p = par[i] < 0 ? n : par[i];
         next[i] = first[p];
         first[p] = i;
     }
     {
-        int sp = 0, no = 0;
-        /* depth first, preorder: push children in reverse so the first is visited first */
-        int cnt = 0, k;
-        for (k = first[n]; k >= 0; k = next[k]) ++cnt;
-        for (k = first[n], i = 0; k >= 0; k = next[k], ++i) stack[sp + cnt - 1 - i] = k;
-        sp += cnt;
+        /* depth first, preorder from the ground: the last child is pushed first, so the first is visited first */
+        int sp = 1, no = 0, k, b;
+        stack[0] = n;
         while (sp > 0) {
-            int b = stack[--sp];
-            order[no] = b;
-            newidx[b] = no++;
-            cnt = 0;
-            for (k = first[b]; k >= 0; k = next[k]) ++cnt;
-            for (k = first[b], i = 0; k >= 0; k = next[k], ++i) stack[sp + cnt - 1 - i] = k;
-            sp += cnt;
+            if ((b = stack[--sp]) < n) {
+                order[no] = b;
+                newidx[b] = no++;
+            }
+            for (k = first[b]; k >= 0; k = next[k]) stack[sp++] = k;
         }
         if (no < n) { /* the first body the walk from the ground did not reach */
             for (i = 0; i < n && newidx[i] >= 0; ++i) {
             }
-            rc = yt_fail(&c->y, HS_ERR_VALUE, c->tj[cj[i]].parent_node, "joints",
-                         "kinematic loop: body '%s' is not connected to ground through joints (an open tree "
-                         "has no loops)",
-                         c->tb[i].name);
-            goto done;
+            return yt_fail(&c->y, HS_ERR_VALUE, c->tj[cj[i]].parent_node, "joints",
+                           "kinematic loop: body '%s' is not connected to ground through joints (an open tree "
+                           "has no loops)",
+                           c->tb[i].name);
         }
     }
     /* fill, in the new order */
     for (i = 0; i < n; ++i) {
         const tbody *b = &c->tb[order[i]];
         const tjoint *q = &c->tj[cj[order[i]]];
+        int k, custom = b->shape == HS_SHAPE_CUSTOM;
         double com[3], J[6], nrm;
-        int k;
         t->parent[i] = par[order[i]] < 0 ? -1 : newidx[par[order[i]]];
         t->jtype[i] = q->type;
         t->mass[i] = b->mass;
@@ -311,20 +292,13 @@ static int build(tctx *c)
         snprintf(t->joint_name[i], HS_NAME_LEN, "%s", q->name);
         t->length[i] = b->shape == HS_SHAPE_ROD || b->shape == HS_SHAPE_BEAM ? b->dim[0] : 0.0;
         t->chain_of[i] = c->chain[order[i]];
-        if (b->shape != HS_SHAPE_CUSTOM) {
-            hs_shape_inertia(b->shape, b->mass, b->dim, com, J);
-            for (k = 0; k < 6; ++k) t->inertia[6L * i + k] = J[k];
-            for (k = 0; k < 3; ++k) t->com[3L * i + k] = b->com_given ? b->com[k] : com[k];
-        } else {
-            for (k = 0; k < 6; ++k) t->inertia[6L * i + k] = b->inertia[k];
-            for (k = 0; k < 3; ++k) t->com[3L * i + k] = b->com[k];
-        }
+        if (!custom) hs_shape_inertia(b->shape, b->mass, b->dim, com, J);
+        for (k = 0; k < 6; ++k) t->inertia[6L * i + k] = custom ? b->inertia[k] : J[k];
+        for (k = 0; k < 3; ++k) t->com[3L * i + k] = custom || b->com_given ? b->com[k] : com[k];
         nrm = sqrt(q->axis[0] * q->axis[0] + q->axis[1] * q->axis[1] + q->axis[2] * q->axis[2]);
-        if (!(nrm > 0.0)) {
-            rc = yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(q->map, "axis") ? yt_map_get(q->map, "axis") : q->map,
-                         "joints.axis", "joint '%s': axis must be non-zero", q->name);
-            goto done;
-        }
+        if (!(nrm > 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(q->map, "axis") ? yt_map_get(q->map, "axis") : q->map,
+                           "joints.axis", "joint '%s': axis must be non-zero", q->name);
         for (k = 0; k < 3; ++k) {
             t->at_parent[3L * i + k] = q->at_parent[k];
             t->at_child[3L * i + k] = q->at_child[k];
@@ -344,10 +318,7 @@ static int build(tctx *c)
         }
         t->q0 = (double *)malloc(sizeof(double) * (size_t)nq);
         t->v0 = (double *)malloc(sizeof(double) * (size_t)nv);
-        if (!t->q0 || !t->v0) {
-            rc = yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
-            goto done;
-        }
+        if (!t->q0 || !t->v0) return yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
         for (i = 0; i < n; ++i) {
             const tjoint *q = &c->tj[cj[order[i]]];
             int k;
@@ -363,28 +334,25 @@ static int build(tctx *c)
         t->tree.nv = nv;
     }
     /* a ball joint's body needs inertia about every axis through the joint point */
-    for (i = 0; i < n; ++i) {
-        if (t->jtype[i] != HS_JOINT_BALL) continue;
-        if (!hs_inertia_full_about(t->mass[i], t->com + 3L * i, t->at_child + 3L * i, t->inertia + 6L * i)) {
-            const tbody *b = &c->tb[order[i]];
-            rc = yt_fail(&c->y, HS_ERR_VALUE, b->map, "bodies",
-                         "body '%s' on ball joint '%s' has no inertia about an axis through the joint point (a "
-                         "rod's J_xx = 0, as seed 002's rods): the spin about that axis is undetermined and the "
-                         "Riccati recursion cannot invert it; give the body a section (shape: beam) or a custom "
-                         "inertia, or use a revolute joint",
-                         t->body_name[i], c->tj[cj[order[i]]].name);
-            goto done;
-        }
-    }
-done:
+    for (i = 0; i < n; ++i)
+        if (t->jtype[i] == HS_JOINT_BALL &&
+            !hs_inertia_full_about(t->mass[i], t->com + 3L * i, t->at_child + 3L * i, t->inertia + 6L * i))
+            return yt_fail(&c->y, HS_ERR_VALUE, c->tb[order[i]].map, "bodies",
+                           "body '%s' on ball joint '%s' has no inertia about an axis through the joint point (a "
+                           "rod's J_xx = 0, as seed 002's rods): the spin about that axis is undetermined and the "
+                           "Riccati recursion cannot invert it; give the body a section (shape: beam) or a custom "
+                           "inertia, or use a revolute joint",
+                           t->body_name[i], c->tj[cj[order[i]]].name);
+    return HS_OK;
+}
+
+static int build(tctx *c)
+{
+    name_ix *idx = (name_ix *)malloc(sizeof(name_ix) * (size_t)c->nb);
+    int *w = (int *)malloc(sizeof(int) * (7 * (size_t)c->nb + 2)), rc;
+    rc = idx && w ? build_in(c, idx, w) : yt_fail(&c->y, HS_ERR_IO, NULL, "", "out of memory");
     free(idx);
-    free(cj);
-    free(par);
-    free(first);
-    free(next);
-    free(order);
-    free(stack);
-    free(newidx);
+    free(w);
     return rc;
 }
 
@@ -419,24 +387,11 @@ static int parse_outputs(tctx *c)
 
 static int alloc_tree(hs_tree_model *t, long n)
 {
-    size_t N = (size_t)n;
-    t->parent = (int *)malloc(sizeof(int) * N);
-    t->jtype = (int *)malloc(sizeof(int) * N);
-    t->iq = (int *)malloc(sizeof(int) * N);
-    t->iv = (int *)malloc(sizeof(int) * N);
-    t->mass = (double *)malloc(sizeof(double) * N);
-    t->com = (double *)malloc(sizeof(double) * 3 * N);
-    t->at_parent = (double *)malloc(sizeof(double) * 3 * N);
-    t->at_child = (double *)malloc(sizeof(double) * 3 * N);
-    t->axis = (double *)malloc(sizeof(double) * 3 * N);
-    t->inertia = (double *)malloc(sizeof(double) * 6 * N);
-    t->rot0 = (double *)malloc(sizeof(double) * 9 * N);
-    t->body_name = (char(*)[HS_NAME_LEN])malloc(HS_NAME_LEN * N);
-    t->joint_name = (char(*)[HS_NAME_LEN])malloc(HS_NAME_LEN * N);
-    t->length = (double *)malloc(sizeof(double) * N);
-    t->chain_of = (int *)malloc(sizeof(int) * N);
-    return t->parent && t->jtype && t->iq && t->iv && t->mass && t->com && t->at_parent && t->at_child && t->axis &&
-           t->inertia && t->rot0 && t->body_name && t->joint_name && t->length && t->chain_of;
+    int ok = 1;
+#define ALLOC_(f, k) ok &= (t->f = malloc(sizeof *t->f * (k) * (size_t)n)) != NULL;
+    TREE_ARRAYS(ALLOC_)
+#undef ALLOC_
+    return ok;
 }
 
 static int load_root(tctx *c)
@@ -499,16 +454,9 @@ static int load_root(tctx *c)
                        c->nb, c->nj);
     t->tree.nbody = c->nb;
     if ((rc = build(c))) return rc;
-    t->tree.parent = t->parent;
-    t->tree.jtype = t->jtype;
-    t->tree.iq = t->iq;
-    t->tree.iv = t->iv;
-    t->tree.mass = t->mass;
-    t->tree.com = t->com;
-    t->tree.inertia = t->inertia;
-    t->tree.at_parent = t->at_parent;
-    t->tree.at_child = t->at_child;
-    t->tree.axis = t->axis;
+#define VIEW_(f, k) t->tree.f = t->f;
+    TREE_VIEW_ARRAYS(VIEW_)
+#undef VIEW_
     t->tree.rot0 = hs_tree_rot0_view(t->rot0, c->nb);
     t->tree.ext = NULL;
     t->tree.time = 0.0;
@@ -596,21 +544,9 @@ int hs_tree_file_is_riccati(const char *path)
 void hs_tree_model_free(hs_tree_model *t)
 {
     if (!t) return;
-    free(t->parent);
-    free(t->jtype);
-    free(t->iq);
-    free(t->iv);
-    free(t->mass);
-    free(t->com);
-    free(t->at_parent);
-    free(t->at_child);
-    free(t->axis);
-    free(t->inertia);
-    free(t->rot0);
-    free(t->body_name);
-    free(t->joint_name);
-    free(t->length);
-    free(t->chain_of);
+#define FREE_(f, k) free(t->f);
+    TREE_ARRAYS(FREE_)
+#undef FREE_
     free(t->chain_name);
     free(t->inputs);
     free(t->q0);
