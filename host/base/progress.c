@@ -211,36 +211,23 @@ static void add_word(char *b, size_t n, size_t *len, const char *w)
 size_t hs_resume_command(char *buf, size_t n, const char *argv0, const char *sweep_path, const hs_run_opts *o,
                          const char *backend)
 {
-    size_t len = 0;
+    const char *fixed[] = {argv0 && *argv0 ? argv0 : "hydrosweep", "run", sweep_path, "-o", o->out, "--resume", "-b",
+                           backend};
+    /* the options that must match, when given: -n, --shard K/N, --threads, --batch */
+    const struct { int on; const char *opt; long a, b; } opt[] = {{o->n > 0, "-n", o->n, -1},
+                                                                   {o->shard_n > 1, "--shard", o->shard_k, o->shard_n},
+                                                                   {o->threads > 0, "--threads", o->threads, -1},
+                                                                   {o->batch > 0, "--batch", o->batch, -1}};
+    size_t len = 0, k;
     char num[64];
     if (n > 0) buf[0] = '\0';
-    add_word(buf, n, &len, argv0 && *argv0 ? argv0 : "hydrosweep");
-    add_word(buf, n, &len, "run");
-    add_word(buf, n, &len, sweep_path);
-    add_word(buf, n, &len, "-o");
-    add_word(buf, n, &len, o->out);
-    add_word(buf, n, &len, "--resume");
-    add_word(buf, n, &len, "-b");
-    add_word(buf, n, &len, backend);
-    if (o->n > 0) {
-        snprintf(num, sizeof num, "%ld", o->n);
-        add_word(buf, n, &len, "-n");
-        add_word(buf, n, &len, num);
-    }
-    if (o->shard_n > 1) {
-        snprintf(num, sizeof num, "%d/%d", o->shard_k, o->shard_n);
-        add_word(buf, n, &len, "--shard");
-        add_word(buf, n, &len, num);
-    }
-    if (o->threads > 0) {
-        snprintf(num, sizeof num, "%d", o->threads);
-        add_word(buf, n, &len, "--threads");
-        add_word(buf, n, &len, num);
-    }
-    if (o->batch > 0) {
-        snprintf(num, sizeof num, "%ld", o->batch);
-        add_word(buf, n, &len, "--batch");
-        add_word(buf, n, &len, num);
-    }
+    for (k = 0; k < sizeof fixed / sizeof fixed[0]; ++k) add_word(buf, n, &len, fixed[k]);
+    for (k = 0; k < sizeof opt / sizeof opt[0]; ++k)
+        if (opt[k].on) {
+            if (opt[k].b < 0) snprintf(num, sizeof num, "%ld", opt[k].a);
+            else snprintf(num, sizeof num, "%ld/%ld", opt[k].a, opt[k].b);
+            add_word(buf, n, &len, opt[k].opt);
+            add_word(buf, n, &len, num);
+        }
     return len;
 }

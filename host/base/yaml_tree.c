@@ -378,6 +378,19 @@ int yt_fail(const yt_ctx *c, int code, const yt_node *at, const char *key, const
                         msg);
 }
 
+/* names[0 .. n) (n < 0: up to the NULL) as "a, b, c" into out, as much as fits. Returns out. */
+const char *yt_list(char *out, size_t size, const char *const *names, int n)
+{
+    size_t used = 0;
+    int k;
+    out[0] = '\0';
+    for (k = 0; (n < 0 ? names[k] != NULL : k < n) && used < size; ++k) {
+        int w = snprintf(out + used, size - used, "%s%s", k ? ", " : "", names[k]);
+        if (w > 0) used += (size_t)w;
+    }
+    return out;
+}
+
 /* "path.key", or "key" at the top level. */
 const char *yt_join(char *out, size_t n, const char *path, const char *key)
 {
@@ -476,13 +489,7 @@ int yt_check_keys(const yt_ctx *c, const yt_node *m, const char *path, const cha
         for (a = 0; allowed[a]; ++a)
             if (!strcmp(allowed[a], k->text)) break;
         if (!allowed[a]) {
-            size_t used = 0;
-            list[0] = '\0';
-            for (a = 0; allowed[a] && used < sizeof list; ++a) {
-                int w =
-                    snprintf(list + used, sizeof list - used, "%s%s", a ? ", " : "", allowed[a]);
-                if (w > 0) used += (size_t)w;
-            }
+            yt_list(list, sizeof list, allowed, -1);
             if (!echoable(k->text)) /* described, not repeated */
                 return yt_fail(c, HS_ERR_SCHEMA, k, path,
                                "unknown key: %lu characters that are not a name (a key is a name of "
@@ -611,7 +618,6 @@ int yt_get_enum(const yt_ctx *c, const yt_node *m, const char *path, const char 
                 const char *const *options, int def, int *out)
 {
     char kp[128], list[200];
-    size_t used = 0;
     int i;
     const yt_node *v = yt_map_get(m, key);
     yt_join(kp, sizeof kp, path, key);
@@ -626,12 +632,7 @@ int yt_get_enum(const yt_ctx *c, const yt_node *m, const char *path, const char 
                 *out = i;
                 return HS_OK;
             }
-    list[0] = '\0';
-    for (i = 0; options[i] && used < sizeof list; ++i) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", options[i]);
-        if (w > 0) used += (size_t)w;
-    }
-    return yt_fail(c, HS_ERR_SCHEMA, v, kp, "must be one of: %s", list);
+    return yt_fail(c, HS_ERR_SCHEMA, v, kp, "must be one of: %s", yt_list(list, sizeof list, options, -1));
 }
 
 int yt_get_bool(const yt_ctx *c, const yt_node *m, const char *path, const char *key, int *out)

@@ -57,6 +57,8 @@ int yt_fail(const yt_ctx *c, int code, const yt_node *at, const char *key, const
 #endif
     ;
 
+/* names[0 .. n) (n < 0: up to the NULL) as "a, b, c" into out, cut to fit. Returns out. */
+const char *yt_list(char *out, size_t size, const char *const *names, int n);
 /* "path.key", or "key" at the top level. Returns out. */
 const char *yt_join(char *out, size_t n, const char *path, const char *key);
 /* A plain empty, ~ or null scalar. */

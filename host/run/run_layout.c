@@ -7,18 +7,17 @@
 #include "engine/backend.h"
 #include "run/run_stages.h"
 
+/* The layout's arrays and their lengths (less the one more each has; the lengths only in
+ * hs_run_layout_make, where sw, md and p are in scope). */
+#define LAYOUT_ARRAYS(X)                                                                                 \
+    X(namebuf, sw->out.nsig + sw->out.ntraj) X(pnames, sw->nparam) X(punits, sw->nparam)                 \
+    X(snames, sw->out.nsig) X(tnames, sw->out.ntraj) X(sunits, sw->out.nsig) X(tunits, sw->out.ntraj)   \
+    X(jnames, md->model.nz) X(jkinds, md->model.nz) X(ttime, p->ntime)
+
 void hs_run_layout_free(hs_run_layout *y)
 {
-    free(y->namebuf);
-    free(y->pnames);
-    free(y->punits);
-    free(y->snames);
-    free(y->tnames);
-    free(y->sunits);
-    free(y->tunits);
-    free(y->jnames);
-    free(y->jkinds);
-    free(y->ttime);
+#define FREE_ARRAY(a, n) free(y->a);
+    LAYOUT_ARRAYS(FREE_ARRAY)
     memset(y, 0, sizeof *y);
 }
 
@@ -57,20 +56,11 @@ int hs_run_layout_make(const hs_run_plan *p, const hs_model_desc *md, hs_run_lay
     hs_results_layout *L = &y->L;
     hs_results_meta *meta = &y->meta;
     long c;
-    int j;
+    int j, ok = 1;
     memset(y, 0, sizeof *y);
-    y->namebuf = (char (*)[112])calloc((size_t)(sw->out.nsig + sw->out.ntraj + 1), sizeof *y->namebuf);
-    y->pnames = (const char **)calloc((size_t)sw->nparam + 1, sizeof *y->pnames);
-    y->punits = (const char **)calloc((size_t)sw->nparam + 1, sizeof *y->punits);
-    y->snames = (const char **)calloc((size_t)sw->out.nsig + 1, sizeof *y->snames);
-    y->tnames = (const char **)calloc((size_t)sw->out.ntraj + 1, sizeof *y->tnames);
-    y->sunits = (const char **)calloc((size_t)sw->out.nsig + 1, sizeof *y->sunits);
-    y->tunits = (const char **)calloc((size_t)sw->out.ntraj + 1, sizeof *y->tunits);
-    y->jnames = (const char **)calloc((size_t)md->model.nz + 1, sizeof *y->jnames);
-    y->jkinds = (const char **)calloc((size_t)md->model.nz + 1, sizeof *y->jkinds);
-    y->ttime = (double *)calloc((size_t)p->ntime + 1, sizeof *y->ttime);
-    if (!y->namebuf || !y->pnames || !y->punits || !y->snames || !y->tnames || !y->sunits || !y->tunits ||
-        !y->jnames || !y->jkinds || !y->ttime) {
+#define ALLOC_ARRAY(a, n) ok &= (y->a = calloc((size_t)(n) + 1, sizeof *y->a)) != NULL;
+    LAYOUT_ARRAYS(ALLOC_ARRAY)
+    if (!ok) {
         hs_run_layout_free(y);
         return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory");
     }

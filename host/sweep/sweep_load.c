@@ -48,61 +48,54 @@ int hs_output_count(const hs_model_desc *d)
            (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0);
 }
 
-/* The k-th signal in CSV column order. */
+/* The k-th signal in CSV column order: runs of signals, each n entities x per kinds. */
 hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
 {
-    static const int cyl_kinds[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W};
-    static const int tail_kinds[9] = {HS_SIG_EKIN,  HS_SIG_EPOT,  HS_SIG_WEXT, HS_SIG_EBAL,  HS_SIG_WIN,
-                                      HS_SIG_WLOSS, HS_SIG_EFLUID, HS_SIG_PHI,  HS_SIG_ITERS};
-    int audit = hs_model_has_hydraulics(&d->model) ? 3 : 0;
+    static const int zk[2] = {HS_SIG_Z, HS_SIG_ZD}, pk[1] = {HS_SIG_P}, uk[1] = {HS_SIG_U},
+                     ck[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W},
+                     rk[2] = {HS_SIG_PRES, HS_SIG_ERES}, ek[1] = {HS_SIG_ERES_SUM};
+    /* without a circuit, no W_in, W_loss, E_fluid */
+    static const int tk[9] = {HS_SIG_EKIN,  HS_SIG_EPOT,   HS_SIG_WEXT, HS_SIG_EBAL, HS_SIG_WIN,
+                              HS_SIG_WLOSS, HS_SIG_EFLUID, HS_SIG_PHI,  HS_SIG_ITERS},
+                     tk0[6] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_WEXT, HS_SIG_EBAL, HS_SIG_PHI, HS_SIG_ITERS};
     const hs_model *m = &d->model;
-    hs_signal_ref r;
+    int audit = hs_model_has_hydraulics(m), cosim = m->coupling == HS_COUPLE_COSIM, s;
+    const struct { int n, per; const int *kinds; } run[7] = {
+        {m->nz, 2, zk}, {m->nvol, 1, pk}, {m->ndcv, 1, uk}, {m->ncyl, 5, ck}, {1, audit ? 9 : 6, audit ? tk : tk0},
+        {cosim ? m->ncyl : 0, 2, rk}, {cosim, 1, ek}};
+    hs_signal_ref r = {HS_SIG_COUNT, 0};
     if (d->tree) return hs_tree_output_at(d, k);
-    r.kind = HS_SIG_COUNT;
-    r.index = 0;
-    if (k < 0) return r;
-    if (k < 2 * m->nz) {
-        r.kind = k % 2 ? HS_SIG_ZD : HS_SIG_Z;
-        r.index = k / 2;
-        return r;
-    }
-    k -= 2 * m->nz;
-    if (k < m->nvol) {
-        r.kind = HS_SIG_P;
-        r.index = k;
-        return r;
-    }
-    k -= m->nvol;
-    if (k < m->ndcv) {
-        r.kind = HS_SIG_U;
-        r.index = k;
-        return r;
-    }
-    k -= m->ndcv;
-    if (k < 5 * m->ncyl) {
-        r.kind = cyl_kinds[k % 5];
-        r.index = k / 5;
-        return r;
-    }
-    k -= 5 * m->ncyl;
-    if (k < 6 + audit) { /* without a circuit, no W_in, W_loss, E_fluid */
-        r.kind = tail_kinds[k < 4 || audit ? k : k + 3];
-        return r;
-    }
-    k -= 6 + audit;
-    if (m->coupling != HS_COUPLE_COSIM) return r;
-    if (k < 2 * m->ncyl) {
-        r.kind = k % 2 ? HS_SIG_ERES : HS_SIG_PRES;
-        r.index = k / 2;
-    } else if (k == 2 * m->ncyl) {
-        r.kind = HS_SIG_ERES_SUM;
-    }
+    for (s = 0; s < 7 && k >= 0; k -= run[s].n * run[s].per, ++s)
+        if (k < run[s].n * run[s].per) {
+            r.kind = run[s].kinds[k % run[s].per];
+            r.index = k / run[s].per;
+            return r;
+        }
     return r;
 }
 
+/* Each signal kind's name (prefix, the entity's name from set: 1 joint, 2 volume, 3 valve,
+ * 4 cylinder, 0 none; suffix) and SI unit (a joint's depends on its kind: hs_output_unit). */
+static const struct {
+    const char *pre, *post;
+    int set;
+    const char *unit;
+} k_sig[HS_SIG_COUNT] = {
+    [HS_SIG_Z] = {"", "", 1, NULL},        [HS_SIG_ZD] = {"", "_dot", 1, NULL},
+    [HS_SIG_P] = {"p_", "", 2, "Pa"},      [HS_SIG_U] = {"U_", "", 3, "V"},
+    [HS_SIG_S] = {"s_", "", 4, "m"},       [HS_SIG_SD] = {"sdot_", "", 4, "m/s"},
+    [HS_SIG_F] = {"F_", "", 4, "N"},       [HS_SIG_FFRIC] = {"Ffric_", "", 4, "N"},
+    [HS_SIG_W] = {"W_", "", 4, "J"},       [HS_SIG_EKIN] = {"E_kin", "", 0, "J"},
+    [HS_SIG_EPOT] = {"E_pot", "", 0, "J"}, [HS_SIG_WEXT] = {"W_ext", "", 0, "J"},
+    [HS_SIG_EBAL] = {"E_balance", "", 0, "J"},
+    [HS_SIG_PHI] = {"phi_norm", "", 0, "m or rad"}, /* the norm of every constraint row: mixed */
+    [HS_SIG_ITERS] = {"newton_iters", "", 0, "-"}, [HS_SIG_PRES] = {"P_res_", "", 4, "W"},
+    [HS_SIG_ERES] = {"E_res_", "", 4, "J"}, [HS_SIG_ERES_SUM] = {"E_res", "", 0, "J"},
+    [HS_SIG_WIN] = {"W_in", "", 0, "J"},   [HS_SIG_WLOSS] = {"W_loss", "", 0, "J"},
+    [HS_SIG_EFLUID] = {"E_fluid", "", 0, "J"}};
+
 void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t n)
 {
-    const hs_model *m;
     int i = ref.index;
     if (!buf || n == 0) return;
     buf[0] = '\0';
@@ -111,46 +104,11 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
         hs_tree_output_name(d, ref, buf, n);
         return;
     }
-    m = &d->model;
-    switch (ref.kind) {
-    case HS_SIG_Z:
-        if (i >= 0 && i < m->nz) snprintf(buf, n, "%s", d->joint_name[i]);
-        break;
-    case HS_SIG_ZD:
-        if (i >= 0 && i < m->nz) snprintf(buf, n, "%s_dot", d->joint_name[i]);
-        break;
-    case HS_SIG_P:
-        if (i >= 0 && i < m->nvol) snprintf(buf, n, "p_%s", d->vol_name[i]);
-        break;
-    case HS_SIG_U:
-        if (i >= 0 && i < m->ndcv) snprintf(buf, n, "U_%s", d->dcv_name[i]);
-        break;
-    case HS_SIG_S:
-    case HS_SIG_SD:
-    case HS_SIG_F:
-    case HS_SIG_FFRIC:
-    case HS_SIG_W: {
-        static const char *const pre[5] = {"s_", "sdot_", "F_", "Ffric_", "W_"};
-        if (i >= 0 && i < m->ncyl)
-            snprintf(buf, n, "%s%s", pre[ref.kind - HS_SIG_S], d->cyl_name[i]);
-        break;
-    }
-    case HS_SIG_EKIN: snprintf(buf, n, "E_kin"); break;
-    case HS_SIG_EPOT: snprintf(buf, n, "E_pot"); break;
-    case HS_SIG_WEXT: snprintf(buf, n, "W_ext"); break;
-    case HS_SIG_EBAL: snprintf(buf, n, "E_balance"); break;
-    case HS_SIG_PHI: snprintf(buf, n, "phi_norm"); break;
-    case HS_SIG_ITERS: snprintf(buf, n, "newton_iters"); break;
-    case HS_SIG_PRES:
-    case HS_SIG_ERES:
-        if (i >= 0 && i < m->ncyl)
-            snprintf(buf, n, "%s%s", ref.kind == HS_SIG_PRES ? "P_res_" : "E_res_", d->cyl_name[i]);
-        break;
-    case HS_SIG_ERES_SUM: snprintf(buf, n, "E_res"); break;
-    case HS_SIG_WIN: snprintf(buf, n, "W_in"); break;
-    case HS_SIG_WLOSS: snprintf(buf, n, "W_loss"); break;
-    case HS_SIG_EFLUID: snprintf(buf, n, "E_fluid"); break;
-    default: break;
+    if (ref.kind >= 0 && ref.kind < HS_SIG_COUNT && k_sig[ref.kind].pre) {
+        const char(*set[5])[HS_NAME_LEN] = {NULL, d->joint_name, d->vol_name, d->dcv_name, d->cyl_name};
+        const int cnt[5] = {0, d->model.nz, d->model.nvol, d->model.ndcv, d->model.ncyl}, s = k_sig[ref.kind].set;
+        if (!s) snprintf(buf, n, "%s", k_sig[ref.kind].pre);
+        else if (i >= 0 && i < cnt[s]) snprintf(buf, n, "%s%s%s", k_sig[ref.kind].pre, set[s][i], k_sig[ref.kind].post);
     }
     if (!buf[0]) snprintf(buf, n, "unknown_signal");
 }
@@ -161,30 +119,9 @@ const char *hs_output_unit(const hs_model_desc *d, hs_signal_ref ref)
     if (d && d->tree) return hs_tree_output_unit(d, ref);
     prismatic = d && ref.index >= 0 && ref.index < d->model.nz &&
                     d->model.joint_type[ref.index] == HS_JOINT_PRISMATIC;
-    switch (ref.kind) {
-    case HS_SIG_Z: return prismatic ? "m" : "rad";
-    case HS_SIG_ZD: return prismatic ? "m/s" : "rad/s";
-    case HS_SIG_P: return "Pa";
-    case HS_SIG_U: return "V";
-    case HS_SIG_S: return "m";
-    case HS_SIG_SD: return "m/s";
-    case HS_SIG_F:
-    case HS_SIG_FFRIC: return "N";
-    case HS_SIG_W:
-    case HS_SIG_EKIN:
-    case HS_SIG_EPOT:
-    case HS_SIG_WEXT:
-    case HS_SIG_EBAL: return "J";
-    case HS_SIG_PHI: return "m or rad"; /* the norm of every constraint row: mixed */
-    case HS_SIG_ITERS: return "-";
-    case HS_SIG_PRES: return "W";
-    case HS_SIG_ERES:
-    case HS_SIG_ERES_SUM:
-    case HS_SIG_WIN:
-    case HS_SIG_WLOSS:
-    case HS_SIG_EFLUID: return "J";
-    default: return "";
-    }
+    if (ref.kind == HS_SIG_Z || ref.kind == HS_SIG_ZD)
+        return ref.kind == HS_SIG_Z ? (prismatic ? "m" : "rad") : (prismatic ? "m/s" : "rad/s");
+    return ref.kind >= 0 && ref.kind < HS_SIG_COUNT && k_sig[ref.kind].unit ? k_sig[ref.kind].unit : "";
 }
 
 const char *hs_joint_kind_name(const hs_model_desc *d, int j)
@@ -366,7 +303,6 @@ static int get_param_num(sctx *c, const yt_node *m, const char *path, const char
 static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param *p, double *out)
 {
     char list[400], unit[32];
-    size_t used = 0;
     double v;
     int k;
     if (y->type == YT_SCALAR) {
@@ -381,13 +317,8 @@ static int enum_value(sctx *c, const yt_node *y, const char *kp, const hs_param 
             return HS_OK;
         }
     }
-    list[0] = '\0';
-    for (k = 0; k < p->n_enum && used < sizeof list; ++k) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", p->enum_names[k]);
-        if (w > 0) used += (size_t)w;
-    }
     return yt_fail(&c->y, HS_ERR_VALUE, y, kp, "'%s' is not a value of %s (one of: %s)",
-                   y->type == YT_SCALAR ? y->text : "?", p->name, list);
+                   y->type == YT_SCALAR ? y->text : "?", p->name, yt_list(list, sizeof list, p->enum_names, p->n_enum));
 }
 
 /* A value of an integer-valued parameter (integrator.max_iter) must be an integer in its
@@ -420,6 +351,17 @@ static int alloc_values(sctx *c, hs_sweep_param *sp, int n)
     return HS_OK;
 }
 
+/* The rule between two keys of the distribution's mapping m (path dp): lo < hi, their values
+ * a and b; or, with lo NULL, b > 0. Else the error at hi. */
+static int need_less(sctx *c, const yt_node *m, const char *dp, const char *lo, const char *hi, double a, double b)
+{
+    char kp[224];
+    if (lo ? a < b : b > 0.0) return HS_OK;
+    yt_join(kp, sizeof kp, dp, hi);
+    if (!lo) return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, hi), kp, "%s must be > 0", hi);
+    return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(m, hi), kp, "%s must be < %s (got %g >= %g)", lo, hi, a, b);
+}
+
 /* The distribution of one swept parameter: a mapping with exactly one of k_dists. */
 static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_param *p,
                       hs_sweep_param *sp)
@@ -447,15 +389,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
     yt_join(dp, sizeof dp, path, dk->text);
     if (is_enum && dist != 4) {
         char list[300];
-        size_t used = 0;
-        list[0] = '\0';
-        for (k = 0; k < p->n_enum && used < sizeof list; ++k) {
-            int w =
-                snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", p->enum_names[k]);
-            if (w > 0) used += (size_t)w;
-        }
-        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
-                       "%s is an enumeration: sweep it with values: [...] (of: %s)", p->name, list);
+        return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp, "%s is an enumeration: sweep it with values: [...] (of: %s)",
+                       p->name, yt_list(list, sizeof list, p->enum_names, p->n_enum));
     }
     if (p->integer && !is_enum && dist != 4 && dist != 5)
         return yt_fail(&c->y, HS_ERR_SCHEMA, dk, dp,
@@ -491,50 +426,32 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
             (rc = get_param_num(c, dv, dp, "low", p, &sp->a)) ||
             (rc = get_param_num(c, dv, dp, "high", p, &sp->b)))
             return rc;
-        if (!(sp->a < sp->b))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "high"),
-                           yt_join(kp, sizeof kp, dp, "high"), "low must be < high (got %g >= %g)",
-                           sp->a, sp->b);
-        return HS_OK;
+        return need_less(c, dv, dp, "low", "high", sp->a, sp->b);
     case 1: /* normal: {mean, sd} */
         sp->dist = HS_DIST_NORMAL;
         if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kn)) ||
             (rc = get_param_num(c, dv, dp, "mean", p, &sp->a)) ||
             (rc = get_param_num(c, dv, dp, "sd", p, &sp->b)))
             return rc;
-        if (!(sp->b > 0.0))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sd"),
-                           yt_join(kp, sizeof kp, dp, "sd"), "sd must be > 0");
-        return HS_OK;
+        return need_less(c, dv, dp, NULL, "sd", 0.0, sp->b);
     case 2: /* truncated_normal: {mean, sd, low, high} */
         sp->dist = HS_DIST_TRUNCNORMAL;
         if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kt)) ||
             (rc = get_param_num(c, dv, dp, "mean", p, &sp->a)) ||
             (rc = get_param_num(c, dv, dp, "sd", p, &sp->b)) ||
             (rc = get_param_num(c, dv, dp, "low", p, &sp->c)) ||
-            (rc = get_param_num(c, dv, dp, "high", p, &sp->d)))
+            (rc = get_param_num(c, dv, dp, "high", p, &sp->d)) ||
+            (rc = need_less(c, dv, dp, NULL, "sd", 0.0, sp->b)))
             return rc;
-        if (!(sp->b > 0.0))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sd"),
-                           yt_join(kp, sizeof kp, dp, "sd"), "sd must be > 0");
-        if (!(sp->c < sp->d))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "high"),
-                           yt_join(kp, sizeof kp, dp, "high"), "low must be < high (got %g >= %g)",
-                           sp->c, sp->d);
-        return HS_OK;
+        return need_less(c, dv, dp, "low", "high", sp->c, sp->d);
     case 3: /* lognormal: {median, sigma_log} */
         sp->dist = HS_DIST_LOGNORMAL;
         if ((rc = yt_need(&c->y, dv, YT_MAP, dp)) || (rc = yt_check_keys(&c->y, dv, dp, kl)) ||
             (rc = get_param_num(c, dv, dp, "median", p, &sp->a)) ||
-            (rc = yt_get_num(&c->y, dv, dp, "sigma_log", "", 1, 0.0, &sp->b)))
+            (rc = yt_get_num(&c->y, dv, dp, "sigma_log", "", 1, 0.0, &sp->b)) ||
+            (rc = need_less(c, dv, dp, NULL, "median", 0.0, sp->a)))
             return rc;
-        if (!(sp->a > 0.0))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "median"),
-                           yt_join(kp, sizeof kp, dp, "median"), "median must be > 0");
-        if (!(sp->b > 0.0))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "sigma_log"),
-                           yt_join(kp, sizeof kp, dp, "sigma_log"), "sigma_log must be > 0");
-        return HS_OK;
+        return need_less(c, dv, dp, NULL, "sigma_log", 0.0, sp->b);
     case 4: /* values: [v0, v1, ...] */
         sp->dist = HS_DIST_VALUES;
         if ((rc = yt_need(&c->y, dv, YT_SEQ, dp))) return rc;
@@ -558,11 +475,8 @@ static int parse_dist(sctx *c, const yt_node *key, const yt_node *v, const hs_pa
             (rc = get_param_num(c, dv, dp, "to", p, &to)))
             return rc;
         if (!yt_map_get(dv, "n")) return yt_missing(&c->y, dv, dp, "n");
-        if ((rc = get_int(c, dv, dp, "n", 2, 1e7, 2, &n))) return rc;
-        if (!(from < to))
-            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(dv, "to"),
-                           yt_join(kp, sizeof kp, dp, "to"), "from must be < to (got %g >= %g)",
-                           from, to);
+        if ((rc = get_int(c, dv, dp, "n", 2, 1e7, 2, &n)) || (rc = need_less(c, dv, dp, "from", "to", from, to)))
+            return rc;
         if ((rc = alloc_values(c, sp, (int)n))) return rc;
         for (k = 0; k < n; ++k) sp->values[k] = from + (to - from) * (double)k / (double)(n - 1);
         sp->values[n - 1] = to;
@@ -689,14 +603,11 @@ static int default_signals(sctx *c, const yt_node *at)
     const hs_model *m = &c->md->model;
     hs_output_spec *o = &c->sw->out;
     int need = m->nz + m->nvol + 2 * m->ncyl + 1, k;
+    o->nsig = 0;
     if (c->md->tree) { /* a tree of any size: its energies (E_balance checks the integration) */
-        static const int kinds[3] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_EBAL};
-        (void)at;
-        for (k = 0; k < 3; ++k) {
-            o->sig[k].kind = kinds[k];
-            o->sig[k].index = 0;
-        }
-        o->nsig = 3;
+        o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_EKIN, 0};
+        o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_EPOT, 0};
+        o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_EBAL, 0};
         return HS_OK;
     }
     if (need > HS_MAX_OUT)
@@ -704,23 +615,13 @@ static int default_signals(sctx *c, const yt_node *at)
                        "the default signal set of model %s has %d signals (HS_MAX_OUT is %d): "
                        "list the signals to record in outputs.signals",
                        c->md->name, need, HS_MAX_OUT);
-    o->nsig = 0;
-    for (k = 0; k < m->nz; ++k) {
-        o->sig[o->nsig].kind = HS_SIG_Z;
-        o->sig[o->nsig++].index = k;
-    }
-    for (k = 0; k < m->nvol; ++k) {
-        o->sig[o->nsig].kind = HS_SIG_P;
-        o->sig[o->nsig++].index = k;
-    }
+    for (k = 0; k < m->nz; ++k) o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_Z, k};
+    for (k = 0; k < m->nvol; ++k) o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_P, k};
     for (k = 0; k < m->ncyl; ++k) {
-        o->sig[o->nsig].kind = HS_SIG_F;
-        o->sig[o->nsig++].index = k;
-        o->sig[o->nsig].kind = HS_SIG_W;
-        o->sig[o->nsig++].index = k;
+        o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_F, k};
+        o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_W, k};
     }
-    o->sig[o->nsig].kind = HS_SIG_EBAL;
-    o->sig[o->nsig++].index = 0;
+    o->sig[o->nsig++] = (hs_signal_ref){HS_SIG_EBAL, 0};
     return HS_OK;
 }
 
