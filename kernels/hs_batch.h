@@ -129,6 +129,7 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
         int k;
         if (m->sig_kind[i] < 0 || m->sig_kind[i] >= HS_SIGK_COUNT) return 0;
         if (m->sig_kind[i] == HS_SIGK_KNOTS && m->sig_n[i] < 1) return 0;
+        if (hs_knots_broken(m->knot_t + m->sig_start[i], m->sig_n[i], &k) >= 0) return 0;
         for (k = 0; k < HS_TP_COUNT; ++k)
             if (hs_test_param_broken(k, m->sig_test[i][k])) return 0;
     }

@@ -192,6 +192,8 @@ HS_HD static inline int hs_irule_broken(const hs_model *m)
     X(H_HYD, "cosim.h_hyd",                                                                            \
       "cosim.h_hyd must be > 0 and divide the communication step integrator.dt a whole number of "     \
       "times (to 1e-9 relative)")                                                                     \
+    X(H_HYD_STEPS, "cosim.h_hyd",                                                                      \
+      "cosim.h_hyd must give at most HS_MAX_STEPS (1e9) hydraulic steps to t_end")                     \
     X(I1AL_XI, "cosim.i1al_xi",                                                                        \
       "cosim.i1al_xi (the damping ratio of i1al's constraint stabilisation, Pub. III eq. 17) must be " \
       ">= 0 and finite")                                                                              \
@@ -219,12 +221,32 @@ enum hs_crule { HS_COSIM_RULES(HS_CRULE_ENUM_) HS_CR_COUNT };
 #undef HS_CRULE_ENUM_
 
 /* Does the hydraulic step h divide the communication step dt a whole number of times (to 1e-9
- * relative), at most HS_MAX_STEPS of them? The rule cosim.h_hyd keeps, here and in the sweep
- * loader's checks of listed values (host/sweep/sweep_load.c). */
+ * relative)? The rule cosim.h_hyd keeps, here and in the sweep loader's checks of listed values
+ * (host/sweep/sweep_load.c); how many steps that makes is rule H_HYD_STEPS (hs_cosim_steps_ok). */
 HS_HD static inline int hs_cosim_h_hyd_ok(double dt, double h)
 {
     double r = dt / h;
-    return h > 0.0 && r >= 1.0 - 1e-9 && r <= HS_MAX_STEPS && fabs(r - floor(r + 0.5)) <= 1e-9 * r;
+    return h > 0.0 && r >= 1.0 - 1e-9 && fabs(r - floor(r + 0.5)) <= 1e-9 * r;
+}
+
+/* At most HS_MAX_STEPS hydraulic steps h to t_end (a step of 1e-12 s would run for days)? */
+HS_HD static inline int hs_cosim_steps_ok(double t_end, double h)
+{
+    return !(h > 0.0) || t_end / h <= HS_MAX_STEPS;
+}
+
+/* The knots' rule (kernels/hs_signal.h): times non-decreasing, at most two at one time (a jump).
+ * The first knot k (1 .. n-1) of the n times t that breaks it (*triple: it is the third at one
+ * time), or -1. A model file's signals (host/model/model_validate.c) and every drawn instance
+ * (hs_model_values_ok) keep it, so a swept knot time is checked as a --set one. */
+HS_HD static inline int hs_knots_broken(const double *t, int n, int *triple)
+{
+    int k;
+    for (k = 1; k < n; ++k) {
+        *triple = k >= 2 && t[k] == t[k - 1] && t[k] == t[k - 2];
+        if (!(t[k] >= t[k - 1]) || *triple) return k;
+    }
+    return -1;
 }
 
 /* The first co-simulation rule the model breaks, or -1. A monolithic model keeps them all
@@ -239,6 +261,7 @@ HS_HD static inline int hs_crule_broken(const hs_model *m)
     if (m->cosim_exchange != HS_CEX_FORCE && m->cosim_exchange != HS_CEX_PRESSURES) return HS_CR_EXCHANGE;
     if (m->cosim_extrap < 0 || m->cosim_extrap > HS_CEXT_INTEGRATE) return HS_CR_EXTRAPOLATION;
     if (m->cosim_extrap_mech < 0 || m->cosim_extrap_mech > HS_CEXT_MAX_ORDER) return HS_CR_EXTRAPOLATION_MECH;
+    if (!hs_cosim_steps_ok(m->t_end, m->cosim_h_hyd)) return HS_CR_H_HYD_STEPS;
     if (!hs_cosim_h_hyd_ok(m->dt, m->cosim_h_hyd)) return HS_CR_H_HYD;
     if (!(m->cosim_i1al_xi >= 0.0 && m->cosim_i1al_xi <= HS_RULE_INF)) return HS_CR_I1AL_XI;
     if (!(m->cosim_i1al_omega >= 0.0 && m->cosim_i1al_omega <= HS_RULE_INF)) return HS_CR_I1AL_OMEGA;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hs/model_file.h"
+#include "hs_batch.h"
 #include "model/params.h"
 #include "base/suggest.h"
 #include "test_util.h"
@@ -258,6 +259,16 @@ static void test_set(hs_model_desc *d)
     CHECK(rc == HS_OK && m->knot_t[1] == 2.0, "jump allowed");
     rc = hs_param_set(d, "signal.s.t.0", 2.0, &e); /* three equal times */
     CHECK(rc == HS_ERR_VALUE && strstr(e.msg, "at most two"), "three equal times: %s", e.msg);
+    { /* the same values drawn per instance (a sweep writes them in place): the instance is invalid */
+        hs_model dm = *m;
+        CHECK(hs_model_values_ok(&dm), "the knots as set: a valid instance");
+        dm.knot_t[1] = 3.0;
+        CHECK(!hs_model_values_ok(&dm), "a drawn knot time out of order: an invalid instance");
+        dm.knot_t[1] = dm.knot_t[0] = 2.0;
+        CHECK(!hs_model_values_ok(&dm), "three drawn knots at one time: an invalid instance");
+        dm.knot_t[0] = NAN;
+        CHECK(!hs_model_values_ok(&dm), "a drawn knot time NaN: an invalid instance");
+    }
 
     rc = hs_param_set(d, "body.nobody.mass", 1.0, &e);
     CHECK(rc == HS_ERR_ARG && !strcmp(e.key, "body.nobody.mass"), "unknown parameter");

@@ -340,7 +340,7 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
 static int check_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_where *w)
 {
     const hs_model *m = &d->model;
-    int i, k;
+    int i, k, triple;
     for (i = 0; i < m->nload; ++i) {
         if (m->load_body[i] < 0 || m->load_body[i] >= nbody)
             return vfail(d, err, w, HS_WHERE_LOAD, i, "body", -1, HS_ERR_VALUE,
@@ -368,15 +368,11 @@ static int check_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_whe
             (n < 1 && kind == HS_SIGK_KNOTS))
             return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", -1, HS_ERR_VALUE,
                          "a signal of kind knots needs at least one knot inside the knot table");
-        for (k = 1; k < n; ++k) {
-            if (t[k] < t[k - 1])
-                return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,
-                             "knot times must be non-decreasing (%.10g after %.10g)", t[k],
-                             t[k - 1]);
-            if (k >= 2 && t[k] == t[k - 1] && t[k] == t[k - 2])
-                return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,
-                             "at most two knots may share a time (a jump)");
-        }
+        if ((k = hs_knots_broken(t, n, &triple)) >= 0)
+            return triple ? vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,
+                                  "at most two knots may share a time (a jump)")
+                          : vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,
+                                  "knot times must be non-decreasing (%.10g after %.10g)", t[k], t[k - 1]);
     }
     return HS_OK;
 }
@@ -438,6 +434,10 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
 #undef HS_CRULE_KEY_
 #undef HS_CRULE_TEXT_
         int r = hs_crule_broken(m);
+        if (r == HS_CR_H_HYD_STEPS)
+            return vfail(d, err, w, HS_WHERE_MODEL, 0, ck[r], -1, HS_ERR_LIMIT,
+                         "%s: t_end / h_hyd = %.3g steps (t_end = %g s, h_hyd = %g s)", ct[r],
+                         m->t_end / m->cosim_h_hyd, m->t_end, m->cosim_h_hyd);
         if (r >= 0) return vfail(d, err, w, HS_WHERE_MODEL, 0, ck[r], -1, HS_ERR_VALUE, "%s", ct[r]);
     }
     return HS_OK;

@@ -750,13 +750,18 @@ static int check_simulation_modes(sctx *c, const yt_node *m)
  * does not is this file's error at the parameter, not an invalid instance at run time); a
  * drawn one cannot be checked, so h_hyd is swept by values only; without a swept h_hyd the
  * model's must divide it (the rule simulation: broke, c->hhyd_msg, reported at its dt). */
+static void dist_range(const hs_sweep_param *sp, double *lo, double *hi);
+
 static int check_hhyd(sctx *c)
 {
     hs_model *mo = &c->md->model;
     const yt_node *sim = yt_map_get(c->root, "simulation"), *pm = yt_map_get(c->root, "parameters");
-    double dt = isnan(c->sw->dt) ? mo->dt : c->sw->dt;
+    const yt_node *ts = sim ? yt_map_get(sim, "t_end") : NULL, *tp = pm ? yt_map_get(pm, "integrator.t_end") : NULL;
+    double dt = isnan(c->sw->dt) ? mo->dt : c->sw->dt, te = isnan(c->sw->t_end) ? mo->t_end : c->sw->t_end, lo;
     int j, k, cosim = mo->coupling == HS_COUPLE_COSIM || c->sw->coupling == HS_COUPLE_COSIM;
     if (!cosim) return HS_OK;
+    for (j = 0; j < c->sw->nparam; ++j) /* the longest run a swept t_end can draw */
+        if (!strcmp(c->sw->param[j].name, "integrator.t_end")) dist_range(&c->sw->param[j], &lo, &te);
     for (j = 0; j < c->sw->nparam; ++j) {
         const hs_sweep_param *sp = &c->sw->param[j];
         const yt_node *at = pm ? yt_map_get(pm, sp->name) : NULL;
@@ -769,6 +774,11 @@ static int check_hhyd(sctx *c)
                            "sweep it with values (a drawn value would not)");
         for (k = 0; k < sp->nvalues; ++k) {
             double h = sp->values[k];
+            if (!hs_cosim_steps_ok(te, h))
+                return yt_fail(&c->y, HS_ERR_LIMIT, at ? at : pm, key,
+                               "value %g s gives t_end / h_hyd = %.3g hydraulic steps (t_end = %g s), more than "
+                               "HS_MAX_STEPS = %.0e",
+                               h, te / h, te, HS_MAX_STEPS);
             if (!hs_cosim_h_hyd_ok(dt, h))
                 return yt_fail(&c->y, HS_ERR_VALUE, at ? at : pm, key,
                                "value %g s does not divide the communication step dt = %g s a whole number "
@@ -779,6 +789,14 @@ static int check_hhyd(sctx *c)
     }
     {
         double h = mo->cosim_h_hyd;
+        if (!hs_cosim_steps_ok(te, h)) {
+            const yt_node *at = ts ? ts : tp ? tp : sim ? yt_map_get(sim, "coupling") : NULL;
+            return yt_fail(&c->y, HS_ERR_LIMIT, at ? at : c->root,
+                           ts ? "simulation.t_end" : tp ? "parameters.integrator.t_end" : "simulation.coupling",
+                           "the model's cosim.h_hyd (%g s) gives t_end / h_hyd = %.3g hydraulic steps (t_end = %g s), "
+                           "more than HS_MAX_STEPS = %.0e: set a larger one in the model, or sweep cosim.h_hyd",
+                           h, te / h, te, HS_MAX_STEPS);
+        }
         if (c->hhyd_msg[0] || !hs_cosim_h_hyd_ok(dt, h)) {
             const yt_node *at = sim ? yt_map_get(sim, "dt") : NULL;
             if (!at && sim) at = yt_map_get(sim, "coupling");

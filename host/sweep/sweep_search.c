@@ -82,6 +82,11 @@ static int parse_grid(const yt_ctx *y, const yt_node *root, hs_sweep *sw, const 
                        q->H_ini, q->H_max, q->H_inc, nh, SEARCH_MAX_H);
     q->nH = (int)nh;
     hh = isnan(q->h_hyd) ? md->model.cosim_h_hyd : q->h_hyd;
+    if (!hs_cosim_steps_ok(te, hh))
+        return yt_fail(y, HS_ERR_LIMIT, isnan(q->h_hyd) ? m : yt_map_get(m, "h_hyd"), "search.h_hyd",
+                       "h_hyd = %g s%s gives t_end / h_hyd = %.3g hydraulic steps (t_end = %g s), more than "
+                       "HS_MAX_STEPS = %.0e",
+                       hh, isnan(q->h_hyd) ? " (the model's cosim.h_hyd)" : "", te / hh, te, HS_MAX_STEPS);
     for (k = 0; k < q->nH; ++k) {
         double H = q->H_ini + q->H_inc * (double)k;
         if (!hs_cosim_h_hyd_ok(H, hh))
