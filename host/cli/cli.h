@@ -52,6 +52,16 @@ static inline int hs_cli_operand(const char *cmd, const char *what, const char *
 }
 
 #include "hs_batch.h"
+#include "engine/simulate.h"
+
+/* The model's implausible values (hs_model_implausible) as a warning on stderr; note follows
+ * "implausible values" (run's: the instances carry the warning bit). */
+static inline void hs_cli_warn_implausible(const char *cmd, const hs_model_desc *d, const char *note)
+{
+    char what[1024];
+    if (hs_model_implausible(d, what, sizeof what) > 0)
+        fprintf(stderr, "hydrosweep %s: warning: implausible values%s: %s\n", cmd, note, what);
+}
 
 /* validate's bounds on Newton iteration counts (a cost, not a result: a count flips by one
  * where rounding moves a convergence test across its threshold). Per instance, the mean

@@ -252,11 +252,7 @@ int hs_cli_info(int argc, char **argv)
         }
     }
     printf("parameters:       %d\n\n", d->nparam);
-    {
-        char what[1024];
-        if (hs_model_implausible(d, what, sizeof what) > 0)
-            fprintf(stderr, "hydrosweep info: warning: implausible values: %s\n", what);
-    }
+    hs_cli_warn_implausible("info", d, "");
 
     for (i = 0; i < d->nparam; ++i) {
         int n = (int)strlen(d->param[i].name);

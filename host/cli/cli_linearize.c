@@ -323,11 +323,7 @@ int hs_cli_linearize(int argc, char **argv)
             ++i;
         }
     }
-    { /* as info and simulate warn of them */
-        char what[1024];
-        if (hs_model_implausible(&d, what, sizeof what) > 0)
-            fprintf(stderr, "hydrosweep linearize: warning: implausible values: %s\n", what);
-    }
+    hs_cli_warn_implausible("linearize", &d, ""); /* as info and simulate warn of them */
     L = (hs_linearization *)malloc(sizeof *L);
     L2 = (hs_linearization *)malloc(sizeof *L2);
     if (!L || !L2) {

@@ -386,13 +386,8 @@ static int run_single(const char *sweep, hs_run_opts *op)
         hs_cli_error(NULL, &err);
         return 2;
     }
-    {
-        /* the base model's; a swept value's shows per instance (status bit implausible) */
-        char what[1024];
-        if (hs_model_implausible(&md, what, sizeof what) > 0)
-            fprintf(stderr, "hydrosweep run: warning: implausible values (the instances carry the warning bit "
-                            "implausible): %s\n", what);
-    }
+    /* the base model's; a swept value's shows per instance (status bit implausible) */
+    hs_cli_warn_implausible("run", &md, " (the instances carry the warning bit implausible)");
     {
         char exe[4096];
         program_path(exe, sizeof exe);

@@ -289,11 +289,7 @@ int hs_cli_simulate(int argc, char **argv)
                     "penalty_ratio, e.g. 4)\n",
                     r, d.model.penalty * 4.0 / r);
     }
-    {
-        char what[1024];
-        if (hs_model_implausible(&d, what, sizeof what) > 0)
-            fprintf(stderr, "hydrosweep simulate: warning: implausible values: %s\n", what);
-    }
+    hs_cli_warn_implausible("simulate", &d, "");
     {
         double t0 = hs_now_s();
         rc = hs_simulate_csv(&d, out, every_given || d.out_every < 1 ? every : d.out_every, &sum);

@@ -522,15 +522,10 @@ static int parse_loads(ctx *c)
 
 static int parse_integrator(ctx *c)
 {
-    static const char *const keys[] = {"dt", "t_end", "tol_position", "tol_pressure",
-                                       "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                       "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
-                                       "atol_velocity", "atol_pressure", "atol_friction",
-                                       "atol_spool", "h_init", "h_min", "h_max", "coupling", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "integrator");
     const char *p = "integrator";
-    int rc;
+    int rc, r;
     c->integ = y;
     hs_irule_defaults(m); /* every numeric setting: kernels/hs_rules.h */
     m->newton = HS_NEWTON_AUTO;
@@ -540,19 +535,10 @@ static int parse_integrator(ctx *c)
     m->method = HS_METHOD_AUTO;
     m->coupling = HS_COUPLE_MONOLITHIC;
     if (!y) return HS_OK;
-    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys))) return rc;
-    {
-#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
-#define HS_IRULE_UNITS_(ID, key, member, unit, units, def, text) units,
-        static const char *const rk[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
-        static const char *const ru[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_UNITS_)};
-#undef HS_IRULE_KEY_
-#undef HS_IRULE_UNITS_
-        int r;
-        for (r = 0; r < HS_IR_COUNT; ++r) {
-            double *v = hs_irule_ptr(m, r);
-            if ((rc = yt_get_num(&c->y, y, p, rk[r], ru[r], 0, *v, v))) return rc;
-        }
+    if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, hs_integrator_keys))) return rc;
+    for (r = 0; r < HS_IR_COUNT; ++r) {
+        double *v = hs_irule_ptr(m, r);
+        if ((rc = yt_get_num(&c->y, y, p, hs_irule_keys[r], hs_irule_file_units[r], 0, *v, v))) return rc;
     }
     if ((rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_AUTO, &m->newton)) ||
         (rc = yt_get_enum(&c->y, y, p, "predictor", 0, hs_predictor_names, HS_PRED_AUTO, &m->predictor)) ||

@@ -7,6 +7,7 @@
 #define HS_HOST_MODEL_NAMES_H
 
 #include "hs/model_file.h"
+#include "hs_rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +17,14 @@ extern "C" {
  * cylinder.C.friction.model), NULL-terminated; HS_FRICTION_COUNT of them. */
 #define HS_FRICTION_COUNT 8
 extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
+
+/* The integrator's numeric settings by rule (kernels/hs_rules.h, HS_INTEGRATOR_RULES): key,
+ * unit (`info`), the unit suffixes a model file takes, what the rule says (each HS_IR_COUNT). */
+extern const char *const hs_irule_keys[HS_IR_COUNT], *const hs_irule_units[HS_IR_COUNT],
+    *const hs_irule_file_units[HS_IR_COUNT], *const hs_irule_texts[HS_IR_COUNT];
+
+/* Every key of the integrator mapping, NULL-terminated. */
+extern const char *const hs_integrator_keys[];
 
 /* Names of enum hs_newton (integrator.newton: full, modified, auto), NULL-terminated. */
 extern const char *const hs_newton_names[4];

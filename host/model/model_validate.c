@@ -15,14 +15,9 @@
 
 int hs_is_integrator_key(const char *f)
 {
-    static const char *const k[] = {"dt", "t_end", "tol_position", "tol_pressure",
-                                    "tol_friction", "penalty", "penalty_ratio", "max_iter", "fd_rel",
-                                    "fd_floor", "newton", "predictor", "formulation", "step", "method", "rtol", "atol_position",
-                                    "atol_velocity", "atol_pressure", "atol_friction",
-                                    "atol_spool", "h_init", "h_min", "h_max", "coupling", NULL};
     int i;
-    for (i = 0; k[i]; ++i)
-        if (!strcmp(k[i], f)) return 1;
+    for (i = 0; hs_integrator_keys[i]; ++i)
+        if (!strcmp(hs_integrator_keys[i], f)) return 1;
     return 0;
 }
 
@@ -49,20 +44,12 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
         w->comp = comp;
         snprintf(w->field, sizeof w->field, "%s", field);
     }
-    switch (kind) {
-    case HS_WHERE_BODY: nm = d->body_name[index]; break;
-    case HS_WHERE_JOINT: nm = d->joint_name[index]; break;
-    case HS_WHERE_CUT: nm = d->cut_name[index]; break;
-    case HS_WHERE_POINT: nm = d->point_name[index]; break;
-    case HS_WHERE_LOAD: nm = d->load_name[index]; break;
-    case HS_WHERE_SIGNAL: nm = d->signal_name[index]; break;
-    case HS_WHERE_SOURCE: nm = d->src_name[index]; break;
-    case HS_WHERE_VOLUME: nm = d->vol_name[index]; break;
-    case HS_WHERE_THROTTLE: nm = d->thr_name[index]; break;
-    case HS_WHERE_VALVE: nm = d->dcv_name[index]; break;
-    case HS_WHERE_CYLINDER: nm = d->cyl_name[index]; break;
-    case HS_WHERE_COMPONENT: nm = d->cmp_name[index]; break;
-    default: break;
+    { /* the entry's name, by kind (HS_WHERE_*: those with names) */
+        const char(*const names[])[HS_NAME_LEN] = {NULL,          d->body_name, d->joint_name, d->cut_name,
+                                                   d->point_name, d->load_name, d->signal_name, NULL,
+                                                   d->src_name,   d->vol_name,  d->thr_name,    d->dcv_name,
+                                                   d->cyl_name,   d->cmp_name};
+        if (kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) && names[kind]) nm = names[kind][index];
     }
     if (kind == HS_WHERE_PARAM)
         snprintf(key, sizeof key, "%s", d->param[index].name);
@@ -103,12 +90,6 @@ static double cos_abs(const double a[3], const double b[3])
  * that moved from its default), with the values involved. */
 static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
-#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
-#define HS_IRULE_TEXT_(ID, key, member, unit, units, def, text) text,
-    static const char *const keys[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
-    static const char *const texts[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_TEXT_)};
-#undef HS_IRULE_KEY_
-#undef HS_IRULE_TEXT_
     const hs_model *m = &d->model;
     int r = hs_irule_broken(m);
     if (r < 0) return HS_OK;
@@ -133,7 +114,7 @@ static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, h_init = %g s, "
                      "h_max = %g s)",
                      m->h_min, m->h_init, m->h_max);
-    return vfail(d, err, w, HS_WHERE_MODEL, 0, keys[r], -1, HS_ERR_VALUE, "%s (is %.17g)", texts[r],
+    return vfail(d, err, w, HS_WHERE_MODEL, 0, hs_irule_keys[r], -1, HS_ERR_VALUE, "%s (is %.17g)", hs_irule_texts[r],
                  hs_irule_value(m, r));
 }
 

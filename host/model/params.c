@@ -32,6 +32,23 @@ const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL
 const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
 
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
+#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) key,
+const char *const hs_irule_keys[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
+#undef HS_IRULE_COL_
+#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) unit,
+const char *const hs_irule_units[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
+#undef HS_IRULE_COL_
+#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) units,
+const char *const hs_irule_file_units[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
+#undef HS_IRULE_COL_
+#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) text,
+const char *const hs_irule_texts[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
+#undef HS_IRULE_COL_
+const char *const hs_integrator_keys[] = {"dt", "t_end", "tol_position", "tol_pressure", "tol_friction", "penalty",
+                                          "penalty_ratio", "max_iter", "fd_rel", "fd_floor", "newton", "predictor",
+                                          "formulation", "step", "method", "rtol", "atol_position", "atol_velocity",
+                                          "atol_pressure", "atol_friction", "atol_spool", "h_init", "h_min", "h_max",
+                                          "coupling", NULL};
 const char *const hs_method_names[5] = {"trapezoidal", "esdirk3", "esdirk4", "auto", NULL};
 const char *const hs_formulation_names[3] = {"penalty", "double_step", NULL};
 const char *const hs_coupling_names[3] = {"monolithic", "cosim", NULL};
@@ -215,19 +232,14 @@ static void make_integer(table *t, double lo, double hi)
  * and the integer rule of max_iter. */
 static void add_irules(table *t, int r0, int r1)
 {
-#define HS_IRULE_KEY_(ID, key, member, unit, units, def, text) key,
-#define HS_IRULE_UNIT_(ID, key, member, unit, units, def, text) unit,
-    static const char *const rk[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_KEY_)};
-    static const char *const ru[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_UNIT_)};
-#undef HS_IRULE_KEY_
-#undef HS_IRULE_UNIT_
     hs_model probe;
     int r;
     memset(&probe, 0, sizeof probe);
     for (r = r0; r < r1; ++r) {
         double lo, hi;
         int lo_open, integer;
-        add(t, ru[r], (size_t)((char *)hs_irule_ptr(&probe, r) - (char *)&probe), "integrator.%s", rk[r]);
+        add(t, hs_irule_units[r], (size_t)((char *)hs_irule_ptr(&probe, r) - (char *)&probe), "integrator.%s",
+            hs_irule_keys[r]);
         hs_irule_bounds(&probe, r, &lo, &hi, &lo_open, &integer);
         if (integer) make_integer(t, lo, hi); /* max_iter: values lists only in a sweep */
     }
