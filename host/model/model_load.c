@@ -975,14 +975,10 @@ static int parse_cyl_dampers_init(ctx *c, const yt_node *y, const char *path, in
             (rc = one_of(c, im, sp, "p_rod", "p_piston",
                          "mode equilibrium takes the pressure of one chamber")))
             return rc;
-        if (yt_map_get(im, "p_rod")) {
-            m->cyl_init[i] = HS_CYLINIT_EQ_PROD;
-            rc = yt_get_num(&c->y, im, sp, "p_rod", "Pa", 1, 0.0, &m->cyl_init_p[i]);
-        } else {
-            m->cyl_init[i] = HS_CYLINIT_EQ_PPISTON;
-            rc = yt_get_num(&c->y, im, sp, "p_piston", "Pa", 1, 0.0, &m->cyl_init_p[i]);
-        }
-        if (rc) return rc;
+        m->cyl_init[i] = yt_map_get(im, "p_rod") ? HS_CYLINIT_EQ_PROD : HS_CYLINIT_EQ_PPISTON;
+        if ((rc = yt_get_num(&c->y, im, sp, m->cyl_init[i] == HS_CYLINIT_EQ_PROD ? "p_rod" : "p_piston", "Pa", 1,
+                             0.0, &m->cyl_init_p[i])))
+            return rc;
     } else {
         m->cyl_init[i] = HS_CYLINIT_FORCE;
         if ((rc = yt_forbid(&c->y, im, sp, "p_piston", "mode force takes F and p_rod")) ||

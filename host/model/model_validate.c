@@ -67,6 +67,15 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
     return hs_error_set(err, code, "", 0, 0, key, "%s", msg);
 }
 
+/* The two bodies (-1: ground) that a cut or a cylinder joins: in range, and not one. */
+static int check_ends(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int i, int a, int b)
+{
+    if (a < -1 || a >= d->model.nbody || b < -1 || b >= d->model.nbody)
+        return vfail(d, err, w, kind, i, "body_a", -1, HS_ERR_VALUE, "body index out of range");
+    if (a == b) return vfail(d, err, w, kind, i, "body_b", -1, HS_ERR_VALUE, "body_a and body_b must differ");
+    return HS_OK;
+}
+
 /* The rule broken when a field that must be positive is not ("<field> must be > 0"). */
 static int need_pos(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index, const char *field)
 {
@@ -282,19 +291,13 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
 static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
     const hs_model *m = &d->model;
-    int c;
+    int c, rc;
     for (c = 0; c < m->ncut; ++c) {
         int ty = m->cut_type[c];
         if (ty < HS_CUT_REVOLUTE || ty > HS_CUT_NONHOLONOMIC)
             return vfail(d, err, w, HS_WHERE_CUT, c, "type", -1, HS_ERR_VALUE,
                          "unknown cut type %d", ty);
-        if (m->cut_body_a[c] < -1 || m->cut_body_a[c] >= m->nbody || m->cut_body_b[c] < -1 ||
-            m->cut_body_b[c] >= m->nbody)
-            return vfail(d, err, w, HS_WHERE_CUT, c, "body_a", -1, HS_ERR_VALUE,
-                         "body index out of range");
-        if (m->cut_body_a[c] == m->cut_body_b[c])
-            return vfail(d, err, w, HS_WHERE_CUT, c, "body_b", -1, HS_ERR_VALUE,
-                         "body_a and body_b must differ");
+        if ((rc = check_ends(d, err, w, HS_WHERE_CUT, c, m->cut_body_a[c], m->cut_body_b[c]))) return rc;
         if (ty != HS_CUT_REVOLUTE_PLANAR && ty != HS_CUT_NONHOLONOMIC && !(norm3(m->cut_axis_a[c]) > 0.0))
             return vfail(d, err, w, HS_WHERE_CUT, c, "axis_a", -1, HS_ERR_VALUE,
                          "axis_a must be non-zero");
@@ -517,13 +520,7 @@ static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
     int c, rc;
     for (c = 0; c < m->ncyl; ++c) {
         int vp = m->cyl_vol_p[c], vr = m->cyl_vol_r[c], mode = m->cyl_init[c];
-        if (m->cyl_body_a[c] < -1 || m->cyl_body_a[c] >= m->nbody || m->cyl_body_b[c] < -1 ||
-            m->cyl_body_b[c] >= m->nbody)
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "body_a", -1, HS_ERR_VALUE,
-                         "body index out of range");
-        if (m->cyl_body_a[c] == m->cyl_body_b[c])
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "body_b", -1, HS_ERR_VALUE,
-                         "body_a and body_b must differ");
+        if ((rc = check_ends(d, err, w, HS_WHERE_CYLINDER, c, m->cyl_body_a[c], m->cyl_body_b[c]))) return rc;
         if (!(m->cyl_d_piston[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "d_piston");
         if (!(m->cyl_d_rod[c] > 0.0 && m->cyl_d_rod[c] < m->cyl_d_piston[c]))
             return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_rod", -1, HS_ERR_VALUE,

@@ -173,16 +173,23 @@ static void add_vec(table *t, const char *unit, size_t off0, const char *prefix,
             k_xyz[k]);
 }
 
+/* The parameter added last takes integer values in [lo, hi] only. */
+static void make_integer(table *t, double lo, double hi)
+{
+    if (t->oom || t->n == 0) return;
+    t->p[t->n - 1].integer = 1;
+    t->p[t->n - 1].lo = lo;
+    t->p[t->n - 1].hi = hi;
+}
+
 /* The parameter added last becomes an enum parameter with these value names. */
 static void make_enum(table *t, const char *const *names, int n)
 {
+    make_integer(t, 0.0, (double)(n - 1));
     if (t->oom || t->n == 0) return;
     t->p[t->n - 1].type = HS_PARAM_ENUM;
     t->p[t->n - 1].n_enum = n;
     t->p[t->n - 1].enum_names = names;
-    t->p[t->n - 1].integer = 1;
-    t->p[t->n - 1].lo = 0.0;
-    t->p[t->n - 1].hi = (double)(n - 1);
 }
 
 /* The enumerations among the integrator's settings and the co-simulation's: parameter name,
@@ -217,15 +224,6 @@ static void add_enums(table *t, const enum_param *e, int n)
         add(t, "", e[k].offset, "%s", e[k].name);
         make_enum(t, e[k].names, e[k].n);
     }
-}
-
-/* The parameter added last takes integer values in [lo, hi] only. */
-static void make_integer(table *t, double lo, double hi)
-{
-    if (t->oom || t->n == 0) return;
-    t->p[t->n - 1].integer = 1;
-    t->p[t->n - 1].lo = lo;
-    t->p[t->n - 1].hi = hi;
 }
 
 /* The integrator's settings r0 .. r1-1 of the one table (kernels/hs_rules.h): names, units,

@@ -33,14 +33,9 @@ static void add(ptab *t, const char *unit, int field, int comp, int b0, int b1, 
     if (t->d->nparam == t->cap) {
         int cap = t->cap ? 2 * t->cap : 64;
         hs_param *np = (hs_param *)realloc(t->d->param, sizeof *np * (size_t)cap);
-        hs_tree_ov *no;
-        if (!np) {
-            t->oom = 1;
-            return;
-        }
-        t->d->param = np;
-        no = (hs_tree_ov *)realloc(t->d->tree_ov, sizeof *no * (size_t)cap);
-        if (!no) {
+        hs_tree_ov *no = NULL;
+        if (np) t->d->param = np; /* grown (a failure keeps the old one) */
+        if (!np || !(no = (hs_tree_ov *)realloc(t->d->tree_ov, sizeof *no * (size_t)cap))) {
             t->oom = 1;
             return;
         }
