@@ -538,7 +538,7 @@ static int parse_integrator(ctx *c)
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, hs_integrator_keys))) return rc;
     for (r = 0; r < HS_IR_COUNT; ++r) {
         double *v = hs_irule_ptr(m, r);
-        if ((rc = yt_get_num(&c->y, y, p, hs_irule_keys[r], hs_irule_file_units[r], 0, *v, v))) return rc;
+        if ((rc = yt_get_num(&c->y, y, p, hs_irules[r].key, hs_irules[r].file_units, 0, *v, v))) return rc;
     }
     if ((rc = yt_get_enum(&c->y, y, p, "newton", 0, hs_newton_names, HS_NEWTON_AUTO, &m->newton)) ||
         (rc = yt_get_enum(&c->y, y, p, "predictor", 0, hs_predictor_names, HS_PRED_AUTO, &m->predictor)) ||

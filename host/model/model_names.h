@@ -20,8 +20,10 @@ extern const char *const hs_friction_names[HS_FRICTION_COUNT + 1];
 
 /* The integrator's numeric settings by rule (kernels/hs_rules.h, HS_INTEGRATOR_RULES): key,
  * unit (`info`), the unit suffixes a model file takes, what the rule says (each HS_IR_COUNT). */
-extern const char *const hs_irule_keys[HS_IR_COUNT], *const hs_irule_units[HS_IR_COUNT],
-    *const hs_irule_file_units[HS_IR_COUNT], *const hs_irule_texts[HS_IR_COUNT];
+typedef struct hs_irule_info {
+    const char *key, *unit, *file_units, *text;
+} hs_irule_info;
+extern const hs_irule_info hs_irules[HS_IR_COUNT];
 
 /* Every key of the integrator mapping, NULL-terminated. */
 extern const char *const hs_integrator_keys[];

@@ -123,7 +123,7 @@ static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, h_init = %g s, "
                      "h_max = %g s)",
                      m->h_min, m->h_init, m->h_max);
-    return vfail(d, err, w, HS_WHERE_MODEL, 0, hs_irule_keys[r], -1, HS_ERR_VALUE, "%s (is %.17g)", hs_irule_texts[r],
+    return vfail(d, err, w, HS_WHERE_MODEL, 0, hs_irules[r].key, -1, HS_ERR_VALUE, "%s (is %.17g)", hs_irules[r].text,
                  hs_irule_value(m, r));
 }
 

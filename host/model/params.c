@@ -32,18 +32,9 @@ const char *const hs_predictor_names[4] = {"seeds", "extrapolated", "auto", NULL
 const char *const hs_vol_model_names[3] = {"lumped", "singular_perturbation", NULL};
 
 const char *const hs_step_names[3] = {"fixed", "adaptive", NULL};
-#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) key,
-const char *const hs_irule_keys[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
-#undef HS_IRULE_COL_
-#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) unit,
-const char *const hs_irule_units[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
-#undef HS_IRULE_COL_
-#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) units,
-const char *const hs_irule_file_units[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
-#undef HS_IRULE_COL_
-#define HS_IRULE_COL_(ID, key, member, unit, units, def, text) text,
-const char *const hs_irule_texts[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_COL_)};
-#undef HS_IRULE_COL_
+#define HS_IRULE_INFO_(ID, key, member, unit, units, def, text) {key, unit, units, text},
+const hs_irule_info hs_irules[HS_IR_COUNT] = {HS_INTEGRATOR_RULES(HS_IRULE_INFO_)};
+#undef HS_IRULE_INFO_
 const char *const hs_integrator_keys[] = {"dt", "t_end", "tol_position", "tol_pressure", "tol_friction", "penalty",
                                           "penalty_ratio", "max_iter", "fd_rel", "fd_floor", "newton", "predictor",
                                           "formulation", "step", "method", "rtol", "atol_position", "atol_velocity",
@@ -236,8 +227,8 @@ static void add_irules(table *t, int r0, int r1)
     for (r = r0; r < r1; ++r) {
         double lo, hi;
         int lo_open, integer;
-        add(t, hs_irule_units[r], (size_t)((char *)hs_irule_ptr(&probe, r) - (char *)&probe), "integrator.%s",
-            hs_irule_keys[r]);
+        add(t, hs_irules[r].unit, (size_t)((char *)hs_irule_ptr(&probe, r) - (char *)&probe), "integrator.%s",
+            hs_irules[r].key);
         hs_irule_bounds(&probe, r, &lo, &hi, &lo_open, &integer);
         if (integer) make_integer(t, lo, hi); /* max_iter: values lists only in a sweep */
     }
