@@ -314,6 +314,26 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'File too large' "$tmp/err" && grep -q 'full.csv' "$tmp/err" && ok ||
   bad "simulate on a full disk: exit $rc: $(head -c 300 "$tmp/err")"
 
+# memory: the limits of the process (ulimit -v, a cgroup), not the machine's RAM, bound a run's
+# chunk and a tree's bodies, at the key responsible (hs_mem_available); not in a sanitizer
+# build, whose shadow memory alone is more than such a limit
+if ! grep -q -- "-fsanitize" "$(dirname "$HS")/CMakeCache.txt" 2>/dev/null; then
+sed -e "s#\.\./\.\./models#$PWD/models#" -e 's/^instances: 24/instances: 100000/' -e 's/^chunk: 8/chunk: 100000/' \
+  -e 's/trajectories: {every: 50, signals: \[p_piston\]}/trajectories: {every: 1, signals: [p_piston, crank_angle]}/' \
+  tests/data/sweep_small.yaml >"$tmp/bigchunk.yaml"
+"$HS" validate "$tmp/bigchunk.yaml" >/dev/null 2>&1 && ok || bad "a 0.67 GB chunk fits this machine"
+refused 2 "a 0.67 GB chunk under ulimit -v 600 MB" -- bash -c 'ulimit -v 600000; exec "$0" validate "$1"' "$HS" \
+  "$tmp/bigchunk.yaml" && has "chunk under ulimit -v" "outputs.trajectories.every" &&
+  has "chunk under ulimit -v" "more than this process may still map (ulimit -v)"
+printf '%s\n' 'name: big_chain' 'chains:' '  - name: c' '    count: 300000' '    parent: ground' \
+  '    body: {shape: beam, mass: 1 kg, length: 1 m, width: 0.01 m, height: 0.01 m}' \
+  '    joint: {type: revolute, axis: [0, 0, 1], at_parent: [1, 0, 0]}' \
+  'integrator: {formulation: riccati, dt: 1 ms, t_end: 0.01 s}' >"$tmp/bigchain.yaml"
+refused 2 "300000 bodies under ulimit -v 1 GB" -- bash -c 'ulimit -v 1000000; exec "$0" info "$1"' "$HS" \
+  "$tmp/bigchain.yaml" && has "chain under ulimit -v" "bigchain.yaml:4:12: error: key 'chains'" &&
+  has "chain under ulimit -v" "more than half of what this process may still map (ulimit -v)"
+fi
+
 # --- 6. threads -----------------------------------------------------------------------------
 refused 1 "run --threads 100000" -- "$HS" run "$S" -o "$tmp/t.h5" --threads 100000 && has "--threads" "too many"
 refused 1 "validate --threads 100000" -- "$HS" validate "$S" --threads 100000 && has "validate --threads" "too many"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -441,11 +442,67 @@ int hs_max_threads(void)
     return (int)t;
 }
 
-double hs_phys_memory(void)
+/* The first number in file path (bytes), or -1 when it cannot be read or is "max". */
+static double read_bytes(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    double v = -1.0;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1) v = -1.0;
+        fclose(f);
+    }
+    return v;
+}
+
+double hs_mem_available(const char **who)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psz <= 0) return 0.0;
-    return (double)pages * (double)psz;
+    double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0.0, v = -1.0, used;
+    char cg[2][512] = {"/", "/"}, path[640]; /* (v1, v2) the group's paths */
+    int k;
+    struct rlimit rl;
+    FILE *f;
+    *who = "this machine has";
+    /* the cgroup's limit less what the cgroup uses: v2 (/proc/self/cgroup "0::/path", memory.max
+     * and memory.current) or v1 (the "memory" controller's path, memory.limit_in_bytes and
+     * memory.usage_in_bytes; no limit is about 2^63); the group's own files, else the root's */
+    if ((f = fopen("/proc/self/cgroup", "r"))) {
+        char line[600];
+        while (fgets(line, sizeof line, f)) {
+            char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+            int v2 = c1 && c1 == line + 1 && line[0] == '0' && c2 == c1 + 1;
+            if (c2 && (v2 || !strncmp(c1 + 1, "memory:", 7) || strstr(c1, ",memory:")))
+                snprintf(cg[v2], sizeof cg[v2], "%.*s", (int)strcspn(c2 + 1, "\n"), c2 + 1);
+        }
+        fclose(f);
+    }
+    for (k = 0; k < 4 && v < 0.0; ++k) {
+        static const char *const fmt[2][2] = {{"/sys/fs/cgroup/memory%s/memory.limit_in_bytes",
+                                               "/sys/fs/cgroup/memory%s/memory.usage_in_bytes"},
+                                              {"/sys/fs/cgroup%s/memory.max", "/sys/fs/cgroup%s/memory.current"}};
+        int ver = 1 - k / 2; /* v2 first */
+        const char *g = k % 2 || !strcmp(cg[ver], "/") ? "" : cg[ver];
+        snprintf(path, sizeof path, fmt[ver][0], g);
+        if ((v = read_bytes(path)) < 0.0) continue;
+        snprintf(path, sizeof path, fmt[ver][1], g);
+        used = read_bytes(path);
+        if (v < 1e18 && used >= 0.0) v = v > used ? v - used : 0.0;
+    }
+    if (v > 0.0 && v < 1e18 && (mem <= 0.0 || v < mem)) {
+        mem = v;
+        *who = "this process's cgroup allows (its memory limit)";
+    }
+    /* the address-space limit (ulimit -v) less what the process has mapped (/proc/self/statm) */
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        double lim = (double)rl.rlim_cur;
+        used = read_bytes("/proc/self/statm");
+        if (used > 0.0 && psz > 0) lim = lim > used * (double)psz ? lim - used * (double)psz : 0.0;
+        if (mem <= 0.0 || lim < mem) {
+            mem = lim;
+            *who = "this process may still map (ulimit -v)";
+        }
+    }
+    return mem;
 }
 
 const char *hs_fmt_bytes(double b, char *buf, size_t n)

@@ -86,8 +86,11 @@ int hs_same_file(const char *a, const char *b);
  * most 1024 (more threads than that only cost memory and, in libgomp, can crash). */
 int hs_max_threads(void);
 
-/* Physical memory of this machine in bytes (0 if unknown). */
-double hs_phys_memory(void);
+/* The memory this process may still use in bytes (0 if unknown): the least of this machine's
+ * physical memory, its cgroup's limit (memory.max less memory.current) and its address-space
+ * limit (ulimit -v) less what it has mapped. *who says which, to follow "more than" in a
+ * message ("this machine has", "this process may still map (ulimit -v)", ...). */
+double hs_mem_available(const char **who);
 
 /* "12.3 GB" style size of bytes into buf. Returns buf. */
 const char *hs_fmt_bytes(double bytes, char *buf, size_t n);

@@ -1019,7 +1019,8 @@ int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_tota
                         hs_error *err)
 {
     size_need z;
-    double mem = hs_phys_memory(), nmax;
+    const char *who;
+    double mem = hs_mem_available(&who), nmax;
     char a[32], b[32];
     const char *nkey;
     int nl, nc;
@@ -1046,25 +1047,24 @@ int hs_sweep_check_size(const hs_sweep *sw, const hs_model_desc *md, long n_tota
         if (sw->out.ntraj > 0 && 8.0 * sw->out.ntraj * (double)z.ntime * (double)z.rows > mem / 2)
             return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "outputs.trajectories.every",
                                 "trajectories of %ld samples x %d signals for a chunk of %ld "
-                                "instances need %s of memory, more than this machine has (%s): "
+                                "instances need %s of memory, more than %s (%s): "
                                 "record every k-th step with a larger every, fewer signals, or "
                                 "lower chunk",
                                 z.ntime, sw->out.ntraj, z.rows,
-                                hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                                hs_fmt_bytes(z.chunk_mem, a, sizeof a), who,
                                 hs_fmt_bytes(mem, b, sizeof b));
         return hs_error_set(err, HS_ERR_LIMIT, sw->path, 0, 0, "chunk",
-                            "a chunk of %ld instances needs %s of memory, more than this "
-                            "machine has (%s): lower chunk",
-                            z.rows, hs_fmt_bytes(z.chunk_mem, a, sizeof a),
+                            "a chunk of %ld instances needs %s of memory, more than %s (%s): lower chunk",
+                            z.rows, hs_fmt_bytes(z.chunk_mem, a, sizeof a), who,
                             hs_fmt_bytes(mem, b, sizeof b));
     }
     /* a run's ensemble statistics: the instances of this run (a shard's, or all) */
     if (n_run > 0 && z.end_mem > mem)
         return hs_error_set(err, HS_ERR_LIMIT, sw->path, nl, nc, nkey,
                             "a run of %ld instances needs %s of memory for the ensemble "
-                            "statistics of its results (%d bytes each), more than this machine "
-                            "has (%s): run fewer instances, or split them with run --shard K/N",
-                            n_run, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol,
+                            "statistics of its results (%d bytes each), more than %s (%s): run fewer "
+                            "instances, or split them with run --shard K/N",
+                            n_run, hs_fmt_bytes(z.end_mem, a, sizeof a), 4 + 8 * z.ncol, who,
                             hs_fmt_bytes(mem, b, sizeof b));
     return HS_OK;
 }

@@ -92,7 +92,8 @@ static int chain_count(tctx *c, const yt_node *ch, const char *path, long *n)
 static int count_bodies(tctx *c, const yt_node **bl, const yt_node **jl, const yt_node **cl, long *total)
 {
     char path[48];
-    double need, have = hs_phys_memory();
+    const char *who;
+    double need, have = hs_mem_available(&who);
     long n = 0, k;
     int rc, i;
     const yt_node *last = NULL;
@@ -117,8 +118,8 @@ static int count_bodies(tctx *c, const yt_node **bl, const yt_node **jl, const y
     need = (double)n * ((double)HS_TREE_BYTES_PER_BODY + 2.0 * (double)sizeof(tbody) + (double)sizeof(tjoint));
     if (have > 0.0 && need > 0.5 * have)
         return yt_fail(&c->y, HS_ERR_LIMIT, last ? last : *bl, last ? "chains" : "bodies",
-                       "%ld bodies need %.3g GB to load and integrate, more than half of this machine's %.3g GB",
-                       n, need / 1e9, have / 1e9);
+                       "%ld bodies need %.3g GB to load and integrate, more than half of what %s (%.3g GB)",
+                       n, need / 1e9, who, have / 1e9);
     *total = n;
     return HS_OK;
 }
