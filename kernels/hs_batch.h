@@ -163,6 +163,8 @@ enum hs_plaus_rule {
     HS_PL_VOL_P0, /* volume p0 <= 1e9 Pa (nvol) */
     HS_PL_CYL_B, /* cylinder B_wall in [1e6, 1e12] Pa (ncyl) */
     HS_PL_SRC_P, /* source p <= 1e9 Pa (nsrc) */
+    HS_PL_CMP, /* component parameter slot j % HS_CMP_NPAR of j / HS_CMP_NPAR (ncmp x HS_CMP_NPAR):
+                  |v| <= hs_cmp_param_plausible */
     HS_PL_NRULE
 };
 
@@ -175,6 +177,7 @@ HS_HD static inline int hs_plaus_count(const hs_model *m, int r)
     case HS_PL_VOL_B:
     case HS_PL_VOL_P0: return m->nvol;
     case HS_PL_CYL_B: return m->ncyl;
+    case HS_PL_CMP: return m->ncmp * HS_CMP_NPAR;
     default: return m->nsrc;
     }
 }
@@ -188,6 +191,9 @@ HS_HD static inline double hs_plaus_value(const hs_model *m, int r, int j, doubl
     case HS_PL_VOL_B: *lo = 1e6, *hi = 1e12; return m->vol_B[j];
     case HS_PL_VOL_P0: *lo = -1e300, *hi = 1e9; return m->vol_p0[j];
     case HS_PL_CYL_B: *lo = 1e6, *hi = 1e12; return m->cyl_B[j];
+    case HS_PL_CMP:
+        *hi = hs_cmp_param_plausible(m->cmp_type[j / HS_CMP_NPAR], j % HS_CMP_NPAR), *lo = -*hi;
+        return m->cmp_par[j / HS_CMP_NPAR][j % HS_CMP_NPAR];
     default: *lo = -1e300, *hi = 1e9; return m->src_p[j];
     }
 }

@@ -210,6 +210,36 @@ HS_HD static inline int hs_cmp_param_broken(int type, int k, double v)
     return 0;
 }
 
+/* The largest plausible magnitude of a component parameter in unit u (the X-macro's unit
+ * strings), beyond any machine of the field: 1e9 Pa (10 kbar), 1 m^3/s (60 000 L/min),
+ * 0.01 m^3/rev, 1e4 rad/s (95 000 rpm), 10 m^3, 1e3 s, 1e3 m, 1e-6 m^3/(s Pa), 0.01 m^2/s,
+ * 1e6 N m s/rad, 0.01 m^3/(s sqrt(Pa)). A value beyond it is legal (hs_cmp_param_broken) but
+ * makes the instance implausible (hs_model_plausible): a pump speed of 1e300 rad/s turns into
+ * NaN at the first step, and info says why first. */
+HS_HD static inline double hs_cmp_unit_plausible(const char *u)
+{
+    static const char *const unit[] = {"Pa", "m^3/s", "m^3/rev", "rad/s", "m^3", "s", "m", "m^3/(s Pa)",
+                                       "m^2/s", "N m s/rad", "m^3/(s sqrt(Pa))"};
+    static const double most[] = {1e9, 1.0, 0.01, 1e4, 10.0, 1e3, 1e3, 1e-6, 0.01, 1e6, 0.01};
+    int k, i;
+    for (k = 0; k < (int)(sizeof most / sizeof most[0]); ++k) {
+        for (i = 0; u[i] && u[i] == unit[k][i]; ++i) {
+        }
+        if (u[i] == unit[k][i]) return most[k];
+    }
+    return HS_CMP_NOLIMIT; /* a ratio, a count */
+}
+
+/* The largest plausible magnitude of slot k of a type (HS_CMP_NOLIMIT: an unused slot). */
+HS_HD static inline double hs_cmp_param_plausible(int type, int k)
+{
+#define HS_CMP_PLAUS_(T, slot, key, unit, def, lo, open, hi, text)                                             \
+    if (type == HS_CMP_##T && k == (slot)) return hs_cmp_unit_plausible(unit);
+    HS_COMPONENT_PARAMS(HS_CMP_PLAUS_)
+#undef HS_CMP_PLAUS_
+    return HS_CMP_NOLIMIT;
+}
+
 /* ---- the laws ---- */
 
 /* Flow through an orifice with coefficient C (for a valve: C = Cv U) at pressure drop dp

@@ -111,10 +111,10 @@ static void test_plausibility(void)
         static const struct {
             int rule;
             double lo, hi;
-        } r[HS_PL_NRULE] = {{HS_PL_B_OIL, 1e7, 1e10}, {HS_PL_RHO, 500, 2000},  {HS_PL_VOL_B, 1e6, 1e12},
+        } r[HS_PL_CMP] = {{HS_PL_B_OIL, 1e7, 1e10}, {HS_PL_RHO, 500, 2000},  {HS_PL_VOL_B, 1e6, 1e12},
                             {HS_PL_VOL_P0, -1e300, 1e9}, {HS_PL_CYL_B, 1e6, 1e12}, {HS_PL_SRC_P, -1e300, 1e9}};
         int q;
-        for (q = 0; q < HS_PL_NRULE; ++q) {
+        for (q = 0; q < HS_PL_CMP; ++q) { /* the components' rule: test_component_plausibility */
             double lo, hi, *v;
             hs_model t = d.model;
             CHECK(hs_plaus_count(&t, r[q].rule) >= 1, "rule %d checks the model", q);
@@ -164,8 +164,48 @@ static void test_plausibility(void)
     hs_model_desc_free(&dp);
 }
 
+/* A component parameter beyond the plausible magnitude of its unit (hs_cmp_param_plausible)
+ * makes the instance implausible: the pump speed of 1e300 rad/s that turned into NaN at the
+ * first step with no word before; the bound inclusive, either sign, NaN; units by exact name. */
+static void test_component_plausibility(void)
+{
+    static hs_model_desc d;
+    char buf[512];
+    hs_model t;
+    double *speed;
+    int i;
+    if (tu_load_model("models/crane_pump_relief.yaml", &d)) return;
+    CHECK(hs_model_plausible(&d.model) == 0, "the shipped circuit is plausible");
+    for (i = 0; i < d.model.ncmp && d.model.cmp_type[i] != HS_CMP_PUMP; ++i) {
+    }
+    if (i == d.model.ncmp) {
+        CHECK(0, "crane_pump_relief has a pump");
+        return;
+    }
+    t = d.model;
+    speed = &t.cmp_par[i][HS_CP_PU_N];
+    *speed = 1e4;
+    CHECK(hs_model_plausible(&t) == 0, "1e4 rad/s at the bound is plausible");
+    *speed = 1e4 * (1 + 1e-15);
+    CHECK(hs_model_plausible(&t) == HS_ST_IMPLAUSIBLE, "just above 1e4 rad/s is implausible");
+    *speed = -2e4;
+    CHECK(hs_model_plausible(&t) == HS_ST_IMPLAUSIBLE, "-2e4 rad/s is implausible");
+    *speed = NAN;
+    CHECK(hs_model_plausible(&t) == HS_ST_IMPLAUSIBLE, "NaN is implausible");
+    d.model.cmp_par[i][HS_CP_PU_N] = 1e300;
+    CHECK(hs_model_implausible(&d, buf, sizeof buf) == 1 &&
+              !strcmp(buf, "component.pump.speed = 1e+300 rad/s beyond +- 10000 rad/s"),
+          "message: '%s'", buf);
+    CHECK(hs_cmp_unit_plausible("Pa") == 1e9 && hs_cmp_unit_plausible("m^3") == 10.0 &&
+              hs_cmp_unit_plausible("m^3/s") == 1.0 && hs_cmp_unit_plausible("") == HS_CMP_NOLIMIT &&
+              hs_cmp_unit_plausible("P") == HS_CMP_NOLIMIT,
+          "units by their exact names");
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
+    test_component_plausibility();
     test_cavitation_warning();
     test_warning_changes_nothing();
     test_plausibility();

@@ -7,6 +7,7 @@
 #include "engine/simulate.h"
 #include "hs/sweep.h"
 #include "hs_batch.h"
+#include "model/model_names.h"
 #include "model/params.h"
 
 
@@ -307,10 +308,9 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
 
 int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n)
 {
-    static const char *const fmt[HS_PL_NRULE] = {"fluid.B_oil", "fluid.rho", "volume.%s.B",
-                                                 "volume.%s.p0", "cylinder.%s.B_wall",
-                                                 "source.%s.p"};
-    static const char *const unit[HS_PL_NRULE] = {"Pa", "kg/m^3", "Pa", "Pa", "Pa", "Pa"};
+    static const char *const fmt[HS_PL_NRULE] = {"fluid.B_oil",        "fluid.rho",   "volume.%s.B", "volume.%s.p0",
+                                                 "cylinder.%s.B_wall", "source.%s.p", "component.%s.%s"};
+    static const char *const unit[HS_PL_NRULE] = {"Pa", "kg/m^3", "Pa", "Pa", "Pa", "Pa", ""};
     const hs_model *m = &d->model;
     size_t o = 0;
     int k = 0, r, j;
@@ -323,16 +323,27 @@ int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n)
             const char *name = r == HS_PL_VOL_B || r == HS_PL_VOL_P0 ? d->vol_name[j]
                                : r == HS_PL_CYL_B                    ? d->cyl_name[j]
                                : r == HS_PL_SRC_P                    ? d->src_name[j]
+                               : r == HS_PL_CMP                      ? d->cmp_name[j / HS_CMP_NPAR]
                                                                      : "";
+            const char *u = unit[r];
             if (v >= lo && v <= hi) continue;
             if (k++ >= 4) continue; /* counted, not listed */
-            snprintf(key, sizeof key, fmt[r], name);
-            if (o < n && lo > -1e300)
+            if (r == HS_PL_CMP) { /* its key and unit from the parameter table */
+                int q;
+                for (q = 0; q < hs_ncmp_params; ++q)
+                    if (hs_cmp_params[q].type == m->cmp_type[j / HS_CMP_NPAR] && hs_cmp_params[q].slot == j % HS_CMP_NPAR)
+                        break;
+                snprintf(key, sizeof key, fmt[r], name, q < hs_ncmp_params ? hs_cmp_params[q].key : "?");
+                u = q < hs_ncmp_params ? hs_cmp_params[q].unit : "";
+            } else {
+                snprintf(key, sizeof key, fmt[r], name);
+            }
+            if (o < n && (lo > -1e300 && r != HS_PL_CMP))
                 o += (size_t)snprintf(buf + o, n - o, "%s%s = %g %s outside [%g, %g] %s",
-                                      k > 1 ? "; " : "", key, v, unit[r], lo, hi, unit[r]);
+                                      k > 1 ? "; " : "", key, v, u, lo, hi, u);
             else if (o < n)
-                o += (size_t)snprintf(buf + o, n - o, "%s%s = %g %s above %g %s", k > 1 ? "; " : "", key,
-                                      v, unit[r], hi, unit[r]);
+                o += (size_t)snprintf(buf + o, n - o, "%s%s = %g %s %s %g %s", k > 1 ? "; " : "", key, v, u,
+                                      r == HS_PL_CMP ? "beyond +-" : "above", hi, u);
         }
     if (k > 4 && o < n) snprintf(buf + o, n - o, "; and %d more", k - 4);
     return k;
