@@ -18,6 +18,7 @@
 #include "model/model_parts.h"
 #include "model/model_validate.h"
 #include "model/params.h"
+#include "base/suggest.h"
 #include "base/yaml_tree.h"
 
 /* ====================================================================================== */
@@ -68,11 +69,23 @@ static int list_item(ctx *c, const yt_node *y, const char *path, const char *con
     return yt_get_str(&c->y, y, path, "name", 1, 1, name, HS_NAME_LEN, nn);
 }
 
+/* " (did you mean a, b or c?)" for an unknown name among the n names (stride bytes apart,
+ * from first), "" when none is near (base/suggest.h). */
+static const char *near(const char *want, const char *first, int n, size_t stride, char *buf, size_t size)
+{
+    hs_near L;
+    int i;
+    memset(&L, 0, sizeof L);
+    for (i = 0; i < n; ++i) hs_near_add(&L, want, first + (size_t)i * stride);
+    return hs_near_text(&L, buf, size);
+}
+#define NEAR(want, names, n, buf) near(want, (const char *)(names), n, sizeof *(names), buf, sizeof buf)
+
 /* A reference to a body, or ground (-1) when allow_ground. */
 static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key, int allow_ground,
                     int *out)
 {
-    char name[128], kp[128];
+    char name[128], kp[128], sug[400];
     const yt_node *node;
     int rc = yt_get_str(&c->y, m, path, key, 1, 0, name, sizeof name, &node);
     if (rc != HS_OK) return rc;
@@ -86,9 +99,11 @@ static int body_ref(ctx *c, const yt_node *m, const char *path, const char *key,
     }
     *out = c->tbody_name ? find_name(c->tbody_name, c->ntbody, name) : hs_body_find(c->d, name);
     if (*out >= 0) return HS_OK;
-    return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s%s", key,
+    return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a body defined in bodies%s%s%s", key,
                    name, c->tbody_name ? " or chains (a chain's bodies are <chain>_1 .. <chain>_<count>)" : "",
-                   allow_ground ? " or ground" : "");
+                   allow_ground ? " or ground" : "",
+                   c->tbody_name ? NEAR(name, c->tbody_name, c->ntbody, sug)
+                                 : NEAR(name, c->d->body_name, c->d->model.nbody, sug));
 }
 
 /* Duplicate names in one list: report the second one. */
@@ -146,7 +161,7 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
     hs_model *m = &c->d->model;
     int child_joint[HS_MAX_BODIES], parent_of[HS_MAX_BODIES], newidx[HS_MAX_BODIES];
     int placed[HS_MAX_BODIES];
-    char kp[128];
+    char kp[128], sug[400];
     int i, j, b, n, mi = 0; /* mi: the model's next body (a ball joint takes three) */
     /* get_list caps both lists; said again here so that the compiler sees the bound of every
      * index below (gcc 13 warned of reads past tb otherwise, -Wstringop-overread) */
@@ -170,13 +185,13 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
             if (!strcmp(t->child, "ground"))
                 return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp,
                                "child must be a body, not ground");
-            return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp,
-                           "child '%s' is not a body defined in bodies", t->child);
+            return yt_fail(&c->y, HS_ERR_VALUE, t->child_node, kp, "child '%s' is not a body defined in bodies%s",
+                           t->child, near(t->child, tb[0].name, nb, sizeof *tb, sug, sizeof sug));
         }
         if (pa < 0 && strcmp(t->parent, "ground") != 0) {
             snprintf(kp, sizeof kp, "joints[%d].parent", i);
-            return yt_fail(&c->y, HS_ERR_VALUE, t->parent_node, kp,
-                           "parent '%s' is not a body defined in bodies or ground", t->parent);
+            return yt_fail(&c->y, HS_ERR_VALUE, t->parent_node, kp, "parent '%s' is not a body defined in bodies or ground%s",
+                           t->parent, near(t->parent, tb[0].name, nb, sizeof *tb, sug, sizeof sug));
         }
         if (pa == ch) {
             snprintf(kp, sizeof kp, "joints[%d].parent", i);
@@ -485,7 +500,7 @@ static int parse_signals(ctx *c)
 
 static int signal_ref(ctx *c, const yt_node *y, const char *path, const char *key, int *out)
 {
-    char name[128], kp[128];
+    char name[128], kp[128], sug[400];
     const yt_node *node;
     int rc = yt_get_str(&c->y, y, path, key, 0, 0, name, sizeof name, &node);
     *out = -1;
@@ -493,7 +508,8 @@ static int signal_ref(ctx *c, const yt_node *y, const char *path, const char *ke
     *out = find_name((const char(*)[HS_NAME_LEN])c->d->signal_name, c->d->model.nsignal, name);
     if (*out >= 0) return HS_OK;
     return yt_fail(&c->y, HS_ERR_VALUE, node, yt_join(kp, sizeof kp, path, key),
-                   "%s '%s' is not a signal defined in signals", key, name);
+                   "%s '%s' is not a signal defined in signals%s", key, name,
+                   NEAR(name, c->d->signal_name, c->d->model.nsignal, sug));
 }
 
 static int load_item(ctx *c, const yt_node *y, const char *path, int i)
@@ -636,7 +652,7 @@ static int parse_fluid(ctx *c)
 static int node_ref(ctx *c, const yt_node *y, const char *path, const char *key, int vol_only,
                     int *out, const yt_node **node)
 {
-    char name[128], kp[128];
+    char name[128], kp[128], sug[400];
     const hs_model_desc *d = c->d;
     int rc = yt_get_str(&c->y, y, path, key, 1, 0, name, sizeof name, node), s;
     if (rc != HS_OK) return rc;
@@ -651,8 +667,14 @@ static int node_ref(ctx *c, const yt_node *y, const char *path, const char *key,
         *out = d->model.nvol + s;
         return HS_OK;
     }
-    return yt_fail(&c->y, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics", key,
-                   name, vol_only ? "volume" : "node (a volume or source)");
+    {
+        hs_near L;
+        memset(&L, 0, sizeof L);
+        for (s = 0; s < d->model.nvol + (vol_only ? 0 : d->model.nsrc); ++s)
+            hs_near_add(&L, name, s < d->model.nvol ? d->vol_name[s] : d->src_name[s - d->model.nvol]);
+        return yt_fail(&c->y, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics%s", key, name,
+                       vol_only ? "volume" : "node (a volume or source)", hs_near_text(&L, sug, sizeof sug));
+    }
 }
 
 /* Volumes and sources are both nodes: one name space. The later definition is reported. */
@@ -1039,14 +1061,15 @@ static int ls_sense(ctx *c, const yt_node *y, const char *path, int i)
         return yt_fail(&c->y, HS_ERR_VALUE, s, kp, "sense must name a node, or list one or more valve sections");
     for (k = 0; k < s->n; ++k) {
         const yt_node *e = s->kid[k];
-        char ek[160];
+        char ek[160], sug[400];
         snprintf(ek, sizeof ek, "%s[%d]", kp, k);
         if (e->type != YT_SCALAR || !e->text || (rc = (int)strlen(e->text)) >= (int)sizeof name)
             return yt_fail(&c->y, HS_ERR_SCHEMA, e, ek, "a valve section's name (hydraulics.valves)");
         snprintf(name, sizeof name, "%s", e->text);
         v = find_name((const char(*)[HS_NAME_LEN])c->d->dcv_name, m->ndcv, name);
         if (v < 0)
-            return yt_fail(&c->y, HS_ERR_VALUE, e, ek, "'%s' is not a valve of hydraulics.valves", name);
+            return yt_fail(&c->y, HS_ERR_VALUE, e, ek, "'%s' is not a valve of hydraulics.valves%s", name,
+                           NEAR(name, c->d->dcv_name, m->ndcv, sug));
         if ((m->cmp_lsmask[i] >> v) & 1)
             return yt_fail(&c->y, HS_ERR_VALUE, e, ek, "valve '%s' is listed twice", name);
         m->cmp_lsmask[i] |= 1 << v;

@@ -17,6 +17,7 @@
 #include "hs_rules.h"
 #include "model/model_parts.h"
 #include "base/fileio.h"
+#include "base/suggest.h"
 #include "base/yaml_tree.h"
 
 typedef struct tctx {
@@ -229,14 +230,20 @@ static int build_in(tctx *c, name_ix *idx, int *w)
         const tjoint *q = &c->tj[j];
         int ch = find_body(idx, n, q->child), pa = strcmp(q->parent, "ground") ? find_body(idx, n, q->parent) : -1;
         const char *where = j < c->nj_listed ? "joints" : "chains";
-        if (ch < 0)
+        if (ch < 0 && !strcmp(q->child, "ground"))
             return yt_fail(&c->y, HS_ERR_VALUE, q->child_node, yt_join(kp, sizeof kp, where, "child"),
-                           strcmp(q->child, "ground") ? "child '%s' is not a body defined in bodies or chains"
-                                                      : "child must be a body, not %s",
-                           q->child);
-        if (pa < 0 && strcmp(q->parent, "ground"))
-            return yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
-                           "parent '%s' is not a body defined in bodies or chains, or ground", q->parent);
+                           "child must be a body, not ground");
+        if (ch < 0 || (pa < 0 && strcmp(q->parent, "ground"))) {
+            const char *want = ch < 0 ? q->child : q->parent;
+            hs_near L;
+            char sug[400];
+            memset(&L, 0, sizeof L);
+            for (i = 0; i < n; ++i) hs_near_add(&L, want, c->tb[i].name);
+            return yt_fail(&c->y, HS_ERR_VALUE, ch < 0 ? q->child_node : q->parent_node,
+                           yt_join(kp, sizeof kp, where, ch < 0 ? "child" : "parent"),
+                           "%s '%s' is not a body defined in bodies or chains%s%s", ch < 0 ? "child" : "parent", want,
+                           ch < 0 ? "" : ", or ground", hs_near_text(&L, sug, sizeof sug));
+        }
         if (pa == ch)
             return yt_fail(&c->y, HS_ERR_VALUE, q->parent_node, yt_join(kp, sizeof kp, where, "parent"),
                            "a joint cannot connect body '%s' to itself", q->child);
