@@ -47,7 +47,7 @@ import argparse, datetime, json, os, platform, re, shutil, subprocess, sys, temp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_single import cpu_name  # noqa: E402  (one definition for both benchmarks)
+from bench_single import cpu_name, results_base  # noqa: E402  (one definition for both benchmarks)
 ALL_BACKENDS = ["reference", "cpu", "cpu_modified", "cpu_adaptive", "cpu_generic", "gpu", "gpu_modified",
                 "gpu_adaptive", "gpu_cublas"]
 GPU_PATH = {"gpu": "specialised", "gpu_modified": "specialised", "gpu_adaptive": "specialised",
@@ -323,19 +323,14 @@ def main():
     tmpdir = tempfile.mkdtemp(prefix="hs-bench-")
     t_end = "1 s" if a.quick else None
     sweeps = {}
-    sweeps["cpu"] = os.path.join(tmpdir, "sweep-cpu.yaml")
-    sweep_copy(a.sweep, sweeps["cpu"], t_end=t_end)
-    sweeps["gpu"] = os.path.join(tmpdir, "sweep-gpu.yaml")
-    sweep_copy(a.sweep, sweeps["gpu"], t_end=t_end, chunk=a.gpu_chunk or None)
-    sweeps["cpu_modified"] = os.path.join(tmpdir, "sweep-cpu-modified.yaml")
-    sweep_copy(a.sweep, sweeps["cpu_modified"], t_end=t_end, newton="modified")
-    sweeps["gpu_modified"] = os.path.join(tmpdir, "sweep-gpu-modified.yaml")
-    sweep_copy(a.sweep, sweeps["gpu_modified"], t_end=t_end, chunk=a.gpu_chunk or None, newton="modified")
-    sweeps["cpu_adaptive"] = os.path.join(tmpdir, "sweep-cpu-adaptive.yaml")
     ad = {"rtol": a.rtol} if a.rtol else None
-    sweep_copy(a.sweep, sweeps["cpu_adaptive"], t_end=t_end, step="adaptive", extra=ad)
-    sweeps["gpu_adaptive"] = os.path.join(tmpdir, "sweep-gpu-adaptive.yaml")
-    sweep_copy(a.sweep, sweeps["gpu_adaptive"], t_end=t_end, chunk=a.gpu_chunk or None, step="adaptive", extra=ad)
+    # a copy per path: the GPU ones with --gpu-chunk, MODIFIED with modified Newton, ADAPTIVE
+    # with adaptive steps (and --rtol)
+    for b in ("cpu", "gpu", "cpu_modified", "gpu_modified", "cpu_adaptive", "gpu_adaptive"):
+        sweeps[b] = os.path.join(tmpdir, "sweep-%s.yaml" % b.replace("_", "-"))
+        sweep_copy(a.sweep, sweeps[b], t_end=t_end, chunk=(a.gpu_chunk or None) if b.startswith("gpu") else None,
+                   newton="modified" if b in MODIFIED else None, step="adaptive" if b in ADAPTIVE else None,
+                   extra=ad if b in ADAPTIVE else None)
     sweep_of = lambda b: sweeps.get(b) or sweeps["gpu" if b.startswith("gpu") else "cpu"]
     chunk_of = lambda path: (re.search(r"^chunk:\s*(\d+)", open(path).read(), re.M) or [None, "1024"])[1]
 
@@ -414,10 +409,7 @@ def main():
                 total_s=round(time.monotonic() - t_start, 1), rtol_adaptive=a.rtol,
                 accuracy_reference=(f"fixed steps of dt / {REF_DIV}, full Newton, first {a.accuracy} "
                                     "instances" if a.accuracy > 0 else None))
-    os.makedirs(a.out, exist_ok=True)
-    base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-ensemble-{dslug}{'-quick' if a.quick else ''}")
-    if os.path.exists(base + ".md"):  # an earlier run of the same day is kept (as bench_single.py)
-        base += f"-{commit}"
+    base = results_base(a.out, f"{stamp:%Y-%m-%d}-ensemble-{dslug}{'-quick' if a.quick else ''}", commit)
     with open(base + ".json", "w") as f:
         json.dump(dict(meta=meta, results=rows, accuracy=acc), f, indent=2)
     with open(base + ".md", "w") as f:

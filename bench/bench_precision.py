@@ -22,7 +22,7 @@ hydrosweep point and the fastest IDA point meeting the level, and their ratio.
 import argparse, csv, datetime, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_single import cpu_name  # noqa: E402  (one definition for the benchmarks)
+from bench_single import cpu_name, results_base  # noqa: E402  (one definition for the benchmarks)
 
 MODELS = {
     # name: (file, t_end, output grid, the piston-side volume's column in the CSV, label)
@@ -174,11 +174,8 @@ def main():
                       f"(rejected {res['rejected']:4d})  crank {ez:.2e} rad  p {ep:.2e} Pa", flush=True)
             results[name] = {"model": model, "t_end": t_end, "out_dt": out_dt, "label": label, "points": pts,
                              "reference": f"IDA rtol {REF_RTOL:g}", "reference_seconds": ref["seconds"]}
-    os.makedirs(a.out, exist_ok=True)
     date = datetime.date.today().isoformat()
-    stem = os.path.join(a.out, f"{date}-precision-cpu" + ("-quick" if a.quick else ""))
-    if os.path.exists(stem + ".md"):  # an earlier run of the same day is kept (as bench_ensemble.py)
-        stem += "-" + commit()
+    stem = results_base(a.out, f"{date}-precision-cpu" + ("-quick" if a.quick else ""), commit())
     meta = {"date": date, "commit": commit(), "machine": cpu_name(), "repeats": a.repeats,
             "command": " ".join(["python3"] + sys.argv)}
     with open(stem + ".json", "w") as f:

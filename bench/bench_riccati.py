@@ -234,18 +234,15 @@ def plot(a, b, path, meta):
     n = [r["bodies"] for r in a]
     ax.loglog(n, [r["riccati_step_s"] for r in a], "o-", label="Riccati TMM, RK4 step (ball joints, seed's branch system)")
     ax.loglog(n, [r["riccati_accel_s"] for r in a], "s-", label="Riccati TMM, one acceleration evaluation")
-    pa = [(r["bodies"], r["pin_aba_s"]) for r in a if r["pin_aba_s"]]
-    if pa:
-        ax.loglog(*zip(*pa), "^--", label="Pinocchio ABA, one evaluation (branch system; to 10 000 bodies, its Model's limit here)")
-    nb = [(r["bodies"], r["semirecursive_s"]) for r in b if r["semirecursive_s"]]
-    if nb:
-        ax.loglog(*zip(*nb), "v:", label="semi-recursive (dense M, LU; revolute chain, <= 16 bodies)")
-    rb = [(r["bodies"], r["riccati_accel_s"]) for r in b]
-    if rb:
-        ax.loglog(*zip(*rb), "x:", label="Riccati TMM, one evaluation (revolute chain)")
-    pb = [(r["bodies"], r["pin_aba_s"]) for r in b if r["pin_aba_s"]]
-    if pb:
-        ax.loglog(*zip(*pb), "+:", label="Pinocchio ABA, one evaluation (revolute chain)")
+    # the rows that have the figure (the revolute chain's Riccati times: all of them)
+    for rows, key, style, label in [
+            (a, "pin_aba_s", "^--", "Pinocchio ABA, one evaluation (branch system; to 10 000 bodies, its Model's limit here)"),
+            (b, "semirecursive_s", "v:", "semi-recursive (dense M, LU; revolute chain, <= 16 bodies)"),
+            (b, "riccati_accel_s", "x:", "Riccati TMM, one evaluation (revolute chain)"),
+            (b, "pin_aba_s", "+:", "Pinocchio ABA, one evaluation (revolute chain)")]:
+        pts = [(r["bodies"], r[key]) for r in rows if r[key] or key == "riccati_accel_s"]
+        if pts:
+            ax.loglog(*zip(*pts), style, label=label)
     ref = np.array([n[0], n[-1]], dtype=float)
     ax.loglog(ref, a[0]["riccati_step_s"] * ref / ref[0], color="0.7", lw=0.8, label="slope 1")
     ax.set_xlabel("bodies")

@@ -43,6 +43,14 @@ def cpu_name():
     return platform.processor() or "unknown"
 
 
+def results_base(out, name, commit):
+    """The stem of a benchmark's .json and .md: out/name (out made), or out/name-commit when
+    an earlier run of the same day wrote out/name.md (it is kept)."""
+    os.makedirs(out, exist_ok=True)
+    base = os.path.join(out, name)
+    return base + f"-{commit}" if os.path.exists(base + ".md") else base
+
+
 # integrator settings of the specialised runs: newton, and "full_extrapolated" for full Newton
 # with integrator.predictor: extrapolated
 SPEC_MODELS = [("fourbar_jaiswal2021_friction", "full"), ("fourbar_jaiswal2021_friction", "full_extrapolated"),
@@ -151,10 +159,7 @@ def main():
     meta = dict(date=stamp.isoformat(timespec="seconds"), commit=commit, machine=cpu_name(),
                 cores_used=1, repeats=a.repeats, baseline=bcommit,
                 tool="hydrosweep simulate (generic engine, one core); hydrosweep run (specialised engine)")
-    os.makedirs(a.out, exist_ok=True)
-    base = os.path.join(a.out, f"{stamp:%Y-%m-%d}-single-instance-cpu")
-    if os.path.exists(base + ".md"):  # an earlier run of the same day is kept
-        base += f"-{commit}"
+    base = results_base(a.out, f"{stamp:%Y-%m-%d}-single-instance-cpu", commit)
     with open(base + ".json", "w") as f:
         json.dump(dict(meta=meta, results=rows, specialised=spec_rows), f, indent=2)
     with open(base + ".md", "w") as f:

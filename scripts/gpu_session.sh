@@ -113,6 +113,19 @@ left() { echo $((DEADLINE - ($(date +%s) - T0))); }
 # mean none, and a negative one is refused); the phases check left() before they start one
 tmo() { local t=$(($(left) - $1)); [ "$t" -lt 5 ] && t=5; echo "$t"; }
 say() { echo "$* [at $(($(date +%s) - T0)) s]" | tee -a "$REPORT"; } # each line with the session time it was written at
+# attempt LABEL FAILED PATTERN MARGIN CMD...: CMD under `timeout -k 10 $(tmo MARGIN)`, into
+# bench.log; says "- LABEL:" with the log's last line matching PATTERN (grep -E), else FAILED
+# and the log's last two lines, and returns 1
+attempt() {
+    local label=$1 failed=$2 pat=$3 margin=$4
+    shift 4
+    if timeout -k 10 "$(tmo "$margin")" "$@" >>"$LOGS/bench.log" 2>&1; then
+        say "- $label: $(grep -E "$pat" "$LOGS/bench.log" | tail -1)"
+        return 0
+    fi
+    say "- $label: $failed ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
+    return 1
+}
 
 # ---- environment: carried libraries ----
 DEV=$ROOT/.devlibs
@@ -311,21 +324,12 @@ EOF2
             n=$2
             [ "$b" = cpu ] && n=$(($2 / 16))
             rm -f /tmp/hs-tree.h5 /tmp/hs-tree.csv
-            if timeout -k 10 "$(tmo 30)" "$HSG" run "$1" -b $b -n $n -o /tmp/hs-tree.h5 --no-progress \
-                >>"$LOGS/bench.log" 2>&1; then
-                say "- tree $b $(basename "$1"): $(grep -E '^run: [0-9]+ instances' "$LOGS/bench.log" | tail -1)"
-            else
-                status=1
-                say "- tree $b $(basename "$1"): FAILED or out of time ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
-            fi
+            attempt "tree $b $(basename "$1")" "FAILED or out of time" '^run: [0-9]+ instances' 30 \
+                "$HSG" run "$1" -b $b -n $n -o /tmp/hs-tree.h5 --no-progress || status=1
         done
         [ "$(left)" -gt 40 ] || break
-        if timeout -k 10 "$(tmo 20)" "$HSG" validate "$1" --sample $3 -b gpu >>"$LOGS/bench.log" 2>&1; then
-            say "- tree validate $(basename "$1"): $(grep '^validate:' "$LOGS/bench.log" | tail -1)"
-        else
+        attempt "tree validate $(basename "$1")" FAILED '^validate:' 20 "$HSG" validate "$1" --sample $3 -b gpu ||
             status=1
-            say "- tree validate $(basename "$1"): FAILED ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
-        fi
     done
     rm -f /tmp/hs-tree.h5 /tmp/hs-tree.csv
     "$BUILD/hydrosweep" kernel models/branch_system_rui2020.yaml >>"$LOGS/bench.log" 2>&1 || true
@@ -334,12 +338,7 @@ fi
 # ---- a sweep that has never run on a GPU: validated on the specialised kernel against the
 # reference backend (16 instances), and its kernel's figures; into bench.log ----
 validate_on_gpu() { # NAME SWEEP
-    if timeout -k 10 "$(tmo 20)" "$HSG" validate "$2" --sample 16 -b gpu >>"$LOGS/bench.log" 2>&1; then
-        say "- $1 validate: $(grep '^validate:' "$LOGS/bench.log" | tail -1)"
-    else
-        status=1
-        say "- $1 validate: FAILED ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
-    fi
+    attempt "$1 validate" FAILED '^validate:' 20 "$HSG" validate "$2" --sample 16 -b gpu || status=1
     "$BUILD/hydrosweep" kernel "$2" >>"$LOGS/bench.log" 2>&1 || true
 }
 # ball joints in the semi-recursive formulation (kernels/hs_rotvec.h)
@@ -350,12 +349,8 @@ validate_on_gpu() { # NAME SWEEP
 # throughput on 32768 instances of the 8 s cycle (2.6e8 instance-steps)
 [ "$(left)" -gt 60 ] && validate_on_gpu excavator sweeps/excavator_mc.yaml
 if [ "$(left)" -gt 90 ]; then
-    if timeout -k 10 "$(tmo 30)" "$HSG" run sweeps/excavator_mc.yaml -b gpu -n 32768 \
-        -o /tmp/hs-exc.h5 --no-progress >>"$LOGS/bench.log" 2>&1; then
-        say "- excavator 32768 x 8 s: $(grep '^run: ' "$LOGS/bench.log" | tail -1)"
-    else
-        say "- excavator 32768 x 8 s: FAILED ($(tail -2 "$LOGS/bench.log" | tr '\n' ' '))"
-    fi
+    attempt "excavator 32768 x 8 s" FAILED '^run: ' 30 \
+        "$HSG" run sweeps/excavator_mc.yaml -b gpu -n 32768 -o /tmp/hs-exc.h5 --no-progress
     rm -f /tmp/hs-exc.h5 /tmp/hs-exc.csv
 fi
 

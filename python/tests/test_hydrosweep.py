@@ -313,21 +313,48 @@ def test_plots_say_what_they_show(tmp_path):
     assert "every instance oscillatory" in title and "line:" not in title, title
 
 
-def _flip_byte(src, dst, name, chunk, at):
+def _damage(src, dst, name, chunk, at=None, fill=None):
     """A copy dst of results file src with byte `at` of chunk `chunk` of dataset `name` XORed
     (where HDF5 stored it): what a disk, a copy or a transfer error does to a file. chunk None:
-    the data of a contiguous (scalar) dataset."""
+    the data of a contiguous (scalar) dataset. With fill: every stored byte of the chunk, its
+    Fletcher32 included, set to fill instead (a lost write, an erased block)."""
     import h5py
     shutil.copy(src, dst)
     with h5py.File(dst, "r") as f:
         d = f[name]
-        off = d.id.get_offset() if chunk is None else d.id.get_chunk_info(chunk).byte_offset
+        info = None if chunk is None else d.id.get_chunk_info(chunk)
+        off = d.id.get_offset() if chunk is None else info.byte_offset
     with open(dst, "r+b") as fh:
-        fh.seek(off + at)
+        fh.seek(off + (at or 0))
+        if fill is not None:
+            fh.write(bytes([fill]) * info.size)
+            return dst
         b = fh.read(1)
         fh.seek(off + at)
         fh.write(bytes([b[0] ^ 0x5A]))
     return dst
+
+
+# the damaged chunks of sweep_python.yaml's results (20 instances in chunks of 8): dataset,
+# chunk, its rows, the byte flipped, the byte an erased chunk holds, a read through open_results
+_DAMAGED = [("status", 1, "rows 8..15", 2, 0xFF, lambda r: r.status),
+            ("stats/p_piston", 2, "rows 16..19", 5, 0, lambda r: r.stats),
+            ("params", 0, "rows 0..7", 20, 0, lambda r: r.params),
+            ("traj/crank_angle_dot", 1, "rows 8..15", 40, 0xFF, lambda r: r.traj("crank_angle_dot"))]
+
+
+def _reads_raise(bad, name, chunk, rows, checksum, read):
+    """Reading dataset name of bad.h5 through hs.open_results and through the h5py.File of plot
+    and analyze raises ResultsError naming it, the checksum, the chunk and its rows."""
+    from hydrosweep.results import ResultsError, open_results
+    want = r"bad\.h5: results file is damaged: dataset /%s: checksum mismatch \(%s\) in chunk %d \(%s\)" \
+        % (name, checksum, chunk, rows)
+    with pytest.raises(ResultsError, match=want):
+        with hs.open_results(bad) as r:
+            read(r)
+    with open_results(str(bad)) as f:  # the h5py.File of plot and analyze
+        with pytest.raises(ResultsError, match=want):
+            f[name][()]
 
 
 def test_checksums_damaged_file_raises(tmp_path, capsys):
@@ -336,27 +363,15 @@ def test_checksums_damaged_file_raises(tmp_path, capsys):
     naming the dataset and the damaged chunk with its rows, never returns the changed values
     (docs/results-format.md, Checksums). sweep_python.yaml: 20 instances in chunks of 8."""
     import h5py
-    from hydrosweep.results import ResultsError, open_results
+    from hydrosweep.results import ResultsError
     good = tmp_path / "c.h5"
     hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=good, progress=False).close()
     with h5py.File(good, "r") as f:
         assert f["status"].fletcher32 and f["stats/p_piston"].fletcher32 and f["done"].fletcher32
         assert "crc32" in f["model_text"].attrs
-    cases = [("status", 1, 2, "rows 8..15", lambda r: r.status),
-             ("stats/p_piston", 2, 5, "rows 16..19", lambda r: r.stats),
-             ("params", 0, 20, "rows 0..7", lambda r: r.params),
-             ("traj/crank_angle_dot", 1, 40, "rows 8..15", lambda r: r.traj("crank_angle_dot"))]
-    for name, chunk, at, rows, read in cases:
-        bad = _flip_byte(good, tmp_path / "bad.h5", name, chunk, at)
-        want = r"bad\.h5: results file is damaged: dataset /%s: checksum mismatch \(Fletcher32\) in chunk %d \(%s\)" \
-            % (name, chunk, rows)
-        with pytest.raises(ResultsError, match=want):
-            with hs.open_results(bad) as r:
-                read(r)
-        with open_results(str(bad)) as f:  # the h5py.File of plot and analyze
-            with pytest.raises(ResultsError, match=want):
-                f[name][()]
-    bad = _flip_byte(good, tmp_path / "bad.h5", "model_text", None, 3)
+    for name, chunk, rows, at, _, read in _DAMAGED:
+        _reads_raise(_damage(good, tmp_path / "bad.h5", name, chunk, at), name, chunk, rows, "Fletcher32", read)
+    bad = _damage(good, tmp_path / "bad.h5", "model_text", None, 3)
     with pytest.raises(ResultsError, match=r"dataset /model_text: checksum mismatch"):
         hs.open_results(bad)
     try:
@@ -365,7 +380,7 @@ def test_checksums_damaged_file_raises(tmp_path, capsys):
         matplotlib = None
     if matplotlib is not None:  # `hydrosweep plot` (its main): exit 2 with the message, no PNG
         from hydrosweep.plot import main as plot_main
-        bad = _flip_byte(good, tmp_path / "bad.h5", "stats/p_piston", 0, 5)
+        bad = _damage(good, tmp_path / "bad.h5", "stats/p_piston", 0, 5)
         assert plot_main([str(bad), "--kind", "hist", "--signal", "p_piston", "-o", str(tmp_path / "h.png")]) == 2
         err = capsys.readouterr().err
         assert "dataset /stats/p_piston: checksum mismatch (Fletcher32) in chunk 0 (rows 0..7)" in err, err
@@ -374,43 +389,19 @@ def test_checksums_damaged_file_raises(tmp_path, capsys):
         assert r.status.shape[0] == 20
 
 
-def _fill_chunk(src, dst, name, chunk, byte):
-    """A copy of src with every stored byte of chunk `chunk` of dataset name, its Fletcher32
-    included, set to byte (a lost write, an erased block)."""
-    import h5py
-    shutil.copy(src, dst)
-    with h5py.File(dst, "r") as f:
-        info = f[name].id.get_chunk_info(chunk)
-    with open(dst, "r+b") as fh:
-        fh.seek(info.byte_offset)
-        fh.write(bytes([byte]) * info.size)
-    return dst
-
-
 def test_checksums_zeroed_or_erased_chunk_raises(tmp_path):
     """A chunk zeroed or erased with its Fletcher32 (which that checksum cannot see: h5py
     reads it without error) is a ResultsError from the CRC-32 in /crc on the first read of the
     dataset, naming it, the chunk and its rows (docs/results-format.md, Checksums)."""
     import h5py
-    from hydrosweep.results import ResultsError, open_results
+    from hydrosweep.results import ResultsError
     good = tmp_path / "z.h5"
     hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=good, progress=False).close()
-    for name, chunk, byte, rows, read in [("status", 1, 0xFF, "rows 8..15", lambda r: r.status),
-                                          ("stats/p_piston", 2, 0, "rows 16..19", lambda r: r.stats),
-                                          ("params", 0, 0, "rows 0..7", lambda r: r.params),
-                                          ("traj/crank_angle_dot", 1, 0xFF, "rows 8..15",
-                                           lambda r: r.traj("crank_angle_dot"))]:
-        bad = _fill_chunk(good, tmp_path / "bad.h5", name, chunk, byte)
+    for name, chunk, rows, _, byte, read in _DAMAGED:
+        bad = _damage(good, tmp_path / "bad.h5", name, chunk, fill=byte)
         with h5py.File(bad, "r") as f:  # Fletcher32 passes: what the CRC is for
             h5py.Dataset.__getitem__(f[name], ())
-        want = r"bad\.h5: results file is damaged: dataset /%s: checksum mismatch \(CRC-32\) in chunk %d \(%s\)" \
-            % (name, chunk, rows)
-        with pytest.raises(ResultsError, match=want):
-            with hs.open_results(bad) as r:
-                read(r)
-        with open_results(str(bad)) as f:
-            with pytest.raises(ResultsError, match=want):
-                f[name][()]
+        _reads_raise(bad, name, chunk, rows, "CRC-32", read)
     shutil.copy(good, tmp_path / "nocrc.h5")
     with h5py.File(tmp_path / "nocrc.h5", "r+") as f:
         del f["crc"]
