@@ -14,6 +14,8 @@
 #include "base/progress.h"
 #include "run/run_cli.h"
 #include "engine/simulate.h"
+#include "hs/tree.h"
+#include "model/model_names.h"
 
 static void put_msg(const hs_error *err, char *msg, size_t nmsg)
 {
@@ -84,6 +86,26 @@ void hs_capi_model_free(hs_capi_model *m)
 const char *hs_capi_model_name(const hs_capi_model *m)
 {
     return m ? m->name : "";
+}
+
+void hs_capi_model_sizes(const hs_capi_model *m, char *buf, size_t n)
+{
+    const hs_model *o = m ? &m->model : NULL;
+    size_t u;
+    int i;
+    if (!buf || n == 0) return;
+    buf[0] = '\0';
+    if (!o) return;
+    if (m->tree) {
+        snprintf(buf, n, "an open tree of %d bodies (riccati)", m->tree->tree.nbody);
+        return;
+    }
+    u = (size_t)snprintf(buf, n, "%d bodies, %d joint coordinates, %d cuts, %d volumes, %d sources, %d throttles, %d valves, "
+                                 "%d cylinders, %d components", o->nbody, o->nz, o->ncut, o->nvol, o->nsrc, o->nthr,
+                         o->ndcv, o->ncyl, o->ncmp);
+    for (i = 0; i < o->ncmp && u < n; ++i)
+        u += (size_t)snprintf(buf + u, n - u, "%s%s (%s)", i ? ", " : ": ", m->cmp_name[i],
+                              hs_cmp_type_names[o->cmp_type[i]]);
 }
 
 int hs_capi_param_count(const hs_capi_model *m)
@@ -198,16 +220,16 @@ int hs_capi_run(const char *sweep_path, const char *backend, long n, const char 
         if (msg && nmsg > 0) snprintf(msg, nmsg, "run: unknown backend '%s' (cpu, gpu, reference, auto)", backend);
         return 2;
     }
-    if (n < 0 || threads < 0 || progress < 0 || progress > 2) {
-        put_text("run: n and threads must be >= 0, progress 0, 1 or 2", msg, nmsg);
+    if (n < 0 || threads < 0 || progress < 0 || (progress & 3) > 2 || progress > 7) {
+        put_text("run: n and threads must be >= 0, progress 0, 1 or 2 (+ 4: no report)", msg, nmsg);
         return 2;
     }
     o.n = n;
     o.out = out;
     o.threads = threads;
-    o.progress = progress;
-    /* without progress the run's report (the ensemble table) is not printed either */
-    o.report = progress ? stdout : fopen("/dev/null", "w");
+    o.progress = progress & 3;
+    /* without progress (or with the flag 4: the caller prints it) no report (the ensemble table) */
+    o.report = progress & 3 && !(progress & 4) ? stdout : fopen("/dev/null", "w");
     if (!o.report) o.report = stdout;
     if (hs_sweep_load(sweep_path, &sw, &md, &err)) {
         put_msg(&err, msg, nmsg);

@@ -28,6 +28,9 @@ void hs_capi_model_free(hs_capi_model *m);
 hs_capi_model *hs_capi_model_copy(const hs_capi_model *m, char *msg, size_t nmsg);
 /* The model's name (its name: key). */
 const char *hs_capi_model_name(const hs_capi_model *m);
+/* What the model is made of, into buf: "4 bodies, 3 joint coordinates, ..., 2 components:
+ * pump (pump), relief (relief_valve)", or "an open tree of N bodies (riccati)". */
+void hs_capi_model_sizes(const hs_capi_model *m, char *buf, size_t n);
 
 /* The named parameters (as `hydrosweep info` lists them): count, name, SI unit ("" when
  * dimensionless), value (an enumeration's integer), and the value's name for an enumeration
@@ -53,8 +56,9 @@ void hs_capi_column(const hs_capi_model *m, int i, char *name, size_t nname, cha
 int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long every, char *msg, size_t nmsg);
 
 /* `hydrosweep run SWEEP -b backend [-n n] -o out [--threads threads]` with progress (0 none,
- * 1 on a terminal, 2 always, on stderr; with 0 the run's report on stdout is left out too): 0, or the CLI's exit status (2 bad input, 3 the run
- * failed) with msg filled. n = 0: the sweep's instances; threads = 0: all cores. */
+ * 1 on a terminal, 2 always, on stderr; with 0 the run's report on stdout is left out too; plus
+ * 4: no report, the caller shows the results): 0, or the CLI's exit status (2 bad input, 3 the
+ * run failed) with msg filled. n = 0: the sweep's instances; threads = 0: all cores. */
 int hs_capi_run(const char *sweep_path, const char *backend, long n, const char *out, int threads, int progress,
                 char *msg, size_t nmsg);
 

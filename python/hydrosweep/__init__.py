@@ -35,6 +35,11 @@ __version__ = "0.1.0"
 __all__ = ["HydrosweepError", "Model", "load_model", "simulate", "run", "open_results", "plot", "analyze"]
 
 
+def __dir__():
+    """The API only (not the modules and helpers it is made of)."""
+    return sorted(__all__ + ["__version__"])
+
+
 def __getattr__(name):
     """hs.plot and hs.analyze, imported on first use (so that `python3 -m hydrosweep.plot`
     runs it once)."""
@@ -211,9 +216,18 @@ class Model:
         except Exception:
             pass
 
+    @property
+    def sizes(self):
+        """What the model is made of: "4 bodies, 3 joint coordinates, ..., 2 components: pump
+        (pump), relief (relief_valve)"."""
+        from . import _capi
+        buf = _capi.msgbuf()
+        self._c.hs_capi_model_sizes(self._h, buf, len(buf))
+        return _capi.dec(buf.value)
+
     def __repr__(self):
-        return "<hydrosweep Model %s (%s), %d parameters%s>" % (
-            self.name, self.path, len(self.params), (", set: " + ", ".join(self._sets)) if self._sets else "")
+        return "<hydrosweep Model %s (%s): %s; %d parameters%s>" % (
+            self.name, self.path, self.sizes, len(self.params), (", set: " + ", ".join(self._sets)) if self._sets else "")
 
 
 def load_model(path):
@@ -228,7 +242,8 @@ def simulate(model, set=None, t_end=None, dt=None, every=None):
     cylinders, energies, ...), every `every`-th step (default: the model's outputs.every, else
     1) and the last; df.attrs["units"] maps each
     column to its SI unit. A failed integration raises HydrosweepError (the message says when
-    and why)."""
+    and why) whose .partial is the DataFrame of every step up to the failure, as the CLI keeps
+    its CSV."""
     import pandas as pd
     from . import _capi
     m = model.copy() if isinstance(model, Model) else Model(model)
@@ -244,26 +259,69 @@ def simulate(model, set=None, t_end=None, dt=None, every=None):
             csv = os.path.join(tmp, "sim.csv")
             buf = _capi.msgbuf()
             rc = m._c.hs_capi_simulate_csv(m._h, _capi.enc(csv), every, buf, len(buf))
-            if rc:
+            if rc and rc != 3:  # 3: the integration failed, the CSV holds the steps before
                 raise HydrosweepError(_capi.dec(buf.value))
             df = pd.read_csv(csv, float_precision="round_trip")
         units = m.column_units()
         df.attrs["units"] = {c: units.get(c, "") for c in df.columns}
         df.attrs["model"] = m.path
+        if rc:
+            e = HydrosweepError(_capi.dec(buf.value))
+            e.partial = df
+            raise e
         return df
     finally:
         m.close()
 
 
+def _sweep_spec(sweep):
+    """A sweep given as a dict (the keys of a sweep file; its "model" a path or a Model) or as
+    a Model (a sweep of its current values: instances 1 unless n says more): the dict of a sweep
+    file, with the model's path absolute and each value set() on a Model one parameter of that
+    single value (the dict's own parameters first). The name for out/<name>.h5 with it."""
+    if isinstance(sweep, Model):
+        sweep = {"model": sweep}
+    if not isinstance(sweep, dict):
+        raise TypeError("sweep must be a sweep file's path, a dict of its keys or a Model, not %s"
+                        % type(sweep).__name__)
+    spec = dict(sweep)
+    m = spec.get("model")
+    if isinstance(m, Model):
+        params = dict(spec.get("parameters") or {})
+        for a in m._sets:
+            name, value = a.split("=", 1)
+            params.setdefault(name, {"values": [value]})
+        spec["model"], name = m.path, m.name
+        if params:
+            spec["parameters"] = params
+    elif isinstance(m, (str, os.PathLike)):
+        name = os.path.splitext(os.path.basename(os.fspath(m)))[0]
+    else:
+        raise TypeError("the sweep's model must be a model file's path or a Model, not %s" % type(m).__name__)
+    spec["model"] = os.path.abspath(_path_arg("model", spec["model"]))
+    spec.setdefault("instances", 1)
+    return spec, name
+
+
 def run(sweep, backend="cpu", n=None, out=None, threads=0, progress=True):
-    """`hydrosweep run SWEEP`: runs every instance of a sweep file (docs/sweep-format.md) on a
+    """`hydrosweep run SWEEP`: runs every instance of a sweep (docs/sweep-format.md) on a
     backend ("cpu", "gpu", "reference", "auto"), n instances if given (else the sweep's), into
     the results file `out` (default out/<sweep name>.h5; its directory is made if missing),
-    with a progress line on stderr if
-    progress; returns its Results (open_results). Bad input raises HydrosweepError with the
+    with a progress line on stderr if progress; returns its Results (open_results). The sweep
+    is a file's path, a dict of a sweep file's keys ({"model": m, "instances": 100,
+    "parameters": {...}}, m a path or a Model), or a Model (its current values, set() ones
+    included); anything else raises TypeError. Bad input raises HydrosweepError with the
     library's message; so does a failed run."""
+    import json
     from . import _capi
     L = _capi.lib()
+    if not isinstance(sweep, (str, os.PathLike)):
+        spec, name = _sweep_spec(sweep)
+        with tempfile.TemporaryDirectory() as tmp:  # a JSON text is a YAML flow mapping
+            path = os.path.join(tmp, name + ".yaml")
+            with open(path, "w") as fh:
+                json.dump(spec, fh)
+            return run(path, backend, n, out, threads, progress)
     sweep = _path_arg("sweep", sweep)
     n = _int_arg("n (instances; None: the sweep's)", n, 1, 2**53, allow_none=True)
     threads = _int_arg("threads (0: all cores)", threads, 0, 2**31 - 1)
@@ -280,7 +338,10 @@ def run(sweep, backend="cpu", n=None, out=None, threads=0, progress=True):
         os.makedirs(os.path.dirname(out), exist_ok=True)
     buf = _capi.msgbuf()
     rc = L.hs_capi_run(_capi.enc(sweep), _capi.enc(backend), n or 0, _capi.enc(out), threads,
-                       2 if progress is True else (0 if not progress else int(progress)), buf, len(buf))
+                       4 + (2 if progress is True else (0 if not progress else int(progress))), buf, len(buf))
     if rc:
         raise HydrosweepError(_capi.dec(buf.value))
-    return open_results(out)
+    r = open_results(out)
+    if progress:  # the summary through Python's stdout (captured or silenced as any print)
+        print(repr(r))
+    return r

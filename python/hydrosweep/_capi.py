@@ -18,7 +18,10 @@ _lib = None
 
 class HydrosweepError(Exception):
     """A failure in the C library; the message is the library's own (file:line:col: error:
-    key 'k': the rule broken)."""
+    key 'k': the rule broken). A failed integration of hydrosweep.simulate carries what it
+    computed: .partial, the DataFrame of every step up to the failure (None otherwise)."""
+
+    partial = None
 
 
 def _candidates():
@@ -55,6 +58,7 @@ def lib():
         "hs_capi_model_free": (None, [c_void_p]),
         "hs_capi_model_copy": (c_void_p, [c_void_p, c_char_p, c_size_t]),
         "hs_capi_model_name": (c_char_p, [c_void_p]),
+        "hs_capi_model_sizes": (None, [c_void_p, c_char_p, c_size_t]),
         "hs_capi_param_count": (c_int, [c_void_p]),
         "hs_capi_param_name": (c_char_p, [c_void_p, c_int]),
         "hs_capi_param_unit": (c_char_p, [c_void_p, c_int]),

@@ -26,8 +26,9 @@ hydrosweep.open_results, and returning the matplotlib Figure):
            marks each configuration's largest stable H by `hydrosweep analyze cosim`'s rule
   simulate simulate(csv): a `hydrosweep simulate` CSV: joint angles, pressures, the cylinder
            force, and the energy balance
-Values are SI as stored; pressures are drawn in MPa and angles in degrees, and every axis says
-its unit. Names are the model's and the sweep's (docs/sweep-format.md, Signal names).
+Values are SI as stored; they are drawn in the units of the field (pressures in MPa, angles in
+degrees, strokes in mm, flows in L/min; hs.plot.SI = True or --si: as stored), and every axis
+says its unit. Names are the model's and the sweep's (docs/sweep-format.md, Signal names).
 Needs numpy, h5py and matplotlib (Debian 12: python3-numpy python3-h5py python3-matplotlib).
 """
 import argparse
@@ -41,7 +42,7 @@ import tempfile
 import numpy as np
 
 from ._paths import OutputPathError, check_output_path, open_output
-from .results import ResultsError, open_results, status_bits, text, texts, warning_mask
+from .results import ResultsError, eng_scale, open_results, status_bits, text, texts, warning_mask
 
 # the figure size every kind draws at, inches, and the resolution of the PNG
 FIGSIZE = (8.0, 5.0)
@@ -83,11 +84,33 @@ def _file(res):
         yield res
 
 
+__all__ = ["fan", "hist", "scatter", "status", "simulate", "stability", "cosim", "save", "unit_scale", "SI", "main"]
+
+
+def __dir__():
+    """The API only (not the modules this one imports)."""
+    return sorted(__all__)
+
+
+SI = False  # hs.plot.SI = True (or --si) draws every value in its SI unit, as stored
+
 def unit_scale(unit):
-    """(factor, unit drawn) for a value stored in the SI unit `unit`: pressures in MPa,
-    angles in degrees, the rest as stored."""
-    return {"Pa": (1e-6, "MPa"), "rad": (180.0 / np.pi, "deg"),
-            "rad/s": (180.0 / np.pi, "deg/s")}.get(unit, (1.0, unit or "-"))
+    """(factor, unit drawn) for a value stored in the SI unit `unit`: the units of the field
+    (pressures in MPa, angles in degrees, strokes in mm, flows in L/min, volumes in L), or as
+    stored when SI is set (hydrosweep.results.eng_scale)."""
+    return eng_scale(unit, SI)
+
+
+def _legend(ax, n_max=6):
+    """The legend inside the axes for a few lines, beside them (outside the curves, in
+    columns of at most 15) for more: 20 signals stay legible."""
+    n = len(ax.get_lines())
+    if n == 0:
+        return
+    if n <= n_max:
+        ax.legend(loc="best", fontsize=7)
+    else:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6, ncol=(n + 14) // 15, frameon=False)
 
 
 def _signal_scale(f, signal):
@@ -210,7 +233,8 @@ def scatter(res, signal, param, stat="max"):
         if param not in names:
             raise ResultsError("%s: '%s' was not swept (parameters: %s)" % (f.filename, param, ", ".join(names) or "none"))
         j = names.index(param)
-        pv = f["params"][()][:, j]
+        kx, ux = unit_scale(units[j])
+        pv = f["params"][()][:, j] * kx
         v, _ = _stat(f, signal, stat)
         status, ok = _finished(f)
         k, unit = _signal_scale(f, signal) if stat != "t_max" else (1.0, "s")
@@ -221,7 +245,7 @@ def scatter(res, signal, param, stat="max"):
             y0 = np.nanmin(v[ok] * k) if ok.any() else 0.0
             ax.plot(pv[bad], np.full(int(bad.sum()), y0), "x", color="tab:red", ms=6,
                     label="failed (%d)" % int(bad.sum()))
-        ax.set_xlabel("%s (%s)" % (param, units[j] or "-"))
+        ax.set_xlabel("%s (%s)" % (param, ux))
         ax.set_ylabel("%s of %s (%s)" % (stat, signal, unit))
         ax.set_title(_title(f, "%s %s against %s" % (stat, signal, param)), fontsize=10)
         ax.grid(alpha=0.3)
@@ -272,26 +296,38 @@ def _csv_column(path, name):
 
 
 def simulate(csv_path, units=None):
-    """A `hydrosweep simulate` CSV in three panels: the joint coordinates, the pressures, and
-    the energy balance with the cylinders' work. units ({column: SI unit}: hs.simulate's
-    df.attrs["units"], Model.column_units(), or `hydrosweep info MODEL --columns`) tells
-    revolute joints (drawn in degrees) from prismatic ones; without it the joints are drawn as
-    stored."""
+    """A `hydrosweep simulate` CSV, or the DataFrame hs.simulate returns, in three panels: the
+    joint coordinates, the pressures, and the energy balance with the cylinders' work. units
+    ({column: SI unit}: a DataFrame's attrs["units"], Model.column_units(), or `hydrosweep info
+    MODEL --columns`) tells revolute joints (drawn in degrees) from prismatic ones (mm);
+    without it the joints are drawn as stored. Many signals get their legends beside the
+    panels."""
     plt = _pyplot()
-    head, d = _read_csv(csv_path)
+    if hasattr(csv_path, "columns") and hasattr(csv_path, "to_numpy"):  # a pandas DataFrame
+        head, d = [str(c) for c in csv_path.columns], csv_path.to_numpy(dtype=float)
+        units = units or csv_path.attrs.get("units", {})
+        title = os.path.basename(str(csv_path.attrs.get("model", "hs.simulate")))
+        if not head or head[0] != "t":
+            raise ResultsError("not a DataFrame of hs.simulate (its first column is t)")
+    else:
+        head, d = _read_csv(csv_path)
+        title = os.path.basename(csv_path)
     units = units or {}
     t = d[:, 0]
     first_p = next((i for i, h in enumerate(head) if h.startswith("p_")), len(head))
     joints = [h for h in head[1:first_p] if not h.endswith("_dot")]
     press = [h for h in head if h.startswith("p_")]
-    fig, axs = plt.subplots(3, 1, figsize=FIGSIZE, dpi=DPI, sharex=True)
+    many = max(len(joints), len(press)) > 6
+    fig, axs = plt.subplots(3, 1, figsize=(FIGSIZE[0] + 3.0, FIGSIZE[1] + 2.0) if many else FIGSIZE, dpi=DPI,
+                            sharex=True)
     for h in joints:
         k, unit = unit_scale(units.get(h, "rad or m"))
         axs[0].plot(t, d[:, head.index(h)] * k, lw=1, label="%s (%s)" % (h, unit))
     axs[0].set_ylabel("joints")
+    kp, up = unit_scale("Pa")
     for h in press:
-        axs[1].plot(t, d[:, head.index(h)] * 1e-6, lw=1, label=h)
-    axs[1].set_ylabel("pressure (MPa)")
+        axs[1].plot(t, d[:, head.index(h)] * kp, lw=1, label=h)
+    axs[1].set_ylabel("pressure (%s)" % up)
     energies = ("E_balance", "E_kin", "E_pot", "E_fluid")  # and the works W_*: W_in, W_loss of a circuit
     for h in [h for h in head if h.startswith("W_") or h in energies]:
         axs[2].plot(t, d[:, head.index(h)], lw=1, label=h)
@@ -299,9 +335,8 @@ def simulate(csv_path, units=None):
     axs[2].set_xlabel("t (s)")
     for a in axs:
         a.grid(alpha=0.3)
-        if a.get_lines():
-            a.legend(loc="best", fontsize=7)
-    fig.suptitle("hydrosweep simulate: %s" % os.path.basename(csv_path), fontsize=10)
+        _legend(a)
+    fig.suptitle("hydrosweep simulate: %s" % title, fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -330,9 +365,8 @@ def stability(res, param_x=None, param_y=None, what="min_damping"):
         v = np.array(f["eig/" + what][()], dtype=float)
         st = np.array(f["eig/status"][()])
         ok = written & (st == 0) & np.isfinite(v)
-        def axis(name):  # Pa drawn in MPa, as everywhere in these plots
-            u = units[names.index(name)] or "-"
-            return (1e-6, "MPa") if u == "Pa" else (1.0, u)
+        def axis(name):  # in the units of the field, as everywhere in these plots
+            return unit_scale(units[names.index(name)])
         (kx, ux) = axis(px)
         x = P[:, names.index(px)] * kx
         label = "smallest damping ratio of the nonzero eigenvalues" if what == "min_damping" else \
@@ -490,8 +524,11 @@ def main(argv=None):
     p.add_argument("--hydrosweep", help="the hydrosweep program, which simulates the nominal instance of a fan "
                                         "chart when no --nominal is given (`hydrosweep plot` passes itself)")
     p.add_argument("--model", help="model file whose joint types label a simulate CSV (revolute in degrees)")
+    p.add_argument("--si", action="store_true", help="every value in its SI unit, as stored (default: MPa, deg, mm, L/min)")
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     a = p.parse_args(argv)
+    global SI
+    si0, SI = SI, SI or a.si
     try:
         check_output_path(a.output, "plot (-o)")
         if os.path.exists(a.output) and os.path.realpath(a.output) in (
@@ -531,6 +568,8 @@ def main(argv=None):
     except (ResultsError, OutputPathError, OSError, ValueError) as e:
         sys.stderr.write("hydrosweep plot: error: %s\n" % e)
         return 2
+    finally:
+        SI = si0
     print("plot: wrote %s (%s, %s)" % (a.output, kind, fmt.upper()))
     return 0
 

@@ -31,6 +31,18 @@ def warning_mask(bits):
     return sum(v for v, _, kind, _ in bits if kind == "warning")
 
 
+ENGINEERING = {"Pa": (1e-6, "MPa"), "rad": (180.0 / np.pi, "deg"), "rad/s": (180.0 / np.pi, "deg/s"),
+               "m": (1e3, "mm"), "m/s": (1e3, "mm/s"), "m^3/s": (6e4, "L/min"), "m^3": (1e3, "L"),
+               "m^3/rev": (1e6, "cm^3/rev")}
+
+
+def eng_scale(unit, si=False):
+    """(factor, unit shown) for a value stored in the SI unit `unit`: the units of the field
+    (pressures in MPa, angles in degrees, strokes in mm, flows in L/min, volumes in L), or as
+    stored with si."""
+    return (1.0, unit or "-") if si else ENGINEERING.get(unit, (1.0, unit or "-"))
+
+
 class ResultsError(Exception):
     """The file cannot be read as a complete hydrosweep results file."""
 
@@ -418,10 +430,31 @@ class Results:
     def __exit__(self, *exc):
         self.close()
 
-    def __repr__(self):
-        return "<hydrosweep Results %s: %d instances, %d finished, signals %s%s>" % (
-            self.path, self.instance.size, int(self.finished.sum()), ", ".join(self.signals),
+    def _head(self):
+        return "hydrosweep Results %s: %s, %d instances, %d finished%s" % (
+            self.path, self.model_name, self.instance.size, int(self.finished.sum()),
             "" if self.complete else " (INCOMPLETE: .part)")
+
+    def summary(self, si=False):
+        """The ensemble's 5/50/95 % quantiles of every statistic of every signal (the table
+        `hydrosweep run` prints) as a DataFrame indexed by (signal, statistic), in the units of
+        the field (MPa, deg, mm, L/min; si=True: SI as stored), each row's unit in column unit."""
+        e = self.ensemble
+        rows, index = [], []
+        for i, sg in enumerate(e.coords["signal"].values):
+            for j, st in enumerate(e.coords["statistic"].values):
+                k, unit = eng_scale(str(e.coords["units"].values[i, j]), si)
+                rows.append(list(e.values[i, j] * k) + [unit])
+                index.append((str(sg), str(st)))
+        return self._pd.DataFrame(rows, columns=["5%", "50%", "95%", "unit"],
+                                  index=self._pd.MultiIndex.from_tuples(index, names=["signal", "statistic"]))
+
+    def __repr__(self):
+        return "%s\n%s" % (self._head(), self.summary().to_string(float_format=lambda v: "%.6g" % v))
+
+    def _repr_html_(self):
+        import html
+        return "<p><b>%s</b></p>%s" % (html.escape(self._head()), self.summary().to_html(float_format=lambda v: "%.6g" % v))
 
     def _rows(self, a):
         a = np.array(a, dtype=float)

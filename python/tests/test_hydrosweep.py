@@ -491,3 +491,61 @@ def test_cosim_from_python():
     assert (df["s_lift"] - mono["s_lift"]).abs().max() < 1e-4
     with pytest.raises(hs.HydrosweepError, match=r"cosim\.h_hyd.*divide the communication step"):
         m.set("cosim.h_hyd", 3e-4)
+
+
+def test_notebook_surface(tmp_path, capsys):
+    """What a notebook user reaches for (issue 47): hs.run of a Model (after set) or of a dict,
+    TypeError for anything else; a failed simulate's partial DataFrame; the summary through
+    Python's stdout and as HTML; the Model's sizes; dir() the API only."""
+    m = hs.load_model(PUB1).set("fluid.B_oil", "1200 MPa").set("integrator.t_end", 0.05)
+    assert "3 volumes" in repr(m) and "1 cylinders" in m.sizes and "components" in m.sizes, repr(m)
+    r = hs.run(m, n=2, out=tmp_path / "m.h5", progress=False)
+    assert capsys.readouterr().out == ""  # progress=False: silent
+    assert list(r.params["fluid.B_oil"]) == [1.2e9, 1.2e9] and list(r.params["integrator.t_end"]) == [0.05, 0.05]
+    alone = hs.simulate(m)  # the same instance alone (its CSV has 12 digits)
+    assert float(r.stats["p_piston"].sel(statistic="final")[0]) == pytest.approx(alone["p_piston"].iloc[-1], rel=1e-11)
+    d = hs.run({"model": m, "instances": 3, "parameters": {"cylinder.lift.friction.Fc": {"uniform": ["150 N", "250 N"]}}},
+               out=tmp_path / "d.h5", progress=True)
+    out = capsys.readouterr().out
+    assert out.startswith("hydrosweep Results") and "p_piston" in out and "MPa" in out, out
+    assert d.params.shape == (3, 3) and d.params["fluid.B_oil"].eq(1.2e9).all()
+    assert d.params["cylinder.lift.friction.Fc"].between(150, 250).all()
+    s = d.summary()
+    assert s.loc[("p_piston", "max"), "unit"] == "MPa" and d.summary(si=True).loc[("p_piston", "max"), "unit"] == "Pa"
+    assert s.loc[("p_piston", "max"), "50%"] == pytest.approx(d.summary(si=True).loc[("p_piston", "max"), "50%"] * 1e-6)
+    assert "<table" in d._repr_html_() and "hydrosweep Results" in d._repr_html_()
+    for bad in (3, None, ["x"], {"model": 3}):
+        with pytest.raises(TypeError):
+            hs.run(bad, out=tmp_path / "t.h5", progress=False)
+    with pytest.raises(hs.HydrosweepError, match=r"integration failed in the step after t = 0\.5 s") as e:
+        hs.simulate(PUB1, set={"integrator.max_iter": 1}, t_end=1.0)
+    part = e.value.partial
+    assert part is not None and part["t"].iloc[-1] == pytest.approx(0.5) and part.attrs["units"]["p_piston"] == "Pa"
+    assert dir(hs) == sorted(hs.__all__ + ["__version__"])
+    pytest.importorskip("matplotlib")
+    assert "np" not in dir(hs.plot) and "fan" in dir(hs.plot)
+    fig = hs.plot.simulate(part)  # the DataFrame as it is
+    assert fig.axes[1].get_ylabel() == "pressure (MPa)" and fig.axes[1].get_lines()
+
+
+def test_plots_in_units_of_the_field(tmp_path):
+    """Strokes in mm, flows in L/min, the scatter's x axis scaled and labelled; hs.plot.SI as
+    stored; 20 signals with their legend beside the panel."""
+    pytest.importorskip("matplotlib")
+    assert hs.plot.unit_scale("m") == (1e3, "mm") and hs.plot.unit_scale("m^3/s") == (6e4, "L/min")
+    try:
+        hs.plot.SI = True
+        assert hs.plot.unit_scale("Pa") == (1.0, "Pa")
+    finally:
+        hs.plot.SI = False
+    r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "s.h5", progress=False)
+    name = r.params.columns[0]
+    fig = hs.plot.scatter(r, "p_piston", name)
+    k, unit = hs.plot.unit_scale(r.params.attrs["units"][name])
+    assert fig.axes[0].get_xlabel() == "%s (%s)" % (name, unit)
+    x = fig.axes[0].get_lines()[0].get_xdata()
+    assert np.allclose(np.sort(x), np.sort(r.params[name].to_numpy()[r.status["finished"].to_numpy()] * k))
+    df = pd.DataFrame({"t": [0.0, 1.0], **{"p_v%d" % i: [1e5, 2e5] for i in range(20)}})
+    fig = hs.plot.simulate(df)
+    leg = fig.axes[1].get_legend()
+    assert leg is not None and leg.get_bbox_to_anchor().x0 > fig.axes[1].get_window_extent().x1 - 1
