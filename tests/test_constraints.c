@@ -41,6 +41,31 @@ static void test_counts(void)
     CHECK(m.cut_con0[2] == 7 && m.cut_ncon[2] == 5, "prismatic cut rows");
 }
 
+/* Random z and zd in [-2, 2] (n entries), their kinematics k and Phi, Phi_z, Phidot_z zd. */
+static void random_eval(const hs_model *m, double *z, double *zd, hs_kin *k, double *phi, double *J, double *c)
+{
+    int i;
+    for (i = 0; i < m->nz; ++i) {
+        z[i] = tu_rand(-2, 2);
+        zd[i] = tu_rand(-2, 2);
+    }
+    hs_kin_positions(m, z, k);
+    hs_kin_velocities(m, zd, k);
+    hs_constraints_phi(m, k, phi);
+    hs_constraints_jac(m, k, J, HS_MAX_Z);
+    hs_constraints_vprod(m, k, c);
+}
+
+/* zp, zm = z +- h zd */
+static void along(int n, const double *z, const double *zd, double h, double *zp, double *zm)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        zp[i] = z[i] + h * zd[i];
+        zm[i] = z[i] - h * zd[i];
+    }
+}
+
 static void test_derivatives(void)
 {
     hs_model m;
@@ -56,15 +81,7 @@ static void test_derivatives(void)
         double z[HS_MAX_Z] = {0}, zd[HS_MAX_Z] = {0}, zp[HS_MAX_Z] = {0}, zm[HS_MAX_Z] = {0}, J[HS_MAX_CON * HS_MAX_Z];
         double phi[HS_MAX_CON], pp[HS_MAX_CON], pm[HS_MAX_CON], c[HS_MAX_CON], h = 1e-5;
         hs_kin k;
-        for (i = 0; i < n; ++i) {
-            z[i] = tu_rand(-2, 2);
-            zd[i] = tu_rand(-2, 2);
-        }
-        hs_kin_positions(&m, z, &k);
-        hs_kin_velocities(&m, zd, &k);
-        hs_constraints_phi(&m, &k, phi);
-        hs_constraints_jac(&m, &k, J, HS_MAX_Z);
-        hs_constraints_vprod(&m, &k, c);
+        random_eval(&m, z, zd, &k, phi, J, c);
         for (i = 0; i < n; ++i) {
             double s = z[i];
             z[i] = s + h;
@@ -76,10 +93,7 @@ static void test_derivatives(void)
                 CHECK_CLOSE(J[e * HS_MAX_Z + i], (pp[e] - pm[e]) / (2 * h), 1e-8, "Phi_z");
         }
         h = 1e-4;
-        for (i = 0; i < n; ++i) {
-            zp[i] = z[i] + h * zd[i];
-            zm[i] = z[i] - h * zd[i];
-        }
+        along(n, z, zd, h, zp, zm);
         phi_at(&m, zp, pp);
         phi_at(&m, zm, pm);
         for (e = 0; e < m.ncon; ++e)
@@ -135,15 +149,7 @@ static void test_nonholonomic(void)
                 c[HS_MAX_CON], h = 1e-5, P[3], ca[3] = {0.0, 0.0, 0.0}, v[3], pp[3], pm[3], qp[3], qm[3], bzd = 0.0,
                 fd, bp = 0.0, bm = 0.0;
             hs_kin k;
-            for (i = 0; i < n; ++i) {
-                z[i] = tu_rand(-2, 2);
-                zd[i] = tu_rand(-2, 2);
-            }
-            hs_kin_positions(&m, z, &k);
-            hs_kin_velocities(&m, zd, &k);
-            hs_constraints_phi(&m, &k, phi);
-            hs_constraints_jac(&m, &k, J, HS_MAX_Z);
-            hs_constraints_vprod(&m, &k, c);
+            random_eval(&m, z, zd, &k, phi, J, c);
             CHECK(phi[e] == 0.0, "no position-level value");
             for (i = 0; i < n; ++i) bzd += J[e * HS_MAX_Z + i] * zd[i];
             /* P on b, its body-a coordinates ca, the direction v */
@@ -154,10 +160,7 @@ static void test_nonholonomic(void)
                 hs_v3_sub(d, P, k.p[a]);
                 for (i = 0; i < 3; ++i) ca[i] = k.A[a][0 + i] * d[0] + k.A[a][3 + i] * d[1] + k.A[a][6 + i] * d[2];
             }
-            for (i = 0; i < n; ++i) {
-                zp[i] = z[i] + h * zd[i];
-                zm[i] = z[i] - h * zd[i];
-            }
+            along(n, z, zd, h, zp, zm);
             point_at(&m, zp, b, m.con_pb[e], pp);
             point_at(&m, zm, b, m.con_pb[e], pm);
             if (a >= 0) {
@@ -172,10 +175,7 @@ static void test_nonholonomic(void)
             CHECK_CLOSE(bzd, fd, 1e-8, a < 0 ? "B zd against the contact point velocity (ground)" : "B zd against the contact point velocity (body)");
             /* vprod = d/dt (B(z + zd t) zd) at t = 0 */
             h = 1e-5;
-            for (i = 0; i < n; ++i) {
-                zp[i] = z[i] + h * zd[i];
-                zm[i] = z[i] - h * zd[i];
-            }
+            along(n, z, zd, h, zp, zm);
             hs_kin_positions(&m, zp, &k);
             hs_constraints_jac(&m, &k, Jp, HS_MAX_Z);
             hs_kin_positions(&m, zm, &k);

@@ -245,37 +245,23 @@ typedef struct {
     double *mass, *com, *inertia, *at_parent, *at_child, *axis, *rot0;
 } tree_store_big;
 
+/* One block (free(s->mass) frees it): the doubles (1 + 3 + 6 + 3 + 3 + 3 + 9 per body), then the ints (4 per body). */
 static int big_alloc(tree_store_big *s, int n)
 {
+    size_t N = (size_t)n;
     memset(s, 0, sizeof *s);
-    s->parent = (int *)malloc(sizeof(int) * (size_t)n);
-    s->jtype = (int *)malloc(sizeof(int) * (size_t)n);
-    s->iq = (int *)malloc(sizeof(int) * (size_t)n);
-    s->iv = (int *)malloc(sizeof(int) * (size_t)n);
-    s->mass = (double *)malloc(sizeof(double) * (size_t)n);
-    s->com = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    s->inertia = (double *)malloc(sizeof(double) * 6 * (size_t)n);
-    s->at_parent = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    s->at_child = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    s->axis = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    s->rot0 = (double *)malloc(sizeof(double) * 9 * (size_t)n);
-    return s->parent && s->jtype && s->iq && s->iv && s->mass && s->com && s->inertia && s->at_parent &&
-           s->at_child && s->axis && s->rot0;
-}
-
-static void big_free(tree_store_big *s)
-{
-    free(s->parent);
-    free(s->jtype);
-    free(s->iq);
-    free(s->iv);
-    free(s->mass);
-    free(s->com);
-    free(s->inertia);
-    free(s->at_parent);
-    free(s->at_child);
-    free(s->axis);
-    free(s->rot0);
+    if (!(s->mass = (double *)malloc((sizeof(double) * 28 + sizeof(int) * 4) * N))) return 0;
+    s->com = s->mass + N;
+    s->inertia = s->com + 3 * N;
+    s->at_parent = s->inertia + 6 * N;
+    s->at_child = s->at_parent + 3 * N;
+    s->axis = s->at_child + 3 * N;
+    s->rot0 = s->axis + 3 * N;
+    s->parent = (int *)(s->rot0 + 9 * N);
+    s->jtype = s->parent + N;
+    s->iq = s->jtype + N;
+    s->iv = s->iq + N;
+    return 1;
 }
 
 /* A random tree of n bodies: ball joints 2 of 5, revolute 9 of 20, prismatic the rest; a body's
@@ -444,7 +430,7 @@ static void test_ball_trees(void)
         wr = fmax(wr, res);
         wh = fmax(wh, hinge);
     }
-    big_free(&s);
+    free(s.mass);
     CHECK(nball > 100, "%d ball joints tried", nball);
     printf("ball trees: Newton-Euler %.2e, hinge conditions %.2e, central differences %.2e\n", wr, wh, wf);
 }
@@ -644,7 +630,7 @@ static void test_large_trees(void)
     printf("random tree of %d bodies (%d ball joints): Newton-Euler %.2e, hinge conditions %.2e\n", n,
            big.nball, res, hinge);
     CHECK(res < 1e-10 && hinge < 1e-11, "10 000 bodies: Newton-Euler %.3e, hinge %.3e", res, hinge);
-    big_free(&big);
+    free(big.mass);
     if (hs_tree_load("models/branch_system_rui2020.yaml", &tm, &e) != HS_OK) {
         CHECK(0, "load: %s", e.msg);
     } else {

@@ -16,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hs/model_file.h"
-#include "ida_reference.h"
 #include "val_report.h"
 
 #define MODEL "models/double_pendulum.yaml"
@@ -73,11 +71,7 @@ int main(void)
         fprintf(stderr, "val_double_pendulum_ida: reference failed: %s\n", msg);
         goto out;
     }
-    printf("  IDA: %d coordinates, %d constraints, %ld steps, %ld residuals\n", st.ncoord,
-           st.ncon, st.nsteps, st.nres);
-    printf("  IDA drift: max |Phi| = %.3e m, max |Phi_q v| = %.3e m/s; energy E0 = %.6f J, "
-           "max |E - E0| = %.3e J\n",
-           st.phi_max, st.phid_max, st.E0, st.dE_max);
+    val_ida_stats_print(&st);
 
     /* dt = 1 ms over 10 s; the halved steps over 2 s only */
     for (k = 0; k < NDT; ++k) {
@@ -108,31 +102,15 @@ int main(void)
         }
     }
     printf("\nmax |z - z_IDA| over [0, %g] s (every 1 ms):\n", T_SHORT);
-    printf("  %-12s", "dt [ms]");
-    for (j = 0; j < nz; ++j) printf(" %14s", d.joint_name[j]);
-    printf("\n");
-    for (k = 0; k < NDT; ++k) {
-        printf("  %-12g", dts[k] * 1e3);
-        for (j = 0; j < nz; ++j) printf(" %14.4e", e2[k][j]);
-        printf("\n");
-    }
-    printf("  %-12s", "ratio 1/.5");
-    for (j = 0; j < nz; ++j) printf(" %14.3f", e2[0][j] / e2[1][j]);
-    printf("\n  %-12s", "ratio .5/.25");
-    for (j = 0; j < nz; ++j) printf(" %14.3f", e2[1][j] / e2[2][j]);
-    printf("\n\nover [0, %g] s at dt = 1 ms (not asserted: chaotic):", T_LONG);
+    val_err_table(12, 14, &d, dts, NDT, e2, NULL);
+    val_ratio_rows(12, 14, &d, e2);
+    printf("\nover [0, %g] s at dt = 1 ms (not asserted: chaotic):", T_LONG);
     for (j = 0; j < nz; ++j) printf(" max |err| %s = %.3e rad;", d.joint_name[j], e10[j]);
     if (t_1e3 >= 0.0) printf(" the error first exceeds 1e-3 rad at t = %.3f s\n", t_1e3);
     else printf(" the error stays below 1e-3 rad\n");
 
     printf("\nchecks:\n");
-    for (j = 0; j < nz; ++j) {
-        double ej[3] = {e2[0][j], e2[1][j], e2[2][j]};
-        check_refinement(d.joint_name[j], " over [0, 2] s", ej, 1e-4);
-    }
-    check("IDA max |Phi| over [0, 10] s [m]", st.phi_max, 0.0, 1e-8);
-    check("IDA max |E - E0| / max(|E0|, 1 J)", st.dE_max / (fabs(st.E0) > 1.0 ? fabs(st.E0) : 1.0),
-          0.0, 1e-8);
+    val_ida_checks(&d, e2, " over [0, 2] s", "IDA max |Phi| over [0, 10] s [m]", &st);
     printf("%d passed, %d failed\n", npass, nfail);
     rc = nfail ? 1 : 0;
 out:

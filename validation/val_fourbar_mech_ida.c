@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hs/model_file.h"
-#include "ida_reference.h"
 #include "val_report.h"
 
 #define MODEL "models/fourbar_rahikainen2018_mech.yaml"
@@ -62,11 +60,7 @@ int main(void)
         fprintf(stderr, "val_fourbar_mech_ida: reference failed: %s\n", msg);
         return 1;
     }
-    printf("  IDA: %d coordinates, %d constraints, %ld steps, %ld residuals\n", st.ncoord,
-           st.ncon, st.nsteps, st.nres);
-    printf("  IDA drift: max |Phi| = %.3e m, max |Phi_q v| = %.3e m/s; energy E0 = %.6f J, "
-           "max |E - E0| = %.3e J\n",
-           st.phi_max, st.phid_max, st.E0, st.dE_max);
+    val_ida_stats_print(&st);
 
     for (k = 0; k < NDT; ++k) {
         if (hs_param_set(&d, "integrator.dt", dts[k], &err)) return val_err("val_fourbar_mech_ida", &err);
@@ -87,26 +81,10 @@ int main(void)
                fabs(a - b) / fabs(a));
     }
     printf("\nmax |z - z_IDA| over the %d output times in [0, %g] s:\n", NOUT, T_END);
-    printf("  %-10s", "dt [ms]");
-    for (j = 0; j < nz; ++j) printf(" %16s", d.joint_name[j]);
-    printf(" %14s\n", "max||Phi||_2");
-    for (k = 0; k < NDT; ++k) {
-        printf("  %-10g", dts[k] * 1e3);
-        for (j = 0; j < nz; ++j) printf(" %16.4e", e[k][j]);
-        printf(" %14.3e\n", phi_eng[k]);
-    }
-    printf("  %-10s", "ratio 1/.5");
-    for (j = 0; j < nz; ++j) printf(" %16.3f", e[0][j] / e[1][j]);
-    printf("\n  %-10s", "ratio .5/.25");
-    for (j = 0; j < nz; ++j) printf(" %16.3f", e[1][j] / e[2][j]);
-    printf("\n\nchecks:\n");
-    for (j = 0; j < nz; ++j) {
-        double ej[3] = {e[0][j], e[1][j], e[2][j]};
-        check_refinement(d.joint_name[j], "", ej, 1e-4);
-    }
-    check("IDA max |Phi| [m]", st.phi_max, 0.0, 1e-8);
-    check("IDA max |E - E0| / max(|E0|, 1 J)", st.dE_max / (fabs(st.E0) > 1.0 ? fabs(st.E0) : 1.0),
-          0.0, 1e-8);
+    val_err_table(10, 16, &d, dts, NDT, e, phi_eng);
+    val_ratio_rows(10, 16, &d, e);
+    printf("\nchecks:\n");
+    val_ida_checks(&d, e, "", "IDA max |Phi| [m]", &st);
     printf("%d passed, %d failed\n", npass, nfail);
 
     free(times);

@@ -36,8 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hs/model_file.h"
-#include "ida_reference.h"
 #include "val_report.h"
 
 #define G 9.81
@@ -303,14 +301,8 @@ static int engine_study(hs_model_desc *d, const double *zref, double e[NDT][HS_M
             if (fabs(r - zref[i * nz + j]) > eR[j]) eR[j] = fabs(r - zref[i * nz + j]);
         }
     }
-    printf("  ours vs IDA, max |z - z_IDA| over [0, %g] s:\n  %-12s", T_END, "dt [ms]");
-    for (j = 0; j < nz; ++j) printf(" %14s", d->joint_name[j]);
-    printf("\n");
-    for (k = 0; k < NDT; ++k) {
-        printf("  %-12g", dts[k] * 1e3);
-        for (j = 0; j < nz; ++j) printf(" %14.4e", e[k][j]);
-        printf("\n");
-    }
+    printf("  ours vs IDA, max |z - z_IDA| over [0, %g] s:\n", T_END);
+    val_err_table(12, 14, d, dts, NDT, e, NULL);
     printf("  %-12s", "Richardson");
     for (j = 0; j < nz; ++j) printf(" %14.4e", eR[j]);
     printf("\n");
