@@ -17,14 +17,33 @@
 #include "hs/tree.h"
 #include "model/model_names.h"
 
-static void put_msg(const hs_error *err, char *msg, size_t nmsg)
+/* err's message (put_msg) or the text s (put_text) into the caller's buffer; returns rc. */
+static int put_msg(const hs_error *err, char *msg, size_t nmsg, int rc)
 {
     if (msg && nmsg > 0) hs_error_format(err, msg, (unsigned long)nmsg);
+    return rc;
 }
 
-static void put_text(const char *s, char *msg, size_t nmsg)
+static int put_text(const char *s, char *msg, size_t nmsg, int rc)
 {
     if (msg && nmsg > 0) snprintf(msg, nmsg, "%s", s);
+    return rc;
+}
+
+/* A new model from its text (path: where it came from) or, text NULL, from the file path; NULL
+ * with the message in msg. */
+static hs_model_desc *model_new(const char *text, const char *path, char *msg, size_t nmsg)
+{
+    hs_model_desc *d = (hs_model_desc *)calloc(1, sizeof *d);
+    hs_error err;
+    if (!d) {
+        put_text("out of memory", msg, nmsg, 0);
+    } else if (text ? hs_model_load_text(text, path, d, &err) : hs_model_load(path, d, &err)) {
+        put_msg(&err, msg, nmsg, 0);
+        free(d);
+        d = NULL;
+    }
+    return d;
 }
 
 const char *hs_capi_version(void)
@@ -34,45 +53,24 @@ const char *hs_capi_version(void)
 
 hs_capi_model *hs_capi_model_load(const char *path, char *msg, size_t nmsg)
 {
-    hs_model_desc *d;
-    hs_error err;
     if (!path) {
-        put_text("no model path", msg, nmsg);
+        put_text("no model path", msg, nmsg, 0);
         return NULL;
     }
-    if (!(d = (hs_model_desc *)calloc(1, sizeof *d))) {
-        put_text("out of memory", msg, nmsg);
-        return NULL;
-    }
-    if (hs_model_load(path, d, &err)) {
-        put_msg(&err, msg, nmsg);
-        free(d);
-        return NULL;
-    }
-    return d;
+    return model_new(NULL, path, msg, nmsg);
 }
 
 hs_capi_model *hs_capi_model_copy(const hs_capi_model *src, char *msg, size_t nmsg)
 {
     hs_model_desc *d;
-    hs_error err;
     if (!src || !src->text) {
-        put_text("no model to copy", msg, nmsg);
-        return NULL;
-    }
-    if (!(d = (hs_model_desc *)calloc(1, sizeof *d))) {
-        put_text("out of memory", msg, nmsg);
+        put_text("no model to copy", msg, nmsg, 0);
         return NULL;
     }
     /* the text as it was loaded, then every parameter's current value: the model in memory,
-     * whatever has happened to its file since */
-    if (hs_model_load_text(src->text, src->path, d, &err)) {
-        put_msg(&err, msg, nmsg);
-        free(d);
-        return NULL;
-    }
-    /* the same text gives the same layout: the values are the source's (its sets included) */
-    d->model = src->model;
+     * whatever has happened to its file since; the same text gives the same layout: the
+     * values are the source's (its sets included) */
+    if ((d = model_new(src->text, src->path, msg, nmsg))) d->model = src->model;
     return d;
 }
 
@@ -136,15 +134,8 @@ const char *hs_capi_param_value_name(const hs_capi_model *m, int i)
 int hs_capi_param_set(hs_capi_model *m, const char *assignment, char *msg, size_t nmsg)
 {
     hs_error err;
-    if (!m || !assignment) {
-        put_text("no model or no assignment", msg, nmsg);
-        return 1;
-    }
-    if (hs_param_set_string(m, assignment, &err)) {
-        put_msg(&err, msg, nmsg);
-        return 1;
-    }
-    return 0;
+    if (!m || !assignment) return put_text("no model or no assignment", msg, nmsg, 1);
+    return hs_param_set_string(m, assignment, &err) ? put_msg(&err, msg, nmsg, 1) : 0;
 }
 
 int hs_capi_column_count(const hs_capi_model *m)
@@ -165,8 +156,8 @@ void hs_capi_column(const hs_capi_model *m, int i, char *name, size_t nname, cha
         hs_output_name(m, r, nm, sizeof nm);
         u = hs_output_unit(m, r);
     }
-    put_text(nm, name, nname);
-    put_text(u, unit, nunit);
+    put_text(nm, name, nname, 0);
+    put_text(u, unit, nunit, 0);
 }
 
 int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long every, char *msg, size_t nmsg)
@@ -175,21 +166,13 @@ int hs_capi_simulate_csv(const hs_capi_model *m, const char *csv_path, long ever
     hs_sim_summary sum;
     FILE *out;
     int rc;
-    if (!m || !csv_path || every < 0) {
-        put_text("simulate: a model, an output path and every >= 1 (0: the model's outputs.every) are needed",
-                 msg, nmsg);
-        return 1;
-    }
+    if (!m || !csv_path || every < 0)
+        return put_text("simulate: a model, an output path and every >= 1 (0: the model's outputs.every) are "
+                        "needed", msg, nmsg, 1);
     if (every == 0) every = m->out_every > 0 ? m->out_every : 1;
-    if (!(out = hs_open_output(csv_path, "CSV", &err))) {
-        put_msg(&err, msg, nmsg);
-        return 1;
-    }
+    if (!(out = hs_open_output(csv_path, "CSV", &err))) return put_msg(&err, msg, nmsg, 1);
     rc = hs_simulate_csv(m, out, every, &sum);
-    if (hs_close_output(out, csv_path, sum.write_errno, &err)) {
-        put_msg(&err, msg, nmsg);
-        return 1;
-    }
+    if (hs_close_output(out, csv_path, sum.write_errno, &err)) return put_msg(&err, msg, nmsg, 1);
     if (rc) {
         if (msg && nmsg > 0)
             snprintf(msg, nmsg, "%s: the integration failed in the step after t = %.9g s: %s (the CSV holds every step up to it)",
@@ -208,10 +191,7 @@ int hs_capi_run(const char *sweep_path, const char *backend, long n, const char 
     hs_error err;
     int rc;
     memset(&o, 0, sizeof o);
-    if (!sweep_path || !out || !out[0]) {
-        put_text("run: a sweep and an output path are needed", msg, nmsg);
-        return 2;
-    }
+    if (!sweep_path || !out || !out[0]) return put_text("run: a sweep and an output path are needed", msg, nmsg, 2);
     if (!backend || !strcmp(backend, "cpu")) o.backend = HS_BACKEND_CPU;
     else if (!strcmp(backend, "gpu")) o.backend = HS_BACKEND_GPU;
     else if (!strcmp(backend, "reference")) o.backend = HS_BACKEND_REFERENCE;
@@ -220,10 +200,8 @@ int hs_capi_run(const char *sweep_path, const char *backend, long n, const char 
         if (msg && nmsg > 0) snprintf(msg, nmsg, "run: unknown backend '%s' (cpu, gpu, reference, auto)", backend);
         return 2;
     }
-    if (n < 0 || threads < 0 || progress < 0 || (progress & 3) > 2 || progress > 7) {
-        put_text("run: n and threads must be >= 0, progress 0, 1 or 2 (+ 4: no report)", msg, nmsg);
-        return 2;
-    }
+    if (n < 0 || threads < 0 || progress < 0 || (progress & 3) > 2 || progress > 7)
+        return put_text("run: n and threads must be >= 0, progress 0, 1 or 2 (+ 4: no report)", msg, nmsg, 2);
     o.n = n;
     o.out = out;
     o.threads = threads;
@@ -232,15 +210,14 @@ int hs_capi_run(const char *sweep_path, const char *backend, long n, const char 
     o.report = progress & 3 && !(progress & 4) ? stdout : fopen("/dev/null", "w");
     if (!o.report) o.report = stdout;
     if (hs_sweep_load(sweep_path, &sw, &md, &err)) {
-        put_msg(&err, msg, nmsg);
         if (o.report != stdout) fclose(o.report);
-        return 2;
+        return put_msg(&err, msg, nmsg, 2);
     }
     rc = hs_run_cli(&sw, &md, &o, "hydrosweep", &err);
     fflush(stdout);
     if (o.report != stdout) fclose(o.report);
     hs_sweep_free(&sw);
     hs_model_desc_free(&md);
-    if (rc) put_msg(&err, msg, nmsg);
+    if (rc) put_msg(&err, msg, nmsg, 0);
     return rc == 0 ? 0 : (rc == HS_ERR_IO || rc == HS_ERR_NUMERIC || rc == HS_ERR_INTERRUPTED ? 3 : 2);
 }

@@ -17,6 +17,13 @@ struct hs_capi_tree {
     double *y, *scratch; /* RK4 state and stages */
 };
 
+/* The arrays of a made tree (hs_tree_model's, which its hs_tree view shares): name, type,
+ * values per body. CT_ARGS are hs_capi_tree_make's arguments, copied as given. */
+#define CT_ARGS(X) \
+    X(parent, int, 1) X(jtype, int, 1) X(mass, double, 1) X(com, double, 3) X(inertia, double, 6) \
+    X(at_parent, double, 3) X(at_child, double, 3)
+#define CT_VIEW(X) CT_ARGS(X) X(iq, int, 1) X(iv, int, 1) X(axis, double, 3)
+
 static hs_capi_tree *finish(hs_capi_tree *t, char *msg, size_t nmsg)
 {
     size_t n = (size_t)(t->m.tree.nq + t->m.tree.nv);
@@ -54,7 +61,7 @@ hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, cons
 {
     hs_capi_tree *t;
     hs_tree_model *m;
-    int j, k, nq = 0, nv = 0;
+    int j, k, nq = 0, nv = 0, ok = 1;
     if (n < 1 || n > HS_TREE_MAX_BODIES || !parent || !jtype || !mass || !com || !inertia || !at_parent ||
         !at_child || !axis || !gravity) {
         if (msg && nmsg) snprintf(msg, nmsg, "a tree needs 1 to %d bodies and every array but rot0", HS_TREE_MAX_BODIES);
@@ -75,32 +82,17 @@ hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, cons
     }
     if (!(t = (hs_capi_tree *)calloc(1, sizeof *t))) return NULL;
     m = &t->m;
-    m->parent = (int *)malloc(sizeof(int) * (size_t)n);
-    m->jtype = (int *)malloc(sizeof(int) * (size_t)n);
-    m->iq = (int *)malloc(sizeof(int) * (size_t)n);
-    m->iv = (int *)malloc(sizeof(int) * (size_t)n);
-    m->mass = (double *)malloc(sizeof(double) * (size_t)n);
-    m->com = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    m->inertia = (double *)malloc(sizeof(double) * 6 * (size_t)n);
-    m->at_parent = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    m->at_child = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    m->axis = (double *)malloc(sizeof(double) * 3 * (size_t)n);
-    m->rot0 = (double *)malloc(sizeof(double) * 9 * (size_t)n);
+#define CT_ALLOC_(f, T, w) ok &= (m->f = (T *)malloc(sizeof(T) * (w) * (size_t)n)) != NULL;
+    CT_VIEW(CT_ALLOC_) CT_ALLOC_(rot0, double, 9)
     m->q0 = (double *)calloc(4 * (size_t)n, sizeof(double));
     m->v0 = (double *)calloc(3 * (size_t)n, sizeof(double));
-    if (!m->parent || !m->jtype || !m->iq || !m->iv || !m->mass || !m->com || !m->inertia || !m->at_parent ||
-        !m->at_child || !m->axis || !m->rot0 || !m->q0 || !m->v0) {
+    if (!ok || !m->q0 || !m->v0) {
         if (msg && nmsg) snprintf(msg, nmsg, "out of memory for a tree of %d bodies", n);
         hs_capi_tree_free(t);
         return NULL;
     }
-    memcpy(m->parent, parent, sizeof(int) * (size_t)n);
-    memcpy(m->jtype, jtype, sizeof(int) * (size_t)n);
-    memcpy(m->mass, mass, sizeof(double) * (size_t)n);
-    memcpy(m->com, com, sizeof(double) * 3 * (size_t)n);
-    memcpy(m->inertia, inertia, sizeof(double) * 6 * (size_t)n);
-    memcpy(m->at_parent, at_parent, sizeof(double) * 3 * (size_t)n);
-    memcpy(m->at_child, at_child, sizeof(double) * 3 * (size_t)n);
+#define CT_IN_(f, T, w) memcpy(m->f, f, sizeof(T) * (w) * (size_t)n);
+    CT_ARGS(CT_IN_)
     for (j = 0; j < n; ++j) {
         double a = 0;
         for (k = 0; k < 3; ++k) a += axis[3 * j + k] * axis[3 * j + k];
@@ -117,16 +109,8 @@ hs_capi_tree *hs_capi_tree_make(int n, const int *parent, const int *jtype, cons
     m->tree.nbody = n;
     m->tree.nq = nq;
     m->tree.nv = nv;
-    m->tree.parent = m->parent;
-    m->tree.jtype = m->jtype;
-    m->tree.iq = m->iq;
-    m->tree.iv = m->iv;
-    m->tree.mass = m->mass;
-    m->tree.com = m->com;
-    m->tree.inertia = m->inertia;
-    m->tree.at_parent = m->at_parent;
-    m->tree.at_child = m->at_child;
-    m->tree.axis = m->axis;
+#define CT_SET_(f, T, w) m->tree.f = m->f;
+    CT_VIEW(CT_SET_)
     m->tree.rot0 = hs_tree_rot0_view(m->rot0, n);
     for (k = 0; k < 3; ++k) m->tree.gravity[k] = gravity[k];
     snprintf(m->name, sizeof m->name, "made");
@@ -199,15 +183,8 @@ void hs_capi_tree_arrays(const hs_capi_tree *t, int *parent, int *jtype, double 
 {
     const hs_tree_model *m = &t->m;
     size_t n = (size_t)m->tree.nbody;
-    memcpy(parent, m->parent, sizeof(int) * n);
-    memcpy(jtype, m->jtype, sizeof(int) * n);
-    memcpy(mass, m->mass, sizeof(double) * n);
-    memcpy(com, m->com, sizeof(double) * 3 * n);
-    memcpy(inertia, m->inertia, sizeof(double) * 6 * n);
-    memcpy(at_parent, m->at_parent, sizeof(double) * 3 * n);
-    memcpy(at_child, m->at_child, sizeof(double) * 3 * n);
-    memcpy(axis, m->axis, sizeof(double) * 3 * n);
-    memcpy(rot0, m->rot0, sizeof(double) * 9 * n);
+#define CT_OUT_(f, T, w) memcpy(f, m->f, sizeof(T) * (w) * n);
+    CT_ARGS(CT_OUT_) CT_OUT_(axis, double, 3) CT_OUT_(rot0, double, 9)
     memcpy(gravity, m->tree.gravity, sizeof(double) * 3);
 }
 

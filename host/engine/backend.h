@@ -40,6 +40,9 @@ typedef struct hs_batch_job {
                                 base and ov are not read. NULL: the step's engine */
 } hs_batch_job;
 
+/* hs_batch_out's arrays of one value per instance (n): member, element type. */
+#define HS_BATCH_OUT_ROWS(X) X(status, int) X(steps, long) X(rejected, long) X(iters_mean, double) X(iters_max, int)
+
 int hs_backend_reference(const hs_batch_job *job, hs_error *err);
 int hs_backend_cpu(const hs_batch_job *job, int threads, hs_error *err);
 /* HS_OK if the cpu backend may run threads threads (0: OpenMP's default, OMP_NUM_THREADS):

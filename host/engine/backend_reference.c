@@ -46,41 +46,19 @@ static inline void hs_lapack_lu_solve_t(const double *LU, int n, int lda, const 
 
 #include "engine/backend.h"
 
-/* A tree ensemble (job->tree): the same instances one after another, in one block. The
+/* A tree ensemble (job->tree) runs the same instances one after another, in one block. The
  * Riccati recursion solves no dense system (its 3 x 3 and scalar pivots are inverted in
- * place), so here the reference differs from the cpu backend only in running alone. */
-static int reference_tree(const hs_batch_job *job, hs_error *err)
-{
-    double *blk = (double *)malloc(sizeof(double) * (size_t)hs_tree_inst_doubles(job->tree));
-    long i = 0;
-    int stop = 0;
-    if (!blk) return hs_error_set(err, HS_ERR_IO, "", 0, 0, "", "out of memory for the work arrays");
-    if (job->progress && job->progress(job->progress_ctx, 0)) stop = 1;
-    for (i = 0; i < job->cnt && !stop; ++i) {
-        hs_tree_run_instance(job->tree, job->values + (size_t)i * (size_t)job->tree->nov, job->spec, i, job->out, blk);
-        if (job->progress && job->progress(job->progress_ctx, i + 1)) stop = 1;
-    }
-    free(blk);
-    if (i < job->cnt)
-        return hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "stopped after %ld of %ld instances", i,
-                            job->cnt);
-    return HS_OK;
-}
-
+ * place), so there the reference differs from the cpu backend only in running alone. */
 int hs_backend_reference(const hs_batch_job *job, hs_error *err)
 {
-    hs_model *ml = (hs_model *)malloc(sizeof *ml);
-    hs_state *s = (hs_state *)malloc(sizeof *s);
-    hs_work *w = (hs_work *)calloc(1, sizeof *w);
+    const hs_tree_ens *tr = job->tree;
+    hs_model *ml = tr ? NULL : (hs_model *)malloc(sizeof *ml);
+    hs_state *s = tr ? NULL : (hs_state *)malloc(sizeof *s);
+    hs_work *w = tr ? NULL : (hs_work *)calloc(1, sizeof *w);
+    double *blk = tr ? (double *)malloc(sizeof(double) * (size_t)hs_tree_inst_doubles(tr)) : NULL;
     long i = 0;
     int stop = 0;
-    if (job->tree) {
-        free(ml);
-        free(s);
-        free(w);
-        return reference_tree(job, err);
-    }
-    if (!ml || !s || !w) {
+    if (tr ? !blk : (!ml || !s || !w)) {
         free(ml);
         free(s);
         free(w);
@@ -89,13 +67,17 @@ int hs_backend_reference(const hs_batch_job *job, hs_error *err)
     /* progress after every instance (host/engine/backend.h); a stop request ends the loop */
     if (job->progress && job->progress(job->progress_ctx, 0)) stop = 1;
     for (i = 0; i < job->cnt && !stop; ++i) {
-        hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n, job->spec,
-                        i, job->out, ml, s, w);
+        if (tr)
+            hs_tree_run_instance(tr, job->values + (size_t)i * (size_t)tr->nov, job->spec, i, job->out, blk);
+        else
+            hs_run_instance(job->base, job->ov, job->values + (size_t)i * (size_t)job->ov->n, job->spec, i,
+                            job->out, ml, s, w);
         if (job->progress && job->progress(job->progress_ctx, i + 1)) stop = 1;
     }
     free(ml);
     free(s);
     free(w);
+    free(blk);
     if (i < job->cnt)
         return hs_error_set(err, HS_ERR_INTERRUPTED, "", 0, 0, "", "stopped after %ld of %ld instances", i,
                             job->cnt);

@@ -178,11 +178,8 @@ int hs_gpu_out_alloc(hs_gpu_out *o, const hs_batch_job *job, long cap, hs_error 
     o->nrows_stats = (job->spec->nsig > 0 ? job->spec->nsig : 1) * HS_NSTAT;
     o->nrows_traj = (job->out->traj && job->out->ntime > 0) ? job->spec->ntraj * (int)job->out->ntime : 0;
     o->d.ntime = job->out->ntime;
-    HS_GPU_TRY(cudaMalloc((void **)&o->d.status, c * sizeof(int)), "cudaMalloc(status)");
-    HS_GPU_TRY(cudaMalloc((void **)&o->d.steps, c * sizeof(long)), "cudaMalloc(steps)");
-    HS_GPU_TRY(cudaMalloc((void **)&o->d.rejected, c * sizeof(long)), "cudaMalloc(rejected)");
-    HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_mean, c * sizeof(double)), "cudaMalloc(iters_mean)");
-    HS_GPU_TRY(cudaMalloc((void **)&o->d.iters_max, c * sizeof(int)), "cudaMalloc(iters_max)");
+#define HS_GPU_OUT_ALLOC_(f, T) HS_GPU_TRY(cudaMalloc((void **)&o->d.f, c * sizeof(T)), "cudaMalloc(" #f ")");
+    HS_BATCH_OUT_ROWS(HS_GPU_OUT_ALLOC_)
     HS_GPU_TRY(cudaMalloc((void **)&o->d.stats, c * (size_t)o->nrows_stats * sizeof(double)),
                "cudaMalloc(stats)");
     if (o->nrows_traj > 0)
@@ -197,11 +194,8 @@ void hs_gpu_out_free(hs_gpu_out *o)
 {
     /* cudaFree of NULL is a no-op; errors here cannot be acted on (the context may already
      * carry a sticky error that was reported) */
-    (void)cudaFree(o->d.status);
-    (void)cudaFree(o->d.steps);
-    (void)cudaFree(o->d.rejected);
-    (void)cudaFree(o->d.iters_mean);
-    (void)cudaFree(o->d.iters_max);
+#define HS_GPU_OUT_FREE_(f, T) (void)cudaFree(o->d.f);
+    HS_BATCH_OUT_ROWS(HS_GPU_OUT_FREE_)
     (void)cudaFree(o->d.stats);
     (void)cudaFree(o->d.traj);
     memset(o, 0, sizeof *o);
@@ -212,17 +206,11 @@ int hs_gpu_out_fetch(const hs_gpu_out *o, const hs_batch_job *job, long i0, long
     int rc = HS_OK;
     hs_batch_out *h = job->out;
     size_t c = (size_t)cnt, N = (size_t)h->n;
-    HS_GPU_TRY(cudaMemcpy(h->status + i0, o->d.status, c * sizeof(int), cudaMemcpyDeviceToHost),
-               "copy back (status)");
-    HS_GPU_TRY(cudaMemcpy(h->steps + i0, o->d.steps, c * sizeof(long), cudaMemcpyDeviceToHost),
-               "copy back (steps)");
-    if (h->rejected)
-        HS_GPU_TRY(cudaMemcpy(h->rejected + i0, o->d.rejected, c * sizeof(long), cudaMemcpyDeviceToHost),
-                   "copy back (rejected)");
-    HS_GPU_TRY(cudaMemcpy(h->iters_mean + i0, o->d.iters_mean, c * sizeof(double),
-                          cudaMemcpyDeviceToHost), "copy back (iters_mean)");
-    HS_GPU_TRY(cudaMemcpy(h->iters_max + i0, o->d.iters_max, c * sizeof(int), cudaMemcpyDeviceToHost),
-               "copy back (iters_max)");
+    /* (rejected only where the host keeps it) */
+#define HS_GPU_OUT_FETCH_(f, T)                                                                    \
+    if (h->f || offsetof(hs_batch_out, f) != offsetof(hs_batch_out, rejected))                     \
+        HS_GPU_TRY(cudaMemcpy(h->f + i0, o->d.f, c * sizeof(T), cudaMemcpyDeviceToHost), "copy back (" #f ")");
+    HS_BATCH_OUT_ROWS(HS_GPU_OUT_FETCH_)
     /* rows of cnt values on the device (stride cnt), rows of N on the host (stride N) */
     if (job->spec->nsig > 0)
         HS_GPU_TRY(cudaMemcpy2D(h->stats + i0, N * sizeof(double), o->d.stats, c * sizeof(double),

@@ -168,6 +168,10 @@ extern "C" int hs_backend_gpu_cublas(const hs_batch_job *job, hs_error *err)
     long batch, i0, nov = job->ov->n, cap_batch = hs_gpu_env_long("HS_GPU_BATCH"), solves = 0;
     thrust::counting_iterator<int> first(0);
     hs_gpu_watch wt;
+    /* every device block of the call, freed at the end (cudaFree of NULL is a no-op) */
+    void **const blocks[] = {&d_tmp, (void **)&dv, (void **)&d_maxnx, (void **)&d_maxsteps, (void **)&d_nsel,
+                             (void **)&d_B, (void **)&d_A, (void **)&d_piv, (void **)&d_info, (void **)&d_idx,
+                             (void **)&d_flag, (void **)&pg, (void **)&pw, (void **)&ps, (void **)&pm, (void **)&dc};
     memset(&o, 0, sizeof o);
     memset(&wt, 0, sizeof wt);
     if (job->cnt <= 0) return HS_OK;
@@ -291,22 +295,7 @@ done:
     hs_gpu_watch_close(&wt);
     if (h) (void)cublasDestroy(h);
     hs_gpu_out_free(&o);
-    (void)cudaFree(d_tmp);
-    (void)cudaFree(dv);
-    (void)cudaFree(d_maxnx);
-    (void)cudaFree(d_maxsteps);
-    (void)cudaFree(d_nsel);
-    (void)cudaFree(d_B);
-    (void)cudaFree(d_A);
-    (void)cudaFree(d_piv);
-    (void)cudaFree(d_info);
-    (void)cudaFree(d_idx);
-    (void)cudaFree(d_flag);
-    (void)cudaFree(pg);
-    (void)cudaFree(pw);
-    (void)cudaFree(ps);
-    (void)cudaFree(pm);
-    (void)cudaFree(dc);
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; ++k) (void)cudaFree(*blocks[k]);
     hs_gpu_stack_restore(old_stack);
     return rc;
 }

@@ -32,53 +32,27 @@
 
 #include "gpu/backend_gpu_util.cuh"
 
-/* The tree's arrays: those of the hs_tree view and of hs_tree_ens. */
-enum {
-    HS_TA_MASS, HS_TA_COM, HS_TA_INERTIA, HS_TA_AT_PARENT, HS_TA_AT_CHILD, HS_TA_AXIS, HS_TA_ROT0, HS_TA_LENGTH,
-    HS_TA_Q0, HS_TA_V0, HS_TA_PARENT, HS_TA_JTYPE, HS_TA_IQ, HS_TA_IV, HS_TA_CHAIN_OF,
-    HS_TA_EXT, /* the external loads and their signals (hs_tree.ext: an hs_model, ~21 KB) */
-    HS_TA_N
-};
+/* The tree's arrays, those of the hs_tree view (base) and of hs_tree_ens, in the order of the
+ * device block: member of hs_tree_ens, element type, elements (nb bodies, nq, nv). */
+#define HS_TREE_ARRAYS(X)                                                                          \
+    X(base.mass, double, nb) X(base.com, double, 3 * nb) X(base.inertia, double, 6 * nb)           \
+    X(base.at_parent, double, 3 * nb) X(base.at_child, double, 3 * nb) X(base.axis, double, 3 * nb) \
+    X(base.rot0, double, 9 * nb) X(length, double, nb) X(q0, double, nq) X(v0, double, nv)          \
+    X(base.parent, int, nb) X(base.jtype, int, nb) X(base.iq, int, nb) X(base.iv, int, nb)          \
+    X(chain_of, int, nb)                                                                           \
+    X(base.ext, hs_model, 1) /* the external loads and their signals (hs_tree.ext: an hs_model, ~21 KB) */
+#define HS_TA_ONE_(f, T, n) +1
+enum { HS_TA_N = 0 HS_TREE_ARRAYS(HS_TA_ONE_) };
 
 /* Host address and bytes of each array of e (a NULL one, as iq, iv and rot0 may be: 0 bytes);
  * returns the bytes of their device block, every array at an 8-byte boundary. */
 static size_t hs_tree_arrays(const hs_tree_ens *e, const void *h[HS_TA_N], size_t bytes[HS_TA_N])
 {
-    const hs_tree *t = &e->base;
-    size_t nb = (size_t)t->nbody, D = sizeof(double), I = sizeof(int), tot = 0;
-    int k;
-    h[HS_TA_MASS] = t->mass;
-    bytes[HS_TA_MASS] = nb * D;
-    h[HS_TA_COM] = t->com;
-    bytes[HS_TA_COM] = 3 * nb * D;
-    h[HS_TA_INERTIA] = t->inertia;
-    bytes[HS_TA_INERTIA] = 6 * nb * D;
-    h[HS_TA_AT_PARENT] = t->at_parent;
-    bytes[HS_TA_AT_PARENT] = 3 * nb * D;
-    h[HS_TA_AT_CHILD] = t->at_child;
-    bytes[HS_TA_AT_CHILD] = 3 * nb * D;
-    h[HS_TA_AXIS] = t->axis;
-    bytes[HS_TA_AXIS] = 3 * nb * D;
-    h[HS_TA_ROT0] = t->rot0;
-    bytes[HS_TA_ROT0] = 9 * nb * D;
-    h[HS_TA_LENGTH] = e->length;
-    bytes[HS_TA_LENGTH] = nb * D;
-    h[HS_TA_Q0] = e->q0;
-    bytes[HS_TA_Q0] = (size_t)(t->nq > 0 ? t->nq : 0) * D;
-    h[HS_TA_V0] = e->v0;
-    bytes[HS_TA_V0] = (size_t)(t->nv > 0 ? t->nv : 0) * D;
-    h[HS_TA_PARENT] = t->parent;
-    bytes[HS_TA_PARENT] = nb * I;
-    h[HS_TA_JTYPE] = t->jtype;
-    bytes[HS_TA_JTYPE] = nb * I;
-    h[HS_TA_IQ] = t->iq;
-    bytes[HS_TA_IQ] = nb * I;
-    h[HS_TA_IV] = t->iv;
-    bytes[HS_TA_IV] = nb * I;
-    h[HS_TA_CHAIN_OF] = e->chain_of;
-    bytes[HS_TA_CHAIN_OF] = nb * I;
-    h[HS_TA_EXT] = t->ext;
-    bytes[HS_TA_EXT] = sizeof(hs_model);
+    size_t nb = (size_t)e->base.nbody, nq = (size_t)(e->base.nq > 0 ? e->base.nq : 0),
+           nv = (size_t)(e->base.nv > 0 ? e->base.nv : 0), tot = 0;
+    int k = 0;
+#define HS_TA_HOST_(f, T, n) h[k] = e->f, bytes[k++] = (n) * sizeof(T);
+    HS_TREE_ARRAYS(HS_TA_HOST_)
     for (k = 0; k < HS_TA_N; ++k) {
         if (!h[k]) bytes[k] = 0;
         tot += (bytes[k] + 7) / 8 * 8;
@@ -101,22 +75,9 @@ static int hs_tree_upload(const void *const h[HS_TA_N], const size_t bytes[HS_TA
         dp[k] = blk + off;
         off += (bytes[k] + 7) / 8 * 8;
     }
-    d->base.mass = (const double *)dp[HS_TA_MASS];
-    d->base.com = (const double *)dp[HS_TA_COM];
-    d->base.inertia = (const double *)dp[HS_TA_INERTIA];
-    d->base.at_parent = (const double *)dp[HS_TA_AT_PARENT];
-    d->base.at_child = (const double *)dp[HS_TA_AT_CHILD];
-    d->base.axis = (const double *)dp[HS_TA_AXIS];
-    d->base.rot0 = (const double *)dp[HS_TA_ROT0];
-    d->length = (const double *)dp[HS_TA_LENGTH];
-    d->q0 = (const double *)dp[HS_TA_Q0];
-    d->v0 = (const double *)dp[HS_TA_V0];
-    d->base.parent = (const int *)dp[HS_TA_PARENT];
-    d->base.jtype = (const int *)dp[HS_TA_JTYPE];
-    d->base.iq = (const int *)dp[HS_TA_IQ];
-    d->base.iv = (const int *)dp[HS_TA_IV];
-    d->chain_of = (const int *)dp[HS_TA_CHAIN_OF];
-    d->base.ext = (const hs_model *)dp[HS_TA_EXT];
+    k = 0;
+#define HS_TA_DEVICE_(f, T, n) d->f = (const T *)dp[k++];
+    HS_TREE_ARRAYS(HS_TA_DEVICE_)
 done:
     return rc;
 }

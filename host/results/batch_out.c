@@ -3,25 +3,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/backend.h"
 #include "results/batch_out.h"
 
 int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, long ntime)
 {
+    int ok = 1;
     memset(o, 0, sizeof *o);
     o->n = cnt;
     o->ntime = spec->ntraj > 0 ? ntime : 0;
-    o->status = (int *)calloc((size_t)cnt, sizeof *o->status);
-    o->steps = (long *)calloc((size_t)cnt, sizeof *o->steps);
-    o->rejected = (long *)calloc((size_t)cnt, sizeof *o->rejected);
-    o->iters_mean = (double *)calloc((size_t)cnt, sizeof *o->iters_mean);
-    o->iters_max = (int *)calloc((size_t)cnt, sizeof *o->iters_max);
+#define HS_BO_ALLOC_(f, T) ok &= (o->f = (T *)calloc((size_t)cnt, sizeof(T))) != NULL;
+    HS_BATCH_OUT_ROWS(HS_BO_ALLOC_)
     o->stats = (double *)calloc((size_t)cnt * (size_t)(spec->nsig > 0 ? spec->nsig : 1) * HS_NSTAT,
                                 sizeof *o->stats);
     if (o->ntime > 0)
         o->traj = (double *)calloc((size_t)cnt * (size_t)spec->ntraj * (size_t)o->ntime,
                                    sizeof *o->traj);
-    if (!o->status || !o->steps || !o->rejected || !o->iters_mean || !o->iters_max || !o->stats ||
-        (o->ntime > 0 && !o->traj)) {
+    if (!ok || !o->stats || (o->ntime > 0 && !o->traj)) {
         hs_batch_out_free(o);
         return HS_ERR_IO;
     }
@@ -30,11 +28,8 @@ int hs_batch_out_alloc(hs_batch_out *o, long cnt, const hs_output_spec *spec, lo
 
 void hs_batch_out_free(hs_batch_out *o)
 {
-    free(o->status);
-    free(o->steps);
-    free(o->rejected);
-    free(o->iters_mean);
-    free(o->iters_max);
+#define HS_BO_FREE_(f, T) free(o->f);
+    HS_BATCH_OUT_ROWS(HS_BO_FREE_)
     free(o->stats);
     free(o->traj);
     memset(o, 0, sizeof *o);

@@ -307,6 +307,9 @@ int hs_results_check_inputs(const char *path, const char *const *inputs, int n, 
     return rc;
 }
 
+/* A row dataset's file type, memory type and element size. */
+#define RDS_TYPE(d, f, m, T) ((d)->ftype = (f), (d)->mtype = (m), (d)->msize = sizeof(T))
+
 /* The row datasets (names, types, shapes) of r->I; ids not yet open. */
 static int res_table(hs_results *r)
 {
@@ -328,9 +331,6 @@ static int res_table(hs_results *r)
         d->id = -1;
         d->rank = 1;
         d->ncols = 1;
-        d->ftype = H5T_IEEE_F64LE;
-        d->mtype = H5T_NATIVE_DOUBLE;
-        d->msize = sizeof(double);
         if (k < K_NFIXED) {
             d->kind = k;
             snprintf(d->name, sizeof d->name, "/%s", fixed[k]);
@@ -350,27 +350,17 @@ static int res_table(hs_results *r)
             int e = k - (K_NFIXED + r->I.nsig + r->I.ntraj);
             d->kind = K_EIG_RE + e;
             snprintf(d->name, sizeof d->name, "/eig/%s", eign[e]);
-            if (d->kind == K_EIG_RE || d->kind == K_EIG_IM) {
-                d->rank = 2;
-                d->ncols = r->I.neig;
-            } else if (d->kind == K_EIG_STATUS) {
-                d->ftype = H5T_STD_I32LE;
-                d->mtype = H5T_NATIVE_INT;
-                d->msize = sizeof(int);
-            }
         }
-        if (d->kind == K_PARAMS) {
+        if (d->kind == K_PARAMS || d->kind == K_EIG_RE || d->kind == K_EIG_IM) {
             d->rank = 2;
-            d->ncols = r->I.nparam;
-        } else if (d->kind == K_INSTANCE || d->kind == K_STEPS || d->kind == K_REJECTED) {
-            d->ftype = H5T_STD_I64LE;
-            d->mtype = H5T_NATIVE_LONG;
-            d->msize = sizeof(long);
-        } else if (d->kind == K_STATUS || d->kind == K_NMAX) {
-            d->ftype = H5T_STD_I32LE;
-            d->mtype = H5T_NATIVE_INT;
-            d->msize = sizeof(int);
+            d->ncols = d->kind == K_PARAMS ? r->I.nparam : r->I.neig;
         }
+        if (d->kind == K_INSTANCE || d->kind == K_STEPS || d->kind == K_REJECTED)
+            RDS_TYPE(d, H5T_STD_I64LE, H5T_NATIVE_LONG, long);
+        else if (d->kind == K_STATUS || d->kind == K_NMAX || d->kind == K_EIG_STATUS)
+            RDS_TYPE(d, H5T_STD_I32LE, H5T_NATIVE_INT, int);
+        else
+            RDS_TYPE(d, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, double);
     }
     return 0;
 }
@@ -680,18 +670,12 @@ static int open_crc(hs_results *r, const char *fpath, hs_error *err)
 {
     hsize_t dims[2] = {0, 0};
     char **names = NULL;
-    int k, bad = 0, rc;
-    hid_t s;
+    int k, bad, rc;
     if (H5Lexists(r->file, "/crc", H5P_DEFAULT) <= 0 || (r->crc_ds = H5Dopen2(r->file, "/crc", H5P_DEFAULT)) < 0)
         return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
                             "results file is damaged: it has no /crc (the chunks' CRC-32 checksums)");
     if ((rc = need_checksum(r->crc_ds, "/crc", fpath, err))) return rc;
-    if ((s = H5Dget_space(r->crc_ds)) >= 0) {
-        bad = H5Sget_simple_extent_ndims(s) != 2;
-        if (!bad) H5Sget_simple_extent_dims(s, dims, NULL);
-        H5Sclose(s);
-    }
-    bad = bad || dims[0] != (hsize_t)r->nchunk || dims[1] != (hsize_t)r->nds ||
+    bad = hsr_dims(r->crc_ds, dims) != 2 || dims[0] != (hsize_t)r->nchunk || dims[1] != (hsize_t)r->nds ||
           hsr_attr_get_strs_n(r->crc_ds, "datasets", r->nds, &names) < 0;
     for (k = 0; !bad && k < r->nds; ++k) bad = strcmp(names[k], r->ds[k].name) != 0;
     if (names) hsr_free_strs(names, r->nds);
@@ -710,6 +694,7 @@ static int open_crc(hs_results *r, const char *fpath, hs_error *err)
 static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
 {
     hid_t fapl;
+    hssize_t n;
     int k, rc;
     hsr_quiet();
     r->open_path = fpath;
@@ -736,16 +721,9 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
     for (k = 0; k < r->nds; ++k) {
         rds *D = &r->ds[k];
         hsize_t dims[2] = {0, 0};
-        hid_t s;
-        int nd = -1;
         if ((D->id = H5Dopen2(r->file, D->name, H5P_DEFAULT)) < 0)
             return hsr_fail(err, fpath, "cannot open dataset %s", D->name);
-        if ((s = H5Dget_space(D->id)) >= 0) {
-            nd = H5Sget_simple_extent_ndims(s);
-            if (nd == D->rank) H5Sget_simple_extent_dims(s, dims, NULL);
-            H5Sclose(s);
-        }
-        if (nd != D->rank || dims[0] != (hsize_t)r->nrun ||
+        if (hsr_dims(D->id, dims) != D->rank || dims[0] != (hsize_t)r->nrun ||
             (D->rank == 2 && dims[1] != (hsize_t)D->ncols))
             return hs_error_set(
                 err, HS_ERR_IO, fpath, 0, 0, "",
@@ -771,15 +749,9 @@ static int res_open(hs_results *r, const char *fpath, int rdwr, hs_error *err)
     if ((r->done_ds = H5Dopen2(r->file, "/done", H5P_DEFAULT)) < 0)
         return hsr_fail(err, fpath, "cannot open dataset /done");
     if ((rc = need_checksum(r->done_ds, "/done", fpath, err))) return rc;
-    {
-        hid_t s = H5Dget_space(r->done_ds);
-        hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-        if (s >= 0) H5Sclose(s);
-        if (n != r->nchunk)
-            return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
-                                "results file is damaged: /done has %ld entries, expected %ld",
-                                (long)n, r->nchunk);
-    }
+    if ((n = hsr_npoints(H5Dget_space(r->done_ds))) != r->nchunk)
+        return hs_error_set(err, HS_ERR_IO, fpath, 0, 0, "",
+                            "results file is damaged: /done has %ld entries, expected %ld", (long)n, r->nchunk);
     if (r->nchunk > 0 && (rc = hsr_rows_read(r->done_ds, "/done", 1, 1, H5T_NATIVE_UCHAR, 0,
                                              r->nchunk, r->done, fpath, err)))
         return rc;

@@ -225,19 +225,29 @@ static int attr_put_str(hid_t loc, const char *name, const char *s)
     return hsr_attr_put_strs(loc, name, -1, &s);
 }
 
+hssize_t hsr_npoints(hid_t s)
+{
+    hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    if (s >= 0) H5Sclose(s);
+    return n;
+}
+
+int hsr_dims(hid_t d, hsize_t dims[2])
+{
+    hid_t s = H5Dget_space(d);
+    int nd = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+    if (nd >= 0 && nd <= 2) H5Sget_simple_extent_dims(s, dims, NULL);
+    if (s >= 0) H5Sclose(s);
+    return nd;
+}
+
 /* Scalar numeric attribute into *buf (converted to mtype). */
 static int attr_get(hid_t loc, const char *name, hid_t mtype, void *buf)
 {
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT), sp;
-    hssize_t np = -1;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     herr_t st = -1;
     if (a < 0) return -1;
-    sp = H5Aget_space(a);
-    if (sp >= 0) {
-        np = H5Sget_simple_extent_npoints(sp);
-        H5Sclose(sp);
-    }
-    if (np == 1) st = H5Aread(a, mtype, buf);
+    if (hsr_npoints(H5Aget_space(a)) == 1) st = H5Aread(a, mtype, buf);
     H5Aclose(a);
     return st < 0 ? -1 : 0;
 }
@@ -250,7 +260,7 @@ int hsr_attr_get_int(hid_t loc, const char *name, int *v)
 /* Fixed-length strings of an attribute (is_attr) or dataset: *n of them, heap copies. */
 static int get_strings(hid_t obj, int is_attr, long *n, char ***out)
 {
-    hid_t t = is_attr ? H5Aget_type(obj) : H5Dget_type(obj), sp = -1, mt = -1;
+    hid_t t = is_attr ? H5Aget_type(obj) : H5Dget_type(obj), mt = -1;
     hssize_t np = -1;
     size_t sz = 0;
     char *buf = NULL, **v = NULL;
@@ -261,8 +271,7 @@ static int get_strings(hid_t obj, int is_attr, long *n, char ***out)
     if (t < 0) return -1;
     if (H5Tget_class(t) != H5T_STRING || H5Tis_variable_str(t) != 0) goto done;
     sz = H5Tget_size(t);
-    sp = is_attr ? H5Aget_space(obj) : H5Dget_space(obj);
-    if (sz == 0 || sp < 0 || (np = H5Sget_simple_extent_npoints(sp)) < 0) goto done;
+    if (sz == 0 || (np = hsr_npoints(is_attr ? H5Aget_space(obj) : H5Dget_space(obj))) < 0) goto done;
     if ((mt = str_type(sz)) < 0) goto done;
     v = (char **)calloc((size_t)np + 1, sizeof *v);
     buf = (char *)malloc((size_t)np * sz + 1);
@@ -283,7 +292,6 @@ done:
     if (v) hsr_free_strs(v, (long)np);
     free(buf);
     if (mt >= 0) H5Tclose(mt);
-    if (sp >= 0) H5Sclose(sp);
     H5Tclose(t);
     return rc;
 }
@@ -644,11 +652,7 @@ int hsr_checksum_fail(hid_t d, const char *name, int rank, long ncols, long row0
     {
         long a = first * crow, b = (first + 1) * crow - 1;
         hsize_t dims[2] = {0, 0};
-        hid_t s = H5Dget_space(d);
-        if (s >= 0) {
-            H5Sget_simple_extent_dims(s, dims, NULL);
-            H5Sclose(s);
-        }
+        hsr_dims(d, dims);
         if (dims[0] > 0 && b > (long)dims[0] - 1) b = (long)dims[0] - 1;
         if (nbad > 1)
             return hs_error_set(err, HS_ERR_IO, path, 0, 0, "",
@@ -674,12 +678,11 @@ int hsr_rows_read(hid_t d, const char *name, int rank, long ncols, hid_t mtype, 
 
 int hsr_has_checksum(hid_t d)
 {
-    hid_t dcpl, s = H5Dget_space(d);
-    hssize_t np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    hid_t dcpl;
+    hssize_t np = hsr_npoints(H5Dget_space(d));
     unsigned flags = 0, conf = 0;
     size_t nv = 0;
     int rc;
-    if (s >= 0) H5Sclose(s);
     if (np < 0) return -1;
     if (np == 0) return 1; /* no data, nothing to check */
     if ((dcpl = H5Dget_create_plist(d)) < 0) return -1;
@@ -962,7 +965,7 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     if (H5Aexists(f, "search_inputs") > 0) { /* method cosim_search */
         long ns = 0;
         hid_t a;
-        hssize_t na = -1;
+        hssize_t na;
         if (attr_get_strs(f, "search_inputs", &ns, &I->sin) < 0 || ns < 1 ||
             attr_get(f, "search_nH", H5T_NATIVE_INT, &I->s_nH) < 0) {
             hsr_free_strs(I->sin, ns);
@@ -972,13 +975,7 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
         I->nsin = (int)ns;
         I->pdim = (int *)calloc((size_t)(I->nparam > 0 ? I->nparam : 1), sizeof *I->pdim);
         if (!I->pdim || (a = H5Aopen(f, "search_param_roles", H5P_DEFAULT)) < 0) goto fail;
-        {
-            hid_t sp = H5Aget_space(a);
-            if (sp >= 0) {
-                na = H5Sget_simple_extent_npoints(sp);
-                H5Sclose(sp);
-            }
-        }
+        na = hsr_npoints(H5Aget_space(a));
         if (na != I->nparam || (na > 0 && H5Aread(a, H5T_NATIVE_INT, I->pdim) < 0)) {
             H5Aclose(a);
             goto fail;
@@ -1002,10 +999,8 @@ int hsr_info_read(hid_t f, const char *path, hsr_info *I, hs_error *err)
     }
     if ((d = H5Dopen2(f, "/traj/time", H5P_DEFAULT)) < 0) goto fail;
     {
-        hid_t s = H5Dget_space(d);
-        hssize_t nt = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+        hssize_t nt = hsr_npoints(H5Dget_space(d));
         int rc = HS_OK;
-        if (s >= 0) H5Sclose(s);
         I->ntime = (long)nt;
         I->ttime = nt >= 0 ? (double *)malloc((size_t)(nt > 0 ? nt : 1) * sizeof(double)) : NULL;
         if (!I->ttime) {

@@ -66,6 +66,10 @@ int hsr_put_columns_attr(hid_t loc, const hsr_info *I); /* "columns": the stored
  * No object times recorded. */
 hid_t hsr_make_ds(hid_t loc, const char *name, hid_t ftype, int rank, const hsize_t *dims,
                   long rows, const double *fill);
+/* the elements of dataspace s, which is closed (s < 0: -1); e.g. hsr_npoints(H5Dget_space(d)) */
+hssize_t hsr_npoints(hid_t s);
+/* the rank of dataset d (< 0 on error) and, when at most 2, its extent into dims */
+int hsr_dims(hid_t d, hsize_t dims[2]);
 /* 1 if dataset d carries the Fletcher32 filter or holds no elements, 0 if not, < 0 on error */
 int hsr_has_checksum(hid_t d);
 hid_t hsr_make_group(hid_t loc, const char *name);

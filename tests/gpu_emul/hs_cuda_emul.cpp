@@ -234,6 +234,9 @@ static cudaError_t sync_point(void)
 
 int hs_emul_faulted(void) { return g_sticky != cudaSuccess || g_pending != cudaSuccess; }
 
+/* a misuse recorded, then cudaErrorInvalidValue as the last error */
+#define EMUL_INVALID(...) EMUL_MISUSE(set_err(cudaErrorInvalidValue), __VA_ARGS__)
+
 void hs_emul_violation(const char *fmt, ...)
 {
     va_list ap;
@@ -328,18 +331,16 @@ cudaError_t hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, c
                               const void *out, size_t out_size, const void *nsel, size_t nsel_size)
 {
     size_t n = (size_t)(num_items > 0 ? num_items : 0);
-    if (temp_bytes < hs_emul_cub_temp_bytes(num_items) || !hs_emul_is_device(d_temp, temp_bytes)) {
-        hs_emul_violation("cub::DeviceSelect::Flagged: temporary of %zu bytes (device: %d) for %ld items, "
-                          "needs %zu", temp_bytes, hs_emul_is_device(d_temp, temp_bytes), num_items,
-                          hs_emul_cub_temp_bytes(num_items));
-        return cudaErrorInvalidValue;
-    }
+    if (temp_bytes < hs_emul_cub_temp_bytes(num_items) || !hs_emul_is_device(d_temp, temp_bytes))
+        return EMUL_MISUSE(cudaErrorInvalidValue,
+                           "cub::DeviceSelect::Flagged: temporary of %zu bytes (device: %d) for %ld items, needs %zu",
+                           temp_bytes, hs_emul_is_device(d_temp, temp_bytes), num_items,
+                           hs_emul_cub_temp_bytes(num_items));
     if ((n && (!hs_emul_is_device(flags, n * flag_size) || !hs_emul_is_device(out, n * out_size))) ||
-        !hs_emul_is_device(nsel, nsel_size)) {
-        hs_emul_violation("cub::DeviceSelect::Flagged: flags, output or count not device memory of %ld items",
-                          num_items);
-        return cudaErrorInvalidValue;
-    }
+        !hs_emul_is_device(nsel, nsel_size))
+        return EMUL_MISUSE(cudaErrorInvalidValue,
+                           "cub::DeviceSelect::Flagged: flags, output or count not device memory of %ld items",
+                           num_items);
     return sync_point();
 }
 
@@ -348,36 +349,29 @@ cudaError_t hs_emul_cub_check(void *d_temp, size_t temp_bytes, long num_items, c
 
 extern "C" {
 
+/* the errors the emulation gives: name, CUDA's description ("": the unknown one) */
+#define EMUL_ERRORS(X)                                                                             \
+    X(cudaSuccess, "no error") X(cudaErrorInvalidValue, "invalid argument")                         \
+    X(cudaErrorMemoryAllocation, "out of memory")                                                  \
+    X(cudaErrorInvalidConfiguration, "invalid configuration argument")                             \
+    X(cudaErrorLaunchFailure, "unspecified launch failure")                                        \
+    X(cudaErrorNoDevice, "no CUDA-capable device is detected")                                     \
+    X(cudaErrorInsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")   \
+    X(cudaErrorInvalidDevice, "invalid device ordinal") X(cudaErrorInvalidDeviceFunction, "")       \
+    X(cudaErrorUnsupportedLimit, "")
+
 const char *cudaGetErrorName(cudaError_t e)
 {
-    switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
-    default: return "cudaErrorUnknown";
-    }
+#define EMUL_NAME_(c, s) if (e == c) return #c;
+    EMUL_ERRORS(EMUL_NAME_)
+    return "cudaErrorUnknown";
 }
 
 const char *cudaGetErrorString(cudaError_t e)
 {
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    default: return "unknown error (emulated device)";
-    }
+#define EMUL_STRING_(c, s) if (e == c && s[0]) return s;
+    EMUL_ERRORS(EMUL_STRING_)
+    return "unknown error (emulated device)";
 }
 
 cudaError_t cudaGetLastError(void)
@@ -534,10 +528,8 @@ cudaError_t cudaFree(void *p)
     if (!p) return cudaSuccess;
     ++hs_emul_count.frees;
     it = g_blocks.find((uintptr_t)p);
-    if (it == g_blocks.end()) {
-        hs_emul_violation("cudaFree(%p): not the start of a live device block (double free?)", p);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (it == g_blocks.end())
+        return EMUL_INVALID("cudaFree(%p): not the start of a live device block (double free?)", p);
     hs_emul_count.live_bytes -= it->second;
     --hs_emul_count.live;
     g_blocks.erase(it);
@@ -556,17 +548,14 @@ static int copy_ok(const char *what, const void *dst, size_t dspan, const void *
     int dd = k == cudaMemcpyDeviceToDevice || k == cudaMemcpyHostToDevice;
     int sd = k == cudaMemcpyDeviceToDevice || k == cudaMemcpyDeviceToHost;
     if (k != cudaMemcpyHostToDevice && k != cudaMemcpyDeviceToHost && k != cudaMemcpyDeviceToDevice &&
-        k != cudaMemcpyHostToHost) {
-        hs_emul_violation("%s: copy kind %d (use an explicit direction)", what, (int)k);
-        return 0;
-    }
+        k != cudaMemcpyHostToHost)
+        return EMUL_MISUSE(0, "%s: copy kind %d (use an explicit direction)", what, (int)k);
     if (dspan == 0 && sspan == 0) return 1;
     if (!dst || !src || (dd ? !hs_emul_is_device(dst, dspan) : !is_host(dst)) ||
-        (sd ? !hs_emul_is_device(src, sspan) : !is_host(src))) {
-        hs_emul_violation("%s: %s %p (%zu bytes) <- %s %p (%zu bytes): not where the copy kind says, or out of "
-                          "its block", what, dd ? "device" : "host", dst, dspan, sd ? "device" : "host", src, sspan);
-        return 0;
-    }
+        (sd ? !hs_emul_is_device(src, sspan) : !is_host(src)))
+        return EMUL_MISUSE(0,
+                           "%s: %s %p (%zu bytes) <- %s %p (%zu bytes): not where the copy kind says, or out of its "
+                           "block", what, dd ? "device" : "host", dst, dspan, sd ? "device" : "host", src, sspan);
     return 1;
 }
 
@@ -589,10 +578,8 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     ensure_init();
     ++hs_emul_count.copies;
     if (sync_point() != cudaSuccess) return g_sticky;
-    if (width > dpitch || width > spitch) {
-        hs_emul_violation("cudaMemcpy2D: width %zu wider than a pitch (%zu, %zu)", width, dpitch, spitch);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (width > dpitch || width > spitch)
+        return EMUL_INVALID("cudaMemcpy2D: width %zu wider than a pitch (%zu, %zu)", width, dpitch, spitch);
     if (height == 0 || width == 0) return cudaSuccess;
     if (!copy_ok("cudaMemcpy2D", dst, (height - 1) * dpitch + width, src, (height - 1) * spitch + width, k))
         return set_err(cudaErrorInvalidValue);
@@ -607,10 +594,8 @@ cudaError_t cudaMemset(void *p, int v, size_t n)
     ensure_init();
     if (g_sticky != cudaSuccess) return g_sticky;
     if (n == 0) return cudaSuccess;
-    if (!hs_emul_is_device(p, n)) {
-        hs_emul_violation("cudaMemset(%p, %zu bytes): not inside a device block", p, n);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (!hs_emul_is_device(p, n))
+        return EMUL_INVALID("cudaMemset(%p, %zu bytes): not inside a device block", p, n);
     hs_emul_device_open();
     memset(p, v, n);
     hs_emul_device_close();
@@ -630,10 +615,8 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     if (!g_init) hs_emul_reset();
     ++hs_emul_count.queries;
-    if (stream != 0) {
-        hs_emul_violation("cudaStreamQuery(%p): only the default stream is emulated", (void *)stream);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (stream != 0)
+        return EMUL_INVALID("cudaStreamQuery(%p): only the default stream is emulated", (void *)stream);
     if (g_bg && !g_bg_done.load()) {
         ++hs_emul_count.not_ready;
         return cudaErrorNotReady;
@@ -651,10 +634,8 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
     *p = NULL;
     ++hs_emul_count.host_allocs;
     if (g_sticky != cudaSuccess) return g_sticky;
-    if (flags & ~(unsigned int)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
-        hs_emul_violation("cudaHostAlloc: unknown flags %#x", flags);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (flags & ~(unsigned int)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return EMUL_INVALID("cudaHostAlloc: unknown flags %#x", flags);
     if (hs_emul.fail_host_alloc) return set_err(cudaErrorMemoryAllocation);
     if (!(q = malloc(n > 0 ? n : 1))) return set_err(cudaErrorMemoryAllocation);
     memset(q, 0xff, n);
@@ -670,14 +651,10 @@ cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags)
     ensure_init();
     *d = NULL;
     if (g_sticky != cudaSuccess) return g_sticky;
-    if (flags != 0) {
-        hs_emul_violation("cudaHostGetDevicePointer: flags must be 0, not %#x", flags);
-        return set_err(cudaErrorInvalidValue);
-    }
-    if (!h || !in_map(g_mapped, (uintptr_t)h, 0)) {
-        hs_emul_violation("cudaHostGetDevicePointer(%p): not mapped pinned memory (cudaHostAllocMapped)", h);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (flags != 0)
+        return EMUL_INVALID("cudaHostGetDevicePointer: flags must be 0, not %#x", flags);
+    if (!h || !in_map(g_mapped, (uintptr_t)h, 0))
+        return EMUL_INVALID("cudaHostGetDevicePointer(%p): not mapped pinned memory (cudaHostAllocMapped)", h);
     *d = h;
     return cudaSuccess;
 }
@@ -688,10 +665,8 @@ cudaError_t cudaFreeHost(void *p)
     ensure_init();
     if (!p) return cudaSuccess;
     it = g_host.find((uintptr_t)p);
-    if (it == g_host.end()) {
-        hs_emul_violation("cudaFreeHost(%p): not the start of a live cudaHostAlloc block (double free?)", p);
-        return set_err(cudaErrorInvalidValue);
-    }
+    if (it == g_host.end())
+        return EMUL_INVALID("cudaFreeHost(%p): not the start of a live cudaHostAlloc block (double free?)", p);
     ++hs_emul_count.host_frees;
     --hs_emul_count.host_live;
     g_host.erase(it);
@@ -724,10 +699,8 @@ static int blas_matrices(const char *what, const double *const *A, int ld, int r
     int k, ok = 1;
     size_t need = cols > 0 ? (size_t)ld * (size_t)(cols - 1) + (size_t)rows : 0;
     if (batch <= 0) return 1;
-    if (!hs_emul_is_device(A, (size_t)batch * sizeof *A)) {
-        hs_emul_violation("%s: the pointer array is not device memory of %d pointers", what, batch);
-        return 0;
-    }
+    if (!hs_emul_is_device(A, (size_t)batch * sizeof *A))
+        return EMUL_MISUSE(0, "%s: the pointer array is not device memory of %d pointers", what, batch);
     hs_emul_device_open(); /* the pointers live on the device */
     for (k = 0; k < batch && ok; ++k)
         if (!hs_emul_is_device(A[k], need * sizeof(double))) {
@@ -753,10 +726,8 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *h)
 
 cublasStatus_t cublasDestroy_v2(cublasHandle_t h)
 {
-    if (!h || h->magic != EMUL_BLAS_MAGIC) {
-        hs_emul_violation("cublasDestroy: not a live handle");
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
+    if (!h || h->magic != EMUL_BLAS_MAGIC)
+        return EMUL_MISUSE(CUBLAS_STATUS_NOT_INITIALIZED, "cublasDestroy: not a live handle");
     h->magic = 0;
     free(h);
     return CUBLAS_STATUS_SUCCESS;
@@ -784,10 +755,9 @@ cublasStatus_t cublasDgetrfBatched(cublasHandle_t h, int n, double *const A[], i
     if (sync_point() != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
     if (!blas_matrices("cublasDgetrfBatched", A, lda, n, n, batch)) return CUBLAS_STATUS_INVALID_VALUE;
     if (batch > 0 && (!hs_emul_is_device(info, (size_t)batch * sizeof *info) ||
-                      (P && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)))) {
-        hs_emul_violation("cublasDgetrfBatched: pivots or info not device memory of the batch's size");
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
+                      (P && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P))))
+        return EMUL_MISUSE(CUBLAS_STATUS_INVALID_VALUE,
+                           "cublasDgetrfBatched: pivots or info not device memory of the batch's size");
     if (!P) { /* cuBLAS factors without pivoting then: not what the backends ask for */
         hs_emul_violation("cublasDgetrfBatched without pivots");
         return CUBLAS_STATUS_INVALID_VALUE;
@@ -804,10 +774,8 @@ cublasStatus_t cublasDgetrsBatched(cublasHandle_t h, cublasOperation_t trans, in
     int k, e = 0;
     char t = trans == CUBLAS_OP_N ? 'N' : 'T';
     if (!h || h->magic != EMUL_BLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (hs_emul_is_device(info, sizeof *info)) {
-        hs_emul_violation("cublasDgetrsBatched: info must be a host pointer");
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
+    if (hs_emul_is_device(info, sizeof *info))
+        return EMUL_MISUSE(CUBLAS_STATUS_INVALID_VALUE, "cublasDgetrsBatched: info must be a host pointer");
     /* cuBLAS reports a bad argument through *info (-i for the i-th) */
     if (n < 0) e = 3;
     else if (nrhs < 0) e = 4;
@@ -821,10 +789,9 @@ cublasStatus_t cublasDgetrsBatched(cublasHandle_t h, cublasOperation_t trans, in
     if (!blas_matrices("cublasDgetrsBatched (A)", A, lda, n, n, batch) ||
         !blas_matrices("cublasDgetrsBatched (B)", B, ldb, n, nrhs, batch))
         return CUBLAS_STATUS_INVALID_VALUE;
-    if (batch > 0 && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P)) {
-        hs_emul_violation("cublasDgetrsBatched: pivots not device memory of the batch's size");
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
+    if (batch > 0 && !hs_emul_is_device(P, (size_t)batch * (size_t)n * sizeof *P))
+        return EMUL_MISUSE(CUBLAS_STATUS_INVALID_VALUE,
+                           "cublasDgetrsBatched: pivots not device memory of the batch's size");
     hs_emul_device_open();
     for (k = 0; k < batch; ++k) {
         int inf = 0;

@@ -111,6 +111,8 @@ void hs_emul_device_open(void);
 void hs_emul_device_close(void);
 /* Records a misuse (printf format). */
 void hs_emul_violation(const char *fmt, ...);
+/* The same, then ret: a failing call's return value. */
+#define EMUL_MISUSE(ret, ...) (hs_emul_violation(__VA_ARGS__), (ret))
 /* 1 if [p, p + bytes) lies inside one live device block. */
 int hs_emul_is_device(const void *p, size_t bytes);
 /* A loaded library's __constant__ or __device__ variable of bytes bytes at p counts as device

@@ -304,10 +304,8 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum c
     (void)libraryOptionValues;
     (void)numLibraryOptions;
     if (hs_emul_faulted()) return cudaGetLastError();
-    if (!library || !code || memcmp(code, hs_emul_magic, sizeof hs_emul_magic)) {
-        hs_emul_violation("cudaLibraryLoadData: not an image of the emulated NVRTC");
-        return cudaErrorInvalidValue;
-    }
+    if (!library || !code || memcmp(code, hs_emul_magic, sizeof hs_emul_magic))
+        return EMUL_MISUSE(cudaErrorInvalidValue, "cudaLibraryLoadData: not an image of the emulated NVRTC");
     memcpy(&n, (const char *)code + sizeof hs_emul_magic, sizeof n);
     fd = mkstemp(path);
     if (fd < 0) return cudaErrorMemoryAllocation;
@@ -319,10 +317,8 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum c
     close(fd);
     so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     unlink(path);
-    if (!so) {
-        hs_emul_violation("cudaLibraryLoadData: %s", dlerror());
-        return cudaErrorInvalidValue;
-    }
+    if (!so)
+        return EMUL_MISUSE(cudaErrorInvalidValue, "cudaLibraryLoadData: %s", dlerror());
     hs_emul_library *lib = new hs_emul_library();
     lib->so = so;
     *library = (cudaLibrary_t)lib;
@@ -422,14 +418,12 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 {
     hs_emul_kernel *k = as_kernel(func);
     (void)stream;
-    if (!k) {
-        hs_emul_violation("cudaLaunchKernel: %p is not a kernel of a loaded library", func);
-        return cudaErrorInvalidDeviceFunction;
-    }
-    if (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 || smem != 0) {
-        hs_emul_violation("cudaLaunchKernel %s: only 1-D launches without shared memory are emulated", k->name.c_str());
-        return cudaErrorInvalidConfiguration;
-    }
+    if (!k)
+        return EMUL_MISUSE(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel: %p is not a kernel of a loaded library",
+                           func);
+    if (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 || smem != 0)
+        return EMUL_MISUSE(cudaErrorInvalidConfiguration,
+                           "cudaLaunchKernel %s: only 1-D launches without shared memory are emulated", k->name.c_str());
     if (hs_emul_launch_begin(k->name.c_str(), grid.x, block.x)) return cudaGetLastError();
     k->tramp(0, NULL, args, NULL, chk_ptr, chk_out); /* the pointer arguments */
     hs_emul_lib_launch *L = new hs_emul_lib_launch();
