@@ -280,11 +280,8 @@ int hs_cli_circuit(int argc, char **argv)
         rc = hs_error_set(&err, HS_ERR_VALUE, path, 0, 0, "hydraulics", "the model has no hydraulic circuit");
     if (rc != HS_OK) {
         hs_cli_error("circuit", &err);
-        hs_model_desc_free(d);
-        free(d);
-        return 2;
-    }
-    if (!out) {
+        rc = 2;
+    } else if (!out) {
         write_dot(d, stdout);
         rc = 0;
     } else if (fmt == 0) {
@@ -301,18 +298,11 @@ int hs_cli_circuit(int argc, char **argv)
         if (find_dot(dot, sizeof dot)) {
             fprintf(stderr, "hydrosweep circuit: Graphviz's dot is not on PATH: an .svg or .png needs it (Debian: "
                             "apt-get install graphviz); -o FILE.dot writes the graph's text\n");
-            hs_model_desc_free(d);
-            free(d);
-            return 4;
-        }
-        if (hs_output_begin(&o, out, "circuit output (-o)", &err)) {
+            rc = 4;
+        } else if (hs_output_begin(&o, out, "circuit output (-o)", &err)) {
             hs_cli_error("circuit", &err);
-            hs_model_desc_free(d);
-            free(d);
-            return 2;
-        }
-        rc = render(dot, fmt, d, &o);
-        if (rc == 0 && hs_output_commit(&o, 0, &err) != HS_OK) {
+            rc = 2;
+        } else if ((rc = render(dot, fmt, d, &o)) == 0 && hs_output_commit(&o, 0, &err) != HS_OK) {
             hs_cli_error("circuit", &err);
             rc = 2;
         } else if (rc) {

@@ -67,19 +67,22 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
     return hs_error_set(err, code, "", 0, 0, key, "%s", msg);
 }
 
+/* The usual broken rule: a value (HS_ERR_VALUE) of the whole field (comp -1), in a function of d, err and w. */
+#define VF(kind, index, field, ...) vfail(d, err, w, kind, index, field, -1, HS_ERR_VALUE, __VA_ARGS__)
+
 /* The two bodies (-1: ground) that a cut or a cylinder joins: in range, and not one. */
 static int check_ends(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int i, int a, int b)
 {
     if (a < -1 || a >= d->model.nbody || b < -1 || b >= d->model.nbody)
-        return vfail(d, err, w, kind, i, "body_a", -1, HS_ERR_VALUE, "body index out of range");
-    if (a == b) return vfail(d, err, w, kind, i, "body_b", -1, HS_ERR_VALUE, "body_a and body_b must differ");
+        return VF(kind, i, "body_a", "body index out of range");
+    if (a == b) return VF(kind, i, "body_b", "body_a and body_b must differ");
     return HS_OK;
 }
 
 /* The rule broken when a field that must be positive is not ("<field> must be > 0"). */
 static int need_pos(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index, const char *field)
 {
-    return vfail(d, err, w, kind, index, field, -1, HS_ERR_VALUE, "%s must be > 0", field);
+    return VF(kind, index, field, "%s must be > 0", field);
 }
 
 static double norm3(const double v[3])
@@ -104,8 +107,8 @@ static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
     if (r < 0) return HS_OK;
     if (r == HS_IR_DT || r == HS_IR_T_END) {
         if (!(m->dt > 0.0 && m->dt <= m->t_end))
-            return vfail(d, err, w, HS_WHERE_MODEL, 0, "dt", -1, HS_ERR_VALUE,
-                         "dt must be > 0 and <= t_end (dt = %g s, t_end = %g s)", m->dt, m->t_end);
+            return VF(HS_WHERE_MODEL, 0, "dt", "dt must be > 0 and <= t_end (dt = %g s, t_end = %g "
+                      "s)", m->dt, m->t_end);
         /* named after the one further from its usual size (t_end ~ 1 s, dt ~ 1 ms) */
         return vfail(d, err, w, HS_WHERE_MODEL, 0, m->t_end * m->dt > 1e-3 ? "t_end" : "dt", -1,
                      HS_ERR_LIMIT,
@@ -123,8 +126,8 @@ static int integrator_rules(const hs_model_desc *d, hs_error *err, hs_where *w)
                      "the steps must satisfy 0 < h_min <= h_init <= h_max (h_min = %g s, h_init = %g s, "
                      "h_max = %g s)",
                      m->h_min, m->h_init, m->h_max);
-    return vfail(d, err, w, HS_WHERE_MODEL, 0, hs_irules[r].key, -1, HS_ERR_VALUE, "%s (is %.17g)", hs_irules[r].text,
-                 hs_irule_value(m, r));
+    return VF(HS_WHERE_MODEL, 0, hs_irules[r].key, "%s (is %.17g)", hs_irules[r].text,
+              hs_irule_value(m, r));
 }
 
 /* Eigenvalues of the symmetric inertia matrix (xx yy zz xy xz yz) by cyclic Jacobi. */
@@ -216,32 +219,30 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
     for (j = 0; j < m->nbody; ++j) {
         int sh = m->body_shape[j], ndim;
         if (m->body_parent[j] < -1 || m->body_parent[j] >= j)
-            return vfail(d, err, w, HS_WHERE_JOINT, j, "parent", -1, HS_ERR_VALUE,
-                         "the parent must precede the child (the loader sorts bodies)");
+            return VF(HS_WHERE_JOINT, j, "parent", "the parent must precede the child (the loader "
+                      "sorts bodies)");
         if (sh < HS_SHAPE_CUSTOM || sh > HS_SHAPE_POINT)
-            return vfail(d, err, w, HS_WHERE_BODY, j, "shape", -1, HS_ERR_VALUE,
-                         "unknown shape %d", sh);
+            return VF(HS_WHERE_BODY, j, "shape", "unknown shape %d", sh);
         if (m->joint_ball[j] < 0 || m->joint_ball[j] > 3 ||
             (m->joint_ball[j] != 0) != (m->joint_type[j] == HS_JOINT_BALL) ||
             (m->joint_ball[j] > 1 && (m->joint_ball[j - 1] != m->joint_ball[j] - 1 || m->body_parent[j] != j - 1)))
-            return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
-                         "a ball joint is three consecutive bodies, each the parent of the next");
+            return VF(HS_WHERE_JOINT, j, "type", "a ball joint is three consecutive bodies, each "
+                      "the parent of the next");
         if (m->joint_type[j] == HS_JOINT_BALL && m->joint_ball[j] < 3) {
             /* a ball joint's first two bodies: massless, in the parent's frame */
             if (m->body_mass[j] != 0.0 || m->body_shape[j] != HS_SHAPE_CUSTOM)
-                return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
-                             "a ball joint's first two bodies are massless");
+                return VF(HS_WHERE_JOINT, j, "type", "a ball joint's first two bodies are massless");
             continue;
         }
         if (m->joint_ball[j] == 3) {
             /* the child of a ball joint needs inertia about every axis through the joint point:
              * its spin about an axis without is undetermined (M is singular) */
             if (!hs_inertia_full_about(m->body_mass[j], m->body_com[j], m->joint_at_child[j], m->body_inertia[j]))
-                return vfail(d, err, w, HS_WHERE_BODY, j, "shape", -1, HS_ERR_VALUE,
-                             "the body on ball joint '%.*s' has no inertia about an axis through the joint point "
-                             "(a rod's J_xx = 0): its spin about that axis is undetermined; give it a section "
-                             "(shape: beam) or a custom inertia, or use a revolute joint",
-                             (int)strlen(d->joint_name[j]) - 2, d->joint_name[j]); /* <joint>.z */
+                return VF(HS_WHERE_BODY, j, "shape", "the body on ball joint '%.*s' has no inertia "
+                          "about an axis through the joint point (a rod's J_xx = 0): its spin "
+                          "about that axis is undetermined; give it a section (shape: beam) or a "
+                          "custom inertia, or use a revolute joint",
+                          (int)strlen(d->joint_name[j]) - 2, d->joint_name[j]); /* <joint>.z */
         }
         if (!(m->body_mass[j] > 0.0)) return need_pos(d, err, w, HS_WHERE_BODY, j, "mass");
         ndim = sh == HS_SHAPE_ROD ? 1 : (sh == HS_SHAPE_BEAM || sh == HS_SHAPE_CUBOID) ? 3 : 0;
@@ -255,18 +256,15 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
             if (!(lam[0] > 0.0 && lam[1] > 0.0 && lam[2] > 0.0) ||
                 lam[0] + lam[1] < lam[2] - tol || lam[0] + lam[2] < lam[1] - tol ||
                 lam[1] + lam[2] < lam[0] - tol)
-                return vfail(d, err, w, HS_WHERE_BODY, j, "inertia", -1, HS_ERR_VALUE,
-                             "inertia must be positive definite and satisfy the triangle "
-                             "inequality (principal moments %.6g, %.6g, %.6g kg m^2)",
-                             lam[0], lam[1], lam[2]);
+                return VF(HS_WHERE_BODY, j, "inertia", "inertia must be positive definite and "
+                          "satisfy the triangle inequality (principal moments %.6g, %.6g, %.6g kg "
+                          "m^2)", lam[0], lam[1], lam[2]);
         }
         if (m->joint_type[j] != HS_JOINT_REVOLUTE && m->joint_type[j] != HS_JOINT_PRISMATIC &&
             m->joint_type[j] != HS_JOINT_BALL)
-            return vfail(d, err, w, HS_WHERE_JOINT, j, "type", -1, HS_ERR_VALUE,
-                         "unknown joint type %d", m->joint_type[j]);
+            return VF(HS_WHERE_JOINT, j, "type", "unknown joint type %d", m->joint_type[j]);
         if (!(norm3(m->joint_axis[j]) > 0.0))
-            return vfail(d, err, w, HS_WHERE_JOINT, j, "axis", -1, HS_ERR_VALUE,
-                         "axis must be non-zero");
+            return VF(HS_WHERE_JOINT, j, "axis", "axis must be non-zero");
         {
             /* rot0 comes from Rodrigues; a hand-made model could hold anything */
             const double *R = m->joint_rot0[j];
@@ -281,8 +279,8 @@ static int check_bodies_joints(const hs_model_desc *d, hs_error *err, hs_where *
             det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                   R[2] * (R[3] * R[7] - R[4] * R[6]);
             if (!(dev < 1e-9) || !(det > 0.0))
-                return vfail(d, err, w, HS_WHERE_JOINT, j, "rotation0", -1, HS_ERR_VALUE,
-                             "rotation0 must be a proper rotation matrix");
+                return VF(HS_WHERE_JOINT, j, "rotation0", "rotation0 must be a proper rotation "
+                          "matrix");
         }
     }
     return HS_OK;
@@ -295,26 +293,23 @@ static int check_cuts(const hs_model_desc *d, hs_error *err, hs_where *w)
     for (c = 0; c < m->ncut; ++c) {
         int ty = m->cut_type[c];
         if (ty < HS_CUT_REVOLUTE || ty > HS_CUT_NONHOLONOMIC)
-            return vfail(d, err, w, HS_WHERE_CUT, c, "type", -1, HS_ERR_VALUE,
-                         "unknown cut type %d", ty);
+            return VF(HS_WHERE_CUT, c, "type", "unknown cut type %d", ty);
         if ((rc = check_ends(d, err, w, HS_WHERE_CUT, c, m->cut_body_a[c], m->cut_body_b[c]))) return rc;
         if (ty != HS_CUT_REVOLUTE_PLANAR && ty != HS_CUT_NONHOLONOMIC && !(norm3(m->cut_axis_a[c]) > 0.0))
-            return vfail(d, err, w, HS_WHERE_CUT, c, "axis_a", -1, HS_ERR_VALUE,
-                         "axis_a must be non-zero");
+            return VF(HS_WHERE_CUT, c, "axis_a", "axis_a must be non-zero");
         if (!(norm3(m->cut_axis_b[c]) > 0.0))
-            return vfail(d, err, w, HS_WHERE_CUT, c, "axis_b", -1, HS_ERR_VALUE,
-                         "axis_b must be non-zero");
+            return VF(HS_WHERE_CUT, c, "axis_b", "axis_b must be non-zero");
         if (ty == HS_CUT_PRISMATIC) {
             if (!(norm3(m->cut_normal_a[c]) > 0.0) ||
                 !(cos_abs(m->cut_normal_a[c], m->cut_axis_a[c]) <= 1e-9))
-                return vfail(d, err, w, HS_WHERE_CUT, c, "normal_a", -1, HS_ERR_VALUE,
-                             "normal_a must be non-zero and perpendicular to axis_a");
+                return VF(HS_WHERE_CUT, c, "normal_a", "normal_a must be non-zero and "
+                          "perpendicular to axis_a");
         }
         if (ty == HS_CUT_PRISMATIC || ty == HS_CUT_PRISMATIC_PLANAR) {
             if (!(norm3(m->cut_normal_b[c]) > 0.0) ||
                 !(cos_abs(m->cut_normal_b[c], m->cut_axis_b[c]) <= 1e-9))
-                return vfail(d, err, w, HS_WHERE_CUT, c, "normal_b", -1, HS_ERR_VALUE,
-                             "normal_b must be non-zero and perpendicular to axis_b");
+                return VF(HS_WHERE_CUT, c, "normal_b", "normal_b must be non-zero and "
+                          "perpendicular to axis_b");
         }
     }
     return HS_OK;
@@ -327,31 +322,27 @@ static int check_inputs(const hs_model_desc *d, int nbody, hs_error *err, hs_whe
     int i, k, triple;
     for (i = 0; i < m->nload; ++i) {
         if (m->load_body[i] < 0 || m->load_body[i] >= nbody)
-            return vfail(d, err, w, HS_WHERE_LOAD, i, "body", -1, HS_ERR_VALUE,
-                         "body index out of range");
+            return VF(HS_WHERE_LOAD, i, "body", "body index out of range");
         if (m->load_frame[i] != HS_FRAME_GLOBAL && m->load_frame[i] != HS_FRAME_BODY)
-            return vfail(d, err, w, HS_WHERE_LOAD, i, "frame", -1, HS_ERR_VALUE,
-                         "unknown frame %d", m->load_frame[i]);
+            return VF(HS_WHERE_LOAD, i, "frame", "unknown frame %d", m->load_frame[i]);
         if (m->load_force_sig[i] < -1 || m->load_force_sig[i] >= m->nsignal ||
             m->load_torque_sig[i] < -1 || m->load_torque_sig[i] >= m->nsignal)
-            return vfail(d, err, w, HS_WHERE_LOAD, i, "force_signal", -1, HS_ERR_VALUE,
-                         "signal index out of range");
+            return VF(HS_WHERE_LOAD, i, "force_signal", "signal index out of range");
     }
     for (i = 0; i < m->nsignal; ++i) {
         const double *t = m->knot_t + m->sig_start[i];
         int n = m->sig_n[i], kind = m->sig_kind[i];
         /* the test inputs' rules, whatever the kind (a sweep may switch it): hs_test_input.h */
         if (kind < 0 || kind >= HS_SIGK_COUNT)
-            return vfail(d, err, w, HS_WHERE_SIGNAL, i, "kind", -1, HS_ERR_VALUE, "unknown signal kind %d",
-                         kind);
+            return VF(HS_WHERE_SIGNAL, i, "kind", "unknown signal kind %d", kind);
         for (k = 0; k < HS_TP_COUNT; ++k)
             if (hs_test_param_broken(k, m->sig_test[i][k]))
-                return vfail(d, err, w, HS_WHERE_SIGNAL, i, hs_test_param_keys[k], -1, HS_ERR_VALUE,
-                             "%s (got %.10g)", hs_test_param_rules[k], m->sig_test[i][k]);
+                return VF(HS_WHERE_SIGNAL, i, hs_test_param_keys[k], "%s (got %.10g)",
+                          hs_test_param_rules[k], m->sig_test[i][k]);
         if (n < 0 || m->sig_start[i] < 0 || m->sig_start[i] + n > m->nknot ||
             (n < 1 && kind == HS_SIGK_KNOTS))
-            return vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", -1, HS_ERR_VALUE,
-                         "a signal of kind knots needs at least one knot inside the knot table");
+            return VF(HS_WHERE_SIGNAL, i, "knots", "a signal of kind knots needs at least one knot "
+                      "inside the knot table");
         if ((k = hs_knots_broken(t, n, &triple)) >= 0)
             return triple ? vfail(d, err, w, HS_WHERE_SIGNAL, i, "knots", k, HS_ERR_VALUE,
                                   "at most two knots may share a time (a jump)")
@@ -376,39 +367,33 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
     int i, rc;
     for (i = 0; i < m->npoint; ++i)
         if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)
-            return vfail(d, err, w, HS_WHERE_POINT, i, "body", -1, HS_ERR_VALUE,
-                         "body index out of range");
+            return VF(HS_WHERE_POINT, i, "body", "body index out of range");
     if ((rc = check_inputs(d, m->nbody, err, w))) return rc;
     if ((rc = integrator_rules(d, err, w))) return rc;
     if (m->formulation != HS_FORM_PENALTY && m->formulation != HS_FORM_DOUBLE_STEP)
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
-                     "formulation must be penalty or double_step");
+        return VF(HS_WHERE_MODEL, 0, "formulation", "formulation must be penalty or double_step");
     if (m->formulation == HS_FORM_DOUBLE_STEP && m->nnh > 0) {
         int c, cn = 0;
         for (c = 0; c < m->ncut; ++c)
             if (m->cut_type[c] == HS_CUT_NONHOLONOMIC) cn = c;
         /* seed 000's coordinate partitioning solves Phi(z) = 0 for the dependent
          * coordinates: a constraint on velocities only has no position equation to solve */
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "formulation", -1, HS_ERR_VALUE,
-                     "formulation double_step handles holonomic cuts only; cut '%s' is "
-                     "nonholonomic: use formulation penalty",
-                     d->cut_name[cn]);
+        return VF(HS_WHERE_MODEL, 0, "formulation", "formulation double_step handles holonomic "
+                  "cuts only; cut '%s' is nonholonomic: use formulation penalty", d->cut_name[cn]);
     }
     if (m->step != HS_STEP_FIXED && m->step != HS_STEP_ADAPTIVE)
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "step", -1, HS_ERR_VALUE,
-                     "step must be fixed or adaptive");
+        return VF(HS_WHERE_MODEL, 0, "step", "step must be fixed or adaptive");
     if (m->method < HS_METHOD_TRAPEZOIDAL || m->method > HS_METHOD_AUTO)
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
-                     "method must be trapezoidal, esdirk3, esdirk4 or auto");
+        return VF(HS_WHERE_MODEL, 0, "method", "method must be trapezoidal, esdirk3, esdirk4 or "
+                  "auto");
     if ((m->method == HS_METHOD_ESDIRK3 || m->method == HS_METHOD_ESDIRK4) && m->step != HS_STEP_ADAPTIVE)
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
-                     "method %s needs step: adaptive (fixed steps are the seeds' trapezoidal rule)",
-                     m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
+        return VF(HS_WHERE_MODEL, 0, "method", "method %s needs step: adaptive (fixed steps are "
+                  "the seeds' trapezoidal rule)",
+                  m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
     if ((m->method == HS_METHOD_ESDIRK3 || m->method == HS_METHOD_ESDIRK4) && m->formulation != HS_FORM_PENALTY)
-        return vfail(d, err, w, HS_WHERE_MODEL, 0, "method", -1, HS_ERR_VALUE,
-                     "method %s needs formulation: penalty (the double-step formulation takes "
-                     "trapezoidal steps only)",
-                     m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
+        return VF(HS_WHERE_MODEL, 0, "method", "method %s needs formulation: penalty (the "
+                  "double-step formulation takes trapezoidal steps only)",
+                  m->method == HS_METHOD_ESDIRK3 ? "esdirk3" : "esdirk4");
     {
         /* the co-simulation's rules: kernels/hs_rules.h */
 #define HS_CRULE_KEY_(ID, key, text) key,
@@ -422,7 +407,7 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
             return vfail(d, err, w, HS_WHERE_MODEL, 0, ck[r], -1, HS_ERR_LIMIT,
                          "%s: t_end / h_hyd = %.3g steps (t_end = %g s, h_hyd = %g s)", ct[r],
                          m->t_end / m->cosim_h_hyd, m->t_end, m->cosim_h_hyd);
-        if (r >= 0) return vfail(d, err, w, HS_WHERE_MODEL, 0, ck[r], -1, HS_ERR_VALUE, "%s", ct[r]);
+        if (r >= 0) return VF(HS_WHERE_MODEL, 0, ck[r], "%s", ct[r]);
     }
     return HS_OK;
 }
@@ -454,7 +439,7 @@ static int ffail(const hs_model_desc *d, hs_error *err, hs_where *w, int c, int 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return vfail(d, err, w, HS_WHERE_CYLINDER, c, field, -1, HS_ERR_VALUE, "%s", msg);
+    return VF(HS_WHERE_CYLINDER, c, field, "%s", msg);
 }
 
 /* The parameter rules of each friction model (docs/model-format.md lists what each uses). */
@@ -465,8 +450,7 @@ static int check_friction(const hs_model_desc *d, hs_error *err, hs_where *w, in
     int f = m->cyl_fric[c], k;
     const char *mn;
     if (f < 0 || f >= HS_FRICTION_COUNT)
-        return vfail(d, err, w, HS_WHERE_CYLINDER, c, "friction.model", -1, HS_ERR_VALUE,
-                     "unknown friction model %d", f);
+        return VF(HS_WHERE_CYLINDER, c, "friction.model", "unknown friction model %d", f);
     mn = hs_friction_names[f];
     if (!(fp[HS_FP_SIGMA2] >= 0.0))
         return ffail(d, err, w, c, HS_FP_SIGMA2, "sigma2 must be >= 0");
@@ -523,42 +507,33 @@ static int check_cylinders(const hs_model_desc *d, hs_error *err, hs_where *w)
         if ((rc = check_ends(d, err, w, HS_WHERE_CYLINDER, c, m->cyl_body_a[c], m->cyl_body_b[c]))) return rc;
         if (!(m->cyl_d_piston[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "d_piston");
         if (!(m->cyl_d_rod[c] > 0.0 && m->cyl_d_rod[c] < m->cyl_d_piston[c]))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "d_rod", -1, HS_ERR_VALUE,
-                         "d_rod must be > 0 and < d_piston (d_rod = %g m, d_piston = %g m)",
-                         m->cyl_d_rod[c], m->cyl_d_piston[c]);
+            return VF(HS_WHERE_CYLINDER, c, "d_rod", "d_rod must be > 0 and < d_piston (d_rod = %g "
+                      "m, d_piston = %g m)", m->cyl_d_rod[c], m->cyl_d_piston[c]);
         if (!(m->cyl_stroke[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "stroke");
         if (!(m->cyl_l_p0[c] > 0.0 && m->cyl_l_p0[c] < m->cyl_stroke[c]))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "l_piston0", -1, HS_ERR_VALUE,
-                         "l_piston0 must satisfy 0 < l_piston0 < stroke (l_piston0 = %g m, "
-                         "stroke = %g m)",
-                         m->cyl_l_p0[c], m->cyl_stroke[c]);
+            return VF(HS_WHERE_CYLINDER, c, "l_piston0", "l_piston0 must satisfy 0 < l_piston0 < "
+                      "stroke (l_piston0 = %g m, stroke = %g m)", m->cyl_l_p0[c], m->cyl_stroke[c]);
         if (!(m->cyl_B[c] > 0.0)) return need_pos(d, err, w, HS_WHERE_CYLINDER, c, "B_wall");
         if (vp < 0 || vp >= m->nvol || m->vol_cyl[vp] != c || m->vol_side[vp] != 0)
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "piston_volume", -1, HS_ERR_VALUE,
-                         "the piston-side volume must be a volume marked as this cylinder's "
-                         "piston chamber (vol_cyl, vol_side)");
+            return VF(HS_WHERE_CYLINDER, c, "piston_volume", "the piston-side volume must be a "
+                      "volume marked as this cylinder's piston chamber (vol_cyl, vol_side)");
         if (vr < 0 || vr >= m->nvol || vr == vp || m->vol_cyl[vr] != c || m->vol_side[vr] != 1)
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "rod_volume", -1, HS_ERR_VALUE,
-                         "the rod-side volume must be another volume marked as this "
-                         "cylinder's rod chamber (vol_cyl, vol_side)");
+            return VF(HS_WHERE_CYLINDER, c, "rod_volume", "the rod-side volume must be another "
+                      "volume marked as this cylinder's rod chamber (vol_cyl, vol_side)");
         if ((rc = check_friction(d, err, w, c)) != HS_OK) return rc;
         if (m->cyl_ld[c] < 0.0 ||
             (m->cyl_ld[c] == 0.0 && has_param(d, "cylinder.%s.%s", d->cyl_name[c],
                                               "end_dampers.l_d")))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.l_d", -1, HS_ERR_VALUE,
-                         "l_d must be > 0");
+            return VF(HS_WHERE_CYLINDER, c, "end_dampers.l_d", "l_d must be > 0");
         if (!(m->cyl_kd[c] >= 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.k_d", -1, HS_ERR_VALUE,
-                         "k_d must be >= 0");
+            return VF(HS_WHERE_CYLINDER, c, "end_dampers.k_d", "k_d must be >= 0");
         if (!(m->cyl_cd[c] >= 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "end_dampers.c_d", -1, HS_ERR_VALUE,
-                         "c_d must be >= 0");
+            return VF(HS_WHERE_CYLINDER, c, "end_dampers.c_d", "c_d must be >= 0");
         if (mode < HS_CYLINIT_PRESSURES || mode > HS_CYLINIT_FORCE)
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "init.mode", -1, HS_ERR_VALUE,
-                         "unknown init mode %d", mode);
+            return VF(HS_WHERE_CYLINDER, c, "init.mode", "unknown init mode %d", mode);
         if (mode != HS_CYLINIT_PRESSURES && !(m->cyl_init_p[c] >= 0.0))
-            return vfail(d, err, w, HS_WHERE_CYLINDER, c, "init.p", -1, HS_ERR_VALUE,
-                         "the initial chamber pressure must be >= 0 (absolute)");
+            return VF(HS_WHERE_CYLINDER, c, "init.p", "the initial chamber pressure must be >= 0 "
+                      "(absolute)");
     }
     return HS_OK;
 }
@@ -574,105 +549,97 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
         const double *par = m->cmp_par[i];
         if (type == HS_CMP_HOSE && !(par[HS_CP_HO_NSEG] >= 1.0 && par[HS_CP_HO_NSEG] <= HS_HOSE_MAX_SEG &&
                                      par[HS_CP_HO_NSEG] == floor(par[HS_CP_HO_NSEG])))
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "segments", -1, HS_ERR_VALUE,
-                         "segments must be an integer from 1 to %d, not %g", HS_HOSE_MAX_SEG, par[HS_CP_HO_NSEG]);
+            return VF(HS_WHERE_COMPONENT, i, "segments", "segments must be an integer from 1 to "
+                      "%d, not %g", HS_HOSE_MAX_SEG, par[HS_CP_HO_NSEG]);
         if (m->cmp_dyn[i] != hs_cmp_nstates(type, par) && type != HS_CMP_RELIEF)
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE,
-                         "cmp_dyn must be %d for this type", hs_cmp_nstates(type, par));
+            return VF(HS_WHERE_COMPONENT, i, "type", "cmp_dyn must be %d for this type",
+                      hs_cmp_nstates(type, par));
         if (type == HS_CMP_HOSE) { /* its internal volumes (the loader's) and its ends */
             int n = m->cmp_dyn[i], r = m->cmp_ref[i];
             if (n > 1 ? r < 0 || r + n - 1 > m->nvol : r != -1)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "segments", -1, HS_ERR_VALUE,
-                             "a hose of %d segments needs its %d internal volumes (cmp_ref %d)", n, n - 1, r);
+                return VF(HS_WHERE_COMPONENT, i, "segments", "a hose of %d segments needs its %d "
+                          "internal volumes (cmp_ref %d)", n, n - 1, r);
             if ((a < m->nvol && m->vol_model[a] == HS_VOL_SP) || (b >= 0 && b < m->nvol && m->vol_model[b] == HS_VOL_SP))
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, a < m->nvol && m->vol_model[a] == HS_VOL_SP ? "from" : "to",
-                             -1, HS_ERR_VALUE,
-                             "a hose may not end at a singular-perturbation volume (its pressure is algebraic: the "
-                             "line's oil needs a lumped volume at each end)");
+                return VF(HS_WHERE_COMPONENT, i,
+                          a < m->nvol && m->vol_model[a] == HS_VOL_SP ? "from" : "to", "a hose may "
+                          "not end at a singular-perturbation volume (its pressure is algebraic: "
+                          "the line's oil needs a lumped volume at each end)");
         }
         if (type < 0 || type >= HS_CMP_COUNT)
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE, "unknown component type %d",
-                         type);
+            return VF(HS_WHERE_COMPONENT, i, "type", "unknown component type %d", type);
         if (hs_cmp_ports(type) == 1) {
             if (a < 0 || a >= m->nvol)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "at", -1, HS_ERR_VALUE, "at must be a volume");
+                return VF(HS_WHERE_COMPONENT, i, "at", "at must be a volume");
         } else {
             if (a < 0 || a >= nnode)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "from", -1, HS_ERR_VALUE,
-                             "from must be a node (volume or source)");
+                return VF(HS_WHERE_COMPONENT, i, "from", "from must be a node (volume or source)");
             if (b < 0 || b >= nnode || b == a)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
-                             "to must be a node (volume or source) other than from");
+                return VF(HS_WHERE_COMPONENT, i, "to", "to must be a node (volume or source) other "
+                          "than from");
             if (a >= m->nvol && b >= m->nvol && !(type == HS_CMP_HOSE && m->cmp_dyn[i] > 1))
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "to", -1, HS_ERR_VALUE,
-                             "at least one of from and to must be a volume (both are sources; a hose between "
-                             "two sources needs 2 or more segments)");
+                return VF(HS_WHERE_COMPONENT, i, "to", "at least one of from and to must be a "
+                          "volume (both are sources; a hose between two sources needs 2 or more "
+                          "segments)");
         }
         if (type == HS_CMP_PUMP_LS && m->cmp_lsmask[i] != 0 &&
             (m->cmp_ref[i] != -1 || m->cmp_lsmask[i] < 0 || m->cmp_lsmask[i] >= (1 << m->ndcv)))
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
-                         "sense lists valve sections (hydraulics.valves) or names one node, not both");
+            return VF(HS_WHERE_COMPONENT, i, "sense", "sense lists valve sections "
+                      "(hydraulics.valves) or names one node, not both");
         if (type != HS_CMP_PUMP_LS && m->cmp_lsmask[i] != 0)
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "type", -1, HS_ERR_VALUE,
-                         "only a load-sensing pump senses valve sections");
+            return VF(HS_WHERE_COMPONENT, i, "type", "only a load-sensing pump senses valve "
+                      "sections");
         if (type == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0 &&
             (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nnode || m->cmp_ref[i] == b))
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "sense", -1, HS_ERR_VALUE,
-                         "sense must be a node other than the pump's outlet (the load-sensing line)");
+            return VF(HS_WHERE_COMPONENT, i, "sense", "sense must be a node other than the pump's "
+                      "outlet (the load-sensing line)");
         if (type == HS_CMP_MOTOR) {
             int j = m->cmp_ref[i];
             if (j < 0 || j >= m->nbody)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
-                             "joint must name a body (the motor turns that body's joint)");
+                return VF(HS_WHERE_COMPONENT, i, "joint", "joint must name a body (the motor turns "
+                          "that body's joint)");
             if (m->joint_type[j] != HS_JOINT_REVOLUTE)
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
-                             "a motor drives a revolute joint, and the joint of body '%s' is %s: a "
-                             "linear actuator is a cylinder",
-                             d->body_name[j], m->joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic" : "a ball joint");
+                return VF(HS_WHERE_COMPONENT, i, "joint", "a motor drives a revolute joint, and "
+                          "the joint of body '%s' is %s: a linear actuator is a cylinder",
+                          d->body_name[j],
+                          m->joint_type[j] == HS_JOINT_PRISMATIC ? "prismatic" : "a ball joint");
             for (k = 0; k < i; ++k)
                 if (m->cmp_type[k] == HS_CMP_MOTOR && m->cmp_ref[k] == j)
-                    return vfail(d, err, w, HS_WHERE_COMPONENT, i, "joint", -1, HS_ERR_VALUE,
-                                 "the joint of body '%s' is driven by motor '%s' already: one motor per "
-                                 "joint (two in parallel are one of their summed displacement)",
-                                 d->body_name[j], d->cmp_name[k]);
+                    return VF(HS_WHERE_COMPONENT, i, "joint", "the joint of body '%s' is driven by "
+                              "motor '%s' already: one motor per joint (two in parallel are one of "
+                              "their summed displacement)", d->body_name[j], d->cmp_name[k]);
         }
         for (k = 0; k < hs_ncmp_params; ++k) {
             const hs_cmp_param_def *pd = &hs_cmp_params[k];
             if (pd->type == type && hs_cmp_param_broken(type, pd->slot, par[pd->slot]))
-                return vfail(d, err, w, HS_WHERE_COMPONENT, i, pd->key, -1, HS_ERR_VALUE, "%s, not %g", pd->rule,
-                             par[pd->slot]);
+                return VF(HS_WHERE_COMPONENT, i, pd->key, "%s, not %g", pd->rule, par[pd->slot]);
         }
         switch (hs_cmp_pair_broken(m, i, &j)) { /* the rules between parameters (hs_rules.h) */
         case HS_CPR_RELIEF_SMOOTH:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "dp_smooth", -1, HS_ERR_VALUE,
-                         "dp_smooth (%g Pa) must be <= dp_override (%g Pa): the rounding of the opening lies "
-                         "within the override",
-                         par[HS_CP_RV_DPS], par[HS_CP_RV_DPOV]);
+            return VF(HS_WHERE_COMPONENT, i, "dp_smooth", "dp_smooth (%g Pa) must be <= "
+                      "dp_override (%g Pa): the rounding of the opening lies within the override",
+                      par[HS_CP_RV_DPS], par[HS_CP_RV_DPOV]);
         case HS_CPR_FC_LAMINAR:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "dp_lim", -1, HS_ERR_VALUE,
-                         "dp_lim (%g Pa) must be < dp_comp (%g Pa): the orifice's laminar band lies below the "
-                         "drop at which the compensator takes over",
-                         par[HS_CP_FC_DPLIM], par[HS_CP_FC_DPC]);
+            return VF(HS_WHERE_COMPONENT, i, "dp_lim", "dp_lim (%g Pa) must be < dp_comp (%g Pa): "
+                      "the orifice's laminar band lies below the drop at which the compensator "
+                      "takes over", par[HS_CP_FC_DPLIM], par[HS_CP_FC_DPC]);
         case HS_CPR_RELIEF_POPPET:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "tau", -1, HS_ERR_VALUE,
-                         "tau must stay > 0 when the model has a poppet, 0 when it has none (the poppet "
-                         "is a state of the model's layout)");
+            return VF(HS_WHERE_COMPONENT, i, "tau", "tau must stay > 0 when the model has a "
+                      "poppet, 0 when it has none (the poppet is a state of the model's layout)");
         case HS_CPR_PC_BAND:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_set", -1, HS_ERR_VALUE,
-                         "p_set + dp_band (%g Pa) must not exceed the pump's rated maximum p_max (%g Pa)",
-                         par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND], par[HS_CP_PU_PMAX]);
+            return VF(HS_WHERE_COMPONENT, i, "p_set", "p_set + dp_band (%g Pa) must not exceed the "
+                      "pump's rated maximum p_max (%g Pa)", par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND],
+                      par[HS_CP_PU_PMAX]);
         case HS_CPR_RELIEF_PMAX:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_crack", -1, HS_ERR_VALUE,
-                         "the cracking pressure (%g Pa) is above the maximum pressure of pump '%s' "
-                         "(p_max %g Pa) whose outlet it guards: the pump would be driven beyond its "
-                         "rating before the valve opens",
-                         par[HS_CP_RV_PCR], d->cmp_name[j], m->cmp_par[j][HS_CP_PU_PMAX]);
+            return VF(HS_WHERE_COMPONENT, i, "p_crack", "the cracking pressure (%g Pa) is above "
+                      "the maximum pressure of pump '%s' (p_max %g Pa) whose outlet it guards: the "
+                      "pump would be driven beyond its rating before the valve opens",
+                      par[HS_CP_RV_PCR], d->cmp_name[j], m->cmp_par[j][HS_CP_PU_PMAX]);
         case HS_CPR_PRECHARGE:
-            return vfail(d, err, w, HS_WHERE_COMPONENT, i, "p_pre", -1, HS_ERR_VALUE,
-                         "the precharge (%g Pa) must be below the highest working pressure the circuit "
-                         "reaches at '%s' (%g Pa: its sources, relief settings, pump cut-offs and "
-                         "initial pressures): above it the accumulator never takes oil",
-                         par[HS_CP_AC_PPRE], d->vol_name[a], hs_circuit_p_max(m, a));
+            return VF(HS_WHERE_COMPONENT, i, "p_pre", "the precharge (%g Pa) must be below the "
+                      "highest working pressure the circuit reaches at '%s' (%g Pa: its sources, "
+                      "relief settings, pump cut-offs and initial pressures): above it the "
+                      "accumulator never takes oil", par[HS_CP_AC_PPRE], d->vol_name[a],
+                      hs_circuit_p_max(m, a));
         default: break;
         }
     }
@@ -689,67 +656,59 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (!(m->B_oil > 0.0)) return need_pos(d, err, w, HS_WHERE_FLUID, 0, "B_oil");
         if (!(m->rho > 0.0)) return need_pos(d, err, w, HS_WHERE_FLUID, 0, "rho");
         if (!(m->p_vapour >= 0.0 && m->p_vapour < 1e6))
-            return vfail(d, err, w, HS_WHERE_FLUID, 0, "p_vapour", -1, HS_ERR_VALUE,
-                         "p_vapour must be in [0, 1 MPa) (an absolute pressure)");
+            return VF(HS_WHERE_FLUID, 0, "p_vapour", "p_vapour must be in [0, 1 MPa) (an absolute "
+                      "pressure)");
     }
     for (i = 0; i < m->nsrc; ++i)
         if (!(m->src_p[i] >= 0.0))
-            return vfail(d, err, w, HS_WHERE_SOURCE, i, "p", -1, HS_ERR_VALUE,
-                         "p must be >= 0 (absolute pressure)");
+            return VF(HS_WHERE_SOURCE, i, "p", "p must be >= 0 (absolute pressure)");
     for (i = 0; i < m->nvol; ++i) {
         if (m->vol_cyl[i] < -1 || m->vol_cyl[i] >= m->ncyl ||
             (m->vol_cyl[i] >= 0 && m->vol_side[i] != 0 && m->vol_side[i] != 1))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "name", -1, HS_ERR_VALUE,
-                         "cylinder index or side out of range");
+            return VF(HS_WHERE_VOLUME, i, "name", "cylinder index or side out of range");
         if (!(m->vol_V[i] >= 0.0) || (m->vol_cyl[i] < 0 && !(m->vol_V[i] > 0.0)))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "V", -1, HS_ERR_VALUE,
-                         "V must be > 0 (only a cylinder chamber may have V = 0: the chamber "
-                         "adds its own volume)");
+            return VF(HS_WHERE_VOLUME, i, "V", "V must be > 0 (only a cylinder chamber may have V "
+                      "= 0: the chamber adds its own volume)");
         if (!(m->vol_B[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VOLUME, i, "B");
         if (!(m->vol_p0[i] >= 0.0))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "p0", -1, HS_ERR_VALUE,
-                         "p0 must be >= 0 (absolute pressure)");
+            return VF(HS_WHERE_VOLUME, i, "p0", "p0 must be >= 0 (absolute pressure)");
         if (m->vol_model[i] != HS_VOL_LUMPED && m->vol_model[i] != HS_VOL_SP)
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "model", -1, HS_ERR_VALUE,
-                         "model must be lumped or singular_perturbation");
+            return VF(HS_WHERE_VOLUME, i, "model", "model must be lumped or singular_perturbation");
         if (m->vol_model[i] == HS_VOL_SP) {
             /* eq. 33's closed form: the volume between one valve port and one throttle */
             int k, ports = 0, thr = 0;
             for (k = 0; k < m->ndcv; ++k) ports += (m->dcv_A[k] == i) + (m->dcv_B[k] == i);
             for (k = 0; k < m->nthr; ++k) thr += (m->thr_a[k] == i) + (m->thr_b[k] == i);
             if (ports != 1 || thr != 1 || m->vol_cyl[i] >= 0)
-                return vfail(d, err, w, HS_WHERE_VOLUME, i, "model", -1, HS_ERR_VALUE,
-                             "singular_perturbation needs a volume between one valve port and one throttle, "
-                             "not a cylinder chamber (seed 004 Pub. II eqs. 33-34); this one has %d valve "
-                             "port(s), %d throttle end(s)%s",
-                             ports, thr, m->vol_cyl[i] >= 0 ? " and is a cylinder chamber" : "");
+                return VF(HS_WHERE_VOLUME, i, "model", "singular_perturbation needs a volume "
+                          "between one valve port and one throttle, not a cylinder chamber (seed "
+                          "004 Pub. II eqs. 33-34); this one has %d valve port(s), %d throttle "
+                          "end(s)%s", ports, thr,
+                          m->vol_cyl[i] >= 0 ? " and is a cylinder chamber" : "");
         }
         if (m->vol_model[i] == HS_VOL_SP && !(m->vol_gamma[i][0] > 0.0 && m->vol_gamma[i][0] < 1e3))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "gamma_plus", -1, HS_ERR_VALUE,
-                         "gamma_plus must be in (0, 1000): a factor on a flow (seed 004 Pub. II eq. 35)");
+            return VF(HS_WHERE_VOLUME, i, "gamma_plus", "gamma_plus must be in (0, 1000): a factor "
+                      "on a flow (seed 004 Pub. II eq. 35)");
         if (m->vol_model[i] == HS_VOL_SP && !(m->vol_gamma[i][1] > 0.0 && m->vol_gamma[i][1] < 1e3))
-            return vfail(d, err, w, HS_WHERE_VOLUME, i, "gamma_minus", -1, HS_ERR_VALUE,
-                         "gamma_minus must be in (0, 1000): a factor on a flow (seed 004 Pub. II eq. 35)");
+            return VF(HS_WHERE_VOLUME, i, "gamma_minus", "gamma_minus must be in (0, 1000): a "
+                      "factor on a flow (seed 004 Pub. II eq. 35)");
     }
     for (i = 0; i < m->nthr; ++i) {
         int a = m->thr_a[i], b = m->thr_b[i];
         if (a < 0 || a >= nnode || b < 0 || b >= nnode)
-            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "from", -1, HS_ERR_VALUE,
-                         "node index out of range");
+            return VF(HS_WHERE_THROTTLE, i, "from", "node index out of range");
         if (a == b)
-            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "to", -1, HS_ERR_VALUE,
-                         "from and to must be different nodes");
+            return VF(HS_WHERE_THROTTLE, i, "to", "from and to must be different nodes");
         if (a >= m->nvol && b >= m->nvol)
-            return vfail(d, err, w, HS_WHERE_THROTTLE, i, "to", -1, HS_ERR_VALUE,
-                         "at least one of from and to must be a volume (both are sources)");
+            return VF(HS_WHERE_THROTTLE, i, "to", "at least one of from and to must be a volume "
+                      "(both are sources)");
         if (m->thr_Cd[i] == 0.0 && m->thr_A[i] == 0.0) { /* given as Cv */
             if (!(m->thr_Cv_given[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "Cv");
         } else {
             if (!(m->thr_Cd[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "Cd");
             if (!(m->thr_A[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "A");
             if (m->thr_Cv_given[i] != 0.0)
-                return vfail(d, err, w, HS_WHERE_THROTTLE, i, "Cv", -1, HS_ERR_VALUE,
-                             "give either Cv or Cd and A, not both");
+                return VF(HS_WHERE_THROTTLE, i, "Cv", "give either Cv or Cd and A, not both");
         }
         if (!(m->thr_dplim[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "dp_lim");
     }
@@ -757,40 +716,34 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
         for (k = 0; k < 4; ++k) {
             if (nd[k] < 0 || nd[k] >= nnode || (k >= 2 && nd[k] >= m->nvol))
-                return vfail(d, err, w, HS_WHERE_VALVE, i, port[k], -1, HS_ERR_VALUE,
-                             "%s must be %s", port[k],
-                             k >= 2 ? "a volume" : "a node (volume or source)");
+                return VF(HS_WHERE_VALVE, i, port[k], "%s must be %s", port[k],
+                          k >= 2 ? "a volume" : "a node (volume or source)");
             for (l = 0; l < k; ++l)
                 if (nd[l] == nd[k])
-                    return vfail(d, err, w, HS_WHERE_VALVE, i, port[k], -1, HS_ERR_VALUE,
-                                 "P, T, A and B must be four different nodes (%s is %s too)",
-                                 port[k], port[l]);
+                    return VF(HS_WHERE_VALVE, i, port[k], "P, T, A and B must be four different "
+                              "nodes (%s is %s too)", port[k], port[l]);
         }
         if (!(m->dcv_Cv[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "Cv");
         for (k = 0; k < 4; ++k)
             if (!(m->dcv_kpath[i][k] >= 0.0))
-                return vfail(d, err, w, HS_WHERE_VALVE, i, kpath[k], -1, HS_ERR_VALUE,
-                             "%s must be >= 0", kpath[k]);
+                return VF(HS_WHERE_VALVE, i, kpath[k], "%s must be >= 0", kpath[k]);
         if (!(m->dcv_tau[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "tau");
         if (!(m->dcv_dplim[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_VALVE, i, "dp_lim");
         if (m->dcv_sig[i] < -1 || m->dcv_sig[i] >= m->nsignal)
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ref", -1, HS_ERR_VALUE,
-                         "signal index out of range");
+            return VF(HS_WHERE_VALVE, i, "U_ref", "signal index out of range");
         if (!(m->dcv_dpcomp[i] == 0.0 || (m->dcv_dpcomp[i] > m->dcv_dplim[i] && m->dcv_dpcomp[i] <= HS_CMP_NOLIMIT)))
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_comp", -1, HS_ERR_VALUE,
-                         "dp_comp (%g Pa) must be 0 (no compensator) or above dp_lim (%g Pa): the meter-in "
-                         "edge's laminar band lies below the drop its compensator holds",
-                         m->dcv_dpcomp[i], m->dcv_dplim[i]);
+            return VF(HS_WHERE_VALVE, i, "dp_comp", "dp_comp (%g Pa) must be 0 (no compensator) or "
+                      "above dp_lim (%g Pa): the meter-in edge's laminar band lies below the drop "
+                      "its compensator holds", m->dcv_dpcomp[i], m->dcv_dplim[i]);
         if (hs_dcv_sensed(m, i) && !(m->dcv_Uls[i] > 0.0 && m->dcv_Uls[i] <= HS_CMP_NOLIMIT))
-            return vfail(d, err, w, HS_WHERE_VALVE, i, "U_ls", -1, HS_ERR_VALUE,
-                         "U_ls must be > 0 (the spool travel over which the load-sensing port opens)");
+            return VF(HS_WHERE_VALVE, i, "U_ls", "U_ls must be > 0 (the spool travel over which "
+                      "the load-sensing port opens)");
         if (m->dcv_dpcomp[i] > 0.0)
             for (k = 0; k < m->nvol; ++k)
                 if (m->vol_model[k] == HS_VOL_SP && m->vol_dcv[k] == i)
-                    return vfail(d, err, w, HS_WHERE_VALVE, i, "dp_comp", -1, HS_ERR_VALUE,
-                                 "a compensated section cannot feed a singular_perturbation volume ('%s'): "
-                                 "its quasi-static pressure assumes a turbulent valve path",
-                                 d->vol_name[k]);
+                    return VF(HS_WHERE_VALVE, i, "dp_comp", "a compensated section cannot feed a "
+                              "singular_perturbation volume ('%s'): its quasi-static pressure "
+                              "assumes a turbulent valve path", d->vol_name[k]);
     }
     if ((rc = check_cylinders(d, err, w)) != HS_OK) return rc;
     return check_components(d, err, w);
@@ -816,8 +769,7 @@ int hs_model_validate_where(const hs_model_desc *d, hs_error *err, hs_where *w)
     if ((rc = check_limits(d, err, w)) != HS_OK) return rc;
     for (i = 0; i < d->nparam; ++i)
         if (!isfinite(hs_param_get(d, i)))
-            return vfail(d, err, w, HS_WHERE_PARAM, i, d->param[i].name, -1, HS_ERR_VALUE,
-                         "value must be finite");
+            return VF(HS_WHERE_PARAM, i, d->param[i].name, "value must be finite");
     if ((rc = check_bodies_joints(d, err, w)) != HS_OK || (rc = check_cuts(d, err, w)) != HS_OK ||
         (rc = check_rest(d, err, w)) != HS_OK || (rc = check_hydraulics(d, err, w)) != HS_OK)
         return rc;
