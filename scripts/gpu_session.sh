@@ -58,6 +58,11 @@
 # --sizes 1000 --cublas-sizes 1000 --quick: the same phases passed by 147 s (trees 105 s of
 # them); the excavator's 32768 x 8 s run then took the rest of the emulated window and was
 # stopped at the deadline (450 s); the session exited 0 in 450 s.
+# Again at e8492d1 (the run-and-report blocks as attempt(); knot, h_hyd-step and component
+# plausibility rules in the kernels' headers; gpu_prepare.sh 411 s beside another build, carry
+# 12 MiB), the same options: every phase passed by 234 s (trees 1024 + 64 instances validated
+# at 221 s; ball chain, components, excavator validated by 234 s); the excavator's 32768 x 8 s
+# run was stopped at the deadline and reported as such; the session exited 0 in 460 s.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).
