@@ -549,3 +549,13 @@ def test_plots_in_units_of_the_field(tmp_path):
     fig = hs.plot.simulate(df)
     leg = fig.axes[1].get_legend()
     assert leg is not None and leg.get_bbox_to_anchor().x0 > fig.axes[1].get_window_extent().x1 - 1
+
+
+def test_plot_si_option(tmp_path):
+    """--si draws as stored for that call only (hs.plot.SI is back to False after it)."""
+    pytest.importorskip("matplotlib")
+    r = hs.run(os.path.join(ROOT, "tests", "data", "sweep_python.yaml"), out=tmp_path / "si.h5", progress=False)
+    assert hs.plot.main([str(tmp_path / "si.h5"), "--kind", "hist", "--signal", "p_piston", "--si",
+                         "-o", str(tmp_path / "si.png")]) == 0
+    assert (tmp_path / "si.png").stat().st_size > 0 and hs.plot.SI is False
+    r.close()
