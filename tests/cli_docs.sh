@@ -198,7 +198,7 @@ for c in simulate info run validate merge kernel linearize circuit; do
   [ -f "$src" ] || { bad "no source $src for the command $c (moved?)"; continue; }
   "$HS" "$c" --help >"$tmp/help.txt" 2>&1
   for o in $(grep -o '!strcmp(a, "--[a-z-]*")\|!strcmp(argv\[i\], "--[a-z-]*")' "$src" | grep -o -- '--[a-z-]*' | sort -u); do
-    case "$c:$o" in *:--help | validate:--progress | validate:--no-progress | validate:--resume | validate:--stop-after | validate:--shard | validate:--batch | merge:*) continue ;; esac
+    case "$c:$o" in *:--help | validate:--progress | validate:--no-progress | validate:--resume | validate:--stop-after | validate:--shard | validate:--batch | validate:--si | merge:*) continue ;; esac
     grep -q -- "$o" "$tmp/help.txt" && ok || bad "hydrosweep $c --help does not name its option $o"
   done
 done

@@ -160,4 +160,21 @@ printf 'model: %s\ninstances: 10\nparameters:\n  fluid.B_oil: {uniform: [1 GPa, 
 "$HS" run "$SW" -b auto -o auto.h5 --no-progress >auto.txt 2>&1 && grep -q 'auto picked' auto.txt && ok || bad "auto says what it picked"
 "$HS" run --help | grep -q -- '--shard' && ok || bad "run --help"
 
+# the table in the units of the field (MPa, deg), --si as stored (Pa, rad): the file is the same
+grep -q ' MPa$' run_a.txt && grep -q ' deg$' run_a.txt && ! grep -q ' Pa$' run_a.txt && ok ||
+  bad "table in MPa and deg: $(cat run_a.txt)"
+"$HS" run "$SW" -o si.h5 --si --no-progress >si.txt 2>&1 && grep -q ' Pa$' si.txt && grep -q ' rad$' si.txt &&
+  ! grep -q ' MPa$' si.txt && cmp -s a.csv si.csv && ok || bad "--si: $(cat si.txt)"
+
+# a note on stderr while the engine compiles (a cache miss only), and what a cache that is off means
+mkdir kc
+HS_KERNEL_CACHE=$tmp/kc "$HS" run "$SW" -o c1.h5 --no-progress >c1.txt 2>c1.err &&
+  grep -qx 'cpu: compiling the engine for this model (once, cached for later runs)...' c1.err && ok ||
+  bad "a cache miss says the engine compiles: $(cat c1.err)"
+HS_KERNEL_CACHE=$tmp/kc "$HS" run "$SW" -o c2.h5 --no-progress >c2.txt 2>c2.err && ! grep -q compiling c2.err && ok ||
+  bad "a cache hit says nothing: $(cat c2.err)"
+HS_KERNEL_CACHE=off "$HS" run "$SW" -o c3.h5 --no-progress >c3.txt 2>c3.err &&
+  grep -q 'compiling the engine for this model (the kernel cache is off: every run compiles it)' c3.err && ok ||
+  bad "cache off: $(cat c3.err)"
+
 finish cli_run

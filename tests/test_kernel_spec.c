@@ -566,8 +566,8 @@ static void test_refusals_and_cache(void)
               "a mass is written as a double literal: %.60s", bm ? bm : "(none)");
     }
     /* built once (by the engine test above or now), then from the cache */
-    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0, "a build: %s", e.msg);
-    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", path, sizeof path, &cached, &e) == 0 && cached == 1,
+    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", NULL, path, sizeof path, &cached, &e) == 0, "a build: %s", e.msg);
+    CHECK(hs_cc_shared(sp.source, NULL, args, ".c", NULL, path, sizeof path, &cached, &e) == 0 && cached == 1,
           "the second one is found in the cache (%s)", path);
     test_native_fallback(sp.source);
     setenv("HS_CC", "/nonexistent/cc", 1);

@@ -660,17 +660,22 @@ static void test_full_run(void)
     }
     CHECK(table && strstr(table, "crank_angle") && strstr(table, "t_max") && !strstr(table, "rms"),
           "ensemble table rows");
-    /* every row in its own unit: the signal's, s for t_max (a time) */
-    CHECK(table && strstr(table, "  unit  ") && strstr(table, "  rad\n") && strstr(table, "  s\n"),
+    /* every row in its own unit: the signal's in the units of the field (rad as deg, Pa as
+     * MPa; N stays), s for t_max (a time); the values are checked against /ensemble below */
+    CHECK(table && strstr(table, "  unit  ") && strstr(table, "  deg\n") && strstr(table, "  MPa\n") &&
+              strstr(table, "  N\n") && strstr(table, "  s\n") && !strstr(table, "  rad\n") &&
+              !strstr(table, "  Pa\n"),
           "ensemble table rows name their units:\n%s", table ? table : "");
     CHECK(table && strstr(table, "95%  unit  quantiles on host\n"),
           "ensemble table column header says where the quantiles were computed:\n%s",
           table ? table : "");
-    free(table);
 
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     CHECK(f >= 0, "open the finished file");
-    if (f < 0) return;
+    if (f < 0) {
+        free(table);
+        return;
+    }
     {
         long inst[NT], steps[NT], rej[NT];
         int st[NT], nmax[NT];
@@ -743,6 +748,14 @@ static void test_full_run(void)
                 }
             }
             CHECK(bad == 0, "%s quantiles", name);
+            if (k < 2) { /* the table's min row: the file's quantiles times 180/pi or 1e-6 */
+                const double fk = k == 0 ? 180.0 / 3.14159265358979323846 : 1e-6;
+                char row[160];
+                snprintf(row, sizeof row, "  %-11s %-6s %13.6g %13.6g %13.6g  %s\n", snames[k], "min", fk * en[0],
+                         fk * en[1], fk * en[2], k == 0 ? "deg" : "MPa");
+                CHECK(table && strstr(table, row), "table row in the units of the field:\n%s\nin\n%s", row,
+                      table ? table : "");
+            }
             d = H5Dopen2(f, name, H5P_DEFAULT);
             CHECK(attr_long(d, "failed_total") == 4 && attr_long(d, "finished") == 6 &&
                       attr_long(d, "failed_maxiter") == 2 &&
@@ -853,6 +866,7 @@ static void test_full_run(void)
         CHECK(lines == NT + 1, "CSV has %d lines, want %d", lines, NT + 1);
         fclose(fc);
     }
+    free(table);
 }
 
 /* Interrupted after 2 of 4 chunks, resumed: the same datasets as the uninterrupted run. */

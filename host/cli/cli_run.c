@@ -25,7 +25,7 @@ static void usage_run(FILE *f)
     fprintf(f,
             "usage: hydrosweep run SWEEP [-b cpu|gpu|reference|auto] [-n N] [-o out.h5]\n"
             "                      [--threads T] [--shard K/N] [--resume] [--stop-after K] [--batch N]\n"
-            "                      [--progress|--no-progress]\n"
+            "                      [--progress|--no-progress] [--si]\n"
             "\n"
             "Runs every instance of the sweep file SWEEP and writes out.h5 (HDF5: sampled parameters,\n"
             "status, Newton statistics, per-signal statistics, trajectories, the model and sweep\n"
@@ -45,6 +45,8 @@ static void usage_run(FILE *f)
             "                 131072 on the GPU, one chunk on the CPU); results are the same\n"
             "  --progress     progress as a line updated in place even when stderr is not a terminal\n"
             "  --no-progress  no progress at all\n"
+            "  --si           the summary table in SI units (default: the units of the field: MPa,\n"
+            "                 deg, mm, L/min; the results file and the CSV are SI either way)\n"
             "Under mpirun (mpirun -n R hydrosweep run SWEEP ...; a build with MPI, see --version) rank\n"
             "K runs shard K/R into out.h5.rank<K>-of-<R>.h5 on the GPU of its rank on the node, and\n"
             "rank 0 merges the pieces into out.h5 and removes them; a stopped run keeps the pieces\n"
@@ -352,6 +354,8 @@ int hs_cli_run(int argc, char **argv)
             o.progress = 2;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
+        } else if (!strcmp(a, "--si")) {
+            o.si = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "hydrosweep run: unknown option or missing value '%s' (see --help)\n", a);
             return 1;

@@ -159,8 +159,16 @@ static void rm_build_dir(const char *dir)
     rmdir(dir);
 }
 
-int hs_cc_shared(const char *source, const char *cc, const char *const *args, const char *ext, char *path,
-                 size_t np, int *cached, hs_error *err)
+void hs_build_note(const char *who)
+{
+    char dir[1024];
+    fprintf(stderr, "%s: compiling the engine for this model (%s)...\n", who,
+            hs_kcache_dir(dir, sizeof dir) == 0 ? "once, cached for later runs"
+                                                : "the kernel cache is off: every run compiles it");
+}
+
+int hs_cc_shared(const char *source, const char *cc, const char *const *args, const char *ext, const char *note,
+                 char *path, size_t np, int *cached, hs_error *err)
 {
     char dir[1024], work[1100], src[1200], so[1200], logp[1200], opts[2048], name[64];
     const char *argv[64];
@@ -187,6 +195,7 @@ int hs_cc_shared(const char *source, const char *cc, const char *const *args, co
             return HS_OK;
         }
     }
+    if (note) hs_build_note(note);
     snprintf(work, sizeof work, "%s/hs-build-XXXXXX", have_cache ? dir : "/tmp");
     if (!mkdtemp(work))
         return hs_error_set(err, HS_ERR_IO, work, 0, 0, "", "cannot make a build directory: %s", strerror(errno));
@@ -351,7 +360,7 @@ again:
             return HS_OK;
         }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if ((rc = hs_cc_shared(source, NULL, args, ".c", path, sizeof path, &cached, err))) {
+    if ((rc = hs_cc_shared(source, NULL, args, ".c", "cpu", path, sizeof path, &cached, err))) {
         if (native) { /* a compiler without -march=native for this CPU: the baseline ISA */
             native = 0;
             goto again;

@@ -36,9 +36,14 @@ int hs_kcache_write(const char *name, const void *data, size_t n);
  * are added) into a shared object; path gets its file name (in the cache when there is one;
  * *cached is set to 1 when it was there already). On a compiler failure err holds the
  * compiler's message (its first lines) and the return is HS_ERR_NUMERIC. ext names the
- * source file's language (".c" or ".cpp"). */
-int hs_cc_shared(const char *source, const char *cc, const char *const *args, const char *ext, char *path,
-                 size_t np, int *cached, hs_error *err);
+ * source file's language (".c" or ".cpp"). note (NULL: none): the backend named in the line
+ * hs_build_note prints before a build that the cache does not spare. */
+int hs_cc_shared(const char *source, const char *cc, const char *const *args, const char *ext, const char *note,
+                 char *path, size_t np, int *cached, hs_error *err);
+
+/* "<who>: compiling the engine for this model (once, cached for later runs)..." on stderr:
+ * a build takes seconds, and a user should know why the run has not started. */
+void hs_build_note(const char *who);
 
 /* The host C compiler: $HS_CC, else the one hydrosweep was built with, else "cc". */
 const char *hs_host_cc(void);

@@ -137,6 +137,7 @@ static int hs_gpu_spec_load(const char *source, const char *arch, hs_gpu_spec_mo
     if (hs_kcache_read(name, (void **)&bin, &nbin) == 0) {
         from_disk = 1;
     } else {
+        hs_build_note("gpu");
         if ((rc = hs_nvrtc(source, "hs_spec.cu", "hs_spec_kernel", arch, 0, &bin, &nbin, &log, err))) goto done;
         build = hs_now_s() - t0;
         (void)hs_kcache_write(name, bin, nbin);

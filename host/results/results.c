@@ -199,6 +199,7 @@ struct hs_results {
     const char *quant_on; /* where they were computed (compute_ensemble): quantiles_on */
     int lock_fd;          /* exclusive flock on part while writing it (fileio.h), or -1 */
     int made_part;        /* part was (re)created by this object: removed if that fails */
+    int report_si;        /* the printed table in SI units (hs_results_report_si) */
 };
 
 /* The backends whose ensemble quantiles are computed on the device. */
@@ -1314,12 +1315,32 @@ done:
  * at -1e-95 V after closing) and read as 0; -0 reads as 0. The file and the CSV keep the
  * values as computed. */
 #define HS_SUMMARY_ZERO 1e-12
-/* The unit of row (signal k, statistic c) of the summary: s for t_max, else the signal's
- * ("-" for a count or a ratio). */
-static const char *row_unit(const hsr_info *I, int k, int c)
+/* The units of the field for the printed table: (SI unit, factor, unit shown). Python's
+ * results.ENGINEERING is the same table (python/tests/test_results_py.py compares the two). */
+#define HS_DEG (180.0 / 3.14159265358979323846)
+static const struct {
+    const char *si, *shown;
+    double k;
+} k_eng[] = {
+    {"Pa", "MPa", 1e-6},  {"rad", "deg", HS_DEG}, {"rad/s", "deg/s", HS_DEG}, {"m", "mm", 1e3},
+    {"m/s", "mm/s", 1e3}, {"m^3/s", "L/min", 6e4},      {"m^3", "L", 1e3},             {"m^3/rev", "cm^3/rev", 1e6},
+};
+
+/* The unit of row (signal k, statistic c) of the summary and the factor from the stored SI
+ * value: s for t_max, else the signal's in the units of the field (si: as stored; "-" for a
+ * count or a ratio). */
+static const char *row_unit(const hsr_info *I, int k, int c, int si, double *factor)
 {
+    const char *u = I->sunit && I->sunit[k] && I->sunit[k][0] ? I->sunit[k] : "-";
+    size_t j;
+    *factor = 1.0;
     if (I->col[c] == HS_STAT_TMAX) return "s";
-    return I->sunit && I->sunit[k] && I->sunit[k][0] ? I->sunit[k] : "-";
+    for (j = 0; !si && j < sizeof k_eng / sizeof k_eng[0]; ++j)
+        if (!strcmp(u, k_eng[j].si)) {
+            *factor = k_eng[j].k;
+            return k_eng[j].shown;
+        }
+    return u;
 }
 
 static double shown_value(double v, double scale)
@@ -1331,11 +1352,12 @@ static double shown_value(double v, double scale)
 static void print_table(const hs_results *r, FILE *f, const double *ens, const ens_counts *E)
 {
     const hsr_info *I = &r->I;
-    int k, c, b, w = 6, uw = 4, first = 1;
+    int k, c, b, w = 6, uw = 4, first = 1, si = r->report_si;
+    double fk;
     for (k = 0; k < I->nsig; ++k) {
         if ((int)strlen(I->sname[k]) > w) w = (int)strlen(I->sname[k]);
         for (c = 0; c < I->ncol; ++c)
-            if ((int)strlen(row_unit(I, k, c)) > uw) uw = (int)strlen(row_unit(I, k, c));
+            if ((int)strlen(row_unit(I, k, c, si, &fk)) > uw) uw = (int)strlen(row_unit(I, k, c, si, &fk));
     }
     fprintf(f, "ensemble: %ld instances, %ld finished, %ld failed", r->nrun, E->ok, E->failed);
     /* per failure bit: an instance may carry several, so the counts may add up to more */
@@ -1357,7 +1379,7 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         fputs("); see /status and docs/results-format.md\n", f);
     }
     if (I->nsig == 0 || I->ncol == 0) return;
-    /* each row in its own SI unit: the signal's, s for t_max (a time) */
+    /* each row in its own unit: the signal's in the units of the field (or SI), s for t_max */
     fprintf(f, "  %-*s %-6s %13s %13s %13s  %-*s  quantiles on %s\n", w, "signal", "stat", "5%", "50%",
             "95%", uw, "unit", r->quant_on ? r->quant_on : "host");
     for (k = 0; k < I->nsig; ++k) {
@@ -1371,10 +1393,11 @@ static void print_table(const hs_results *r, FILE *f, const double *ens, const e
         }
         for (c = 0; c < I->ncol; ++c) {
             const double *e = ens + ((long)k * I->ncol + c) * 3;
+            const char *u = row_unit(I, k, c, si, &fk);
             double sc = I->col[c] == HS_STAT_TMAX ? 0.0 : scale;
             fprintf(f, "  %-*s %-6s %13.6g %13.6g %13.6g  %s\n", w, c ? "" : I->sname[k],
-                    hsr_stat_name[I->col[c]], shown_value(e[0], sc), shown_value(e[1], sc),
-                    shown_value(e[2], sc), row_unit(I, k, c));
+                    hsr_stat_name[I->col[c]], fk * shown_value(e[0], sc), fk * shown_value(e[1], sc),
+                    fk * shown_value(e[2], sc), u);
         }
     }
 }
@@ -1394,6 +1417,11 @@ static int rename_csv(hs_results *r, int ok, hs_error *err)
     if (!ok || rc) remove(tmp);
     free(tmp);
     return rc;
+}
+
+void hs_results_report_si(hs_results *r, int si)
+{
+    if (r) r->report_si = si;
 }
 
 int hs_results_finish(hs_results *r, void *fv, hs_error *err)

@@ -283,6 +283,7 @@ static int run_finish(const hs_run_plan *p, const hs_model_desc *md, const hs_ru
     }
     {
         double el = hs_now_s() - t0;
+        hs_results_report_si(res, o->si);
         rc = hs_results_finish(res, o->report, err);
         if (!rc) {
             long ran = nrun - st->done0; /* a resumed run computed only the rest */

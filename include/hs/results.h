@@ -121,6 +121,9 @@ int hs_results_write_chunk_eig(hs_results *r, long c, const double *params, cons
  * host), writes PATH's CSV summary (PATH with .csv), renames PATH.part to PATH, prints the
  * ensemble table to f (if not NULL; its column header line ends "quantiles on WHERE"). */
 int hs_results_finish(hs_results *r, void *f /* FILE* */, hs_error *err);
+/* The table hs_results_finish prints: in the units of the field (MPa, deg, mm, L/min; si 0,
+ * the default) or in SI as stored (si 1). The file and the CSV are SI either way. */
+void hs_results_report_si(hs_results *r, int si);
 void hs_results_close(hs_results *r);
 
 /* Reads instance i's swept parameter values and names from a results file (for

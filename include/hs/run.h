@@ -22,6 +22,7 @@ typedef struct hs_run_opts {
     long batch; /* instances per backend call, whole chunks (0: gpu 131072, else one chunk) */
     int progress; /* 0: never, 1: when stderr is a terminal, 2: always */
     FILE *report; /* where the summary goes (stdout) */
+    int si; /* the summary in SI units (0: MPa, deg, mm, L/min) */
 } hs_run_opts;
 
 /* The sweep's simulation overrides (t_end, dt, newton) applied to the model, checked against

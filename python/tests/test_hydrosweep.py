@@ -559,3 +559,32 @@ def test_plot_si_option(tmp_path):
                          "-o", str(tmp_path / "si.png")]) == 0
     assert (tmp_path / "si.png").stat().st_size > 0 and hs.plot.SI is False
     r.close()
+
+
+def test_cli_table_in_the_units_of_the_field(tmp_path):
+    """`hydrosweep run` prints the ensemble table in the units of Results.summary (MPa, deg,
+    mm, L/min; --si: SI as stored), with the same values to its 6 digits: the C table
+    (host/results/results.c k_eng) and results.ENGINEERING agree."""
+    if not EXE:
+        pytest.skip("HS_EXE not set")
+    sweep = os.path.join(ROOT, "tests", "data", "sweep_small.yaml")
+    for si in (False, True):
+        out = subprocess.run([EXE, "run", sweep, "-n", "8", "-b", "cpu", "-o", str(tmp_path / "t.h5"),
+                              "--no-progress"] + (["--si"] if si else []),
+                             capture_output=True, text=True, check=True).stdout
+        s = hs.open_results(tmp_path / "t.h5").summary(si=si)
+        rows, sig = {}, None
+        for line in out.splitlines():
+            f = line.split()
+            if line.startswith("  ") and not line.startswith("  signal") and len(f) in (5, 6):
+                if len(f) == 6:
+                    sig = f.pop(0)
+                rows[(sig, f[0])] = ([float(v) for v in f[1:4]], f[4])
+        assert len(rows) == len(s) > 0, (out, s)
+        for (sg, st), (vals, unit) in rows.items():
+            want = s.loc[(sg, st)]
+            assert unit == want["unit"], (sg, st, unit, want["unit"])
+            # %.6g: half a unit in the 6th digit; round-off-sized values print as 0
+            assert vals == pytest.approx([want["5%"], want["50%"], want["95%"]], rel=6e-6, abs=1e-10), (sg, st)
+        units = {u for _, u in rows.values()}
+        assert ("Pa" in units) == si and ("MPa" in units) == (not si), units

@@ -200,7 +200,7 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, const char *c
                 "extern \"C\" void hs_emul_tramp_" + k +
                 "(int mode, const unsigned *thr, void **args, void **out, hs_emul_check_fn chk, hs_emul_check_fn chk_out)\n"
                 "{\n    hs_emul_tramp_" + k + "_(" + k + ", mode, thr, args, out, chk, chk_out);\n}\n";
-    if (hs_cc_shared(text.c_str(), HS_EMUL_CXX, args, ".cpp", path, sizeof path, &cached, &err)) {
+    if (hs_cc_shared(text.c_str(), HS_EMUL_CXX, args, ".cpp", NULL, path, sizeof path, &cached, &err)) {
         prog->log = std::string("emulated NVRTC (host C++ compiler): ") + err.msg;
         return NVRTC_ERROR_COMPILATION;
     }
