@@ -18,9 +18,9 @@
 #include "hs_model_derive.h"
 #include "hs_rules.h"
 
-#define HS_MAX_OUT 32 /* recorded signals */
-#define HS_MAX_TRAJ 8 /* signals with trajectories */
-#define HS_MAX_SWEEP 32 /* swept parameters */
+#define HS_MAX_OUT 64 /* recorded signals */
+#define HS_MAX_TRAJ 16 /* signals with trajectories */
+#define HS_MAX_SWEEP 64 /* swept parameters */
 
 /* What a recorded signal is: the same quantities as the columns of `hydrosweep simulate`. */
 enum hs_sig_kind {
@@ -86,6 +86,9 @@ typedef struct hs_override_spec {
     unsigned long offset[HS_MAX_SWEEP]; /* (n) byte offsets into hs_model */
     int is_int[HS_MAX_SWEEP]; /* (n) enumeration stored as int */
 } hs_override_spec;
+/* A GPU build keeps the model block and the output spec in constant memory (64 KiB; the
+ * specialised engine's own tables take the rest): the HS_MAX_* sizes must leave room. */
+typedef char hs_check_constant_memory[sizeof(hs_model) + sizeof(hs_output_spec) <= 56 * 1024 ? 1 : -1];
 
 /* Number of trajectory samples: steps 0, k, 2k, ... up to nsteps (the last step always). */
 HS_HD static inline long hs_traj_count(long nsteps, int every)

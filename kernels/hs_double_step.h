@@ -41,12 +41,12 @@
 #define HS_DS_REPART 0.5
 
 /* The indices of the set bits of mask below n, ascending, into idx; returns their count. */
-HS_HD static inline int hs_ds_index(unsigned int mask, int n, int *idx)
+HS_HD static inline int hs_ds_index(hs_ds_mask mask, int n, int *idx)
 {
     int i, k = 0;
     HS_UNROLL
     for (i = 0; i < n; ++i)
-        if ((mask >> i) & 1u) idx[k++] = i;
+        if ((mask >> i) & (hs_ds_mask)1) idx[k++] = i;
     return k;
 }
 
@@ -54,7 +54,7 @@ HS_HD static inline int hs_ds_index(unsigned int mask, int n, int *idx)
  * eq. 15): the pivots' columns are the dependent coordinates (*dep), their rows the
  * constraint equations that fix them (*row). Returns the rank r and the product of the pivots'
  * magnitudes, |det| of the chosen r x r block, in *det. */
-HS_HD static inline int hs_ds_pivots(const hs_mview *m, const double *J, unsigned int *dep, unsigned int *row,
+HS_HD static inline int hs_ds_pivots(const hs_mview *m, const double *J, hs_ds_mask *dep, hs_ds_mask *row,
                                      double *det)
 {
     int nc = HS_N(m, ncon), n = HS_N(m, nz), i, j, k, r = 0, rp[HS_CAP_CON], cp[HS_CAP_Z];
@@ -64,7 +64,7 @@ HS_HD static inline int hs_ds_pivots(const hs_mview *m, const double *J, unsigne
         for (j = 0; j < n; ++j) A[i * HS_CAP_Z + j] = J[i * HS_CAP_Z + j];
     }
     for (j = 0; j < n; ++j) cp[j] = j;
-    *dep = *row = 0u;
+    *dep = *row = (hs_ds_mask)0;
     for (k = 0; k < nc && k < n; ++k) {
         int pi = k, pj = k, t;
         double amax = -1.0, piv;
@@ -87,8 +87,8 @@ HS_HD static inline int hs_ds_pivots(const hs_mview *m, const double *J, unsigne
         cp[pj] = t;
         piv = A[rp[k] * HS_CAP_Z + cp[k]];
         d *= fabs(piv);
-        *dep |= 1u << cp[k];
-        *row |= 1u << rp[k];
+        *dep |= (hs_ds_mask)1 << cp[k];
+        *row |= (hs_ds_mask)1 << rp[k];
         ++r;
         for (i = k + 1; i < nc; ++i) {
             double l = A[rp[i] * HS_CAP_Z + cp[k]] / piv;
@@ -269,11 +269,11 @@ HS_HD static inline int hs_ds_tangent(const hs_mview *m, const hs_state *s, doub
  * when Phi_z has no rank at all at t = 0. */
 HS_HD static inline int hs_ds_partition(const hs_mview *m, hs_state *s, const hs_work *w, int first)
 {
-    unsigned int dep, row;
+    hs_ds_mask dep, row;
     double dbest, dcur = 1.0;
     int r = hs_ds_pivots(m, w->J, &dep, &row, &dbest), k, nd;
     if (first) {
-        s->ds_dep = (unsigned short)dep;
+        s->ds_dep = (hs_ds_zmask)dep;
         s->ds_row = row;
         s->ds_repart = 0;
         return r > 0 ? 0 : -1;
@@ -285,7 +285,7 @@ HS_HD static inline int hs_ds_partition(const hs_mview *m, hs_state *s, const hs
     }
     for (k = 0; k < nd; ++k) dcur *= fabs(HS_LU_PIVOT(w->L, HS_CAP_Z, k));
     if (nd == r && !(dcur < HS_DS_REPART * dbest)) return 0;
-    s->ds_dep = (unsigned short)dep;
+    s->ds_dep = (hs_ds_zmask)dep;
     s->ds_row = row;
     if (s->ds_repart < 65535u) s->ds_repart = (unsigned short)(s->ds_repart + 1u);
     return 1;

@@ -24,28 +24,33 @@
 #endif
 #define HS_RESTRICT __restrict__
 
-/* Fixed maximum sizes, checked when a model is loaded (host/model/model_load.c). They size the
- * per-instance work arrays, which live on the stack (CPU) or in local memory (GPU). */
-#define HS_MAX_BODIES 16 /* bodies of the spanning tree (one joint each) */
+/* Maximum sizes, checked when a model is loaded (host/model/model_load.c). They lay out the
+ * model block (hs_model), which the host, the generic engine and every specialised build
+ * share, and which a GPU build keeps in constant memory (64 KiB with the output spec: the
+ * static assertion in kernels/hs_batch.h). They are not what limits a model's speed: a
+ * specialised build sizes its per-instance arrays by the model (HS_CAP_* below), so a small
+ * model's frame does not grow with these. Chosen above a six-section loader crane (issue 48:
+ * 32 bodies, 48 volumes, 16 valves, 12 cylinders, 32 components, 64 recorded signals). */
+#define HS_MAX_BODIES 32 /* bodies of the spanning tree (one joint each; bit masks: 32 at most) */
 #define HS_MAX_Z HS_MAX_BODIES /* relative joint coordinates */
-#define HS_MAX_CUTS 8 /* cut joints closing loops */
-#define HS_MAX_CON 32 /* scalar constraint equations of all cut joints */
-#define HS_MAX_POINTS 32 /* named points */
-#define HS_MAX_LOADS 16 /* external forces/torques */
-#define HS_MAX_SIGNALS 32 /* piecewise-linear time functions */
+#define HS_MAX_CUTS 16 /* cut joints closing loops */
+#define HS_MAX_CON 64 /* scalar constraint equations of all cut joints */
+#define HS_MAX_POINTS 64 /* named points */
+#define HS_MAX_LOADS 32 /* external forces/torques */
+#define HS_MAX_SIGNALS 64 /* piecewise-linear time functions */
 #define HS_MAX_KNOTS 256 /* knots of all signals together */
-#define HS_MAX_VOLS 12 /* hydraulic volumes (pressure states) */
-#define HS_MAX_SRCS 6 /* constant-pressure sources (pumps, tanks) */
-#define HS_MAX_THR 8 /* throttle valves */
-#define HS_MAX_DCV 4 /* 4/3 directional control valves */
-#define HS_MAX_CYLS 4 /* double-acting cylinders */
-#define HS_MAX_CMP 8 /* components of hydraulics.components (kernels/hs_components.h) */
-#define HS_MAX_MOT 4 /* of which hydraulic motors */
-#define HS_MAX_FS (2 * HS_MAX_CYLS + 8) /* friction states (LuGre: 1, modified LuGre: 2 each) and
-                                          the components' states (a poppet, a swash plate, a
-                                          hose's segment velocities) */
+#define HS_MAX_VOLS 48 /* hydraulic volumes (pressure states) */
+#define HS_MAX_SRCS 12 /* constant-pressure sources (pumps, tanks) */
+#define HS_MAX_THR 24 /* throttle valves */
+#define HS_MAX_DCV 16 /* 4/3 directional control valves (a pump's LS mask: 32 at most) */
+#define HS_MAX_CYLS 12 /* double-acting cylinders */
+#define HS_MAX_CMP 32 /* components of hydraulics.components (kernels/hs_components.h) */
+#define HS_MAX_MOT 8 /* of which hydraulic motors */
+#define HS_MAX_FS (2 * HS_MAX_CYLS + 24) /* friction states (LuGre: 1, modified LuGre: 2 each) and
+                                            the components' states (a poppet, a swash plate, a
+                                            hose's segment velocities) */
 #define HS_MAX_FP 16 /* friction parameters per cylinder */
-#define HS_MAX_X 40 /* Newton unknowns of one instance: z, p, friction states */
+#define HS_MAX_X 128 /* Newton unknowns of one instance: z, p, friction states */
 
 /* Capacities of the per-instance arrays (hs_state, hs_work and their parts): the HS_MAX_*
  * limits, unless a specialised build (host/engine/kernel_spec.c) sets them to one model's sizes
@@ -60,7 +65,7 @@
 #define HS_CAP_CYLS HS_MAX_CYLS
 #define HS_CAP_FS HS_MAX_FS
 #define HS_CAP_X HS_MAX_X
-#define HS_CAP_OUT 32 /* recorded signals (HS_MAX_OUT of hs_batch.h) */
+#define HS_CAP_OUT 64 /* recorded signals (HS_MAX_OUT of hs_batch.h) */
 #endif
 /* hydraulic motors (hs_hyd's speeds and torques, hs_state's work): a specialised build
  * without motors sets 0 and leaves them out of its frame */

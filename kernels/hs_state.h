@@ -59,6 +59,19 @@
  * in, dissipated, stored in the fluid. */
 enum { HS_PW_IN = 0, HS_PW_LOSS = 1, HS_PW_STORE = 2, HS_NPW = 3 };
 
+/* The double-step partition's bit masks (hs_double_step.h), as narrow as the build's sizes
+ * allow: a seed model's (nz <= 16, ncon <= 32) stay 4 + 2 B, as before the sizes grew. */
+#if HS_CAP_CON <= 32 && HS_CAP_Z <= 32
+typedef unsigned int hs_ds_mask;
+#else
+typedef unsigned long long hs_ds_mask;
+#endif
+#if HS_CAP_Z <= 16
+typedef unsigned short hs_ds_zmask;
+#else
+typedef unsigned int hs_ds_zmask;
+#endif
+
 typedef struct hs_state {
     double t; /* time reached: step * dt, t_end, or a signal knot inside a step (hs_step_span);
                  never accumulated, so switching times are exact */
@@ -92,11 +105,11 @@ typedef struct hs_state {
     /* the double-step formulation's partition (hs_double_step.h; 0 with the penalty one), in 8 B:
      * the seed 003 four-bar's state then stays within the 256 B per thread that the specialised
      * GPU kernel keeps in shared memory (hs_spec_entry.h) */
-    unsigned int ds_row; /* bit e set when constraint row e fixes the dependent coordinates */
-    unsigned short ds_dep; /* bit i set when z_i is a dependent coordinate (HS_MAX_Z <= 16) */
+    hs_ds_mask ds_row; /* bit e set when constraint row e fixes the dependent coordinates */
+    hs_ds_zmask ds_dep; /* bit i set when z_i is a dependent coordinate */
     unsigned short ds_repart; /* partitions chosen again since t = 0 (saturates at 65535) */
 } hs_state;
-typedef char hs_check_ds_dep[HS_MAX_Z <= 16 ? 1 : -1];
+typedef char hs_check_ds_dep[HS_CAP_Z <= 32 && HS_CAP_CON <= 64 ? 1 : -1];
 
 /* A co-simulated instance's exchange data (kernels/hs_cosim.h): the communicated history of
  * the mechanics' outputs that the hydraulics extrapolates, the inputs each side holds over the

@@ -23,7 +23,7 @@ static void test_pivots(void)
 {
     hs_model m;
     double J[HS_CAP_CON * HS_CAP_Z], det;
-    unsigned int dep, row;
+    hs_ds_mask dep, row;
     int r;
     memset(&m, 0, sizeof m);
     m.nz = 3;
@@ -35,13 +35,25 @@ static void test_pivots(void)
     J[1 * HS_CAP_Z + 2] = 3;
     r = hs_ds_pivots(&m, J, &dep, &row, &det);
     CHECK(r == 2 && dep == 6u && row == 3u && fabs(det - 6.0) < 1e-15,
-          "full pivoting: rank %d, dependent mask %u (6), rows %u (3), |det| %.17g (6)", r, dep, row, det);
+          "full pivoting: rank %d, dependent mask %u (6), rows %u (3), |det| %.17g (6)", r, (unsigned)dep,
+          (unsigned)row, det);
     J[1 * HS_CAP_Z + 0] = 2; /* row 1 = 2 row 0 */
     J[1 * HS_CAP_Z + 1] = 4;
     J[1 * HS_CAP_Z + 2] = 0;
     r = hs_ds_pivots(&m, J, &dep, &row, &det);
     CHECK(r == 1 && dep == 2u && row == 2u && fabs(det - 4.0) < 1e-15,
-          "a redundant row: rank %d (1), dependent %u (2), row %u (2), |det| %g (4)", r, dep, row, det);
+          "a redundant row: rank %d (1), dependent %u (2), row %u (2), |det| %g (4)", r, (unsigned)dep,
+          (unsigned)row, det);
+    /* the masks span every row and coordinate the sizes allow (HS_MAX_CON 64, HS_MAX_Z 32):
+     * the pivot in row 40 and column 31 sets bits 40 and 31 */
+    m.nz = HS_CAP_Z;
+    m.ncon = 41;
+    memset(J, 0, sizeof J);
+    J[40 * HS_CAP_Z + HS_CAP_Z - 1] = 5.0;
+    r = hs_ds_pivots(&m, J, &dep, &row, &det);
+    CHECK(r == 1 && dep == (hs_ds_mask)1 << (HS_CAP_Z - 1) && row == (hs_ds_mask)1 << 40 && det == 5.0,
+          "row 40, column %d: rank %d, masks %llx %llx", HS_CAP_Z - 1, r, (unsigned long long)dep,
+          (unsigned long long)row);
 }
 
 /* Runs m from its initial state for n steps; the largest |Phi| (holonomic rows) and

@@ -559,8 +559,12 @@ static void test_errors(void)
     for (k = 0; k <= HS_MAX_VOLS; ++k)
         used += (size_t)snprintf(big + used, sizeof big - used,
                                  "    - {name: v%d, V: 1 L, B: 1 GPa}\n", k);
-    expect_error("too many volumes", big, HS_ERR_LIMIT, 7 + HS_MAX_VOLS, 7,
-                 "hydraulics.volumes[12]", "too many volumes: 13 (HS_MAX_VOLS is 12)");
+    {
+        char key[40], msg[80];
+        snprintf(key, sizeof key, "hydraulics.volumes[%d]", HS_MAX_VOLS);
+        snprintf(msg, sizeof msg, "too many volumes: %d (HS_MAX_VOLS is %d)", HS_MAX_VOLS + 1, HS_MAX_VOLS);
+        expect_error("too many volumes", big, HS_ERR_LIMIT, 7 + HS_MAX_VOLS, 7, key, msg);
+    }
     CHECK(g_d->param == NULL && g_d->text == NULL, "failed load holds no memory");
 }
 

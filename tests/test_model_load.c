@@ -365,14 +365,21 @@ static void test_errors(void)
     for (k = 0; k <= HS_MAX_BODIES; ++k)
         used += (size_t)sprintf(big + used, "  - {name: b%d, shape: point, mass: 1}\n", k);
     sprintf(big + used, "joints: []\n");
-    expect_error("too many bodies", big, HS_ERR_LIMIT, 3 + HS_MAX_BODIES, 5, "bodies[16]",
-                 "too many bodies: 17 (HS_MAX_BODIES is 16)");
-    /* 7 revolute cuts need 35 > HS_MAX_CON = 32 equations: the seventh is reported */
-    used = (size_t)sprintf(big, A1 "cuts:\n");
-    for (k = 0; k < 7; ++k)
-        used += (size_t)sprintf(big + used,
-                                "  - {name: c%d, type: revolute, body_a: a, body_b: ground}\n", k);
-    expect_error("too many equations", big, HS_ERR_LIMIT, 12, 5, "cuts[6]", "HS_MAX_CON is 32");
+    {
+        char key[32], msg[80];
+        snprintf(key, sizeof key, "bodies[%d]", HS_MAX_BODIES);
+        snprintf(msg, sizeof msg, "too many bodies: %d (HS_MAX_BODIES is %d)", HS_MAX_BODIES + 1, HS_MAX_BODIES);
+        expect_error("too many bodies", big, HS_ERR_LIMIT, 3 + HS_MAX_BODIES, 5, key, msg);
+        /* HS_MAX_CON / 5 + 1 revolute cuts (5 equations each) need more than HS_MAX_CON: the
+         * last is reported */
+        used = (size_t)sprintf(big, A1 "cuts:\n");
+        for (k = 0; k <= HS_MAX_CON / 5; ++k)
+            used += (size_t)sprintf(big + used,
+                                    "  - {name: c%d, type: revolute, body_a: a, body_b: ground}\n", k);
+        snprintf(key, sizeof key, "cuts[%d]", HS_MAX_CON / 5);
+        snprintf(msg, sizeof msg, "HS_MAX_CON is %d", HS_MAX_CON);
+        expect_error("too many equations", big, HS_ERR_LIMIT, 6 + HS_MAX_CON / 5, 5, key, msg);
+    }
     free(big);
 
     /* the formatted message */

@@ -401,10 +401,6 @@ static void test_errors(void)
         {"signal twice", O3 "outputs: {signals: [F_lift, F_lift]}\n", HS_ERR_VALUE, 3, 29, "outputs.signals[1]",
          "listed twice"},
         {"empty signals", O3 "outputs: {signals: []}\n", HS_ERR_VALUE, 3, 20, "outputs.signals", "the list is empty"},
-        {"too many trajectories",
-         O3 "outputs:\n  trajectories: {every: 5, signals: [E_kin, E_pot, "
-            "W_ext, E_balance, phi_norm, newton_iters, crank_angle, boom_angle, p_rod]}\n",
-         HS_ERR_LIMIT, 4, 119, "outputs.trajectories.signals[8]", "too many signals: 9 (HS_MAX_TRAJ is 8)"},
         {"trajectories without signals", O3 "outputs:\n  trajectories: {every: 5}\n", HS_ERR_SCHEMA, 4, 17,
          "outputs.trajectories.signals", "required key is missing"},
         {"trajectories every", O3 "outputs:\n  trajectories: {every: 0, signals: [p_rod]}\n", HS_ERR_VALUE, 4, 25,
@@ -413,7 +409,7 @@ static void test_errors(void)
          "must be one of: min, max, final, mean, rms, t_max"},
         {"outputs key", O3 "outputs: {signal: [p_rod]}\n", HS_ERR_SCHEMA, 3, 11, "outputs.signal",
          "unknown key (allowed here: signals, statistics"}};
-    char big[4096];
+    char big[4096], key[48], msg[80];
     size_t used;
     int k;
     expect_errors(cases, sizeof cases / sizeof cases[0]);
@@ -421,13 +417,22 @@ static void test_errors(void)
     used = (size_t)snprintf(big, sizeof big, I3 "parameters:\n");
     for (k = 0; k <= HS_MAX_SWEEP; ++k)
         used += (size_t)snprintf(big + used, sizeof big - used, "  p%d: {values: [1]}\n", k);
-    expect_error("too many parameters", big, HS_ERR_LIMIT, 4 + HS_MAX_SWEEP, 3, "parameters.p32",
-                 "too many swept parameters: 33 (HS_MAX_SWEEP is 32)");
+    snprintf(key, sizeof key, "parameters.p%d", HS_MAX_SWEEP);
+    snprintf(msg, sizeof msg, "too many swept parameters: %d (HS_MAX_SWEEP is %d)", HS_MAX_SWEEP + 1, HS_MAX_SWEEP);
+    expect_error("too many parameters", big, HS_ERR_LIMIT, 4 + HS_MAX_SWEEP, 3, key, msg);
     used = (size_t)snprintf(big, sizeof big, O3 "outputs:\n  signals:\n");
     for (k = 0; k <= HS_MAX_OUT; ++k)
         used += (size_t)snprintf(big + used, sizeof big - used, "    - s%d\n", k);
-    expect_error("too many signals", big, HS_ERR_LIMIT, 5 + HS_MAX_OUT, 7, "outputs.signals[32]",
-                 "too many signals: 33 (HS_MAX_OUT is 32)");
+    snprintf(key, sizeof key, "outputs.signals[%d]", HS_MAX_OUT);
+    snprintf(msg, sizeof msg, "too many signals: %d (HS_MAX_OUT is %d)", HS_MAX_OUT + 1, HS_MAX_OUT);
+    expect_error("too many signals", big, HS_ERR_LIMIT, 5 + HS_MAX_OUT, 7, key, msg);
+    /* one trajectory beyond HS_MAX_TRAJ: the first one past it is reported */
+    used = (size_t)snprintf(big, sizeof big, O3 "outputs:\n  trajectories:\n    every: 5\n    signals:\n");
+    for (k = 0; k <= HS_MAX_TRAJ; ++k)
+        used += (size_t)snprintf(big + used, sizeof big - used, "      - s%d\n", k);
+    snprintf(key, sizeof key, "outputs.trajectories.signals[%d]", HS_MAX_TRAJ);
+    snprintf(msg, sizeof msg, "too many signals: %d (HS_MAX_TRAJ is %d)", HS_MAX_TRAJ + 1, HS_MAX_TRAJ);
+    expect_error("too many trajectories", big, HS_ERR_LIMIT, 7 + HS_MAX_TRAJ, 9, key, msg);
 #undef O3
 #undef G3
 #undef P3
