@@ -85,10 +85,14 @@
 
 /* Loops over model sizes: in a specialised build the sizes are compile-time constants and
  * these loops are unrolled whole, so that every index is a constant and small arrays live in
- * registers; elsewhere (runtime sizes) the compiler decides. */
-#if defined(HS_SPEC) && (defined(__CUDA_ARCH__) || defined(__clang__))
+ * registers; elsewhere (runtime sizes) the compiler decides. A large model's build
+ * (HS_SPEC_ROLLED: more Newton unknowns than HS_SPEC_UNROLL_MAX_X, host/engine/kernel_spec.c)
+ * leaves them to the compiler too: unrolled whole, its dense LU alone would be nx^3/3 copies
+ * of the update (170 000 at nx = 80), which NVRTC does not compile in ten minutes, and its
+ * arrays do not fit in registers anyway. */
+#if defined(HS_SPEC) && !defined(HS_SPEC_ROLLED) && (defined(__CUDA_ARCH__) || defined(__clang__))
 #define HS_UNROLL _Pragma("unroll")
-#elif defined(HS_SPEC) && defined(__GNUC__) && !defined(__CUDACC__)
+#elif defined(HS_SPEC) && !defined(HS_SPEC_ROLLED) && defined(__GNUC__) && !defined(__CUDACC__)
 #define HS_UNROLL _Pragma("GCC unroll 64")
 #else
 #define HS_UNROLL

@@ -29,8 +29,12 @@
 /* The shared model (HS_D of every member that does not vary reads it) and output spec: read
  * by every thread of a warp at the same address, which the constant cache broadcasts. (Names
  * at namespace scope are not mangled: the host finds them as they are.) */
-#if defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+#if (defined(__CUDACC__) || defined(HS_SPEC_EMUL)) && !defined(HS_SPEC_BASE_GLOBAL)
 __constant__ hs_model hs_spec_base;
+#elif defined(__CUDACC__) || defined(HS_SPEC_EMUL)
+/* a large model (host/engine/kernel_spec.c, HS_SPEC_CONST_BUDGET): its tables fill the
+ * constant bank, and the block is read through the caches from global memory */
+__device__ hs_model hs_spec_base;
 #else
 static hs_model hs_spec_base;
 #endif

@@ -216,10 +216,17 @@ int hs_cli_info(int argc, char **argv)
         printf("cylinders:        %d (friction states: %d)\n", m->ncyl, nf);
         if (m->ncmp > 0) {
             printf("components:       %d (", m->ncmp);
-            for (k = 0; k < m->ncmp; ++k) {
-                printf("%s%s %s", k ? ", " : "", d->cmp_name[k], hs_cmp_type_names[m->cmp_type[k]]);
-                ns += m->cmp_dyn[k];
-            }
+            for (k = 0; k < m->ncmp; ++k) ns += m->cmp_dyn[k];
+            if (m->ncmp <= 8) /* by name; a machine's many by type */
+                for (k = 0; k < m->ncmp; ++k)
+                    printf("%s%s %s", k ? ", " : "", d->cmp_name[k], hs_cmp_type_names[m->cmp_type[k]]);
+            else
+                for (int t = 0, first = 1; t < HS_CMP_COUNT; ++t) {
+                    int c = 0;
+                    for (k = 0; k < m->ncmp; ++k) c += m->cmp_type[k] == t;
+                    if (c) printf("%s%d %s", first ? "" : ", ", c, hs_cmp_type_names[t]);
+                    first &= !c;
+                }
             printf("; states: %d)\n", ns);
         }
     }
@@ -251,6 +258,13 @@ int hs_cli_info(int argc, char **argv)
             printf(")\n");
         }
     }
+    /* the sizes against the model block's layout (kernels/hs_hd.h); the per-instance frame of
+     * the specialised engine follows the model itself (`hydrosweep kernel` reports it) */
+    printf("limits:           bodies %d/%d, volumes %d/%d, sources %d/%d, throttles %d/%d, valves %d/%d, "
+           "cylinders %d/%d, components %d/%d, signals %d/%d, knots %d/%d, unknowns %d/%d (HS_MAX_*)\n",
+           m->nbody, HS_MAX_BODIES, m->nvol, HS_MAX_VOLS, m->nsrc, HS_MAX_SRCS, m->nthr, HS_MAX_THR, m->ndcv,
+           HS_MAX_DCV, m->ncyl, HS_MAX_CYLS, m->ncmp, HS_MAX_CMP, m->nsignal, HS_MAX_SIGNALS, m->nknot,
+           HS_MAX_KNOTS, m->nx, HS_MAX_X);
     printf("parameters:       %d\n\n", d->nparam);
     hs_cli_warn_implausible("info", d, "");
 

@@ -119,6 +119,7 @@ typedef struct sbuf {
     char *p;
     size_t n, cap;
     int oom;
+    size_t cbytes; /* bytes of the constant tables emitted (HS_SPEC_CONST) */
 } sbuf;
 
 static void sb_printf(sbuf *b, const char *fmt, ...)
@@ -234,6 +235,7 @@ static void emit_double_const(sbuf *b, const hs_field *f, const hs_model *m)
         sb_printf(b, ")\n");
         return;
     }
+    b->cbytes += (size_t)n * (size_t)(f->inner > 1 ? f->inner : 1) * sizeof(double);
     sb_printf(b, "static HS_SPEC_CONST double hs_spec_c_%s[%d]", f->name, n);
     if (f->inner > 1) sb_printf(b, "[%d]", f->inner);
     sb_printf(b, " = {");
@@ -325,6 +327,8 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
               "#define HS_CAP_OUT %d\n#define HS_CAP_BALL %d\n#define HS_CAP_MOT %d\n",
               max1(m->nbody), max1(m->nz), max1(m->ncon), max1(m->nvol), max1(m->ndcv), max1(m->ncyl),
               max1(m->nfs), max1(m->nx), max1(out->nsig), has_ball(m), m->nmot);
+    /* a large model's loops are not unrolled whole (kernels/hs_hd.h, HS_UNROLL) */
+    if (m->nx > HS_SPEC_UNROLL_MAX_X) sb_printf(&b, "#define HS_SPEC_ROLLED 1\n");
     /* the hydraulic energy audit (kernels/hs_energy.h) only where a signal records it */
     sb_printf(&b, "#define HS_AUDIT_ON %d\n", wants_audit(out));
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
@@ -386,6 +390,10 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
                   sp->varn[k], off);
         off += sp->varn[k];
     }
+    /* the model block beside the tables in the GPU's 64 KiB of constant memory, or, for a
+     * large model whose tables fill it, in global memory (kernels/hs_spec_entry.h) */
+    if (b.cbytes + sizeof(hs_model) + sizeof(hs_output_spec) > HS_SPEC_CONST_BUDGET)
+        sb_printf(&b, "#define HS_SPEC_BASE_GLOBAL 1 /* %zu B of tables */\n", b.cbytes);
     sb_printf(&b, "    (void)var;\n    (void)n;\n    (void)i;\n    (void)m;\n}\n\n#include \"hs_spec_entry.h\"\n");
     if (b.oom) {
         free(b.p);

@@ -58,6 +58,17 @@ int hs_field_count(const hs_field *f, const hs_model *m);
  * 48 KB of a block; at ~255 registers per thread four blocks fill an SM either way. */
 #define HS_SPEC_BLOCK 64
 
+/* Above this many Newton unknowns the specialised engine's loops are left rolled
+ * (HS_SPEC_ROLLED, kernels/hs_hd.h): every shipped seed model has at most 11, and their
+ * builds stay as they were; the 80 of tests/data/gen_limits_model.py's model build in
+ * seconds instead of minutes. */
+#define HS_SPEC_UNROLL_MAX_X 24
+
+/* The bytes of constant memory the model block, the output spec and a build's tables may
+ * take together (64 KiB on every CUDA GPU, less a margin); beyond, the model block goes to
+ * global memory (HS_SPEC_BASE_GLOBAL, kernels/hs_spec_entry.h). */
+#define HS_SPEC_CONST_BUDGET (60 * 1024)
+
 /* At most this many hs_model members vary per instance in one build: more than hs_model has
  * (test_kernel_spec checks), so that any sweep of doubles can be specialised. */
 #define HS_SPEC_MAX_VAR 256
