@@ -50,6 +50,13 @@ enum hs_sig_kind {
     HS_SIG_WIN, /* the hydraulic energy audit (hs_energy.h): energy taken in by the circuit */
     HS_SIG_WLOSS, /* energy dissipated by its elements, seal friction and end stops */
     HS_SIG_EFLUID, /* energy stored in the fluid since t = 0 */
+    HS_SIG_QTHR, /* a throttle's flow, m^3/s (index: throttle; hs_energy.h hs_element_signal) */
+    HS_SIG_PTHR, /* its dissipated power, W */
+    HS_SIG_QA, /* a valve section's flow into its port A (index: valve) */
+    HS_SIG_QB, /* into its port B */
+    HS_SIG_PVAL, /* its dissipated power */
+    HS_SIG_QCMP, /* a component's flow from -> to (index: component) */
+    HS_SIG_PCMP, /* its dissipated power */
     HS_SIG_COUNT
 };
 
@@ -283,6 +290,15 @@ HS_HD static inline double hs_signal_value(const hs_mview *m, const hs_state *s,
     case HS_SIG_WIN: return s->W_hyd[HS_PW_IN];
     case HS_SIG_WLOSS: return s->W_hyd[HS_PW_LOSS];
     case HS_SIG_EFLUID: return s->W_hyd[HS_PW_STORE];
+#endif
+#if HS_FLOWS_ON
+    case HS_SIG_QTHR:
+    case HS_SIG_PTHR:
+    case HS_SIG_QA:
+    case HS_SIG_QB:
+    case HS_SIG_PVAL:
+    case HS_SIG_QCMP:
+    case HS_SIG_PCMP: return hs_element_signal(m, s, r.kind - HS_SIG_QTHR, r.index);
 #endif
 #if HS_COSIM_ON
     case HS_SIG_PRES: return o->P_res[r.index];

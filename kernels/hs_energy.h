@@ -40,6 +40,70 @@ HS_HD static inline void hs_audit_flow(const hs_mview *m, const double *p, int a
     else P[HS_PW_IN] -= pb * Q;
 }
 
+/* Throttle i's flow a -> b at pressures p, into the audit (hs_audit_flow); returns it. */
+HS_HD static inline double hs_audit_throttle(const hs_mview *m, const double *p, int i, double *qin, double *P)
+{
+    int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
+    double Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b), HS_D(m, thr_dplim)[i]);
+    hs_audit_flow(m, p, a, b, Q, qin, P);
+    return Q;
+}
+
+/* Valve section i's two open edges (P -> A, B -> T or P -> B, A -> T) at spools U, into the
+ * audit; its flows into ports A and B into *qA, *qB (hs_valve_flows). */
+HS_HD static inline void hs_audit_valve(const hs_mview *m, const double *p, const double *U, int i, double *qin,
+                                        double *P, double *qA, double *qB)
+{
+    int A = HS_I(m, dcv_A, i), B = HS_I(m, dcv_B, i);
+    hs_valve_flows(m, i, p, U, qA, qB);
+    hs_audit_flow(m, p, HS_I(m, dcv_P, i), U[i] >= 0.0 ? A : B, U[i] >= 0.0 ? *qA : *qB, qin, P);
+    hs_audit_flow(m, p, U[i] >= 0.0 ? B : A, HS_I(m, dcv_T, i), U[i] >= 0.0 ? -*qB : -*qA, qin, P);
+}
+
+/* Component i at states fs and spools U into the audit (a motor at its joint's rate wm with
+ * torque Tm); returns its flow from -> to (a hose's at its from end; an accumulator: 0, its
+ * gas is its volume's capacitance). */
+HS_HD static inline double hs_audit_component(const hs_mview *m, const double *p, const double *fs, const double *U,
+                                              double wm, double Tm, int i, double *qin, double *P)
+{
+    const double *par = HS_D(m, cmp_par)[i];
+    int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i), type = HS_I(m, cmp_type, i);
+    double rate, Q, dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
+    (void)wm;
+    (void)Tm;
+    if (type == HS_CMP_ACCUMULATOR) return 0.0;
+    if (type == HS_CMP_HOSE) { /* segment j between nodes j - 1 and j of the line */
+        double A = hs_hose_area(par), mass = HS_D(m, rho) * A * hs_hose_seg_length(par); /* per v^2 */
+        int j;
+        for (j = 1; j <= HS_I(m, cmp_dyn, i); ++j) {
+            int na = hs_hose_node(m, i, j - 1), nb = hs_hose_node(m, i, j);
+            double vj = fs[k + j - 1];
+            double ke = mass * vj * hs_hose_accel(par, HS_D(m, rho), hs_node_p(m, p, na) - hs_node_p(m, p, nb), vj);
+            hs_audit_flow(m, p, na, nb, A * vj, qin, P);
+            P[HS_PW_LOSS] -= ke; /* the oil's kinetic energy: stored */
+            P[HS_PW_STORE] += ke;
+        }
+        return A * fs[k];
+    }
+#if HS_MOT_ON
+    if (type == HS_CMP_MOTOR) { /* the hydraulic power Q dp in, the joint's T zdot out */
+        Q = hs_motor_flow(par, dp, wm);
+        hs_audit_flow(m, p, a, b, Q, qin, P);
+        P[HS_PW_LOSS] -= Tm * wm;
+        return Q;
+    }
+#endif
+    Q = hs_component_flow(m, i, p, fs, U, &rate);
+    hs_audit_flow(m, p, a, b, Q, qin, P);
+    if (hs_cmp_is_pump(type)) { /* the shaft */
+        double eps = type == HS_CMP_PUMP ? 1.0 : fs[k];
+        double shaft = eps * hs_pump_qgeo(par) * (-dp + (1.0 / par[HS_CP_PU_ETAHM] - 1.0) * fabs(dp));
+        P[HS_PW_IN] += shaft;
+        P[HS_PW_LOSS] += shaft;
+    }
+    return Q;
+}
+
 /* The audit at pressures p (nvol), component states fs (nfs) and spools U (ndcv), for the
  * geometry, forces and motor rates in o (hs_hydraulics at this state): P[HS_PW_IN, LOSS,
  * STORE], W. */
@@ -58,58 +122,51 @@ HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, 
         P[HS_PW_LOSS] += (hs_pressure_force(m, p, c) - o->F[c]) * o->sd[c];
     }
     HS_UNROLL
-    for (i = 0; i < HS_N(m, nthr); ++i)
-        hs_audit_flow(m, p, HS_I(m, thr_a, i), HS_I(m, thr_b, i),
-                      hs_orifice_flow(HS_D(m, thr_Cv)[i],
-                                      hs_node_p(m, p, HS_I(m, thr_a, i)) - hs_node_p(m, p, HS_I(m, thr_b, i)),
-                                      HS_D(m, thr_dplim)[i]),
-                      qin, P);
+    for (i = 0; i < HS_N(m, nthr); ++i) (void)hs_audit_throttle(m, p, i, qin, P);
     HS_UNROLL
-    for (i = 0; i < HS_N(m, ndcv); ++i) { /* the two open edges: P -> A, B -> T or P -> B, A -> T */
+    for (i = 0; i < HS_N(m, ndcv); ++i) {
         double qA, qB;
-        int A = HS_I(m, dcv_A, i), B = HS_I(m, dcv_B, i);
-        hs_valve_flows(m, i, p, U, &qA, &qB);
-        hs_audit_flow(m, p, HS_I(m, dcv_P, i), U[i] >= 0.0 ? A : B, U[i] >= 0.0 ? qA : qB, qin, P);
-        hs_audit_flow(m, p, U[i] >= 0.0 ? B : A, HS_I(m, dcv_T, i), U[i] >= 0.0 ? -qB : -qA, qin, P);
+        hs_audit_valve(m, p, U, i, qin, P, &qA, &qB);
     }
     HS_UNROLL
     for (i = 0; i < HS_N(m, ncmp); ++i) {
-        const double *par = HS_D(m, cmp_par)[i];
-        int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i), type = HS_I(m, cmp_type, i);
-        double rate, dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
-        if (type == HS_CMP_ACCUMULATOR) continue; /* its gas: its volume's capacitance */
-        if (type == HS_CMP_HOSE) { /* segment j between nodes j - 1 and j of the line */
-            double A = hs_hose_area(par), mass = HS_D(m, rho) * A * hs_hose_seg_length(par); /* per v^2 */
-            int j;
-            for (j = 1; j <= HS_I(m, cmp_dyn, i); ++j) {
-                int na = hs_hose_node(m, i, j - 1), nb = hs_hose_node(m, i, j);
-                double vj = fs[k + j - 1];
-                double ke = mass * vj * hs_hose_accel(par, HS_D(m, rho), hs_node_p(m, p, na) - hs_node_p(m, p, nb), vj);
-                hs_audit_flow(m, p, na, nb, A * vj, qin, P);
-                P[HS_PW_LOSS] -= ke; /* the oil's kinetic energy: stored */
-                P[HS_PW_STORE] += ke;
-            }
-            continue;
-        }
 #if HS_MOT_ON
-        if (type == HS_CMP_MOTOR) { /* the hydraulic power Q dp in, the joint's T zdot out */
-            int mo = HS_I(m, cmp_mot, i);
-            hs_audit_flow(m, p, a, b, hs_motor_flow(par, dp, o->wm[mo]), qin, P);
-            P[HS_PW_LOSS] -= o->Tm[mo] * o->wm[mo];
-            continue;
-        }
+        int mo = HS_I(m, cmp_type, i) == HS_CMP_MOTOR ? HS_I(m, cmp_mot, i) : 0;
+        (void)hs_audit_component(m, p, fs, U, o->wm[mo], o->Tm[mo], i, qin, P);
+#else
+        (void)hs_audit_component(m, p, fs, U, 0.0, 0.0, i, qin, P);
 #endif
-        hs_audit_flow(m, p, a, b, hs_component_flow(m, i, p, fs, U, &rate), qin, P);
-        if (hs_cmp_is_pump(type)) { /* the shaft */
-            double eps = type == HS_CMP_PUMP ? 1.0 : fs[k];
-            double shaft = eps * hs_pump_qgeo(par) * (-dp + (1.0 / par[HS_CP_PU_ETAHM] - 1.0) * fabs(dp));
-            P[HS_PW_IN] += shaft;
-            P[HS_PW_LOSS] += shaft;
-        }
     }
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) /* p (qin - dV/dt) = p C p' */
         if (HS_I(m, vol_model, v) != HS_VOL_SP) P[HS_PW_STORE] += p[v] * (qin[v] - dV[v]);
+}
+
+/* One element's flow or dissipated power at state s, as the audit counts it: the signals of
+ * docs/sweep-format.md "Flows and losses". what: 0 Q_<throttle> (a -> b), 1 P_loss_<throttle>,
+ * 2 Q_<valve>_A, 3 Q_<valve>_B (into the ports), 4 P_loss_<valve> (both open edges), 5
+ * Q_<component> (from -> to; a hose's at its from end), 6 P_loss_<component> (a pump's shaft
+ * losses included; a motor's the hydraulic power it does not turn into work). */
+HS_HD static inline double hs_element_signal(const hs_mview *m, const hs_state *s, int what, int i)
+{
+    double qin[HS_CAP_VOLS], P[HS_NPW] = {0.0, 0.0, 0.0}, Q = 0.0, qA, qB; /* qin: (nvol), not used */
+    int v;
+    for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = 0.0;
+    if (what <= 1) {
+        Q = hs_audit_throttle(m, s->p, i, qin, P);
+    } else if (what <= 4) {
+        hs_audit_valve(m, s->p, s->U, i, qin, P, &qA, &qB);
+        Q = what == 2 ? qA : qB;
+    } else {
+        double wm = 0.0, Tm = 0.0;
+        if (HS_I(m, cmp_type, i) == HS_CMP_MOTOR) { /* its joint's rate: the relative coordinate's */
+            wm = s->zd[HS_I(m, cmp_ref, i)];
+            Tm = hs_motor_torque(HS_D(m, cmp_par)[i],
+                                 hs_node_p(m, s->p, HS_I(m, cmp_a, i)) - hs_node_p(m, s->p, HS_I(m, cmp_b, i)), wm);
+        }
+        Q = hs_audit_component(m, s->p, s->fs, s->U, wm, Tm, i, qin, P);
+    }
+    return what == 1 || what == 4 || what == 6 ? P[HS_PW_LOSS] : Q;
 }
 #endif
 

@@ -77,6 +77,10 @@
 #define HS_AUDIT_ON 1 /* the hydraulic energy audit's works in hs_state (hs_energy.h): a specialised
                          build has them only where a signal asks for them */
 #endif
+#ifndef HS_FLOWS_ON
+#define HS_FLOWS_ON 1 /* the elements' flow and loss signals (hs_energy.h hs_element_signal): a
+                         specialised build has them only where a signal asks for them */
+#endif
 /* 1: the kinematics handle ball joints (hs_kinematics.h); a specialised build of a model
  * without one sets 0, and keeps their code and 8 B per body out of its kernel. */
 #ifndef HS_CAP_BALL

@@ -119,7 +119,7 @@ CR=models/crane_rahikainen2020_single.yaml
   && ok || bad "info names the co-simulation: $(grep -i coupl "$tmp/ci.txt")"
 "$HS" info "$CR" | grep -q '^coupling' && bad "info of a monolithic model prints a coupling line" || ok
 "$HS" simulate "$CR" --set integrator.coupling=cosim --t-end 1 -o "$tmp/cs.csv" >/dev/null 2>&1 && ok || bad "cosim simulate"
-head -1 "$tmp/cs.csv" | grep -q ',phi_norm,newton_iters,P_res_lift,E_res_lift,E_res$' && ok || bad "cosim CSV header: $(head -1 "$tmp/cs.csv")"
+head -1 "$tmp/cs.csv" | grep -q ',phi_norm,newton_iters,P_res_lift,E_res_lift,E_res,Q_throttle,P_loss_throttle,Q_dcv_A,Q_dcv_B,P_loss_dcv$' && ok || bad "cosim CSV header: $(head -1 "$tmp/cs.csv")"
 awk -F, 'NR == 2 { e0 = $NF } END { exit !(e0 == 0 && $NF > 0) }' "$tmp/cs.csv" && ok || bad "E_res from 0 to > 0: $(sed -n '2p;$p' "$tmp/cs.csv" | awk -F, '{print $NF}')"
 "$HS" simulate "$CR" --set integrator.coupling=cosim --set signal.U_ref.kind=sine --set signal.U_ref.a=5 \
   --set signal.U_ref.f=2 --set cosim.extrapolation=3 --set cosim.mechanics_extrapolation=3 --set cosim.h_hyd=0.2ms \

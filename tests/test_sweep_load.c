@@ -534,8 +534,9 @@ static void test_signal_names(void)
         hs_output_name(g_md, r, name, sizeof name);
         ok &= !strcmp(name, tok);
     }
-    /* joints, pressures, the spool, the cylinder, the tail and the circuit's energy audit */
-    CHECK(ok && ncol == 2 * 3 + 3 + 1 + 5 + 6 + 3, "all %d CSV columns resolve and round-trip", ncol);
+    /* joints, pressures, the spool, the cylinder, the tail, the circuit's energy audit, and the
+     * throttle's and the valve's flows and losses */
+    CHECK(ok && ncol == 2 * 3 + 3 + 1 + 5 + 6 + 3 + 2 + 3, "all %d CSV columns resolve and round-trip", ncol);
 }
 
 /* Integer parameters, step counts (simulation: and swept dt / t_end), run sizes and the

@@ -249,12 +249,13 @@ static void emit_double_const(sbuf *b, const hs_field *f, const hs_model *m)
 }
 
 /* Does out record a signal of the hydraulic energy audit (W_in, W_loss, E_fluid)? */
-static int wants_audit(const hs_output_spec *out)
+/* 1 when a recorded signal's kind is in [k0, k1] (the audit's, the elements' flows) */
+static int wants_kinds(const hs_output_spec *out, int k0, int k1)
 {
     int k;
     for (k = 0; out && k < out->nsig + out->ntraj; ++k) {
         int kind = k < out->nsig ? out->sig[k].kind : out->traj[k - out->nsig].kind;
-        if (kind == HS_SIG_WIN || kind == HS_SIG_WLOSS || kind == HS_SIG_EFLUID) return 1;
+        if (kind >= k0 && kind <= k1) return 1;
     }
     return 0;
 }
@@ -330,7 +331,9 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     /* a large model's loops are not unrolled whole (kernels/hs_hd.h, HS_UNROLL) */
     if (m->nx > HS_SPEC_UNROLL_MAX_X) sb_printf(&b, "#define HS_SPEC_ROLLED 1\n");
     /* the hydraulic energy audit (kernels/hs_energy.h) only where a signal records it */
-    sb_printf(&b, "#define HS_AUDIT_ON %d\n", wants_audit(out));
+    sb_printf(&b, "#define HS_AUDIT_ON %d\n", wants_kinds(out, HS_SIG_WIN, HS_SIG_EFLUID));
+    /* the elements' flows and losses (kernels/hs_energy.h) likewise */
+    sb_printf(&b, "#define HS_FLOWS_ON %d\n", wants_kinds(out, HS_SIG_QTHR, HS_SIG_PCMP));
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];

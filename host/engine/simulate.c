@@ -212,6 +212,17 @@ static int csv_row(void *vctx, const hs_model *m, const hs_state *s, const hs_ob
         }
         fprintf(c->f, ",%.12g", e);
     }
+    { /* the elements' flows and losses (hs_energy.h), in hs_output_at's order */
+        const hs_mview *mv = m; /* the ordinary build: hs_mview is hs_model */
+        for (j = 0; j < m->nthr; ++j)
+            fprintf(c->f, ",%.12g,%.12g", hs_element_signal(mv, s, 0, j), hs_element_signal(mv, s, 1, j));
+        for (j = 0; j < m->ndcv; ++j)
+            fprintf(c->f, ",%.12g,%.12g,%.12g", hs_element_signal(mv, s, 2, j), hs_element_signal(mv, s, 3, j),
+                    hs_element_signal(mv, s, 4, j));
+        for (j = 0; j < m->ncmp; ++j)
+            if (m->cmp_type[j] != HS_CMP_ACCUMULATOR)
+                fprintf(c->f, ",%.12g,%.12g", hs_element_signal(mv, s, 5, j), hs_element_signal(mv, s, 6, j));
+    }
     fprintf(c->f, "\n");
     return csv_failed(c); /* a failed write stops the run: the CSV could not hold it */
 }

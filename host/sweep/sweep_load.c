@@ -38,14 +38,23 @@ static const char *const k_dists[] = {
 /* ====================================================================================== */
 
 /* Number of recordable signals of the model: the CSV columns of hs_simulate_csv but t. */
+/* The components with a flow of their own (an accumulator's is its volume's capacitance). */
+static int flow_components(const hs_model *m)
+{
+    int k, n = 0;
+    for (k = 0; k < m->ncmp; ++k) n += m->cmp_type[k] != HS_CMP_ACCUMULATOR;
+    return n;
+}
+
 int hs_output_count(const hs_model_desc *d)
 {
     const hs_model *m = &d->model;
     if (d->tree) return hs_tree_output_count(d);
     /* a co-simulated model has its residuals too: P_res and E_res of each cylinder, E_res; a
-     * circuit its energy audit (W_in, W_loss, E_fluid) */
+     * circuit its energy audit (W_in, W_loss, E_fluid) and its elements' flows and losses */
     return 2 * m->nz + m->nvol + m->ndcv + 5 * m->ncyl + 6 + (hs_model_has_hydraulics(m) ? 3 : 0) +
-           (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0);
+           (m->coupling == HS_COUPLE_COSIM ? 2 * m->ncyl + 1 : 0) + 2 * m->nthr + 3 * m->ndcv +
+           2 * flow_components(m);
 }
 
 /* The k-th signal in CSV column order: runs of signals, each n entities x per kinds. */
@@ -53,29 +62,36 @@ hs_signal_ref hs_output_at(const hs_model_desc *d, int k)
 {
     static const int zk[2] = {HS_SIG_Z, HS_SIG_ZD}, pk[1] = {HS_SIG_P}, uk[1] = {HS_SIG_U},
                      ck[5] = {HS_SIG_S, HS_SIG_SD, HS_SIG_F, HS_SIG_FFRIC, HS_SIG_W},
-                     rk[2] = {HS_SIG_PRES, HS_SIG_ERES}, ek[1] = {HS_SIG_ERES_SUM};
+                     rk[2] = {HS_SIG_PRES, HS_SIG_ERES}, ek[1] = {HS_SIG_ERES_SUM},
+                     qt[2] = {HS_SIG_QTHR, HS_SIG_PTHR}, qv[3] = {HS_SIG_QA, HS_SIG_QB, HS_SIG_PVAL},
+                     qc[2] = {HS_SIG_QCMP, HS_SIG_PCMP};
     /* without a circuit, no W_in, W_loss, E_fluid */
     static const int tk[9] = {HS_SIG_EKIN,  HS_SIG_EPOT,   HS_SIG_WEXT, HS_SIG_EBAL, HS_SIG_WIN,
                               HS_SIG_WLOSS, HS_SIG_EFLUID, HS_SIG_PHI,  HS_SIG_ITERS},
                      tk0[6] = {HS_SIG_EKIN, HS_SIG_EPOT, HS_SIG_WEXT, HS_SIG_EBAL, HS_SIG_PHI, HS_SIG_ITERS};
     const hs_model *m = &d->model;
     int audit = hs_model_has_hydraulics(m), cosim = m->coupling == HS_COUPLE_COSIM, s;
-    const struct { int n, per; const int *kinds; } run[7] = {
+    const struct { int n, per; const int *kinds; } run[10] = {
         {m->nz, 2, zk}, {m->nvol, 1, pk}, {m->ndcv, 1, uk}, {m->ncyl, 5, ck}, {1, audit ? 9 : 6, audit ? tk : tk0},
-        {cosim ? m->ncyl : 0, 2, rk}, {cosim, 1, ek}};
+        {cosim ? m->ncyl : 0, 2, rk}, {cosim, 1, ek}, {m->nthr, 2, qt}, {m->ndcv, 3, qv}, {flow_components(m), 2, qc}};
     hs_signal_ref r = {HS_SIG_COUNT, 0};
     if (d->tree) return hs_tree_output_at(d, k);
-    for (s = 0; s < 7 && k >= 0; k -= run[s].n * run[s].per, ++s)
+    for (s = 0; s < 10 && k >= 0; k -= run[s].n * run[s].per, ++s)
         if (k < run[s].n * run[s].per) {
             r.kind = run[s].kinds[k % run[s].per];
             r.index = k / run[s].per;
+            if (s == 9) { /* the r.index-th component with a flow */
+                int c, n = -1;
+                for (c = 0; c < m->ncmp && n < r.index; ++c) n += m->cmp_type[c] != HS_CMP_ACCUMULATOR;
+                r.index = c - 1;
+            }
             return r;
         }
     return r;
 }
 
 /* Each signal kind's name (prefix, the entity's name from set: 1 joint, 2 volume, 3 valve,
- * 4 cylinder, 0 none; suffix) and SI unit (a joint's depends on its kind: hs_output_unit). */
+ * 4 cylinder, 5 throttle, 6 component, 0 none; suffix) and SI unit (a joint's depends on its kind: hs_output_unit). */
 static const struct {
     const char *pre, *post;
     int set;
@@ -92,7 +108,11 @@ static const struct {
     [HS_SIG_ITERS] = {"newton_iters", "", 0, "-"}, [HS_SIG_PRES] = {"P_res_", "", 4, "W"},
     [HS_SIG_ERES] = {"E_res_", "", 4, "J"}, [HS_SIG_ERES_SUM] = {"E_res", "", 0, "J"},
     [HS_SIG_WIN] = {"W_in", "", 0, "J"},   [HS_SIG_WLOSS] = {"W_loss", "", 0, "J"},
-    [HS_SIG_EFLUID] = {"E_fluid", "", 0, "J"}};
+    [HS_SIG_EFLUID] = {"E_fluid", "", 0, "J"},
+    [HS_SIG_QTHR] = {"Q_", "", 5, "m^3/s"}, [HS_SIG_PTHR] = {"P_loss_", "", 5, "W"},
+    [HS_SIG_QA] = {"Q_", "_A", 3, "m^3/s"},  [HS_SIG_QB] = {"Q_", "_B", 3, "m^3/s"},
+    [HS_SIG_PVAL] = {"P_loss_", "", 3, "W"}, [HS_SIG_QCMP] = {"Q_", "", 6, "m^3/s"},
+    [HS_SIG_PCMP] = {"P_loss_", "", 6, "W"}};
 
 void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t n)
 {
@@ -105,8 +125,10 @@ void hs_output_name(const hs_model_desc *d, hs_signal_ref ref, char *buf, size_t
         return;
     }
     if (ref.kind >= 0 && ref.kind < HS_SIG_COUNT && k_sig[ref.kind].pre) {
-        const char(*set[5])[HS_NAME_LEN] = {NULL, d->joint_name, d->vol_name, d->dcv_name, d->cyl_name};
-        const int cnt[5] = {0, d->model.nz, d->model.nvol, d->model.ndcv, d->model.ncyl}, s = k_sig[ref.kind].set;
+        const char(*set[7])[HS_NAME_LEN] = {NULL, d->joint_name, d->vol_name, d->dcv_name, d->cyl_name,
+                                            d->thr_name, d->cmp_name};
+        const int cnt[7] = {0, d->model.nz, d->model.nvol, d->model.ndcv, d->model.ncyl, d->model.nthr, d->model.ncmp},
+                  s = k_sig[ref.kind].set;
         if (!s) snprintf(buf, n, "%s", k_sig[ref.kind].pre);
         else if (i >= 0 && i < cnt[s]) snprintf(buf, n, "%s%s%s", k_sig[ref.kind].pre, set[s][i], k_sig[ref.kind].post);
     }
