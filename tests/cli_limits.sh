@@ -11,8 +11,7 @@ set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+PY=$(python_with json) || PY=python3
 cd "$tmp"
 "$PY" "$ROOT/tests/data/gen_limits_model.py" . || { bad "the generator"; finish cli_limits; exit 1; }
 

@@ -45,6 +45,20 @@ static void expect_errors(const tu_err_case *c, size_t n)
     for (; n--; ++c) expect_error(c->what, c->text, c->code, c->line, c->col, c->key, c->msg);
 }
 
+/* head, then limit + 1 items (item: one line, %d its number): refused with HS_ERR_LIMIT at
+ * the last item's line (line0 + limit) and column, key and msg formatted with the limit. */
+static void over_limit(const char *what, const char *head, const char *item, int limit, int line0, int col,
+                       const char *key_fmt, const char *msg_fmt)
+{
+    char big[4096], key[48], msg[80];
+    size_t used = (size_t)snprintf(big, sizeof big, "%s", head);
+    int k;
+    for (k = 0; k <= limit; ++k) used += (size_t)snprintf(big + used, sizeof big - used, item, k);
+    snprintf(key, sizeof key, key_fmt, limit);
+    snprintf(msg, sizeof msg, msg_fmt, limit + 1, limit);
+    expect_error(what, big, HS_ERR_LIMIT, line0 + limit, col, key, msg);
+}
+
 static int sig_is(hs_signal_ref r, int kind, int index)
 {
     return r.kind == kind && r.index == index;
@@ -409,30 +423,15 @@ static void test_errors(void)
          "must be one of: min, max, final, mean, rms, t_max"},
         {"outputs key", O3 "outputs: {signal: [p_rod]}\n", HS_ERR_SCHEMA, 3, 11, "outputs.signal",
          "unknown key (allowed here: signals, statistics"}};
-    char big[4096], key[48], msg[80];
-    size_t used;
-    int k;
     expect_errors(cases, sizeof cases / sizeof cases[0]);
-    /* one parameter or signal beyond the limit: the first one past it is reported */
-    used = (size_t)snprintf(big, sizeof big, I3 "parameters:\n");
-    for (k = 0; k <= HS_MAX_SWEEP; ++k)
-        used += (size_t)snprintf(big + used, sizeof big - used, "  p%d: {values: [1]}\n", k);
-    snprintf(key, sizeof key, "parameters.p%d", HS_MAX_SWEEP);
-    snprintf(msg, sizeof msg, "too many swept parameters: %d (HS_MAX_SWEEP is %d)", HS_MAX_SWEEP + 1, HS_MAX_SWEEP);
-    expect_error("too many parameters", big, HS_ERR_LIMIT, 4 + HS_MAX_SWEEP, 3, key, msg);
-    used = (size_t)snprintf(big, sizeof big, O3 "outputs:\n  signals:\n");
-    for (k = 0; k <= HS_MAX_OUT; ++k)
-        used += (size_t)snprintf(big + used, sizeof big - used, "    - s%d\n", k);
-    snprintf(key, sizeof key, "outputs.signals[%d]", HS_MAX_OUT);
-    snprintf(msg, sizeof msg, "too many signals: %d (HS_MAX_OUT is %d)", HS_MAX_OUT + 1, HS_MAX_OUT);
-    expect_error("too many signals", big, HS_ERR_LIMIT, 5 + HS_MAX_OUT, 7, key, msg);
-    /* one trajectory beyond HS_MAX_TRAJ: the first one past it is reported */
-    used = (size_t)snprintf(big, sizeof big, O3 "outputs:\n  trajectories:\n    every: 5\n    signals:\n");
-    for (k = 0; k <= HS_MAX_TRAJ; ++k)
-        used += (size_t)snprintf(big + used, sizeof big - used, "      - s%d\n", k);
-    snprintf(key, sizeof key, "outputs.trajectories.signals[%d]", HS_MAX_TRAJ);
-    snprintf(msg, sizeof msg, "too many signals: %d (HS_MAX_TRAJ is %d)", HS_MAX_TRAJ + 1, HS_MAX_TRAJ);
-    expect_error("too many trajectories", big, HS_ERR_LIMIT, 7 + HS_MAX_TRAJ, 9, key, msg);
+    /* one parameter, signal or trajectory beyond its limit: the first one past it is reported */
+    over_limit("too many parameters", I3 "parameters:\n", "  p%d: {values: [1]}\n", HS_MAX_SWEEP, 4, 3,
+               "parameters.p%d", "too many swept parameters: %d (HS_MAX_SWEEP is %d)");
+    over_limit("too many signals", O3 "outputs:\n  signals:\n", "    - s%d\n", HS_MAX_OUT, 5, 7,
+               "outputs.signals[%d]", "too many signals: %d (HS_MAX_OUT is %d)");
+    over_limit("too many trajectories", O3 "outputs:\n  trajectories:\n    every: 5\n    signals:\n",
+               "      - s%d\n", HS_MAX_TRAJ, 7, 9, "outputs.trajectories.signals[%d]",
+               "too many signals: %d (HS_MAX_TRAJ is %d)");
 #undef O3
 #undef G3
 #undef P3
