@@ -106,40 +106,60 @@ HS_HD static inline double hs_audit_component(const hs_mview *m, const double *p
 
 /* The audit at pressures p (nvol), component states fs (nfs) and spools U (ndcv), for the
  * geometry, forces and motor rates in o (hs_hydraulics at this state): P[HS_PW_IN, LOSS,
- * STORE], W. */
+ * STORE], W. Pel (NULL: not wanted; ((nthr + ndcv + ncmp + 2) x HS_NPW)): each element's
+ * share, the throttles', valves' and components' rows, then the seals' and end stops' (lost)
+ * and the volumes' oil and gas (stored): simulate's energy table. With Pel NULL the sums are
+ * taken in the same order as with it absent, so the kernels' results do not change. */
 HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, const double *fs, const double *U,
-                                            const hs_hyd *o, double *P)
+                                            const hs_hyd *o, double *P, double *Pel)
 {
     double qin[HS_CAP_VOLS], dV[HS_CAP_VOLS]; /* (nvol) */
-    int i, v, c;
+    double *Pe = P;
+    int i, v, c, e = 0, ne = HS_N(m, nthr) + HS_N(m, ndcv) + HS_N(m, ncmp);
     P[HS_PW_IN] = P[HS_PW_LOSS] = P[HS_PW_STORE] = 0.0;
+    if (Pel)
+        for (i = 0; i < (ne + 2) * HS_NPW; ++i) Pel[i] = 0.0;
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) qin[v] = dV[v] = 0.0;
     HS_UNROLL
     for (c = 0; c < HS_N(m, ncyl); ++c) { /* the chambers' growth; seal friction and end stops */
+        double loss = (hs_pressure_force(m, p, c) - o->F[c]) * o->sd[c];
         dV[HS_I(m, cyl_vol_p, c)] = HS_D(m, cyl_Ap)[c] * o->sd[c];
         dV[HS_I(m, cyl_vol_r, c)] = -HS_D(m, cyl_Ar)[c] * o->sd[c];
-        P[HS_PW_LOSS] += (hs_pressure_force(m, p, c) - o->F[c]) * o->sd[c];
+        P[HS_PW_LOSS] += loss;
+        if (Pel) Pel[ne * HS_NPW + HS_PW_LOSS] += loss;
     }
     HS_UNROLL
-    for (i = 0; i < HS_N(m, nthr); ++i) (void)hs_audit_throttle(m, p, i, qin, P);
+    for (i = 0; i < HS_N(m, nthr); ++i, ++e) {
+        if (Pel) Pe = Pel + e * HS_NPW;
+        (void)hs_audit_throttle(m, p, i, qin, Pe);
+    }
     HS_UNROLL
-    for (i = 0; i < HS_N(m, ndcv); ++i) {
+    for (i = 0; i < HS_N(m, ndcv); ++i, ++e) {
         double qA, qB;
-        hs_audit_valve(m, p, U, i, qin, P, &qA, &qB);
+        if (Pel) Pe = Pel + e * HS_NPW;
+        hs_audit_valve(m, p, U, i, qin, Pe, &qA, &qB);
     }
     HS_UNROLL
-    for (i = 0; i < HS_N(m, ncmp); ++i) {
+    for (i = 0; i < HS_N(m, ncmp); ++i, ++e) {
+        if (Pel) Pe = Pel + e * HS_NPW;
 #if HS_MOT_ON
         int mo = HS_I(m, cmp_type, i) == HS_CMP_MOTOR ? HS_I(m, cmp_mot, i) : 0;
-        (void)hs_audit_component(m, p, fs, U, o->wm[mo], o->Tm[mo], i, qin, P);
+        (void)hs_audit_component(m, p, fs, U, o->wm[mo], o->Tm[mo], i, qin, Pe);
 #else
-        (void)hs_audit_component(m, p, fs, U, 0.0, 0.0, i, qin, P);
+        (void)hs_audit_component(m, p, fs, U, 0.0, 0.0, i, qin, Pe);
 #endif
     }
+    if (Pel) /* the elements' shares make up P */
+        for (e = 0; e < ne; ++e)
+            for (c = 0; c < HS_NPW; ++c) P[c] += Pel[e * HS_NPW + c];
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v) /* p (qin - dV/dt) = p C p' */
-        if (HS_I(m, vol_model, v) != HS_VOL_SP) P[HS_PW_STORE] += p[v] * (qin[v] - dV[v]);
+        if (HS_I(m, vol_model, v) != HS_VOL_SP) {
+            double st = p[v] * (qin[v] - dV[v]);
+            P[HS_PW_STORE] += st;
+            if (Pel) Pel[(ne + 1) * HS_NPW + HS_PW_STORE] += st;
+        }
 }
 
 /* One element's flow or dissipated power at state s, as the audit counts it: the signals of

@@ -114,7 +114,7 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     s->P_mot = hs_motor_power(m, &w->hyd);
 #endif
 #if HS_AUDIT_ON
-    hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, s->P_hyd);
+    hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, s->P_hyd, NULL);
 #endif
     hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
     hs_constraints_vprod(m, &w->kin, vp);
@@ -364,7 +364,7 @@ HS_HD static inline int hs_step_accept(const hs_mview *m, hs_state *s, hs_work *
 #if HS_AUDIT_ON
         {
             double Ph[HS_NPW];
-            hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, Ph);
+            hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, Ph, NULL);
             HS_UNROLL
             for (c = 0; c < HS_NPW; ++c) {
                 s->W_hyd[c] += 0.5 * dt * (s->P_hyd[c] + Ph[c]);

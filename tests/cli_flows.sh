@@ -6,7 +6,8 @@
 # sdot), integrated by the trapezoidal rule over every step, equal W_loss (the audit) to 1e-9;
 # a sweep records them with statistics and trajectories, its table shows flows in L/min, and
 # `validate` (cpu against the reference backend) passes; in a CUDA build the emulated device
-# gives the cpu's results (h5diff within 1e-6 relative).
+# gives the cpu's results (h5diff within 1e-6 relative). simulate's energy table (each
+# element's energy in, lost and stored, the seals' and the volumes') sums to the energy audit.
 # Usage: cli_flows.sh PATH/TO/hydrosweep
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -36,6 +37,27 @@ Wl = float(r[-1]["W_loss"])
 print("cli_flows: integrated losses %.12g J, W_loss %.12g J" % (W, Wl))
 sys.exit(0 if len(keys) == 5 and Wl > 1e4 and abs(W - Wl) <= 1e-9 * Wl else 1)
 PY
+
+# simulate's energy table: the elements' rows, the seals' and the volumes' sum to the audit
+# (printed to 6 digits: equal with fixed steps; with adaptive steps the table integrates the
+# samples on dt's grid and the audit the steps: within 1 % of the larger of in and lost)
+table_sums() { # FILE TOL
+  "$PY" - "$1" "$2" <<'PY'
+import sys
+rows = {l.split()[0]: [float(v) for v in l.split()[-3:]] for l in open(sys.argv[1])
+        if l.startswith("  sum ") or l.startswith("  energy audit ")}
+s, a = rows.get("sum"), rows.get("energy")
+scale = max(abs(a[0]), abs(a[1])) if a else 0.0
+sys.exit(0 if s and a and scale > 0 and all(abs(x - y) <= float(sys.argv[2]) * scale for x, y in zip(s, a)) else 1)
+PY
+}
+table_sums sim.txt 1e-6 && grep -q '^  pump (pressure_compensated_pump) ' sim.txt && grep -q '^  seals and end stops ' sim.txt &&
+  ok || bad "the excavator's energy table: $(grep -A12 'energy by element' sim.txt)"
+for f in tests/data/crane_hose.yaml tests/data/slew_motor.yaml; do
+  "$HS" simulate "$ROOT/$f" -o t.csv >t.txt 2>&1 && table_sums t.txt 1e-6 && ok || bad "$f: energy table $(grep -A12 'energy by element' t.txt)"
+done
+"$HS" simulate "$ROOT/models/crane_pump_relief.yaml" --set integrator.step=adaptive -o t.csv >t.txt 2>&1 &&
+  table_sums t.txt 1e-2 && ok || bad "adaptive steps: energy table $(grep -A12 'energy by element' t.txt)"
 
 cat >fl.yaml <<EOF2
 model: $M

@@ -546,7 +546,7 @@ static void test_audit_rates(void)
         for (n = 0; n < (int)lround(0.7 / m->dt) && !hs_step(m, &s, W); ++n)
             ;
         hs_hydraulic_rates(m, s.p, s.fs, s.U, &W->hyd); /* at exactly this state */
-        hs_hydraulic_power(m, s.p, s.fs, s.U, &W->hyd, P);
+        hs_hydraulic_power(m, s.p, s.fs, s.U, &W->hyd, P, NULL);
         for (k = 0; k < HS_MAX_VOLS; ++k) Vch[k] = Cacc[k] = 0.0;
         for (c = 0; c < m->ncyl; ++c) {
             Vch[m->cyl_vol_p[c]] = m->cyl_Ap[c] * W->hyd.lp[c];

@@ -81,6 +81,22 @@ static void note_pressures(const hs_model *m, const hs_state *s, hs_sim_summary 
     }
 }
 
+/* The energy table's powers at sample s (w->hyd: the hydraulics at s), integrated from the
+ * last sample by the trapezoidal rule (first: the start, nothing to integrate). */
+static void element_energy(const hs_model *m, const hs_state *s, const hs_work *w, hs_sim_summary *sum, int first)
+{
+    double P[HS_NPW], Pel[(HS_MAX_THR + HS_MAX_DCV + HS_MAX_CMP + 2) * HS_NPW];
+    int k;
+    if (!hs_model_has_hydraulics(m)) return;
+    sum->nel = m->nthr + m->ndcv + m->ncmp + 2;
+    hs_hydraulic_power(m, s->p, s->fs, s->U, &w->hyd, P, Pel);
+    for (k = 0; k < sum->nel * HS_NPW; ++k) {
+        if (!first) sum->E_el[k] += 0.5 * (s->t - sum->t_el) * (sum->P_el[k] + Pel[k]);
+        sum->P_el[k] = Pel[k];
+    }
+    sum->t_el = s->t;
+}
+
 /* One output sample (the state s and its observables o): the summary's maxima, then fn. */
 static int sim_sample(const hs_model *m, const hs_state *s, const hs_obs *o, double E0, hs_step_fn fn, void *ctx,
                       hs_sim_summary *sum)
@@ -124,6 +140,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
         note_pressures(m, s, sum);
         hs_observe_current(m, s, w, &o);
         E0 = o.Ekin + o.Epot - s->W_ext - o.W_cyl;
+        element_energy(m, s, w, sum, 1);
         sum->max_phi = o.phi_norm;
         sum->max_phid = o.phid_norm;
         if (fn && fn(ctx, m, s, &o, 0.0)) n = 0;
@@ -144,6 +161,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
                 hs_dense_state(m, s0, s, tg, si);
                 si->step = kg;
                 hs_observe(m, si, w, &o);
+                element_energy(m, si, w, sum, 0);
                 stop = sim_sample(m, si, &o, E0, fn, ctx, sum);
             }
         }
@@ -155,6 +173,7 @@ int hs_simulate(const hs_model *m, hs_step_fn fn, void *ctx, hs_sim_summary *sum
             if (st) break;
             note_pressures(m, s, sum);
             hs_observe_current(m, s, w, &o);
+            element_energy(m, s, w, sum, 0);
             if (sim_sample(m, s, &o, E0, fn, ctx, sum)) break;
         }
         sum->grid_done = s->step;
@@ -270,6 +289,36 @@ void hs_independent_names(const hs_model_desc *d, unsigned int dep, char *buf, s
         }
 }
 
+/* The energy table: each element's energy in, lost and stored, J, and their sum beside the
+ * audit's (they differ by the quadrature: samples against steps; equal with fixed steps). */
+static void print_energy_table(FILE *f, const hs_model_desc *d, const hs_sim_summary *s)
+{
+    const hs_model *m = &d->model;
+    double tot[HS_NPW] = {0.0, 0.0, 0.0};
+    int e, c;
+    if (s->nel <= 0) return;
+    fprintf(f, "energy by element (J, 0 to t = %g s; in: from a source through it, less what it returns to one, and a pump's shaft)\n",
+            s->t_el);
+    fprintf(f, "  %-34s %14s %14s %14s\n", "element", "in", "lost", "stored");
+    for (e = 0; e < s->nel; ++e) {
+        const double *E = s->E_el + e * HS_NPW;
+        char name[HS_NAME_LEN + 32];
+        if (e < m->nthr) snprintf(name, sizeof name, "%s (throttle)", d->thr_name[e]);
+        else if (e < m->nthr + m->ndcv) snprintf(name, sizeof name, "%s (valve)", d->dcv_name[e - m->nthr]);
+        else if (e < m->nthr + m->ndcv + m->ncmp) {
+            int k = e - m->nthr - m->ndcv;
+            if (m->cmp_type[k] == HS_CMP_ACCUMULATOR) continue; /* its gas: the volumes' row */
+            snprintf(name, sizeof name, "%s (%s)", d->cmp_name[k], hs_cmp_type_names[m->cmp_type[k]]);
+        } else
+            snprintf(name, sizeof name, "%s", e == s->nel - 2 ? "seals and end stops" : "volumes (oil, gas)");
+        fprintf(f, "  %-34s %14.6g %14.6g %14.6g\n", name, E[HS_PW_IN], E[HS_PW_LOSS], E[HS_PW_STORE]);
+        for (c = 0; c < HS_NPW; ++c) tot[c] += E[c];
+    }
+    fprintf(f, "  %-34s %14.6g %14.6g %14.6g\n", "sum", tot[HS_PW_IN], tot[HS_PW_LOSS], tot[HS_PW_STORE]);
+    fprintf(f, "  %-34s %14.6g %14.6g %14.6g\n", "energy audit", s->W_hyd[HS_PW_IN], s->W_hyd[HS_PW_LOSS],
+            s->W_hyd[HS_PW_STORE]);
+}
+
 void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary *s)
 {
     fprintf(f, "model            %s\n", d->name);
@@ -301,6 +350,7 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
                 s->W_hyd[HS_PW_IN], s->W_hyd[HS_PW_LOSS], s->W_hyd[HS_PW_STORE], s->max_abs_audit);
     fprintf(f, "max phi_norm     %.3e\n", s->max_phi);
     fprintf(f, "wall time        %.3f s\n", s->wall_s);
+    print_energy_table(f, d, s);
     if (s->warn & HS_ST_CAVITATION)
         fprintf(f,
                 "WARNING          cavitation: p_%s fell below fluid.p_vapour = %g Pa (first at t = %g s; "

@@ -35,6 +35,14 @@ typedef struct hs_sim_summary {
     double wall_s; /* wall time, s (set by the caller) */
     int write_errno; /* hs_simulate_csv: the errno of a failed write of the CSV (0: none); the
                         integration stops at the first one */
+    /* the energy table (kernels/hs_energy.h hs_hydraulic_power's Pel): each throttle's, valve's
+     * and component's energy taken in (from a source through it, a pump's shaft), lost and
+     * stored since t = 0, then the seals' and end stops' and the volumes' rows, J; integrated
+     * by the trapezoidal rule over the output samples */
+    int nel; /* rows: nthr + ndcv + ncmp + 2 (0: no circuit) */
+    double E_el[(HS_MAX_THR + HS_MAX_DCV + HS_MAX_CMP + 2) * HS_NPW]; /* (nel x HS_NPW) */
+    double P_el[(HS_MAX_THR + HS_MAX_DCV + HS_MAX_CMP + 2) * HS_NPW]; /* the last sample's powers */
+    double t_el; /* the last sample's time */
 } hs_sim_summary;
 
 /* Called at t = 0 and after each accepted step (with adaptive steps: at each point k dt of
