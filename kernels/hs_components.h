@@ -66,8 +66,11 @@
 
 #include "hs_hd.h"
 
-/* X(ID, YAML type, ports (1: at; 2: from, to), has a state): the component types, in the
- * order of enum hs_cmp_type. */
+/* X(ID, YAML type, ports, may have a state): the component types, in the order of enum
+ * hs_cmp_type. Ports (enum hs_cmp_port_kind): 1 at; 2 from, to; 3 from, to and a pilot node;
+ * 4 from, to and an optional pilot (default: from); 5 two inputs and to (a shuttle). The
+ * pilot or the second input is hs_model.cmp_ref. The pilot-operated valves' laws:
+ * kernels/hs_pilot_valves.h. */
 #define HS_COMPONENT_TYPES(X)                     \
     X(RELIEF, "relief_valve", 2, 0)               \
     X(CHECK, "check_valve", 2, 0)                 \
@@ -77,11 +80,18 @@
     X(ACCUMULATOR, "accumulator", 1, 0)           \
     X(FLOW_CONTROL, "flow_control_valve", 2, 0)   \
     X(MOTOR, "motor", 2, 0)                       \
-    X(HOSE, "hose", 2, 1)
+    X(HOSE, "hose", 2, 1)                         \
+    X(COUNTERBALANCE, "counterbalance_valve", 3, 1) \
+    X(PILOT_CHECK, "pilot_check_valve", 3, 0)     \
+    X(REDUCING, "pressure_reducing_valve", 2, 1)  \
+    X(SEQUENCE, "sequence_valve", 4, 1)           \
+    X(SHUTTLE, "shuttle_valve", 5, 0)
 
 #define HS_CMP_ENUM_(ID, name, ports, state) HS_CMP_##ID,
 enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
 #undef HS_CMP_ENUM_
+
+enum hs_cmp_port_kind { HS_PORTS_AT = 1, HS_PORTS_FROM_TO = 2, HS_PORTS_PILOT = 3, HS_PORTS_PILOT_OPT = 4, HS_PORTS_INPUTS = 5 };
 
 #define HS_CMP_NPAR 10 /* parameter slots per component */
 #define HS_HOSE_MAX_SEG 8 /* a hose's most segments (its states: the segments' flow velocities) */
@@ -141,7 +151,61 @@ enum hs_cmp_type { HS_COMPONENT_TYPES(HS_CMP_ENUM_) HS_CMP_COUNT };
     X(HOSE, 3, "B_wall", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                          \
       "B_wall must be > 0 (the hose wall's share of the effective bulk modulus)")                               \
     X(HOSE, 4, "nu", "m^2/s", 46e-6, 0.0, 1, HS_CMP_NOLIMIT,                                                     \
-      "nu must be > 0 (the oil's kinematic viscosity: 46e-6 for ISO VG 46 at 40 C)")
+      "nu must be > 0 (the oil's kinematic viscosity: 46e-6 for ISO VG 46 at 40 C)")                      \
+    HS_PILOT_VALVE_PARAMS_(X)
+
+/* The pilot-operated valves (kernels/hs_pilot_valves.h; catalogue forms: a counterbalance
+ * valve's setting and pilot ratio, a pilot-operated check valve's pilot ratio). */
+#define HS_PILOT_VALVE_PARAMS_(X)                                                                              \
+    X(COUNTERBALANCE, 0, "p_set", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                               \
+      "p_set must be > 0 (the load pressure that opens the valve unpiloted)")                                 \
+    X(COUNTERBALANCE, 1, "ratio", "", HS_CMP_REQUIRED, 0.0, 1, 100.0,                                          \
+      "ratio must be > 0 and <= 100 (the pilot ratio: pilot area / load area, 3 for 3:1)")                    \
+    X(COUNTERBALANCE, 2, "dp_open", "Pa", 20e5, 0.0, 1, HS_CMP_NOLIMIT,                                        \
+      "dp_open must be > 0 (the rise of p_load + ratio p_pilot over p_set that opens it fully)")             \
+    X(COUNTERBALANCE, 3, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Cv must be > 0")   \
+    X(COUNTERBALANCE, 4, "Cv_check", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,             \
+      "Cv_check must be > 0 (the bypass check valve, valve port -> load port)")                              \
+    X(COUNTERBALANCE, 5, "p_check", "Pa", 1e5, 0.0, 0, HS_CMP_NOLIMIT, "p_check must be >= 0")                  \
+    X(COUNTERBALANCE, 6, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")                     \
+    X(COUNTERBALANCE, 7, "tau", "s", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "tau must be >= 0 (0: no spool dynamics)")   \
+    X(COUNTERBALANCE, 8, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")          \
+    X(COUNTERBALANCE, 9, "vented", "", 0.0, 0.0, 0, 1.0,                                                       \
+      "vented must be 0 (spring chamber drained to the valve port) or 1 (vented to atmosphere)")             \
+    X(PILOT_CHECK, 0, "p_crack", "Pa", 1e5, 0.0, 0, HS_CMP_NOLIMIT, "p_crack must be >= 0")                     \
+    X(PILOT_CHECK, 1, "dp_open", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_open must be > 0")                      \
+    X(PILOT_CHECK, 2, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Cv must be > 0")      \
+    X(PILOT_CHECK, 3, "ratio", "", HS_CMP_REQUIRED, 0.0, 1, 100.0,                                             \
+      "ratio must be > 0 and <= 100 (the pilot ratio: pilot piston area / seat area)")                      \
+    X(PILOT_CHECK, 4, "ratio_dec", "", 0.0, 0.0, 0, 1000.0,                                                    \
+      "ratio_dec must be 0 (no decompression poppet) or above ratio, <= 1000")                              \
+    X(PILOT_CHECK, 5, "Cv_dec", "m^3/(s sqrt(Pa))", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                               \
+      "Cv_dec must be >= 0 (the decompression poppet's orifice)")                                           \
+    X(PILOT_CHECK, 6, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")                        \
+    X(PILOT_CHECK, 7, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")             \
+    X(REDUCING, 0, "p_set", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                     \
+      "p_set must be > 0 (the outlet pressure at which it closes)")                                          \
+    X(REDUCING, 1, "dp_band", "Pa", 5e5, 0.0, 1, HS_CMP_NOLIMIT,                                               \
+      "dp_band must be > 0 (the fall of the outlet pressure below p_set that opens it fully)")               \
+    X(REDUCING, 2, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Cv must be > 0")         \
+    X(REDUCING, 3, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")                           \
+    X(REDUCING, 4, "tau", "s", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "tau must be >= 0 (0: no spool dynamics)")         \
+    X(REDUCING, 5, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")                \
+    X(SEQUENCE, 0, "p_set", "Pa", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                                     \
+      "p_set must be > 0 (the pilot pressure at which it opens)")                                            \
+    X(SEQUENCE, 1, "dp_open", "Pa", 10e5, 0.0, 1, HS_CMP_NOLIMIT,                                              \
+      "dp_open must be > 0 (the rise of the pilot pressure over p_set that opens it fully)")                 \
+    X(SEQUENCE, 2, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "Cv must be > 0")         \
+    X(SEQUENCE, 3, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")                           \
+    X(SEQUENCE, 4, "Cv_check", "m^3/(s sqrt(Pa))", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                                \
+      "Cv_check must be >= 0 (the reverse check valve, to -> from; 0: none)")                                \
+    X(SEQUENCE, 5, "tau", "s", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "tau must be >= 0 (0: no spool dynamics)")         \
+    X(SEQUENCE, 6, "leakage", "m^3/(s Pa)", 0.0, 0.0, 0, HS_CMP_NOLIMIT, "leakage must be >= 0")                \
+    X(SHUTTLE, 0, "Cv", "m^3/(s sqrt(Pa))", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT,                           \
+      "Cv must be > 0 (each seat's open orifice)")                                                           \
+    X(SHUTTLE, 1, "dp_switch", "Pa", 1e5, 0.0, 1, HS_CMP_NOLIMIT,                                              \
+      "dp_switch must be > 0 (the input pressure difference over which the ball shifts)")                    \
+    X(SHUTTLE, 2, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")
 
 /* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
  * the pressures they are rated at. */
@@ -163,7 +227,15 @@ enum {
     HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2,
     HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3,
     HS_CP_MO_D = 0, HS_CP_MO_RATIO = 1, HS_CP_MO_ETAHM = 2, HS_CP_MO_GL = 3, HS_CP_MO_WS = 4, HS_CP_MO_CV = 5,
-    HS_CP_HO_L = 0, HS_CP_HO_D = 1, HS_CP_HO_NSEG = 2, HS_CP_HO_BW = 3, HS_CP_HO_NU = 4
+    HS_CP_HO_L = 0, HS_CP_HO_D = 1, HS_CP_HO_NSEG = 2, HS_CP_HO_BW = 3, HS_CP_HO_NU = 4,
+    HS_CP_CB_PSET = 0, HS_CP_CB_RATIO = 1, HS_CP_CB_DPO = 2, HS_CP_CB_CV = 3, HS_CP_CB_CVCK = 4, HS_CP_CB_PCK = 5,
+    HS_CP_CB_DPLIM = 6, HS_CP_CB_TAU = 7, HS_CP_CB_GL = 8, HS_CP_CB_VENT = 9,
+    HS_CP_PO_PCR = 0, HS_CP_PO_DPO = 1, HS_CP_PO_CV = 2, HS_CP_PO_RATIO = 3, HS_CP_PO_RDEC = 4, HS_CP_PO_CVDEC = 5,
+    HS_CP_PO_DPLIM = 6, HS_CP_PO_GL = 7,
+    HS_CP_PR_PSET = 0, HS_CP_PR_BAND = 1, HS_CP_PR_CV = 2, HS_CP_PR_DPLIM = 3, HS_CP_PR_TAU = 4, HS_CP_PR_GL = 5,
+    HS_CP_SQ_PSET = 0, HS_CP_SQ_DPO = 1, HS_CP_SQ_CV = 2, HS_CP_SQ_DPLIM = 3, HS_CP_SQ_CVCK = 4, HS_CP_SQ_TAU = 5,
+    HS_CP_SQ_GL = 6,
+    HS_CP_SH_CV = 0, HS_CP_SH_DPSW = 1, HS_CP_SH_DPLIM = 2
 };
 
 /* Ports and whether a type has a state. */
@@ -185,12 +257,25 @@ HS_HD static inline int hs_cmp_is_pump(int type)
     return type == HS_CMP_PUMP || type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS;
 }
 
+/* The slot of a valve's optional time constant (a poppet's or a spool's first-order lag: one
+ * state when > 0, fixed by the model file's layout), -1 for the other types. */
+HS_HD static inline int hs_cmp_tau_slot(int type)
+{
+    switch (type) {
+    case HS_CMP_RELIEF: return HS_CP_RV_TAU;
+    case HS_CMP_COUNTERBALANCE: return HS_CP_CB_TAU;
+    case HS_CMP_REDUCING: return HS_CP_PR_TAU;
+    case HS_CMP_SEQUENCE: return HS_CP_SQ_TAU;
+    default: return -1;
+    }
+}
+
 /* How many states a component of type `type` with parameters par carries (hs_model.cmp_dyn):
- * a relief valve one with a poppet time constant, a variable pump its swash plate, a hose its
- * segments' flow velocities. */
+ * a valve with a poppet or spool time constant one, a variable pump its swash plate, a hose
+ * its segments' flow velocities. */
 HS_HD static inline int hs_cmp_nstates(int type, const double *par)
 {
-    if (type == HS_CMP_RELIEF) return par[HS_CP_RV_TAU] > 0.0;
+    if (hs_cmp_tau_slot(type) >= 0) return par[hs_cmp_tau_slot(type)] > 0.0;
     if (type == HS_CMP_HOSE) return (int)par[HS_CP_HO_NSEG];
     return type == HS_CMP_PUMP_PC || type == HS_CMP_PUMP_LS;
 }

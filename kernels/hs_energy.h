@@ -61,14 +61,14 @@ HS_HD static inline void hs_audit_valve(const hs_mview *m, const double *p, cons
 }
 
 /* Component i at states fs and spools U into the audit (a motor at its joint's rate wm with
- * torque Tm); returns its flow from -> to (a hose's at its from end; an accumulator: 0, its
- * gas is its volume's capacitance). */
+ * torque Tm); returns its flow from -> to (a hose's at its from end; a shuttle's into its
+ * output from both inputs; an accumulator: 0, its gas is its volume's capacitance). */
 HS_HD static inline double hs_audit_component(const hs_mview *m, const double *p, const double *fs, const double *U,
                                               double wm, double Tm, int i, double *qin, double *P)
 {
     const double *par = HS_D(m, cmp_par)[i];
     int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i), type = HS_I(m, cmp_type, i);
-    double rate, Q, dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
+    double rate, Q, Q2, dp = hs_node_p(m, p, a) - hs_node_p(m, p, b);
     (void)wm;
     (void)Tm;
     if (type == HS_CMP_ACCUMULATOR) return 0.0;
@@ -93,8 +93,12 @@ HS_HD static inline double hs_audit_component(const hs_mview *m, const double *p
         return Q;
     }
 #endif
-    Q = hs_component_flow(m, i, p, fs, U, &rate);
+    Q = hs_component_flow(m, i, p, fs, U, &rate, &Q2);
     hs_audit_flow(m, p, a, b, Q, qin, P);
+    if (type == HS_CMP_SHUTTLE) { /* its second input's seat; its flow: all that enters to */
+        hs_audit_flow(m, p, HS_I(m, cmp_ref, i), b, Q2, qin, P);
+        return Q + Q2;
+    }
     if (hs_cmp_is_pump(type)) { /* the shaft */
         double eps = type == HS_CMP_PUMP ? 1.0 : fs[k];
         double shaft = eps * hs_pump_qgeo(par) * (-dp + (1.0 / par[HS_CP_PU_ETAHM] - 1.0) * fabs(dp));
@@ -165,8 +169,9 @@ HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, 
 /* One element's flow or dissipated power at state s, as the audit counts it: the signals of
  * docs/sweep-format.md "Flows and losses". what: 0 Q_<throttle> (a -> b), 1 P_loss_<throttle>,
  * 2 Q_<valve>_A, 3 Q_<valve>_B (into the ports), 4 P_loss_<valve> (both open edges), 5
- * Q_<component> (from -> to; a hose's at its from end), 6 P_loss_<component> (a pump's shaft
- * losses included; a motor's the hydraulic power it does not turn into work). */
+ * Q_<component> (from -> to; a hose's at its from end, a shuttle's into its output), 6
+ * P_loss_<component> (a pump's shaft losses included; a motor's the hydraulic power it does not
+ * turn into work). */
 HS_HD static inline double hs_element_signal(const hs_mview *m, const hs_state *s, int what, int i)
 {
     double qin[HS_CAP_VOLS], P[HS_NPW] = {0.0, 0.0, 0.0}, Q = 0.0, qA, qB; /* qin: (nvol), not used */

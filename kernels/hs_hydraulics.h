@@ -6,6 +6,7 @@
 #define HS_HYDRAULICS_H
 
 #include "hs_components.h"
+#include "hs_pilot_valves.h"
 #include "hs_friction.h"
 #include "hs_kinematics.h"
 #include "hs_signal.h"
@@ -189,15 +190,25 @@ HS_HD static inline hs_real hs_ls_pressure(const hs_mview *m, const hs_real *p, 
     return best;
 }
 
+/* The pilot pressure of component i at pressures p (nvol): its pilot node's (cmp_ref; a
+ * shuttle's second input), or pa, its from node's, where it has none (an internally piloted
+ * sequence valve). */
+HS_HD static inline hs_real hs_cmp_pilot_p(const hs_mview *m, int i, const hs_real *p, hs_real pa)
+{
+    return HS_I(m, cmp_ref, i) >= 0 ? hs_node_p(m, p, HS_I(m, cmp_ref, i)) : pa;
+}
+
 /* The static value of component i's state at the pressures pa, pb of its nodes (p: all, and
- * the spools U, for a load-sensing pump's sense): a relief valve's opening x_ss, a variable
- * pump's displacement fraction eps_ss. */
+ * the spools U, for a load-sensing pump's sense): a relief valve's opening x_ss, a pilot
+ * valve's spool opening (hs_pilot_valves.h), a variable pump's displacement fraction eps_ss. */
 HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const hs_real *p, const hs_real *U,
                                                 hs_real pa, hs_real pb)
 {
     const double *par = HS_D(m, cmp_par)[i];
     hs_real ref;
     if (HS_I(m, cmp_type, i) == HS_CMP_RELIEF) return hs_relief_opening(par, pa - pb);
+    if (hs_cmp_is_pilot_valve(HS_I(m, cmp_type, i)))
+        return hs_pilot_opening(HS_I(m, cmp_type, i), par, pa, pb, hs_cmp_pilot_p(m, i, p, pa));
     if (HS_I(m, cmp_type, i) != HS_CMP_PUMP_LS)
         ref = par[HS_CP_PU_PREF] + 0.0 * pb;
     else if (HS_I(m, cmp_lsmask, i))
@@ -209,14 +220,16 @@ HS_HD static inline hs_real hs_component_target(const hs_mview *m, int i, const 
 
 /* Flow of component i (kernels/hs_components.h) from its node a to its node b at pressures
  * p (nvol) and states fs (nfs); the rate of its state, (target - state) / tau, into *rate
- * (untouched without one). An accumulator has no flow of its own (its volume's capacitance)
+ * (untouched without one); a shuttle's second input's flow to its output (cmp_ref -> b) into
+ * *Q2 (0 for the others). An accumulator has no flow of its own (its volume's capacitance)
  * and a motor's depends on its joint's rate: both are hs_component_flows'. */
 HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs_real *p, const hs_real *fs,
-                                              const hs_real *U, hs_real *rate)
+                                              const hs_real *U, hs_real *rate, hs_real *Q2)
 {
     const double *par = HS_D(m, cmp_par)[i];
-    int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i);
+    int type = HS_I(m, cmp_type, i), k = HS_I(m, cmp_fs0, i), ts;
     hs_real pa, pb, x;
+    *Q2 = 0.0;
     if (type == HS_CMP_ACCUMULATOR || type == HS_CMP_MOTOR || type == HS_CMP_HOSE) return 0.0; /* hs_component_flows */
     pa = hs_node_p(m, p, HS_I(m, cmp_a, i));
     pb = hs_node_p(m, p, HS_I(m, cmp_b, i));
@@ -224,11 +237,13 @@ HS_HD static inline hs_real hs_component_flow(const hs_mview *m, int i, const hs
     if (type == HS_CMP_FLOW_CONTROL) return hs_flow_control_flow(par, pa - pb);
     if (type == HS_CMP_PUMP) return hs_pump_flow(par, 1.0, pb - pa);
     x = hs_component_target(m, i, p, U, pa, pb);
-    if (k >= 0) { /* the first-order poppet or swash plate */
-        *rate = (x - fs[k]) / par[type == HS_CMP_RELIEF ? HS_CP_RV_TAU : HS_CP_PU_TAU];
+    if (k >= 0) { /* the first-order poppet, spool or swash plate */
+        ts = hs_cmp_tau_slot(type);
+        *rate = (x - fs[k]) / par[ts >= 0 ? ts : HS_CP_PU_TAU];
         x = fs[k];
     }
     if (type == HS_CMP_RELIEF) return par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
+    if (hs_cmp_is_pilot_valve(type)) return hs_pilot_flow(type, par, x, pa, pb, hs_cmp_pilot_p(m, i, p, pa), Q2);
     return hs_pump_flow(par, x, pb - pa); /* a variable pump: x is its stroke */
 }
 
@@ -350,7 +365,7 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
     HS_UNROLL
     for (i = 0; i < HS_N(m, ncmp); ++i) {
         int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i);
-        hs_real Q, rate = 0.0;
+        hs_real Q, rate = 0.0, Q2 = 0.0;
         if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) continue;
         if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
             hs_hose_flows(m, i, p, fs, qin, o->fsd);
@@ -364,9 +379,11 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
             o->Tm[mo] = hs_motor_torque(HS_D(m, cmp_par)[i], dp, o->wm[mo]);
         } else
 #endif
-            Q = hs_component_flow(m, i, p, fs, U, &rate);
+            Q = hs_component_flow(m, i, p, fs, U, &rate, &Q2);
         if (a < HS_N(m, nvol)) qin[a] -= Q;
-        if (b < HS_N(m, nvol)) qin[b] += Q;
+        if (b < HS_N(m, nvol)) qin[b] += Q + Q2;
+        if (HS_I(m, cmp_type, i) == HS_CMP_SHUTTLE && HS_I(m, cmp_ref, i) < HS_N(m, nvol))
+            qin[HS_I(m, cmp_ref, i)] -= Q2; /* its second input */
         if (k >= 0) o->fsd[k] = rate;
     }
 }

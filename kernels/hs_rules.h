@@ -281,10 +281,12 @@ enum hs_cmp_pair_rule {
     HS_CPR_OK = 0,
     HS_CPR_RELIEF_SMOOTH, /* a relief valve: dp_smooth <= dp_override */
     HS_CPR_FC_LAMINAR, /* a flow control valve: dp_lim < dp_comp */
-    HS_CPR_RELIEF_POPPET, /* a relief valve keeps the model's layout: tau > 0 iff it has a poppet */
+    HS_CPR_RELIEF_POPPET, /* a valve keeps the model's layout: tau > 0 iff it has a poppet or spool state */
     HS_CPR_PC_BAND, /* a pressure-compensated pump: p_set + dp_band <= p_max (if rated) */
     HS_CPR_RELIEF_PMAX, /* a relief valve on a pump's outlet cracks at most at its p_max */
-    HS_CPR_PRECHARGE /* an accumulator's precharge below the circuit's highest pressure there */
+    HS_CPR_PRECHARGE, /* an accumulator's precharge below the circuit's highest pressure there */
+    HS_CPR_POCV_DEC, /* a pilot-operated check valve: ratio_dec 0, or above ratio with Cv_dec > 0 */
+    HS_CPR_VENTED /* a counterbalance valve: vented is 0 or 1 */
 };
 
 /* The highest pressure the circuit of m reaches at node v: a source's own; for a volume the
@@ -316,7 +318,12 @@ HS_HD static inline int hs_cmp_pair_broken(const hs_model *m, int i, int *j)
     *j = -1;
     if (type == HS_CMP_RELIEF && !(par[HS_CP_RV_DPS] <= par[HS_CP_RV_DPOV])) return HS_CPR_RELIEF_SMOOTH;
     if (type == HS_CMP_FLOW_CONTROL && !(par[HS_CP_FC_DPLIM] < par[HS_CP_FC_DPC])) return HS_CPR_FC_LAMINAR;
-    if (type == HS_CMP_RELIEF && (m->cmp_dyn[i] != 0) != (par[HS_CP_RV_TAU] > 0.0)) return HS_CPR_RELIEF_POPPET;
+    if (hs_cmp_tau_slot(type) >= 0 && (m->cmp_dyn[i] != 0) != (par[hs_cmp_tau_slot(type)] > 0.0))
+        return HS_CPR_RELIEF_POPPET;
+    if (type == HS_CMP_PILOT_CHECK && par[HS_CP_PO_RDEC] != 0.0 &&
+        !(par[HS_CP_PO_RDEC] > par[HS_CP_PO_RATIO] && par[HS_CP_PO_CVDEC] > 0.0))
+        return HS_CPR_POCV_DEC;
+    if (type == HS_CMP_COUNTERBALANCE && par[HS_CP_CB_VENT] != 0.0 && par[HS_CP_CB_VENT] != 1.0) return HS_CPR_VENTED;
     if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
         !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
         return HS_CPR_PC_BAND;

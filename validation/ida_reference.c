@@ -39,14 +39,14 @@
  *   fs' from the friction law (LuGre bristle/film states);
  *   the components of hydraulics.components (kernels/hs_components.h): each one's flow from
  *           its node a to b, an accumulator's capacitance added to its volume's
- *           (p' = (inflows - V') / (V / Be + C_acc)), a relief poppet's and a variable
- *           pump's state as further fs;
+ *           (p' = (inflows - V') / (V / Be + C_acc)), a relief poppet's, a pilot valve's
+ *           spool's and a variable pump's state as further fs; a shuttle's second seat;
  *   cylinder force F = p_p A_p - p_r A_r - F_fric + F_damper along e = (r_b - r_a)/s:
  *           +F e at r_b on body b, -F e at r_a on body a; W_cyl' = F s' (its work).
  * From the engine, besides hs_init's initial state (z, zd, p, U, s0: the static-equilibrium
  * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force,
  * hs_end_damper and those of hs_components.h (hs_relief_opening, hs_check_flow,
- * hs_flow_control_flow,
+ * hs_flow_control_flow, the pilot valves' hs_pilot_opening and hs_pilot_flow,
  * hs_pump_flow, hs_pump_eps_ss, hs_accumulator_capacitance; unit-tested against their closed
  * forms on their own). Circuit assembly, areas,
  * Cv of throttles, cylinder geometry, bulk moduli, pressure equations and force
@@ -272,7 +272,8 @@ static int hyd_check(const hs_model *m, char *e, size_t n)
     for (i = 0; i < m->ncmp; ++i) {
         int ports = hs_cmp_ports(m->cmp_type[i]);
         if (ports == 0 || m->cmp_a[i] < 0 || m->cmp_a[i] >= (ports == 1 ? m->nvol : nn) ||
-            (ports == 2 && (m->cmp_b[i] < 0 || m->cmp_b[i] >= nn)) ||
+            (ports >= 2 && (m->cmp_b[i] < 0 || m->cmp_b[i] >= nn)) ||
+            ((ports == HS_PORTS_PILOT || ports == HS_PORTS_INPUTS) && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nn)) ||
             (m->cmp_type[i] == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0 && (m->cmp_ref[i] < 0 || m->cmp_ref[i] >= nn)))
             return fail(e, n, "planar reference: component %d: bad type or node", i);
         if (m->cmp_fs0[i] >= 0) {
@@ -704,6 +705,19 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
                 x = fs[kf];
             }
             Q = par[HS_CP_RV_QNOM] * x + par[HS_CP_RV_GL] * (pa - pb);
+        } else if (hs_cmp_is_pilot_valve(ty)) { /* the pilot (or second input) node's pressure */
+            int r = m->cmp_ref[i];
+            double px = r < 0 ? pa : r < m->nvol ? p[r] : m->src_p[r - m->nvol], q2;
+            x = hs_pilot_opening(ty, par, pa, pb, px);
+            if (kf >= 0) { /* the spool lags: x' = (x_ss - x) / tau */
+                fsd[kf] = (x - fs[kf]) / par[hs_cmp_tau_slot(ty)];
+                x = fs[kf];
+            }
+            Q = hs_pilot_flow(ty, par, x, pa, pb, px, &q2);
+            if (ty == HS_CMP_SHUTTLE) { /* its second input's seat, r -> b */
+                if (r < m->nvol) qin[r] -= q2;
+                if (nb < m->nvol) qin[nb] += q2;
+            }
         } else if (ty == HS_CMP_CHECK) {
             Q = hs_check_flow(par, pa - pb);
         } else if (ty == HS_CMP_FLOW_CONTROL) {

@@ -18,7 +18,11 @@
  *    joint's rate from their absolute angular rates;
  *  - tests/data/crane_ls2.yaml over 3 s: the two-cylinder crane on a load-sensing pump that
  *    senses two pressure-compensated valve sections (the reference computes the shuttle
- *    network's highest load pressure itself).
+ *    network's highest load pressure itself);
+ *  - tests/data/cbv_lower.yaml over 2 s: a boom lowered through a piloted counterbalance valve
+ *    with spool dynamics (kernels/hs_pilot_valves.h);
+ *  - tests/data/pilot_circuit.yaml over 2 s: a pressure-reducing, a sequence and a shuttle
+ *    valve on one pump line, the reduced line piloting a check valve that lets a boom down.
  * The cranes over [0, 2] s: the valve opens at 0.5 s (the accumulator discharges, the pump line falls, the
  * relief valve closes) and closes at 1.5 s (the line recharges, the relief valve reopens).
  * Ours at dt = 1, 0.5 and 0.25 ms with tightened Newton tolerances (so that the iteration
@@ -183,6 +187,8 @@ int main(void)
     run_model("tests/data/slew_motor.yaml", 5.0, 1e-3, 1e-10, 2e-6, 7.5e3, 1);
     run_model("tests/data/crane_ls2.yaml", 3.0, 1e-3, 1e-10, 5e-7, 3.5e3, 0);
     run_model("tests/data/crane_hose.yaml", 2.0, 1.25e-4, 1e-12, 2e-7, 6e4, 1);
+    run_model("tests/data/cbv_lower.yaml", 2.0, 1e-3, 1e-10, 2.6e-6, 1.2e4, 1);
+    run_model("tests/data/pilot_circuit.yaml", 2.0, 1e-3, 1e-10, 2.4e-6, 1.9e4, 1);
     printf("\nval_components_ida: %s\n", fails ? "FAIL" : "ok");
     return fails != 0;
 }

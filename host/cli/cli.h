@@ -63,6 +63,15 @@ static inline void hs_cli_warn_implausible(const char *cmd, const hs_model_desc 
         fprintf(stderr, "hydrosweep %s: warning: implausible values%s: %s\n", cmd, note, what);
 }
 
+/* The counterbalance valves that do not hold their load at rest (hs_model_load_not_held) as a
+ * warning on stderr. */
+static inline void hs_cli_warn_load_not_held(const char *cmd, const hs_model_desc *d)
+{
+    char what[1024];
+    if (hs_model_load_not_held(d, what, sizeof what) > 0)
+        fprintf(stderr, "hydrosweep %s: warning: the load would fall: %s\n", cmd, what);
+}
+
 /* validate's bounds on Newton iteration counts (a cost, not a result: a count flips by one
  * where rounding moves a convergence test across its threshold). Per instance, the mean
  * iterations per step of the two backends may differ by at most iter_rtol times the larger of

@@ -122,6 +122,24 @@ static void write_dot(const hs_model_desc *d, FILE *f)
                      hs_hose_wave_speed(par, m->B_oil, m->rho));
             shape = "cds";
             break;
+        case HS_CMP_COUNTERBALANCE:
+            snprintf(set, sizeof set, "set %.4g bar, pilot %.4g:1", par[HS_CP_CB_PSET] / 1e5, par[HS_CP_CB_RATIO]);
+            shape = "house";
+            break;
+        case HS_CMP_PILOT_CHECK:
+            snprintf(set, sizeof set, "pilot %.4g:1", par[HS_CP_PO_RATIO]);
+            shape = "invhouse";
+            break;
+        case HS_CMP_REDUCING:
+            snprintf(set, sizeof set, "reduces to %.4g bar", par[HS_CP_PR_PSET] / 1e5);
+            break;
+        case HS_CMP_SEQUENCE:
+            snprintf(set, sizeof set, "opens at %.4g bar", par[HS_CP_SQ_PSET] / 1e5);
+            break;
+        case HS_CMP_SHUTTLE:
+            snprintf(set, sizeof set, "the higher input");
+            shape = "triangle";
+            break;
         default:
             snprintf(set, sizeof set, "%.4g cm3/rev, %.4g L/min%s", par[HS_CP_PU_D] * 1e6,
                      hs_pump_qgeo(par) * 6e4,
@@ -140,6 +158,10 @@ static void write_dot(const hs_model_desc *d, FILE *f)
         fprintf(f, "  %s -> k%d [label=\"%s\"];\n  k%d -> %s;\n", node_id(m, m->cmp_a[i], a, sizeof a), i,
                 hs_cmp_is_pump(ty) ? "inlet" : "", i,
                 node_id(m, m->cmp_b[i], b, sizeof b));
+        if (hs_cmp_ports(ty) == HS_PORTS_INPUTS)
+            fprintf(f, "  %s -> k%d;\n", node_id(m, m->cmp_ref[i], a, sizeof a), i);
+        else if (hs_cmp_ports(ty) >= HS_PORTS_PILOT && m->cmp_ref[i] >= 0)
+            fprintf(f, "  %s -> k%d [style=dashed, label=\"pilot\"];\n", node_id(m, m->cmp_ref[i], a, sizeof a), i);
         if (ty == HS_CMP_PUMP_LS && m->cmp_lsmask[i] == 0)
             fprintf(f, "  %s -> k%d [style=dashed, label=\"load sensing (%s)\"];\n",
                     node_id(m, m->cmp_ref[i], a, sizeof a), i, node_name(d, m->cmp_ref[i]));

@@ -267,6 +267,7 @@ int hs_cli_info(int argc, char **argv)
            HS_MAX_KNOTS, m->nx, HS_MAX_X);
     printf("parameters:       %d\n\n", d->nparam);
     hs_cli_warn_implausible("info", d, "");
+    hs_cli_warn_load_not_held("info", d);
 
     for (i = 0; i < d->nparam; ++i) {
         int n = (int)strlen(d->param[i].name);

@@ -392,6 +392,7 @@ static int run_single(const char *sweep, hs_run_opts *op)
     }
     /* the base model's; a swept value's shows per instance (status bit implausible) */
     hs_cli_warn_implausible("run", &md, " (the instances carry the warning bit implausible)");
+    hs_cli_warn_load_not_held("run", &md);
     {
         char exe[4096];
         program_path(exe, sizeof exe);

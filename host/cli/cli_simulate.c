@@ -290,6 +290,7 @@ int hs_cli_simulate(int argc, char **argv)
                     r, d.model.penalty * 4.0 / r);
     }
     hs_cli_warn_implausible("simulate", &d, "");
+    hs_cli_warn_load_not_held("simulate", &d);
     {
         double t0 = hs_now_s();
         rc = hs_simulate_csv(&d, out, every_given || d.out_every < 1 ? every : d.out_every, &sum);

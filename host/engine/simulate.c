@@ -409,3 +409,46 @@ int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n)
     if (k > 4 && o < n) snprintf(buf + o, n - o, "; and %d more", k - 4);
     return k;
 }
+
+/* Node k's name: a volume's or a source's. */
+static const char *node_label(const hs_model_desc *d, int k)
+{
+    return k < d->model.nvol ? d->vol_name[k] : d->src_name[k - d->model.nvol];
+}
+
+int hs_model_load_not_held(const hs_model_desc *d, char *buf, size_t n)
+{
+    const hs_model *m = &d->model;
+    hs_state *s;
+    hs_work *w;
+    size_t o = 0;
+    int i, k = 0;
+    if (n) buf[0] = '\0';
+    for (i = 0; i < m->ncmp && m->cmp_type[i] != HS_CMP_COUNTERBALANCE; ++i) {
+    }
+    if (i == m->ncmp) return 0;
+    s = (hs_state *)calloc(1, sizeof *s);
+    w = (hs_work *)calloc(1, sizeof *w);
+    if (s && w && hs_init(m, s, w) == 0)
+        for (i = 0; i < m->ncmp; ++i) {
+            const double *par = m->cmp_par[i];
+            double pl, pv, pd;
+            if (m->cmp_type[i] != HS_CMP_COUNTERBALANCE) continue;
+            pl = hs_node_p(m, s->p, m->cmp_a[i]);
+            pv = hs_node_p(m, s->p, m->cmp_b[i]);
+            pd = par[HS_CP_CB_VENT] != 0.0 ? HS_P_ATM : pv; /* the pilot not acting */
+            if (!(hs_cbv_opening(par, pl, pv, pd) > 0.0)) continue;
+            ++k;
+            if (o < n)
+                o += (size_t)snprintf(buf + o, n - o,
+                                      "%scomponent %s: its setting p_set = %.4g bar is below the load's pressure "
+                                      "at rest at its port '%s', %.4g bar above the spring chamber's: it opens "
+                                      "unpiloted and lets the load down (catalogues set it about 1.3 times the "
+                                      "highest load pressure)",
+                                      k > 1 ? "; " : "", d->cmp_name[i], par[HS_CP_CB_PSET] / 1e5,
+                                      node_label(d, m->cmp_a[i]), (pl - pd) / 1e5);
+        }
+    free(s);
+    free(w);
+    return k;
+}

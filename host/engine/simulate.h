@@ -70,6 +70,12 @@ void hs_independent_names(const hs_model_desc *d, unsigned int dep, char *buf, s
  * into buf ("" when none); returns how many. */
 int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n);
 
+/* The counterbalance valves that would not hold their load at rest: at the model's initial
+ * state (hs_init) the load port's pressure alone (the pilot not acting) opens the valve, so the
+ * load falls. A sentence per valve into buf ("" when none);
+ * returns how many (0 also when the initial state cannot be computed: simulate says why). */
+int hs_model_load_not_held(const hs_model_desc *d, char *buf, size_t n);
+
 /* alpha dt^2/4 divided by the largest diagonal entry of M at z0 (0 without constraints). The
  * multipliers converge at a rate of about 1/(1 + this ratio) per Newton iteration, so a
  * ratio below 1 makes constrained models crawl or hit the iteration limit. */

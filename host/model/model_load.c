@@ -649,19 +649,32 @@ static int parse_fluid(ctx *c)
 }
 
 /* A node name: volume v -> v, source s -> nvol + s. vol_only: the node must be a volume. */
+static int node_name(ctx *c, const char *name, const yt_node *node, const char *kp, const char *key, int vol_only,
+                     int *out);
+
 static int node_ref(ctx *c, const yt_node *y, const char *path, const char *key, int vol_only,
                     int *out, const yt_node **node)
 {
-    char name[128], kp[128], sug[400];
-    const hs_model_desc *d = c->d;
-    int rc = yt_get_str(&c->y, y, path, key, 1, 0, name, sizeof name, node), s;
+    char name[128], kp[128];
+    int rc = yt_get_str(&c->y, y, path, key, 1, 0, name, sizeof name, node);
     if (rc != HS_OK) return rc;
     yt_join(kp, sizeof kp, path, key);
+    return node_name(c, name, *node, kp, key, vol_only, out);
+}
+
+/* The node called name (its YAML node, key path kp, the key's name for the message): a volume,
+ * or (unless vol_only) a source, into *out. */
+static int node_name(ctx *c, const char *name, const yt_node *node, const char *kp, const char *key, int vol_only,
+                     int *out)
+{
+    char sug[400];
+    const hs_model_desc *d = c->d;
+    int s;
     *out = find_name((const char(*)[HS_NAME_LEN])d->vol_name, d->model.nvol, name);
     if (*out >= 0) return HS_OK;
     s = find_name((const char(*)[HS_NAME_LEN])d->src_name, d->model.nsrc, name);
     if (s >= 0 && vol_only)
-        return yt_fail(&c->y, HS_ERR_VALUE, *node, kp,
+        return yt_fail(&c->y, HS_ERR_VALUE, node, kp,
                        "'%s' is a source: %s must be a volume (hydraulics.volumes)", name, key);
     if (s >= 0) {
         *out = d->model.nvol + s;
@@ -672,7 +685,7 @@ static int node_ref(ctx *c, const yt_node *y, const char *path, const char *key,
         memset(&L, 0, sizeof L);
         for (s = 0; s < d->model.nvol + (vol_only ? 0 : d->model.nsrc); ++s)
             hs_near_add(&L, name, s < d->model.nvol ? d->vol_name[s] : d->src_name[s - d->model.nvol]);
-        return yt_fail(&c->y, HS_ERR_VALUE, *node, kp, "%s '%s' is not a %s defined in hydraulics%s", key, name,
+        return yt_fail(&c->y, HS_ERR_VALUE, node, kp, "%s '%s' is not a %s defined in hydraulics%s", key, name,
                        vol_only ? "volume" : "node (a volume or source)", hs_near_text(&L, sug, sizeof sug));
     }
 }
@@ -1077,9 +1090,37 @@ static int ls_sense(ctx *c, const yt_node *y, const char *path, int i)
     return HS_OK;
 }
 
+/* A shuttle valve's inputs: a list of two nodes, into cmp_a and cmp_ref. */
+static int shuttle_inputs(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    const yt_node *s = yt_map_get(y, "inputs");
+    char kp[128], ek[160];
+    int k, rc, *out[2];
+    out[0] = &m->cmp_a[i];
+    out[1] = &m->cmp_ref[i];
+    yt_join(kp, sizeof kp, path, "inputs");
+    if (!s) return yt_fail(&c->y, HS_ERR_SCHEMA, y, kp, "a shuttle valve needs inputs: [NODE, NODE] (its two inputs)");
+    if (s->type != YT_SEQ || s->n != 2)
+        return yt_fail(&c->y, HS_ERR_VALUE, s, kp,
+                       "a shuttle valve has two inputs, not %d: inputs: [NODE, NODE] (chain shuttle valves "
+                       "through small volumes to select among more)",
+                       s->type == YT_SEQ ? s->n : 1);
+    for (k = 0; k < 2; ++k) {
+        const yt_node *e = s->kid[k];
+        snprintf(ek, sizeof ek, "%s[%d]", kp, k);
+        if (e->type != YT_SCALAR || !e->text)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, e, ek, "an input's node name (a volume or source)");
+        if ((rc = node_name(c, e->text, e, ek, "input", 0, out[k]))) return rc;
+    }
+    if (m->cmp_a[i] == m->cmp_ref[i])
+        return yt_fail(&c->y, HS_ERR_VALUE, s, kp, "a shuttle valve's two inputs must be different nodes");
+    return HS_OK;
+}
+
 /* hydraulics.components (kernels/hs_components.h): each a type, its nodes (from and to, or
- * at), a load-sensing pump's sensed node, a motor's joint (by its body's name), and its
- * type's parameters (hs_cmp_params). */
+ * at; a pilot valve's pilot, a shuttle's inputs), a load-sensing pump's sensed node, a
+ * motor's joint (by its body's name), and its type's parameters (hs_cmp_params). */
 static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
 {
     const char *keys[8 + HS_CMP_NPAR];
@@ -1091,12 +1132,13 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
         return rc;
     keys[nk++] = "name";
     keys[nk++] = "type";
-    if (hs_cmp_ports(type) == 2) {
-        keys[nk++] = "from";
-        keys[nk++] = "to";
-    } else {
+    if (hs_cmp_ports(type) == HS_PORTS_AT) {
         keys[nk++] = "at";
+    } else {
+        keys[nk++] = hs_cmp_ports(type) == HS_PORTS_INPUTS ? "inputs" : "from";
+        keys[nk++] = "to";
     }
+    if (hs_cmp_ports(type) == HS_PORTS_PILOT || hs_cmp_ports(type) == HS_PORTS_PILOT_OPT) keys[nk++] = "pilot";
     if (type == HS_CMP_PUMP_LS) keys[nk++] = "sense";
     if (type == HS_CMP_MOTOR) keys[nk++] = "joint";
     for (k = 0; k < hs_ncmp_params; ++k)
@@ -1106,13 +1148,18 @@ static int parse_component(ctx *c, const yt_node *y, const char *path, int i)
     m->cmp_ref[i] = m->cmp_b[i] = -1;
     for (k = 0; k < HS_CMP_NPAR; ++k) m->cmp_par[i][k] = 0.0;
     if ((rc = yt_check_keys(&c->y, y, path, keys))) return rc;
-    if (hs_cmp_ports(type) == 2) {
-        if ((rc = node_ref(c, y, path, "from", 0, &m->cmp_a[i], &node)) ||
-            (rc = node_ref(c, y, path, "to", 0, &m->cmp_b[i], &node)))
+    if (hs_cmp_ports(type) == HS_PORTS_AT) {
+        if ((rc = node_ref(c, y, path, "at", 1, &m->cmp_a[i], &node))) return rc;
+    } else if (hs_cmp_ports(type) == HS_PORTS_INPUTS) {
+        if ((rc = shuttle_inputs(c, y, path, i)) || (rc = node_ref(c, y, path, "to", 0, &m->cmp_b[i], &node)))
             return rc;
-    } else if ((rc = node_ref(c, y, path, "at", 1, &m->cmp_a[i], &node))) {
+    } else if ((rc = node_ref(c, y, path, "from", 0, &m->cmp_a[i], &node)) ||
+               (rc = node_ref(c, y, path, "to", 0, &m->cmp_b[i], &node))) {
         return rc;
     }
+    if ((hs_cmp_ports(type) == HS_PORTS_PILOT || (hs_cmp_ports(type) == HS_PORTS_PILOT_OPT && yt_map_get(y, "pilot"))) &&
+        (rc = node_ref(c, y, path, "pilot", 0, &m->cmp_ref[i], &node)))
+        return rc;
     m->cmp_lsmask[i] = 0;
     if (type == HS_CMP_PUMP_LS && (rc = ls_sense(c, y, path, i))) return rc;
     if (type == HS_CMP_MOTOR && (rc = body_ref(c, y, path, "joint", 0, &m->cmp_ref[i]))) return rc;

@@ -551,7 +551,7 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
                                      par[HS_CP_HO_NSEG] == floor(par[HS_CP_HO_NSEG])))
             return VF(HS_WHERE_COMPONENT, i, "segments", "segments must be an integer from 1 to "
                       "%d, not %g", HS_HOSE_MAX_SEG, par[HS_CP_HO_NSEG]);
-        if (m->cmp_dyn[i] != hs_cmp_nstates(type, par) && type != HS_CMP_RELIEF)
+        if (m->cmp_dyn[i] != hs_cmp_nstates(type, par) && hs_cmp_tau_slot(type) < 0)
             return VF(HS_WHERE_COMPONENT, i, "type", "cmp_dyn must be %d for this type",
                       hs_cmp_nstates(type, par));
         if (type == HS_CMP_HOSE) { /* its internal volumes (the loader's) and its ends */
@@ -567,12 +567,23 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
         }
         if (type < 0 || type >= HS_CMP_COUNT)
             return VF(HS_WHERE_COMPONENT, i, "type", "unknown component type %d", type);
-        if (hs_cmp_ports(type) == 1) {
+        if (hs_cmp_ports(type) == HS_PORTS_AT) {
             if (a < 0 || a >= m->nvol)
                 return VF(HS_WHERE_COMPONENT, i, "at", "at must be a volume");
         } else {
+            const char *from = hs_cmp_ports(type) == HS_PORTS_INPUTS ? "inputs" : "from";
+            int r = m->cmp_ref[i], pt = hs_cmp_ports(type);
             if (a < 0 || a >= nnode)
-                return VF(HS_WHERE_COMPONENT, i, "from", "from must be a node (volume or source)");
+                return VF(HS_WHERE_COMPONENT, i, from, "%s must be a node (volume or source)", from);
+            if ((pt == HS_PORTS_PILOT || pt == HS_PORTS_INPUTS || (pt == HS_PORTS_PILOT_OPT && r != -1)) &&
+                (r < 0 || r >= nnode || r == b || (r == a && pt != HS_PORTS_PILOT_OPT)))
+                return VF(HS_WHERE_COMPONENT, i, pt == HS_PORTS_INPUTS ? "inputs" : "pilot",
+                          pt == HS_PORTS_INPUTS ? "a shuttle valve's two inputs must be two nodes other than its "
+                                                  "output (to)"
+                                                : "the pilot must be a node other than the valve's from and to (a "
+                                                  "counterbalance valve's: the opposite line)");
+            if (type == HS_CMP_SHUTTLE && r >= m->nvol && a >= m->nvol && b >= m->nvol)
+                return VF(HS_WHERE_COMPONENT, i, "to", "a shuttle valve between sources only needs a volume");
             if (b < 0 || b >= nnode || b == a)
                 return VF(HS_WHERE_COMPONENT, i, "to", "to must be a node (volume or source) other "
                           "than from");
@@ -624,7 +635,15 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
                       "takes over", par[HS_CP_FC_DPLIM], par[HS_CP_FC_DPC]);
         case HS_CPR_RELIEF_POPPET:
             return VF(HS_WHERE_COMPONENT, i, "tau", "tau must stay > 0 when the model has a "
-                      "poppet, 0 when it has none (the poppet is a state of the model's layout)");
+                      "poppet or spool state, 0 when it has none (the state is part of the model's layout)");
+        case HS_CPR_POCV_DEC:
+            return VF(HS_WHERE_COMPONENT, i, "ratio_dec", "ratio_dec (%g) must be 0 (no decompression "
+                      "poppet) or above ratio (%g) with Cv_dec > 0 (%g): the decompression poppet opens "
+                      "first, at a lower pilot pressure", par[HS_CP_PO_RDEC], par[HS_CP_PO_RATIO],
+                      par[HS_CP_PO_CVDEC]);
+        case HS_CPR_VENTED:
+            return VF(HS_WHERE_COMPONENT, i, "vented", "vented must be 0 (the spring chamber drains to the "
+                      "valve port) or 1 (vented to atmosphere), not %g", par[HS_CP_CB_VENT]);
         case HS_CPR_PC_BAND:
             return VF(HS_WHERE_COMPONENT, i, "p_set", "p_set + dp_band (%g Pa) must not exceed the "
                       "pump's rated maximum p_max (%g Pa)", par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND],

@@ -314,10 +314,12 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
         for (k = 0; k < hs_ncmp_params; ++k) {
             const hs_cmp_param_def *pd = &hs_cmp_params[k];
             if (pd->type != m->cmp_type[i]) continue;
-            /* a relief valve's poppet is a state: its tau is a parameter only where it has one */
-            if (pd->type == HS_CMP_RELIEF && pd->slot == HS_CP_RV_TAU && !m->cmp_dyn[i]) continue;
+            /* a valve's poppet or spool is a state: its tau is a parameter only where it has one */
+            if (pd->slot == hs_cmp_tau_slot(pd->type) && !m->cmp_dyn[i]) continue;
             /* a hose's segments are its layout (its states and internal volumes) */
             if (pd->type == HS_CMP_HOSE && pd->slot == HS_CP_HO_NSEG) continue;
+            /* a counterbalance valve's venting is its construction, not a value */
+            if (pd->type == HS_CMP_COUNTERBALANCE && pd->slot == HS_CP_CB_VENT) continue;
             add(t, pd->unit, OFF2(cmp_par, i, pd->slot, HS_CMP_NPAR), "component.%s.%s", d->cmp_name[i], pd->key);
         }
 }

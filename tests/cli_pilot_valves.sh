@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# cli_pilot_valves.sh -- the pilot-operated valves (kernels/hs_pilot_valves.h) through the
+# command line: `info` lists them and their flows and losses (Q_, P_loss_ in --columns);
+# a counterbalance valve set below its load's pressure at rest is warned of (the load would
+# fall) and the model still loads; simulate's energy table has their rows and sums to the
+# audit; a Monte Carlo sweep over the counterbalance valve's setting and pilot ratio and the
+# pilot line's pressure (tests/data/cbv_lower.yaml) and one over the reducing and sequence
+# valves' settings (tests/data/pilot_circuit.yaml) pass `validate` (cpu against the reference
+# backend); in a CUDA build the emulated device gives the cpu's statistics (h5diff 1e-6).
+# Usage: cli_pilot_valves.sh PATH/TO/hydrosweep
+set -u
+HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ROOT=$(pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib_cli.sh"
+cd "$tmp"
+
+"$HS" info "$ROOT/tests/data/pilot_circuit.yaml" >info.txt 2>&1 && ok || bad "info: $(head -3 info.txt)"
+grep -q 'reducer pressure_reducing_valve' info.txt && grep -q 'shuttle shuttle_valve' info.txt &&
+  grep -q 'holder pilot_check_valve' info.txt && ok || bad "info lists the valves: $(grep components info.txt)"
+"$HS" info "$ROOT/tests/data/pilot_circuit.yaml" --columns >cols.txt 2>&1 && ok || bad "info --columns"
+for c in "Q_reducer m^3/s" "P_loss_reducer W" "Q_shuttle m^3/s" "Q_holder m^3/s" "P_loss_sequence W"; do
+  grep -qx "$c" cols.txt && ok || bad "info --columns lacks '$c'"
+done
+
+# a setting below the load's pressure at rest: loads, with a warning
+sed 's/p_set: 60 bar/p_set: 10 bar/' "$ROOT/tests/data/cbv_lower.yaml" >low.yaml
+"$HS" info low.yaml >low.txt 2>low.err && ok || bad "a low setting still loads: $(head -3 low.err)"
+grep -q "warning: the load would fall: component cbv: its setting p_set = 10 bar is below the load's pressure" low.err &&
+  ok || bad "no load-would-fall warning: $(cat low.err)"
+"$HS" info "$ROOT/tests/data/cbv_lower.yaml" >/dev/null 2>hold.err && ! grep -q 'would fall' hold.err && ok ||
+  bad "a setting above the load warned of: $(cat hold.err)"
+
+"$HS" simulate "$ROOT/tests/data/pilot_circuit.yaml" -o pc.csv >sim.txt 2>&1 && ok || bad "simulate: $(tail -3 sim.txt)"
+for e in "reducer (pressure_reducing_valve)" "sequence (sequence_valve)" "shuttle (shuttle_valve)" "holder (pilot_check_valve)"; do
+  grep -qF "  $e " sim.txt && ok || bad "energy table lacks $e"
+done
+
+cat >cb.yaml <<EOF2
+model: $ROOT/tests/data/cbv_lower.yaml
+instances: 6
+seed: 3
+method: monte_carlo
+simulation: {t_end: 1 s, dt: 1 ms}
+parameters:
+  component.cbv.p_set: {uniform: [50 bar, 70 bar]}
+  component.cbv.ratio: {uniform: [2.5, 4]}
+  source.pilot.p: {uniform: [18 bar, 22 bar]}
+outputs:
+  signals: [Q_cbv, P_loss_cbv, theta1, p_piston]
+EOF2
+cat >pc.yaml <<EOF2
+model: $ROOT/tests/data/pilot_circuit.yaml
+instances: 4
+seed: 4
+method: monte_carlo
+simulation: {t_end: 1 s, dt: 1 ms}
+parameters:
+  component.reducer.p_set: {uniform: [28 bar, 32 bar]}
+  component.sequence.p_set: {uniform: [55 bar, 65 bar]}
+outputs:
+  signals: [Q_reducer, Q_sequence, Q_shuttle, Q_holder, p_signal, theta1]
+EOF2
+EMU=$(dirname "$HS")/tests/hydrosweep_gpu_emul
+for s in cb pc; do
+  "$HS" run $s.yaml -o $s.h5 --no-progress >run_$s.txt 2>&1 && grep -q 'finished, 0 failed' run_$s.txt && ok ||
+    bad "$s: the sweep: $(head -5 run_$s.txt)"
+  "$HS" validate $s.yaml --sample 2 >val_$s.txt 2>&1 && grep -q 'validate: passed' val_$s.txt && ok ||
+    bad "$s: validate, cpu against the reference: $(tail -3 val_$s.txt)"
+  if [ -x "$EMU" ] && command -v h5diff >/dev/null; then
+    "$EMU" run $s.yaml -b gpu -o g_$s.h5 --no-progress >gpu_$s.txt 2>&1 && ok || bad "$s: the emulated device: $(tail -3 gpu_$s.txt)"
+    h5diff -q -p 1e-6 $s.h5 g_$s.h5 /stats /stats >/dev/null 2>&1 && ok || bad "$s: emulated device vs cpu: /stats differs"
+  fi
+done
+[ -x "$EMU" ] || echo "cli_pilot_valves: the emulated device's runs skipped (a build without CUDA)"
+finish cli_pilot_valves
