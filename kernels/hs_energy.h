@@ -168,7 +168,8 @@ HS_HD static inline void hs_hydraulic_power(const hs_mview *m, const double *p, 
 
 /* One element's flow or dissipated power at state s, as the audit counts it: the signals of
  * docs/sweep-format.md "Flows and losses". what: 0 Q_<throttle> (a -> b), 1 P_loss_<throttle>,
- * 2 Q_<valve>_A, 3 Q_<valve>_B (into the ports), 4 P_loss_<valve> (both open edges), 5
+ * 2 Q_<valve>_A, 3 Q_<valve>_B (into the ports; a seat valve's: into A, and from A to T), 4
+ * P_loss_<valve> (both open edges), 5
  * Q_<component> (from -> to; a hose's at its from end, a shuttle's into its output), 6
  * P_loss_<component> (a pump's shaft losses included; a motor's the hydraulic power it does not
  * turn into work). */
@@ -182,6 +183,8 @@ HS_HD static inline double hs_element_signal(const hs_mview *m, const hs_state *
     } else if (what <= 4) {
         hs_audit_valve(m, s->p, s->U, i, qin, P, &qA, &qB);
         Q = what == 2 ? qA : qB;
+        if (HS_I(m, dcv_kind, i) != HS_DCV_DIRECTIONAL) /* a seat valve: into A, and A -> T */
+            Q = what == 2 ? qA + qB : s->U[i] >= 0.0 ? -qB : -qA;
     } else {
         double wm = 0.0, Tm = 0.0;
         if (HS_I(m, cmp_type, i) == HS_CMP_MOTOR) { /* its joint's rate: the relative coordinate's */

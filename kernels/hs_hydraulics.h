@@ -259,7 +259,9 @@ HS_HD static inline double hs_component_state_ss(const hs_mview *m, int i, const
 /* Valve section i's flows at spool U (ndcv) and pressures p (nvol): *qA into port A, *qB into
  * port B (seed 000 eqs. 24-26; model-data.md): U > 0 opens P -> A and B -> T, U < 0 P -> B
  * and A -> T; a load-sensing section's meter-in edge lies behind its compensator (dp_comp >
- * 0). What enters A or B leaves P, what leaves them enters T. */
+ * 0). What enters A or B leaves P, what leaves them enters T. A seat valve (dcv_kind) opens P
+ * -> A by U in [0, 1] (its port B is A) and, a 3/2 one, A -> T by 1 - U: on/off valves whose
+ * switching time is the spool's lag tau. */
 HS_HD static inline void hs_valve_flows(const hs_mview *m, int i, const hs_real *p, const hs_real *U, hs_real *qA,
                                         hs_real *qB)
 {
@@ -267,6 +269,17 @@ HS_HD static inline void hs_valve_flows(const hs_mview *m, int i, const hs_real 
     hs_real pP = hs_node_p(m, p, HS_I(m, dcv_P, i)), pT = hs_node_p(m, p, HS_I(m, dcv_T, i));
     hs_real pA = hs_node_p(m, p, HS_I(m, dcv_A, i)), pB = hs_node_p(m, p, HS_I(m, dcv_B, i));
     double dpc = HS_D(m, dcv_dpcomp)[i];
+    if (HS_I(m, dcv_kind, i) != HS_DCV_DIRECTIONAL) {
+        /* a seat valve (B = A): open x = U clamped to [0, 1] from P to A, and (3/2) 1 - x from A
+         * to T. Returned as the edges of the 4/3 valve at U's sign (qA the edge from P, qB minus
+         * the edge to T, swapped for U < 0), so that its callers book P, T and A alike */
+        hs_real x = u > 0.0 ? (u < 1.0 ? u : 1.0 + 0.0 * u) : 0.0 * u, qpa, qat;
+        qpa = hs_orifice_flow(Cv * x, pP - pA, lim);
+        qat = HS_I(m, dcv_kind, i) == HS_DCV_SEAT_3_2 ? hs_orifice_flow(Cv * (1.0 - x), pA - pT, lim) : 0.0 * x;
+        *qA = u >= 0.0 ? qpa : -qat;
+        *qB = u >= 0.0 ? -qat : qpa;
+        return;
+    }
     if (u >= 0.0) {
         *qA = dpc > 0.0 ? hs_compensated_edge(Cv * HS_D(m, dcv_kpath)[i][0] * u, dpc, lim, pP - pA)
                         : hs_orifice_flow(Cv * HS_D(m, dcv_kpath)[i][0] * u, pP - pA, lim);

@@ -68,6 +68,11 @@ enum hs_cut_type {
 
 enum hs_frame { HS_FRAME_GLOBAL = 0, HS_FRAME_BODY = 1 };
 
+/* What a valve section is (hydraulics.valves[].type): a proportional 4/3 directional valve
+ * (seed 000 eqs. 24-26), or a 2/2 or 3/2 seat valve switched on and off (kernels/hs_hydraulics.h
+ * hs_valve_flows; docs/model-format.md, Seat valves). */
+enum hs_dcv_kind { HS_DCV_DIRECTIONAL = 0, HS_DCV_SEAT_2_2 = 1, HS_DCV_SEAT_3_2 = 2 };
+
 /* How a volume's pressure is computed (seed 004 Pub. II Sect. 3.2). */
 enum hs_vol_model {
     HS_VOL_LUMPED = 0, /* p' = Be/V (inflows - dV/dt) (seed 000 eq. 22, Pub. II eqs. 27-29) */
@@ -348,7 +353,9 @@ enum hs_cosim_exchange {
                                                   m^3/(s sqrt(Pa)) */ \
     A(double, thr_dplim, HS_MAX_THR, nthr) /* laminar band, Pa */ \
     A(double, thr_Cv, HS_MAX_THR, nthr) /* derived: Cv_given or Cd A sqrt(2/rho), eq. (25) */ \
-    A(int, dcv_P, HS_MAX_DCV, ndcv) /* nodes of the ports P, T, A, B */ \
+    A(int, dcv_kind, HS_MAX_DCV, ndcv) /* enum hs_dcv_kind */ \
+    A(int, dcv_P, HS_MAX_DCV, ndcv) /* nodes of the ports P, T, A, B (a seat valve: B = A; a \
+                                        2/2 one: T = P) */ \
     A(int, dcv_T, HS_MAX_DCV, ndcv) \
     A(int, dcv_A, HS_MAX_DCV, ndcv) \
     A(int, dcv_B, HS_MAX_DCV, ndcv) \

@@ -6,7 +6,8 @@
 # audit; a Monte Carlo sweep over the counterbalance valve's setting and pilot ratio and the
 # pilot line's pressure (tests/data/cbv_lower.yaml) and one over the reducing and sequence
 # valves' settings (tests/data/pilot_circuit.yaml) pass `validate` (cpu against the reference
-# backend); in a CUDA build the emulated device gives the cpu's statistics (h5diff 1e-6).
+# backend), and so does one over the seat valves of tests/data/seat_valves.yaml; in a CUDA
+# build the emulated device gives the cpu's statistics (h5diff 1e-6).
 # Usage: cli_pilot_valves.sh PATH/TO/hydrosweep
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -35,33 +36,19 @@ for e in "reducer (pressure_reducing_valve)" "sequence (sequence_valve)" "shuttl
   grep -qF "  $e " sim.txt && ok || bad "energy table lacks $e"
 done
 
-cat >cb.yaml <<EOF2
-model: $ROOT/tests/data/cbv_lower.yaml
-instances: 6
-seed: 3
-method: monte_carlo
-simulation: {t_end: 1 s, dt: 1 ms}
-parameters:
-  component.cbv.p_set: {uniform: [50 bar, 70 bar]}
-  component.cbv.ratio: {uniform: [2.5, 4]}
-  source.pilot.p: {uniform: [18 bar, 22 bar]}
-outputs:
-  signals: [Q_cbv, P_loss_cbv, theta1, p_piston]
-EOF2
-cat >pc.yaml <<EOF2
-model: $ROOT/tests/data/pilot_circuit.yaml
-instances: 4
-seed: 4
-method: monte_carlo
-simulation: {t_end: 1 s, dt: 1 ms}
-parameters:
-  component.reducer.p_set: {uniform: [28 bar, 32 bar]}
-  component.sequence.p_set: {uniform: [55 bar, 65 bar]}
-outputs:
-  signals: [Q_reducer, Q_sequence, Q_shuttle, Q_holder, p_signal, theta1]
-EOF2
+monte_carlo_sweep cb.yaml "$ROOT/tests/data/cbv_lower.yaml" 6 3 "1 s" "Q_cbv, P_loss_cbv, theta1, p_piston" \
+  "component.cbv.p_set: {uniform: [50 bar, 70 bar]}" "component.cbv.ratio: {uniform: [2.5, 4]}" \
+  "source.pilot.p: {uniform: [18 bar, 22 bar]}"
+monte_carlo_sweep pc.yaml "$ROOT/tests/data/pilot_circuit.yaml" 4 4 "1 s" \
+  "Q_reducer, Q_sequence, Q_shuttle, Q_holder, p_signal, theta1" \
+  "component.reducer.p_set: {uniform: [28 bar, 32 bar]}" "component.sequence.p_set: {uniform: [55 bar, 65 bar]}"
+monte_carlo_sweep sv.yaml "$ROOT/tests/data/seat_valves.yaml" 4 6 "2.5 s" \
+  "Q_selector_A, Q_selector_B, Q_holder_A, P_loss_holder, theta1, p_line" \
+  "valve.holder.Cv: {uniform: [0.8e-7, 1.2e-7]}" "valve.selector.tau: {uniform: [5 ms, 20 ms]}"
+"$HS" info "$ROOT/tests/data/seat_valves.yaml" >sv_info.txt 2>&1 && grep -q 'valves:           2 (selector seat_3_2, holder seat_2_2)' sv_info.txt &&
+  ok || bad "info lists the seat valves: $(grep valves sv_info.txt)"
 EMU=$(dirname "$HS")/tests/hydrosweep_gpu_emul
-for s in cb pc; do
+for s in cb pc sv; do
   "$HS" run $s.yaml -o $s.h5 --no-progress >run_$s.txt 2>&1 && grep -q 'finished, 0 failed' run_$s.txt && ok ||
     bad "$s: the sweep: $(head -5 run_$s.txt)"
   "$HS" validate $s.yaml --sample 2 >val_$s.txt 2>&1 && grep -q 'validate: passed' val_$s.txt && ok ||

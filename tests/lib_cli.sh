@@ -34,3 +34,17 @@ need_python() {
   echo "$name: SKIPPED: no python3 can import $* (scripts/install-deps.sh installs them)"
   exit 77
 }
+
+# monte_carlo_sweep FILE MODEL INSTANCES SEED T_END SIGNALS PARAM... : a Monte Carlo sweep file
+# at dt 1 ms recording SIGNALS (a YAML list's inside, "a, b"), each PARAM a line of its
+# parameters mapping ("component.x.p_set: {uniform: [1 bar, 2 bar]}").
+monte_carlo_sweep() {
+  local f=$1 model=$2 n=$3 seed=$4 tend=$5 sig=$6 p
+  shift 6
+  {
+    printf 'model: %s\ninstances: %s\nseed: %s\nmethod: monte_carlo\n' "$model" "$n" "$seed"
+    printf 'simulation: {t_end: %s, dt: 1 ms}\nparameters:\n' "$tend"
+    for p in "$@"; do printf '  %s\n' "$p"; done
+    printf 'outputs:\n  signals: [%s]\n' "$sig"
+  } >"$f"
+}

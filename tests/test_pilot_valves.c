@@ -5,7 +5,7 @@
  * its valve port drained (held to the bit unpiloted; piloted, lowered at the speed the static
  * load and the valve's law predict) and tests/data/crane_cbv.yaml's lift, hold and lower cycle
  * (the rod line at the pilot pressure that opens the spool while it lowers, the energy audit
- * closing). */
+ * closing); the seat valves' flows (tests/data/seat_valves.yaml) and their bookkeeping. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,8 +281,68 @@ static void test_crane_cycle(void)
     hs_model_desc_free(&d);
 }
 
+/* Seat valves (hs_valve_flows, dcv_kind): the 3/2 open P -> A by U and A -> T by 1 - U, the 2/2
+ * P -> A by U, closed at U <= 0, fully open from U = 1, and the callers' bookkeeping: what
+ * enters A leaves P, what leaves A enters T, whatever U's sign. */
+static void test_seat_laws(void)
+{
+    static hs_model_desc d;
+    const hs_model *m;
+    double p[HS_CAP_VOLS], U[2], qA, qB, Cv = 2e-7, lim = 2e5;
+    hs_hyd *o = (hs_hyd *)calloc(1, sizeof *o);
+    int j;
+    if (tu_load_model("tests/data/seat_valves.yaml", &d)) {
+        free(o);
+        return;
+    }
+    m = &d.model;
+    CHECK(m->dcv_kind[0] == HS_DCV_SEAT_3_2 && m->dcv_kind[1] == HS_DCV_SEAT_2_2, "seat: the valves' types");
+    CHECK(m->dcv_B[0] == m->dcv_A[0] && m->dcv_T[1] == m->dcv_P[1] && m->dcv_B[1] == m->dcv_A[1],
+          "seat: B is A, a 2/2's T is P");
+    p[0] = PA + 20e5, p[1] = PA + 14e5, p[2] = PA; /* line, piston, rod */
+    for (j = 0; j < 4; ++j) { /* U = 1, 0.3, -0.5, 1.7 on the 3/2 */
+        const double u[4] = {1.0, 0.3, -0.5, 1.7}, x = u[j] < 0.0 ? 0.0 : u[j] > 1.0 ? 1.0 : u[j];
+        double qpa = hs_orifice_flow(Cv * x, m->src_p[1] - p[0], lim); /* supply -> line */
+        double qat = hs_orifice_flow(Cv * (1.0 - x), p[0] - m->src_p[0], lim); /* line -> tank */
+        U[0] = u[j], U[1] = 0.0;
+        hs_valve_flows(m, 0, p, U, &qA, &qB);
+        CHECK(fabs(qA + qB - (qpa - qat)) <= 1e-18,
+              "3/2 at U = %g: into A = Cv x sqrt(p_P - p_A) - Cv (1 - x) sqrt(p_A - p_T)", u[j]);
+        CHECK(fabs((u[j] >= 0.0 ? qA : qB) - qpa) <= 1e-18, "3/2 at U = %g: P's outflow (the edge the 4/3 books)", u[j]);
+        CHECK(fabs((u[j] >= 0.0 ? -qB : -qA) - qat) <= 1e-18, "3/2 at U = %g: T's inflow", u[j]);
+    }
+    U[0] = 1.0, U[1] = 0.0;
+    hs_valve_flows(m, 1, p, U, &qA, &qB);
+    CHECK(qA == 0.0 && qB == 0.0, "2/2 closed at U = 0 holds the load");
+    U[1] = 0.5;
+    hs_valve_flows(m, 1, p, U, &qA, &qB);
+    CHECK_CLOSE(qA, hs_orifice_flow(0.5e-7, 6e5, lim), 1e-18, "2/2 at U = 0.5: Cv U sqrt(p_P - p_A)");
+    CHECK(qB == 0.0, "2/2: no second edge");
+    /* the volumes' balance: the line receives what the 3/2 passes less what the 2/2 takes */
+    {
+        double fs[HS_CAP_FS] = {0.0};
+        hs_state s;
+        hs_work *w = (hs_work *)calloc(1, sizeof *w);
+        double q3a, q3b, q2a, q2b;
+        CHECK(hs_init(m, &s, w) == 0, "seat: init");
+        U[0] = 0.4, U[1] = 0.7;
+        hs_kin_positions(m, s.z, &w->kin);
+        hs_kin_velocities(m, s.zd, &w->kin);
+        hs_cylinders(m, &w->kin, s.s0, o);
+        hs_hydraulic_rates(m, p, fs, U, o);
+        hs_valve_flows(m, 0, p, U, &q3a, &q3b);
+        hs_valve_flows(m, 1, p, U, &q2a, &q2b);
+        CHECK_CLOSE(o->h[0] * hs_volume_capacitance(m, 0, 0.0, 0.0), q3a + q3b - (q2a + q2b), 1e-18,
+                    "seat: the line's inflow is the 3/2's net flow into A less the 2/2's from P");
+        free(w);
+    }
+    free(o);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
+    test_seat_laws();
     test_counterbalance_law();
     test_pilot_check_law();
     test_reducing_sequence_shuttle_laws();

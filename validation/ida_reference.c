@@ -34,7 +34,8 @@
  *           s = |r_b - r_a| from the absolute coordinates (plus a constant out-of-plane
  *           offset, if any), s' = e . (r_b' - r_a');
  *   throttles Q = orifice(Cv, p_a - p_b); 4/3 valves: U >= 0: P->A (Cv k_PA U), B->T
- *           (Cv k_BT U); U < 0: P->B (Cv k_PB |U|), A->T (Cv k_AT |U|);
+ *           (Cv k_BT U); U < 0: P->B (Cv k_PB |U|), A->T (Cv k_AT |U|); seat valves: P->A
+ *           (Cv x, x = U clamped to [0, 1]), a 3/2 one's A->T (Cv (1 - x));
  *   U' = (U_ref(t) - U)/tau (an ODE state here; U_ref straight on each segment, as loads);
  *   fs' from the friction law (LuGre bristle/film states);
  *   the components of hydraulics.components (kernels/hs_components.h): each one's flow from
@@ -650,7 +651,14 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         double pA = p[nA], pB = p[nB], u = U[i], Cv = m->dcv_Cv[i], lim = m->dcv_dplim[i];
         double q1, q2; /* P -> (A or B), (B or A) -> T */
         double uref = m->dcv_sig[i] >= 0 ? sig_value(S, m->dcv_sig[i], t) : 0.0;
-        if (u >= 0.0) { /* P -> A, B -> T */
+        if (m->dcv_kind[i] != HS_DCV_DIRECTIONAL) { /* a seat valve: P -> A by x, (3/2) A -> T by 1 - x */
+            double x = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+            q1 = hs_orifice_flow(Cv * x, pP - pA, lim);
+            q2 = m->dcv_kind[i] == HS_DCV_SEAT_3_2 ? hs_orifice_flow(Cv * (1.0 - x), pA - pT, lim) : 0.0;
+            qin[nA] += q1 - q2;
+            if (nP < m->nvol) qin[nP] -= q1;
+            if (nT < m->nvol) qin[nT] += q2;
+        } else if (u >= 0.0) { /* P -> A, B -> T */
             q1 = m->dcv_dpcomp[i] > 0.0 ? hs_compensated_edge(Cv * m->dcv_kpath[i][0] * u, m->dcv_dpcomp[i], lim, pP - pA)
                                         : hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
             q2 = hs_orifice_flow(Cv * m->dcv_kpath[i][1] * u, pB - pT, lim);

@@ -22,7 +22,10 @@
  *  - tests/data/cbv_lower.yaml over 2 s: a boom lowered through a piloted counterbalance valve
  *    with spool dynamics (kernels/hs_pilot_valves.h);
  *  - tests/data/pilot_circuit.yaml over 2 s: a pressure-reducing, a sequence and a shuttle
- *    valve on one pump line, the reduced line piloting a check valve that lets a boom down.
+ *    valve on one pump line, the reduced line piloting a check valve that lets a boom down;
+ *  - tests/data/seat_valves.yaml over 2.5 s: a boom lifted, held and lowered by a 3/2 and a
+ *    2/2 seat valve switching on and off (the line between them: observed order, as a check
+ *    valve's).
  * The cranes over [0, 2] s: the valve opens at 0.5 s (the accumulator discharges, the pump line falls, the
  * relief valve closes) and closes at 1.5 s (the line recharges, the relief valve reopens).
  * Ours at dt = 1, 0.5 and 0.25 ms with tightened Newton tolerances (so that the iteration
@@ -189,6 +192,7 @@ int main(void)
     run_model("tests/data/crane_hose.yaml", 2.0, 1.25e-4, 1e-12, 2e-7, 6e4, 1);
     run_model("tests/data/cbv_lower.yaml", 2.0, 1e-3, 1e-10, 2.6e-6, 1.2e4, 1);
     run_model("tests/data/pilot_circuit.yaml", 2.0, 1e-3, 1e-10, 2.4e-6, 1.9e4, 1);
+    run_model("tests/data/seat_valves.yaml", 2.5, 1e-3, 1e-10, 2.2e-5, 7.2e4, 0);
     printf("\nval_components_ida: %s\n", fails ? "FAIL" : "ok");
     return fails != 0;
 }

@@ -71,6 +71,16 @@ static void write_dot(const hs_model_desc *d, FILE *f)
                 m->thr_Cv[i]);
     for (i = 0; i < m->ndcv; ++i) {
         const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
+        if (m->dcv_kind[i] != HS_DCV_DIRECTIONAL) { /* a seat valve: P, A (and T) */
+            static const int ord[3] = {0, 2, 1}; /* P, A, T of nd and port */
+            int three = m->dcv_kind[i] == HS_DCV_SEAT_3_2;
+            fprintf(f, "  d%d [shape=record, label=\"{%s seat valve %s|{<P>P|<A>A%s}}\"];\n", i, three ? "3/2" : "2/2",
+                    d->dcv_name[i], three ? "|<T>T" : "");
+            for (k = 0; k < 2 + three; ++k)
+                fprintf(f, "  %s -> d%d:%s [dir=none, label=\"%s\"];\n", node_id(m, nd[ord[k]], a, sizeof a), i,
+                        port[ord[k]], port[ord[k]]);
+            continue;
+        }
         if (m->dcv_dpcomp[i] > 0.0)
             fprintf(f, "  d%d [shape=record, label=\"{4/3 valve %s, compensated %.4g bar|{<P>P|<T>T|<A>A|<B>B}}\"];\n",
                     i, d->dcv_name[i], m->dcv_dpcomp[i] / 1e5);

@@ -210,7 +210,18 @@ int hs_cli_info(int argc, char **argv)
     if (hs_model_has_hydraulics(m)) {
         printf("volumes:          %d (sources: %d)\n", m->nvol, m->nsrc);
         printf("throttles:        %d\n", m->nthr);
-        printf("valves:           %d\n", m->ndcv);
+        {
+            int nseat = 0;
+            for (i = 0; i < m->ndcv; ++i) nseat += m->dcv_kind[i] != HS_DCV_DIRECTIONAL;
+            printf("valves:           %d", m->ndcv);
+            if (nseat) { /* which are seat valves */
+                printf(" (");
+                for (i = 0; i < m->ndcv; ++i)
+                    printf("%s%s %s", i ? ", " : "", d->dcv_name[i], hs_dcv_kind_names[m->dcv_kind[i]]);
+                printf(")");
+            }
+            printf("\n");
+        }
         int k, nf = 0, ns = 0;
         for (k = 0; k < m->ncyl; ++k) nf += m->cyl_nfs[k];
         printf("cylinders:        %d (friction states: %d)\n", m->ncyl, nf);

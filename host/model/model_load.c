@@ -875,12 +875,35 @@ static int valve_item(ctx *c, const yt_node *y, const char *path, int i)
     hs_model *m = &c->d->model;
     const yt_node *node;
     char kp[128];
-    int rc, k;
+    static const char *const not_seat[] = {"B", "k_PA", "k_BT", "k_PB", "k_AT", "dp_comp", "U_ls", NULL};
+    int rc, k, kind;
+    if ((rc = yt_get_enum(&c->y, y, path, "type", 0, hs_dcv_kind_names, HS_DCV_DIRECTIONAL, &kind))) return rc;
+    m->dcv_kind[i] = kind;
+    if (kind != HS_DCV_DIRECTIONAL) { /* a seat valve: ports P, A (and T); on/off by U in [0, 1] */
+        const char *bad = NULL;
+        for (k = 0; not_seat[k] && !bad; ++k)
+            if (yt_map_get(y, not_seat[k])) bad = not_seat[k];
+        if (!bad && kind == HS_DCV_SEAT_2_2 && yt_map_get(y, "T")) bad = "T";
+        if (bad)
+            return yt_fail(&c->y, HS_ERR_SCHEMA, yt_map_key(y, bad), yt_join(kp, sizeof kp, path, bad),
+                           "a %s valve has no %s (its ports: P, A%s; opened by U_ref from 0 to 1)",
+                           hs_dcv_kind_names[kind], bad, kind == HS_DCV_SEAT_3_2 ? " and T" : "");
+    }
     if ((rc = node_ref(c, y, path, "P", 0, &m->dcv_P[i], &node)) ||
-        (rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node)) ||
-        (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)) ||
-        (rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node)) ||
-        (rc = yt_get_num(&c->y, y, path, "Cv", "m^3/(s V sqrt(Pa))", 1, 0.0, &m->dcv_Cv[i])))
+        (rc = node_ref(c, y, path, "A", 1, &m->dcv_A[i], &node)))
+        return rc;
+    if (kind == HS_DCV_SEAT_2_2) {
+        m->dcv_T[i] = m->dcv_P[i];
+        m->dcv_B[i] = m->dcv_A[i];
+    } else if ((rc = node_ref(c, y, path, "T", 0, &m->dcv_T[i], &node))) {
+        return rc;
+    } else if (kind == HS_DCV_SEAT_3_2) {
+        m->dcv_B[i] = m->dcv_A[i];
+    } else if ((rc = node_ref(c, y, path, "B", 1, &m->dcv_B[i], &node))) {
+        return rc;
+    }
+    if ((rc = yt_get_num(&c->y, y, path, "Cv", kind ? "m^3/(s sqrt(Pa))" : "m^3/(s V sqrt(Pa))", 1, 0.0,
+                         &m->dcv_Cv[i])))
         return rc;
     for (k = 0; k < 4; ++k)
         if ((rc = yt_get_num(&c->y, y, path, kpath[k], "", 0, 1.0, &m->dcv_kpath[i][k])))
@@ -908,7 +931,7 @@ static int valve_item(ctx *c, const yt_node *y, const char *path, int i)
 
 static int parse_valves(ctx *c, const yt_node *h)
 {
-    static const char *const keys[] = {"name", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
+    static const char *const keys[] = {"name", "type", "P", "T", "A", "B", "Cv", "k_PA", "k_BT",
                                        "k_PB", "k_AT", "tau", "f45", "dp_lim", "U0", "U_ref",
                                        "dp_comp", "U_ls", NULL};
     return named_list(c, h, "hydraulics", "valves", HS_MAX_DCV, "HS_MAX_DCV", keys, "valve", 0, c->d->dcv_name,

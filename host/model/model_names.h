@@ -34,6 +34,7 @@ extern const char *const hs_newton_names[4];
 /* Names of enum hs_predictor (integrator.predictor: seeds, extrapolated, auto), NULL-terminated. */
 extern const char *const hs_predictor_names[4];
 extern const char *const hs_vol_model_names[3]; /* enum hs_vol_model */
+extern const char *const hs_dcv_kind_names[4]; /* enum hs_dcv_kind (hydraulics.valves[].type) */
 
 /* Names of enum hs_step_control (integrator.step: fixed, adaptive), NULL-terminated. */
 extern const char *const hs_step_names[3];

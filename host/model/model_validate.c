@@ -732,8 +732,26 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (!(m->thr_dplim[i] > 0.0)) return need_pos(d, err, w, HS_WHERE_THROTTLE, i, "dp_lim");
     }
     for (i = 0; i < m->ndcv; ++i) {
-        const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]};
-        for (k = 0; k < 4; ++k) {
+        const int nd[4] = {m->dcv_P[i], m->dcv_T[i], m->dcv_A[i], m->dcv_B[i]}, kind = m->dcv_kind[i];
+        if (kind < HS_DCV_DIRECTIONAL || kind > HS_DCV_SEAT_3_2)
+            return VF(HS_WHERE_VALVE, i, "type", "unknown valve type %d", kind);
+        if (kind != HS_DCV_DIRECTIONAL) { /* a seat valve: P, A (and T): B is A, a 2/2's T is P */
+            if (nd[0] < 0 || nd[0] >= nnode) return VF(HS_WHERE_VALVE, i, "P", "P must be a node (volume or source)");
+            if (nd[2] < 0 || nd[2] >= m->nvol || nd[2] == nd[0])
+                return VF(HS_WHERE_VALVE, i, "A", "A must be a volume other than P");
+            if (nd[3] != nd[2] || (kind == HS_DCV_SEAT_2_2 ? nd[1] != nd[0] : (nd[1] < 0 || nd[1] >= nnode)))
+                return VF(HS_WHERE_VALVE, i, "T", "a seat valve's ports: P, A and (3/2) T, B the same node as A");
+            if (kind == HS_DCV_SEAT_3_2 && (nd[1] == nd[0] || nd[1] == nd[2]))
+                return VF(HS_WHERE_VALVE, i, "T", "T must be a node other than P and A");
+            if (m->dcv_dpcomp[i] != 0.0 || hs_dcv_sensed(m, i))
+                return VF(HS_WHERE_VALVE, i, "type", "a seat valve has no pressure compensator and no load-sensing "
+                          "port (a load-sensing pump senses directional sections)");
+            for (k = 0; k < m->nvol; ++k)
+                if (m->vol_model[k] == HS_VOL_SP && m->vol_dcv[k] == i)
+                    return VF(HS_WHERE_VALVE, i, "type", "a seat valve cannot feed a singular_perturbation "
+                              "volume ('%s')", d->vol_name[k]);
+        }
+        for (k = 0; k < 4 && kind == HS_DCV_DIRECTIONAL; ++k) {
             if (nd[k] < 0 || nd[k] >= nnode || (k >= 2 && nd[k] >= m->nvol))
                 return VF(HS_WHERE_VALVE, i, port[k], "%s must be %s", port[k],
                           k >= 2 ? "a volume" : "a node (volume or source)");

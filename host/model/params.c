@@ -18,6 +18,7 @@
 
 /* ---- hydraulic name tables (shared with the loader) ---- */
 
+const char *const hs_dcv_kind_names[4] = {"directional", "seat_2_2", "seat_3_2", NULL};
 #define HS_CMP_NAME_(ID, name, ports, state) name,
 const char *const hs_cmp_type_names[HS_CMP_COUNT + 1] = {HS_COMPONENT_TYPES(HS_CMP_NAME_) NULL};
 #undef HS_CMP_NAME_
@@ -274,11 +275,12 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
     }
     for (i = 0; i < m->ndcv; ++i) {
         const char *n = d->dcv_name[i];
-        add(t, "m^3/(s V sqrt(Pa))", OFF1(dcv_Cv, i), "valve.%s.Cv", n);
-        for (k = 0; k < 4; ++k) add(t, "", OFF2(dcv_kpath, i, k, 4), "valve.%s.%s", n, kpath[k]);
+        int seat = m->dcv_kind[i] != HS_DCV_DIRECTIONAL; /* an on/off seat valve: no path factors */
+        add(t, seat ? "m^3/(s sqrt(Pa))" : "m^3/(s V sqrt(Pa))", OFF1(dcv_Cv, i), "valve.%s.Cv", n);
+        for (k = 0; k < 4 && !seat; ++k) add(t, "", OFF2(dcv_kpath, i, k, 4), "valve.%s.%s", n, kpath[k]);
         add(t, "s", OFF1(dcv_tau, i), "valve.%s.tau", n);
         add(t, "Pa", OFF1(dcv_dplim, i), "valve.%s.dp_lim", n);
-        add(t, "V", OFF1(dcv_U0, i), "valve.%s.U0", n);
+        add(t, seat ? "" : "V", OFF1(dcv_U0, i), "valve.%s.U0", n);
         if (m->dcv_dpcomp[i] > 0.0) { /* a load-sensing section's compensator */
             add(t, "Pa", OFF1(dcv_dpcomp, i), "valve.%s.dp_comp", n);
             add(t, "V", OFF1(dcv_Uls, i), "valve.%s.U_ls", n);
