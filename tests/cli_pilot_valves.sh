@@ -7,7 +7,8 @@
 # pilot line's pressure (tests/data/cbv_lower.yaml) and one over the reducing and sequence
 # valves' settings (tests/data/pilot_circuit.yaml) pass `validate` (cpu against the reference
 # backend), and so does one over the seat valves of tests/data/seat_valves.yaml; in a CUDA
-# build the emulated device gives the cpu's statistics (h5diff 1e-6).
+# build the emulated device gives the cpu's statistics (h5diff 1e-6). The counterbalance valve
+# of tests/data/cbv_loop.yaml descends steadily at a low pilot ratio and hunts at a high one.
 # Usage: cli_pilot_valves.sh PATH/TO/hydrosweep
 set -u
 HS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -59,4 +60,19 @@ for s in cb pc sv; do
   fi
 done
 [ -x "$EMU" ] || echo "cli_pilot_valves: the emulated device's runs skipped (a build without CUDA)"
+# the counterbalance valve's stability (tests/data/cbv_loop.yaml, 450 kg): at pilot ratio 3 the
+# descent is steady and its linearization's least damped mode decays at more than 15 /s; at 6.5
+# that mode's decay has fallen to a few /s (the threshold near); at 8 the descent hunts
+hunt() { # RATIO: the rod speed's standard deviation over [1.5 s, 4 s], mm/s
+  "$HS" simulate "$ROOT/tests/data/cbv_loop.yaml" --set component.cbv.ratio=$1 --every 5 -o loop$1.csv >/dev/null 2>&1 &&
+    python3 -c 'import csv, statistics, sys; r = [float(x["sdot_lift"]) for x in csv.DictReader(open(sys.argv[1])) if float(x["t"]) >= 1.5]; print("%.4f" % (1e3 * statistics.pstdev(r)))' loop$1.csv
+}
+decay() { # RATIO: the largest real part of an oscillatory eigenvalue at t = 1.5 s, 1/s
+  "$HS" linearize "$ROOT/tests/data/cbv_loop.yaml" --set component.cbv.ratio=$1 --at t=1.5 --json 2>/dev/null |
+    python3 -c 'import json, sys; print("%.3f" % max(e[0] for e in json.load(sys.stdin)["eigenvalues"] if abs(e[1]) > 1e-6))'
+}
+h3=$(hunt 3) h8=$(hunt 8) d3=$(decay 3) d65=$(decay 6.5)
+echo "cli_pilot_valves: cbv_loop: rod speed std ${h3} mm/s at ratio 3, ${h8} mm/s at 8; least damped mode ${d3} /s at 3, ${d65} /s at 6.5"
+python3 -c 'import sys; h3, h8, d3, d65 = map(float, sys.argv[1:]); sys.exit(0 if h3 < 0.5 and h8 > 3.0 and d3 < -15.0 and -5.0 < d65 < 0.0 else 1)' \
+  "$h3" "$h8" "$d3" "$d65" && ok || bad "the counterbalance valve's stability: std $h3 / $h8 mm/s, decay $d3 / $d65 /s"
 finish cli_pilot_valves

@@ -217,7 +217,10 @@ static void check_specialised(void)
  *  - tests/data/crane_ls2.yaml: load-sensing valve sections (compensated meter-in edges, the
  *    pump sensing their highest load), 1.2 s (both cylinders moving);
  *  - tests/data/crane_hose.yaml: a hose of 3 lumped segments on the rod side (its segments'
- *    velocities, its internal volumes), 1.2 s (the valve opens at 0.5 s). */
+ *    velocities, its internal volumes), 1.2 s (the valve opens at 0.5 s);
+ *  - tests/data/cbv_lower.yaml, pilot_circuit.yaml, seat_valves.yaml: the pilot-operated
+ *    valves (kernels/hs_pilot_valves.h: a counterbalance valve's spool lag, a reducing, a
+ *    sequence and a shuttle valve, a pilot-operated check) and the seat valves, 1.2 s each. */
 static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
@@ -478,6 +481,9 @@ int main(void)
     check_model_paths("tests/data/slew_motor.yaml", 2.4);
     check_model_paths("tests/data/crane_ls2.yaml", 1.2);
     check_model_paths("tests/data/crane_hose.yaml", 1.2);
+    check_model_paths("tests/data/cbv_lower.yaml", 1.2);
+    check_model_paths("tests/data/pilot_circuit.yaml", 1.2);
+    check_model_paths("tests/data/seat_valves.yaml", 1.2);
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");
