@@ -58,6 +58,9 @@
 # --sizes 1000 --cublas-sizes 1000 --quick: the same phases passed by 147 s (trees 105 s of
 # them); the excavator's 32768 x 8 s run then took the rest of the emulated window and was
 # stopped at the deadline (450 s); the session exited 0 in 450 s.
+# Again at 3a3e9e8+ (the pilot and seat valves in the kernel headers; gpu_prepare.sh 121 s,
+# carry 14.0 MB), the same command: the gpu-labelled test by 4 s, every phase through the
+# excavator's validation by 138 s, the 32768 x 8 s run stopped at the deadline; exit 0 in 450 s.
 # Again at e8492d1 (the run-and-report blocks as attempt(); knot, h_hyd-step and component
 # plausibility rules in the kernels' headers; gpu_prepare.sh 411 s beside another build, carry
 # 12 MiB), the same options: every phase passed by 234 s (trees 1024 + 64 instances validated
