@@ -23,7 +23,11 @@ static int prog_cb(void *ctx, long done)
     prog_rec *r = (prog_rec *)ctx;
     if (!pthread_equal(pthread_self(), r->caller)) r->not_host = 1;
     if (r->n < (long)(sizeof r->seen / sizeof r->seen[0])) r->seen[r->n++] = done;
-    return r->stop_at > 0 && done >= r->stop_at;
+    if (r->stop_at > 0 && done >= r->stop_at) {
+        hs_emul_stop_asked(); /* the threads hs_emul.hold_after holds go on at the next poll */
+        return 1;
+    }
+    return 0;
 }
 
 /* a and b equal to the bit (statistics of nsig signals, trajectories of ntraj, counters) */

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 
 /* Device memory: outside an AddressSanitizer build, one reserved address range whose pages
  * are inaccessible (PROT_NONE) except while the emulated device works on them (a kernel, a
@@ -36,6 +38,25 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 
 hs_emul_config hs_emul;
 hs_emul_counters hs_emul_count;
+
+/* hs_emul.hold_after: the threads started since the reset, whether a stop was asked, and the
+ * gate the host's next stream query opens */
+static std::atomic<long> g_gate_started(0);
+static std::atomic<int> g_gate_asked(0), g_gate_open(0);
+
+void hs_emul_stop_asked(void)
+{
+    g_gate_asked.store(1);
+}
+
+void hs_emul_thread_gate(void)
+{
+    int k;
+    if (g_gate_started.fetch_add(1) < hs_emul.hold_after) return;
+    for (k = 0; k < 10000 && !g_gate_open.load(); ++k) /* at most 10 s: a test never hangs */
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    g_gate_open.store(1);
+}
 thread_local uint3 hs_emul_blockIdx, hs_emul_threadIdx;
 thread_local dim3 hs_emul_blockDim, hs_emul_gridDim;
 
@@ -164,6 +185,9 @@ void hs_emul_reset(void)
     g_closes = 0;
 #endif
     g_init = 1;
+    g_gate_started.store(0);
+    g_gate_asked.store(0);
+    g_gate_open.store(0);
     memset(&hs_emul, 0, sizeof hs_emul);
     hs_emul.device_count = 1;
     hs_emul.count_error = cudaSuccess;
@@ -302,6 +326,7 @@ int hs_emul_launch_begin(const char *kernel, unsigned int grid, unsigned int blo
 {
     ensure_init();
     ++hs_emul_count.launches;
+    g_gate_started.store(0); /* hs_emul.hold_after counts each launch's threads */
     if (!g_first_kernel[0]) snprintf(g_first_kernel, sizeof g_first_kernel, "%s", kernel);
     if (!strcmp(kernel, g_first_kernel)) ++hs_emul_count.launches_of_first;
     if (block > hs_emul_count.max_block) hs_emul_count.max_block = block;
@@ -615,6 +640,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     if (!g_init) hs_emul_reset();
     ++hs_emul_count.queries;
+    if (g_gate_asked.load()) g_gate_open.store(1); /* the host wrote its stop flag before this */
     if (stream != 0)
         return EMUL_INVALID("cudaStreamQuery(%p): only the default stream is emulated", (void *)stream);
     if (g_bg && !g_bg_done.load()) {

@@ -81,7 +81,18 @@ typedef struct hs_emul_config {
     int fail_host_alloc; /* every cudaHostAlloc fails (cudaErrorMemoryAllocation) */
     int async; /* kernels run on a thread of their own; launches return at once (the
                 * default: HS_EMUL_ASYNC set and not "0") */
+    long hold_after; /* > 0: a kernel's threads after this many wait until the host queries the
+                      * stream after hs_emul_stop_asked() (or 10 s pass): a stop request then
+                      * lands inside the kernel whatever the machine's load, as on a GPU whose
+                      * later threads have not been scheduled yet */
 } hs_emul_config;
+
+/* The host is about to ask the running kernel to stop (a test's progress callback says so):
+ * the threads held by hs_emul.hold_after go on at the host's next cudaStreamQuery, by when it
+ * has written its stop flag (hs_gpu_watch_report writes it before it polls again). */
+void hs_emul_stop_asked(void);
+/* A thread of the flattened grid is about to start: waits while hs_emul.hold_after holds it. */
+void hs_emul_thread_gate(void);
 
 typedef struct hs_emul_counters {
     long mallocs, frees, live; /* cudaMalloc / cudaFree calls, blocks now allocated */
@@ -173,6 +184,7 @@ static inline void hs_emul_run_threads(int w, int W, K kernel, unsigned int grid
         hs_emul_blockIdx.y = hs_emul_blockIdx.z = 0;
         hs_emul_threadIdx.x = (unsigned int)t;
         hs_emul_threadIdx.y = hs_emul_threadIdx.z = 0;
+        if (hs_emul.hold_after > 0) hs_emul_thread_gate();
         kernel(args...);
     }
 }
