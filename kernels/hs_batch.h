@@ -124,6 +124,9 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
             return 0;
     }
     if (m->nvol > 0 && !(m->B_oil > 0.0 && m->rho > 0.0 && m->p_vapour >= 0.0 && m->p_vapour < 1e6)) return 0;
+    if (m->nvol > 0 && !(m->air_fraction == 0.0 || (m->air_fraction > 0.0 && m->air_fraction < 1.0 && m->air_n >= 1.0 &&
+                                                    m->air_n <= 1.4 && m->p_vapour < HS_P_ATM)))
+        return 0; /* entrained air (kernels/hs_fluid.h) */
     for (i = 0; i < m->nvol; ++i)
         if (!(m->vol_V[i] >= 0.0 && m->vol_B[i] > 0.0 && m->vol_p0[i] >= 0.0)) return 0;
     for (i = 0; i < m->nsrc; ++i)
@@ -173,6 +176,7 @@ enum hs_plaus_rule {
     HS_PL_VOL_P0, /* volume p0 <= 1e9 Pa (nvol) */
     HS_PL_CYL_B, /* cylinder B_wall in [1e6, 1e12] Pa (ncyl) */
     HS_PL_SRC_P, /* source p <= 1e9 Pa (nsrc) */
+    HS_PL_AIR, /* fluid.air_fraction <= 0.1 (a per cent written as a fraction: 0.5 for 0.5 %) */
     HS_PL_CMP, /* component parameter slot j % HS_CMP_NPAR of j / HS_CMP_NPAR (ncmp x HS_CMP_NPAR):
                   |v| <= hs_cmp_param_plausible */
     HS_PL_NRULE
@@ -183,7 +187,8 @@ HS_HD static inline int hs_plaus_count(const hs_model *m, int r)
 {
     switch (r) {
     case HS_PL_B_OIL:
-    case HS_PL_RHO: return 1;
+    case HS_PL_RHO:
+    case HS_PL_AIR: return 1;
     case HS_PL_VOL_B:
     case HS_PL_VOL_P0: return m->nvol;
     case HS_PL_CYL_B: return m->ncyl;
@@ -201,6 +206,7 @@ HS_HD static inline double hs_plaus_value(const hs_model *m, int r, int j, doubl
     case HS_PL_VOL_B: *lo = 1e6, *hi = 1e12; return m->vol_B[j];
     case HS_PL_VOL_P0: *lo = -1e300, *hi = 1e9; return m->vol_p0[j];
     case HS_PL_CYL_B: *lo = 1e6, *hi = 1e12; return m->cyl_B[j];
+    case HS_PL_AIR: *lo = 0.0, *hi = 0.1; return m->air_fraction;
     case HS_PL_CMP:
         *hi = hs_cmp_param_plausible(m->cmp_type[j / HS_CMP_NPAR], j % HS_CMP_NPAR), *lo = -*hi;
         return m->cmp_par[j / HS_CMP_NPAR][j % HS_CMP_NPAR];

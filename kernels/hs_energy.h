@@ -28,16 +28,22 @@
 
 #ifdef HS_REAL_IS_DOUBLE /* (not in the linearization's dual-number build) */
 /* Flow Q from node a to node b at pressures p: its dissipation into P[HS_PW_LOSS], a source
- * end's delivery into P[HS_PW_IN], and the flow into qin (nvol) as hs_hydraulic_rates puts it. */
+ * end's delivery into P[HS_PW_IN], and the flow into qin (nvol) as hs_hydraulic_rates puts it.
+ * With entrained air the element takes p_a w_a Q and delivers p_b w_b Q (hs_edge_weights):
+ * what it absorbs includes the mixture's expansion across it, and the balance still closes. */
 HS_HD static inline void hs_audit_flow(const hs_mview *m, const double *p, int a, int b, double Q, double *qin,
                                        double *P)
 {
-    double pa = hs_node_p(m, p, a), pb = hs_node_p(m, p, b);
-    P[HS_PW_LOSS] += Q * (pa - pb);
-    if (a < HS_N(m, nvol)) qin[a] -= Q;
-    else P[HS_PW_IN] += pa * Q;
-    if (b < HS_N(m, nvol)) qin[b] += Q;
-    else P[HS_PW_IN] -= pb * Q;
+    double pa = hs_node_p(m, p, a), pb = hs_node_p(m, p, b), wa, wb;
+    hs_edge_weights(m, pa, pb, Q, &wa, &wb); /* 1 and 1 without entrained air */
+    if (hs_air_on(m)) /* it takes wa Q at pa and delivers wb Q at pb (hs_fluid.h) */
+        P[HS_PW_LOSS] += wa * Q * pa - wb * Q * pb;
+    else
+        P[HS_PW_LOSS] += Q * (pa - pb);
+    if (a < HS_N(m, nvol)) qin[a] -= wa * Q;
+    else P[HS_PW_IN] += pa * (wa * Q);
+    if (b < HS_N(m, nvol)) qin[b] += wb * Q;
+    else P[HS_PW_IN] -= pb * (wb * Q);
 }
 
 /* Throttle i's flow a -> b at pressures p, into the audit (hs_audit_flow); returns it. */

@@ -133,6 +133,11 @@ typedef HS_REAL hs_real;
 
 #define HS_PI 3.14159265358979323846
 
+/* The pressure of a drain to atmosphere, Pa: the model's pressures are absolute, a valve's
+ * setting against a vented spring chamber is a gauge pressure above it, and entrained air's
+ * fraction is given at it (kernels/hs_fluid.h). */
+#define HS_P_ATM 101325.0
+
 /* fluid.p_vapour when the model gives none, Pa (absolute; docs/model-format.md) */
 #define HS_P_VAPOUR_DEFAULT 1e3
 

@@ -6,6 +6,7 @@
 #define HS_HYDRAULICS_H
 
 #include "hs_components.h"
+#include "hs_fluid.h"
 #include "hs_pilot_valves.h"
 #include "hs_friction.h"
 #include "hs_kinematics.h"
@@ -291,13 +292,36 @@ HS_HD static inline void hs_valve_flows(const hs_mview *m, int i, const hs_real 
     }
 }
 
-/* The capacitance V / Be of lumped volume v, dV_oil/dp, m^3/Pa: its oil V = V_hose + Vch
- * (the chamber's Vch) at B_oil, its hose's and chamber's walls (seed 000 eq. 23, model-data.md)
- * and what the components add there, Cacc (hs_component_capacitance). */
-HS_HD static inline hs_real hs_volume_capacitance(const hs_mview *m, int v, hs_real Vch, hs_real Cacc)
+/* The factors (hs_edge_weights) of valve section i's flows qA, qB (hs_valve_flows) at ports
+ * (P, A, B, T), into w (4): its open edges P -> A and B -> T at U >= 0, P -> B and A -> T
+ * below. All 1 without entrained air. */
+HS_HD static inline void hs_valve_weights(const hs_mview *m, int i, const hs_real *p, const hs_real *U, hs_real qA,
+                                          hs_real qB, hs_real *w)
 {
-    hs_real V = HS_D(m, vol_V)[v] + Vch;
+    w[0] = w[1] = w[2] = w[3] = 1.0;
+    if (hs_air_on(m)) {
+        int fwd = U[i] >= 0.0, x1 = fwd ? HS_I(m, dcv_A, i) : HS_I(m, dcv_B, i);
+        int x2 = fwd ? HS_I(m, dcv_B, i) : HS_I(m, dcv_A, i);
+        hs_real w1, w2;
+        hs_edge_weights(m, hs_node_p(m, p, HS_I(m, dcv_P, i)), hs_node_p(m, p, x1), fwd ? qA : qB, &w[0], &w1);
+        hs_edge_weights(m, hs_node_p(m, p, x2), hs_node_p(m, p, HS_I(m, dcv_T, i)), fwd ? -qB : -qA, &w2, &w[3]);
+        w[1] = fwd ? w1 : w2;
+        w[2] = fwd ? w2 : w1;
+    }
+}
+
+/* The capacitance V / Be of lumped volume v at its pressure pv, dV_oil/dp, m^3/Pa: its oil V =
+ * V_hose + Vch (the chamber's Vch) at B_oil (with entrained air: V kappa(pv), hs_fluid.h), its
+ * hose's and chamber's walls (seed 000 eq. 23, model-data.md) and what the components add
+ * there, Cacc (hs_component_capacitance). */
+HS_HD static inline hs_real hs_volume_capacitance(const hs_mview *m, int v, hs_real pv, hs_real Vch, hs_real Cacc)
+{
+    hs_real V = HS_D(m, vol_V)[v] + Vch, kap;
     hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
+    if (hs_air_on(m)) {
+        (void)hs_fluid_volume(m, pv, &kap);
+        c = V * kap + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
+    }
     if (HS_I(m, vol_cyl, v) >= 0) c += Vch / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
     if (HS_N(m, ncmp) > 0) c += Cacc; /* (a constant test when specialised) */
     return c;
@@ -305,7 +329,7 @@ HS_HD static inline hs_real hs_volume_capacitance(const hs_mview *m, int v, hs_r
 
 /* What the components add to their volumes' capacitance at pressures p (nvol), into Cacc
  * (nvol, zeroed by the caller): an accumulator's gas and the oil it holds, half a hose
- * segment's oil at each end of a hose. */
+ * segment's oil at each end of a hose (that oil at its node's kappa with entrained air). */
 HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_real *p, hs_real *Cacc)
 {
     int i;
@@ -313,10 +337,29 @@ HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_re
     for (i = 0; i < HS_N(m, ncmp); ++i) {
         int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i);
         hs_real Vg;
+        const double *par = HS_D(m, cmp_par)[i];
         if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) {
-            Cacc[a] += hs_accumulator_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil), p[a], &Vg);
+            Cacc[a] += hs_accumulator_capacitance(par, HS_D(m, B_oil), p[a], &Vg);
+            if (hs_air_on(m)) { /* its oil at the mixture's kappa, not 1/B_oil */
+                hs_real kap;
+                (void)hs_fluid_volume(m, p[a], &kap);
+                Cacc[a] += (par[HS_CP_AC_V0] - Vg) * (kap - 1.0 / HS_D(m, B_oil));
+            }
         } else if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
-            double Ch = 0.5 * hs_hose_seg_capacitance(HS_D(m, cmp_par)[i], HS_D(m, B_oil));
+            double Ch = 0.5 * hs_hose_seg_capacitance(par, HS_D(m, B_oil));
+            if (hs_air_on(m)) { /* A l / 2 (kappa(p) + 1/B_wall) at each end */
+                double Vh = 0.5 * hs_hose_area(par) * hs_hose_seg_length(par);
+                hs_real kap;
+                if (a < HS_N(m, nvol)) {
+                    (void)hs_fluid_volume(m, p[a], &kap);
+                    Cacc[a] += Vh * (kap + 1.0 / par[HS_CP_HO_BW]);
+                }
+                if (b < HS_N(m, nvol)) {
+                    (void)hs_fluid_volume(m, p[b], &kap);
+                    Cacc[b] += Vh * (kap + 1.0 / par[HS_CP_HO_BW]);
+                }
+                continue;
+            }
             if (a < HS_N(m, nvol)) Cacc[a] += Ch;
             if (b < HS_N(m, nvol)) Cacc[b] += Ch;
         }
@@ -342,10 +385,11 @@ HS_HD static inline void hs_hose_flows(const hs_mview *m, int i, const hs_real *
     hs_real pa = hs_node_p(m, p, na);
     for (j = 0; j < nseg; ++j) {
         int nb = hs_hose_node(m, i, j + 1);
-        hs_real pb = hs_node_p(m, p, nb), v = fs[k0 + j];
+        hs_real pb = hs_node_p(m, p, nb), v = fs[k0 + j], wa, wb;
         fsd[k0 + j] = hs_hose_accel(par, HS_D(m, rho), pa - pb, v);
-        if (na < HS_N(m, nvol)) qin[na] -= A * v;
-        if (nb < HS_N(m, nvol)) qin[nb] += A * v;
+        hs_edge_weights(m, pa, pb, v, &wa, &wb); /* (its mass: hs_fluid.h) */
+        if (na < HS_N(m, nvol)) qin[na] -= wa * (A * v);
+        if (nb < HS_N(m, nvol)) qin[nb] += wb * (A * v);
         na = nb;
         pa = pb;
     }
@@ -378,7 +422,7 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
     HS_UNROLL
     for (i = 0; i < HS_N(m, ncmp); ++i) {
         int a = HS_I(m, cmp_a, i), b = HS_I(m, cmp_b, i), k = HS_I(m, cmp_fs0, i);
-        hs_real Q, rate = 0.0, Q2 = 0.0;
+        hs_real Q, rate = 0.0, Q2 = 0.0, wa, wb, wr = 1.0, w2 = 1.0;
         if (HS_I(m, cmp_type, i) == HS_CMP_ACCUMULATOR) continue;
         if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
             hs_hose_flows(m, i, p, fs, qin, o->fsd);
@@ -393,10 +437,14 @@ HS_HD static inline void hs_component_flows(const hs_mview *m, const hs_real *p,
         } else
 #endif
             Q = hs_component_flow(m, i, p, fs, U, &rate, &Q2);
-        if (a < HS_N(m, nvol)) qin[a] -= Q;
-        if (b < HS_N(m, nvol)) qin[b] += Q + Q2;
+        /* (the flows' mass: hs_fluid.h) */
+        hs_edge_weights(m, hs_node_p(m, p, a), hs_node_p(m, p, b), Q, &wa, &wb);
+        if (HS_I(m, cmp_type, i) == HS_CMP_SHUTTLE)
+            hs_edge_weights(m, hs_node_p(m, p, HS_I(m, cmp_ref, i)), hs_node_p(m, p, b), Q2, &wr, &w2);
+        if (a < HS_N(m, nvol)) qin[a] -= wa * Q;
+        if (b < HS_N(m, nvol)) qin[b] += wb * Q + w2 * Q2;
         if (HS_I(m, cmp_type, i) == HS_CMP_SHUTTLE && HS_I(m, cmp_ref, i) < HS_N(m, nvol))
-            qin[HS_I(m, cmp_ref, i)] -= Q2; /* its second input */
+            qin[HS_I(m, cmp_ref, i)] -= wr * Q2; /* its second input */
         if (k >= 0) o->fsd[k] = rate;
     }
 }
@@ -437,31 +485,34 @@ HS_HD HS_NOINLINE static inline void hs_hydraulic_rates_f(const hs_mview *m, con
     HS_UNROLL
     for (i = 0; i < HS_N(m, nthr); ++i) {
         int a = HS_I(m, thr_a, i), b = HS_I(m, thr_b, i);
-        hs_real Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], hs_node_p(m, p, a) - hs_node_p(m, p, b),
-                                   HS_D(m, thr_dplim)[i]);
+        hs_real pa = hs_node_p(m, p, a), pb = hs_node_p(m, p, b), wa, wb;
+        hs_real Q = hs_orifice_flow(HS_D(m, thr_Cv)[i], pa - pb, HS_D(m, thr_dplim)[i]);
         /* a singular-perturbation volume balances the uncorrected flow; the lumped volume on
-         * the other side receives gamma+- times it (seed 004 Pub. II eq. 35) */
+         * the other side receives gamma+- times it (seed 004 Pub. II eq. 35). (Its mass:
+         * hs_fluid.h; the loader allows no entrained air with such volumes.) */
         hs_real ga = hs_sp_gamma(m, a, U), gb = hs_sp_gamma(m, b, U);
-        if (a < HS_N(m, nvol)) qin[a] -= gb * Q;
-        if (b < HS_N(m, nvol)) qin[b] += ga * Q;
+        hs_edge_weights(m, pa, pb, Q, &wa, &wb);
+        if (a < HS_N(m, nvol)) qin[a] -= gb * (wa * Q);
+        if (b < HS_N(m, nvol)) qin[b] += ga * (wb * Q);
     }
     HS_UNROLL
     for (i = 0; i < HS_N(m, ndcv); ++i) {
-        hs_real qA, qB;
+        hs_real qA, qB, w[4]; /* (P, A, B, T) */
         hs_valve_flows(m, i, p, U, &qA, &qB);
-        qin[HS_I(m, dcv_A, i)] += qA; /* A and B are volumes (checked by the loader) */
-        qin[HS_I(m, dcv_B, i)] += qB;
+        hs_valve_weights(m, i, p, U, qA, qB, w);
+        qin[HS_I(m, dcv_A, i)] += w[1] * qA; /* A and B are volumes (checked by the loader) */
+        qin[HS_I(m, dcv_B, i)] += w[2] * qB;
         /* what enters A or B leaves P, what leaves them enters T: a volume at P or T (a pump
          * line, a return line) balances the same flows */
-        if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= U[i] >= 0.0 ? qA : qB;
-        if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= U[i] >= 0.0 ? qB : qA;
+        if (HS_I(m, dcv_P, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_P, i)] -= w[0] * (U[i] >= 0.0 ? qA : qB);
+        if (HS_I(m, dcv_T, i) < HS_N(m, nvol)) qin[HS_I(m, dcv_T, i)] -= w[3] * (U[i] >= 0.0 ? qB : qA);
     }
     hs_component_flows(m, p, fs, U, qin, o);
     hs_component_capacitance(m, p, Cacc);
     HS_UNROLL
     for (v = 0; v < HS_N(m, nvol); ++v)
         o->h[v] = HS_I(m, vol_model, v) == HS_VOL_SP ? hs_sp_pressure(m, v, p, U)
-                                                     : (qin[v] - dVch[v]) / hs_volume_capacitance(m, v, Vch[v], Cacc[v]);
+                                                     : (qin[v] - dVch[v]) / hs_volume_capacitance(m, v, p[v], Vch[v], Cacc[v]);
 }
 
 /* The same, every friction force evaluated. */

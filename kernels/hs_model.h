@@ -331,6 +331,9 @@ enum hs_cosim_exchange {
     S(double, rho) /* oil density, kg/m^3 */ \
     S(double, p_vapour) /* absolute pressure below which the lumped liquid is no longer valid \
                            (cavitation): a warning (HS_ST_CAVITATION), Pa */ \
+    S(double, air_fraction) /* entrained air's volume fraction at HS_P_ATM, [0, 1): 0 is the \
+                               constant bulk modulus (kernels/hs_fluid.h) */ \
+    S(double, air_n) /* its polytropic index, [1, 1.4] */ \
     A(double, vol_V, HS_MAX_VOLS, nvol) /* hose/pipe part of the volume, m^3 (nvol) */ \
     A(double, vol_B, HS_MAX_VOLS, nvol) /* its bulk modulus, Pa (nvol) */ \
     A(double, vol_p0, HS_MAX_VOLS, nvol) /* initial pressure, Pa (nvol) */ \

@@ -145,6 +145,18 @@ HS_HD static inline double hs_newton_tol(const hs_mview *m, int cls)
     return t;
 }
 
+#if HS_AIR_ON
+/* With entrained air the pressures stay above p_vapour (kernels/hs_fluid.h): an update dx of
+ * a pressure x that would take it below p_vapour + (x - p_vapour) / 2 takes it there instead,
+ * so that every iterate stays in the mixture's domain (its gas law is singular at p_vapour;
+ * the true solution never reaches it). Returns the update to apply. */
+HS_HD static inline double hs_floor_update(const hs_mview *m, double x, double dx)
+{
+    double xv = x - HS_D(m, p_vapour);
+    return xv > 0.0 && x + dx < HS_D(m, p_vapour) + 0.5 * xv ? -0.5 * xv : dx;
+}
+#endif
+
 /* Second half, after the solve left dx in w->dx: update, per-class convergence test,
  * multiplier update with the new positions (eq. 19). *dn gets max_i |dx_i| / tol_i, the
  * update measured in its tolerances (modified Newton watches how fast it falls). The
@@ -160,6 +172,10 @@ HS_HD HS_NOINLINE static inline int hs_newton_apply(const hs_mview *m, hs_state 
     if (hs_double_step(m))
         for (i = 0; i < n; ++i)
             if ((s->ds_dep >> i) & 1u) w->dx[i] = 0.0;
+#if HS_AIR_ON
+    if (hs_air_on(m))
+        for (i = n; i < n + HS_N(m, nvol); ++i) w->dx[i] = hs_floor_update(m, w->x[i], w->dx[i]);
+#endif
     HS_UNROLL
     for (i = 0; i < nx; ++i) {
         double tol = i < n ? tz : (i < n + HS_N(m, nvol) ? tp : tf);
@@ -216,6 +232,13 @@ HS_HD static inline int hs_newton_solve(const hs_mview *m, hs_state *s, hs_work 
      * may reuse) is kept as its inverse */
     const int inv = HS_LU_INVERSE && hs_newton_reuse(m);
     double dn = 0.0, dprev = 0.0;
+#if HS_AIR_ON
+    if (hs_air_on(m)) /* a predictor below the floor, likewise (hs_floor_update) */
+        for (it = 0; it < HS_N(m, nvol); ++it) {
+            double *xp = &w->x[HS_N(m, nz) + it];
+            *xp += hs_floor_update(m, s->p[it], *xp - s->p[it]) - (*xp - s->p[it]);
+        }
+#endif
     for (it = 1; it <= maxit; ++it) {
         s->iters = it0 + it;
         if (hs_newton_residual(m, s, w)) return -1;

@@ -74,10 +74,6 @@ HS_HD static inline hs_real hs_bypass_check(double Cv, double pc, double dplim, 
     return hs_cmp_step01((dp - pc) / HS_CHECK_BAND) * hs_orifice_flow(Cv, dp, dplim);
 }
 
-/* The pressure of a drain to atmosphere, Pa: the model's pressures are absolute, a valve's
- * setting against a vented spring chamber is a gauge pressure above it. */
-#define HS_P_ATM 101325.0
-
 /* Counterbalance valve: the static opening at load, valve and pilot pressures (absolute). The
  * spring chamber's pressure p_d is the valve port's, or the atmosphere's when vented. */
 HS_HD static inline hs_real hs_cbv_opening(const double *par, hs_real pl, hs_real pv, hs_real px)

@@ -555,7 +555,7 @@ static void test_audit_rates(void)
         }
         act += hs_motor_power(m, &W->hyd);
         hs_component_capacitance(m, s.p, Cacc);
-        for (k = 0; k < m->nvol; ++k) store += s.p[k] * hs_volume_capacitance(m, k, Vch[k], Cacc[k]) * W->hyd.h[k];
+        for (k = 0; k < m->nvol; ++k) store += s.p[k] * hs_volume_capacitance(m, k, s.p[k], Vch[k], Cacc[k]) * W->hyd.h[k];
         for (c = 0; c < m->ncmp; ++c)
             if (m->cmp_type[c] == HS_CMP_HOSE)
                 for (k = 0; k < m->cmp_dyn[c]; ++k)

@@ -332,7 +332,7 @@ static void test_seat_laws(void)
         hs_hydraulic_rates(m, p, fs, U, o);
         hs_valve_flows(m, 0, p, U, &q3a, &q3b);
         hs_valve_flows(m, 1, p, U, &q2a, &q2b);
-        CHECK_CLOSE(o->h[0] * hs_volume_capacitance(m, 0, 0.0, 0.0), q3a + q3b - (q2a + q2b), 1e-18,
+        CHECK_CLOSE(o->h[0] * hs_volume_capacitance(m, 0, 0.0, 0.0, 0.0), q3a + q3b - (q2a + q2b), 1e-18,
                     "seat: the line's inflow is the 3/2's net flow into A less the 2/2's from P");
         free(w);
     }

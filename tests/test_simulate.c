@@ -112,7 +112,8 @@ static void test_plausibility(void)
             int rule;
             double lo, hi;
         } r[HS_PL_CMP] = {{HS_PL_B_OIL, 1e7, 1e10}, {HS_PL_RHO, 500, 2000},  {HS_PL_VOL_B, 1e6, 1e12},
-                            {HS_PL_VOL_P0, -1e300, 1e9}, {HS_PL_CYL_B, 1e6, 1e12}, {HS_PL_SRC_P, -1e300, 1e9}};
+                            {HS_PL_VOL_P0, -1e300, 1e9}, {HS_PL_CYL_B, 1e6, 1e12}, {HS_PL_SRC_P, -1e300, 1e9},
+                            {HS_PL_AIR, 0.0, 0.1}};
         int q;
         for (q = 0; q < HS_PL_CMP; ++q) { /* the components' rule: test_component_plausibility */
             double lo, hi, *v;
@@ -124,6 +125,7 @@ static void test_plausibility(void)
             case HS_PL_VOL_B: v = &t.vol_B[t.nvol - 1]; break;
             case HS_PL_VOL_P0: v = &t.vol_p0[t.nvol - 1]; break;
             case HS_PL_CYL_B: v = &t.cyl_B[t.ncyl - 1]; break;
+            case HS_PL_AIR: v = &t.air_fraction; break;
             default: v = &t.src_p[t.nsrc - 1]; break;
             }
             hs_plaus_value(&t, r[q].rule, 0, &lo, &hi);

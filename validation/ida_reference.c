@@ -48,8 +48,11 @@
  * start), only the pure component laws are taken: hs_orifice_flow, hs_friction_force,
  * hs_end_damper and those of hs_components.h (hs_relief_opening, hs_check_flow,
  * hs_flow_control_flow, the pilot valves' hs_pilot_opening and hs_pilot_flow,
- * hs_pump_flow, hs_pump_eps_ss, hs_accumulator_capacitance; unit-tested against their closed
- * forms on their own). Circuit assembly, areas,
+ * hs_pump_flow, hs_pump_eps_ss, hs_accumulator_capacitance, and with entrained air the
+ * mixture's specific volume hs_mix_volume of kernels/hs_fluid.h; unit-tested against their
+ * closed forms on their own). With entrained air every flow enters its volumes as the mass it
+ * carries (its upstream node's density: ref_edge), and a volume's oil mass V / v(p) changes by
+ * them: (V kappa(p)) p' = v(p) (mass in) - V'. Circuit assembly, areas,
  * Cv of throttles, cylinder geometry, bulk moduli, pressure equations and force
  * application are written here. */
 #include <math.h>
@@ -588,6 +591,25 @@ static void seg_setup(ref_sys *S, double t0, double t1)
     }
 }
 
+/* Node n's pressure (a volume's state or a source's setting). */
+static double node_p(const hs_model *m, const double *p, int n)
+{
+    return n < m->nvol ? p[n] : m->src_p[n - m->nvol];
+}
+
+/* A flow Q from node na to node nb (its element's law: the volume flow at the upstream node),
+ * into qin as the mass it carries: with entrained air in units of the mixture's density at
+ * p_atm, Q rho(p_up) (rho = 1 / hs_mix_volume, the law of kernels/hs_fluid.h); without, Q. */
+static void ref_edge(const hs_model *m, const double *p, int na, int nb, double Q, double *qin)
+{
+    if (m->air_fraction > 0.0) {
+        double k, pu = Q >= 0.0 ? node_p(m, p, na) : node_p(m, p, nb);
+        Q /= hs_mix_volume(m->air_fraction, m->air_n, m->B_oil, m->p_vapour, pu, &k);
+    }
+    if (na < m->nvol) qin[na] -= Q;
+    if (nb < m->nvol) qin[nb] += Q;
+}
+
 /* Everything hydraulic at (t, q, v) and the hydraulic block x = y + S->ip = [p, U, fs, W_cyl]
  * (see the header of this file): cylinder geometry and forces, and in H->rate the
  * derivatives p', U', fs', W_cyl'. v may be NULL (then s' = 0: geometry and static forces). */
@@ -640,9 +662,7 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         int na = m->thr_a[i], nb = m->thr_b[i];
         double pa = na < m->nvol ? p[na] : m->src_p[na - m->nvol];
         double pb = nb < m->nvol ? p[nb] : m->src_p[nb - m->nvol];
-        double Q = hs_orifice_flow(S->thr_Cv[i], pa - pb, m->thr_dplim[i]);
-        if (na < m->nvol) qin[na] -= Q;
-        if (nb < m->nvol) qin[nb] += Q;
+        ref_edge(m, p, na, nb, hs_orifice_flow(S->thr_Cv[i], pa - pb, m->thr_dplim[i]), qin);
     }
     for (i = 0; i < m->ndcv; ++i) {
         int nP = m->dcv_P[i], nT = m->dcv_T[i], nA = m->dcv_A[i], nB = m->dcv_B[i];
@@ -655,25 +675,20 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
             double x = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
             q1 = hs_orifice_flow(Cv * x, pP - pA, lim);
             q2 = m->dcv_kind[i] == HS_DCV_SEAT_3_2 ? hs_orifice_flow(Cv * (1.0 - x), pA - pT, lim) : 0.0;
-            qin[nA] += q1 - q2;
-            if (nP < m->nvol) qin[nP] -= q1;
-            if (nT < m->nvol) qin[nT] += q2;
+            ref_edge(m, p, nP, nA, q1, qin);
+            ref_edge(m, p, nA, nT, q2, qin);
         } else if (u >= 0.0) { /* P -> A, B -> T */
             q1 = m->dcv_dpcomp[i] > 0.0 ? hs_compensated_edge(Cv * m->dcv_kpath[i][0] * u, m->dcv_dpcomp[i], lim, pP - pA)
                                         : hs_orifice_flow(Cv * m->dcv_kpath[i][0] * u, pP - pA, lim);
             q2 = hs_orifice_flow(Cv * m->dcv_kpath[i][1] * u, pB - pT, lim);
-            qin[nA] += q1;
-            qin[nB] -= q2;
-            if (nP < m->nvol) qin[nP] -= q1;
-            if (nT < m->nvol) qin[nT] += q2;
+            ref_edge(m, p, nP, nA, q1, qin);
+            ref_edge(m, p, nB, nT, q2, qin);
         } else { /* P -> B, A -> T */
             q1 = m->dcv_dpcomp[i] > 0.0 ? hs_compensated_edge(-Cv * m->dcv_kpath[i][2] * u, m->dcv_dpcomp[i], lim, pP - pB)
                                         : hs_orifice_flow(-Cv * m->dcv_kpath[i][2] * u, pP - pB, lim);
             q2 = hs_orifice_flow(-Cv * m->dcv_kpath[i][3] * u, pA - pT, lim);
-            qin[nB] += q1;
-            qin[nA] -= q2;
-            if (nP < m->nvol) qin[nP] -= q1;
-            if (nT < m->nvol) qin[nT] += q2;
+            ref_edge(m, p, nP, nB, q1, qin);
+            ref_edge(m, p, nA, nT, q2, qin);
         }
         Ud[i] = (uref - u) / m->dcv_tau[i];
     }
@@ -684,22 +699,38 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
         H->Tm[i] = 0.0;
         if (ty == HS_CMP_ACCUMULATOR) { /* the gas's capacitance on its volume */
             cacc[na] += hs_accumulator_capacitance(par, m->B_oil, p[na], &vg);
+            if (m->air_fraction > 0.0) { /* the oil it holds at the mixture's compressibility */
+                double kap;
+                (void)hs_mix_volume(m->air_fraction, m->air_n, m->B_oil, m->p_vapour, p[na], &kap);
+                cacc[na] += (par[HS_CP_AC_V0] - vg) * (kap - 1.0 / m->B_oil);
+            }
             continue;
         }
         if (ty == HS_CMP_HOSE) { /* the line: node j - 1 -> node j through segment j, half a
                                     segment's oil at each end (its internal volumes are volumes) */
             double A = 0.25 * M_PI_REF * par[HS_CP_HO_D] * par[HS_CP_HO_D];
-            double ch = 0.5 * A * par[HS_CP_HO_L] / m->cmp_dyn[i] * (1.0 / m->B_oil + 1.0 / par[HS_CP_HO_BW]);
+            double vh = 0.5 * A * par[HS_CP_HO_L] / m->cmp_dyn[i], ch = vh * (1.0 / m->B_oil + 1.0 / par[HS_CP_HO_BW]);
             int j, n0 = na;
-            if (na < m->nvol) cacc[na] += ch;
-            if (nb < m->nvol) cacc[nb] += ch;
+            if (m->air_fraction > 0.0) { /* each end's half segment at its own pressure */
+                double ka, kb;
+                if (na < m->nvol) {
+                    (void)hs_mix_volume(m->air_fraction, m->air_n, m->B_oil, m->p_vapour, p[na], &ka);
+                    cacc[na] += vh * (ka + 1.0 / par[HS_CP_HO_BW]);
+                }
+                if (nb < m->nvol) {
+                    (void)hs_mix_volume(m->air_fraction, m->air_n, m->B_oil, m->p_vapour, p[nb], &kb);
+                    cacc[nb] += vh * (kb + 1.0 / par[HS_CP_HO_BW]);
+                }
+            } else {
+                if (na < m->nvol) cacc[na] += ch;
+                if (nb < m->nvol) cacc[nb] += ch;
+            }
             for (j = 0; j < m->cmp_dyn[i]; ++j) {
                 int n1 = j + 1 < m->cmp_dyn[i] ? m->cmp_ref[i] + j : nb;
                 double p0 = n0 < m->nvol ? p[n0] : m->src_p[n0 - m->nvol];
                 double p1 = n1 < m->nvol ? p[n1] : m->src_p[n1 - m->nvol];
                 fsd[kf + j] = hs_hose_accel(par, m->rho, p0 - p1, fs[kf + j]);
-                if (n0 < m->nvol) qin[n0] -= A * fs[kf + j];
-                if (n1 < m->nvol) qin[n1] += A * fs[kf + j];
+                ref_edge(m, p, n0, n1, A * fs[kf + j], qin);
                 n0 = n1;
             }
             continue;
@@ -722,10 +753,7 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
                 x = fs[kf];
             }
             Q = hs_pilot_flow(ty, par, x, pa, pb, px, &q2);
-            if (ty == HS_CMP_SHUTTLE) { /* its second input's seat, r -> b */
-                if (r < m->nvol) qin[r] -= q2;
-                if (nb < m->nvol) qin[nb] += q2;
-            }
+            if (ty == HS_CMP_SHUTTLE) ref_edge(m, p, r, nb, q2, qin); /* its second input's seat, r -> b */
         } else if (ty == HS_CMP_CHECK) {
             Q = hs_check_flow(par, pa - pb);
         } else if (ty == HS_CMP_FLOW_CONTROL) {
@@ -761,12 +789,16 @@ static void sys_hydraulics(const ref_sys *S, double t, const double *q, const do
             fsd[kf] = (hs_pump_eps_ss(par, pb, pref) - fs[kf]) / par[HS_CP_PU_TAU];
             Q = hs_pump_flow(par, fs[kf], pb - pa);
         }
-        if (na < m->nvol) qin[na] -= Q;
-        if (nb < m->nvol) qin[nb] += Q;
+        ref_edge(m, p, na, nb, Q, qin);
     }
     for (k = 0; k < m->nvol; ++k) {
         double V = m->vol_V[k] + Vch[k];
         double iBe = 1.0 / m->B_oil + m->vol_V[k] / (V * m->vol_B[k]) + cw[k] / V;
+        if (m->air_fraction > 0.0) { /* d(V / v)/dt = mass in: (V kappa) p' = v (mass in) - V' */
+            double kap, vk = hs_mix_volume(m->air_fraction, m->air_n, m->B_oil, m->p_vapour, p[k], &kap);
+            qin[k] *= vk;
+            iBe += kap - 1.0 / m->B_oil;
+        }
         pd[k] = (qin[k] - dVch[k]) / (iBe * V + cacc[k]);
     }
     if (S->nh > 0) H->rate[S->iwc - S->ip] = H->Pcyl;

@@ -334,6 +334,8 @@ int hs_spec_build(const hs_model *m, const hs_override_spec *ov, const hs_output
     sb_printf(&b, "#define HS_AUDIT_ON %d\n", wants_kinds(out, HS_SIG_WIN, HS_SIG_EFLUID));
     /* the elements' flows and losses (kernels/hs_energy.h) likewise */
     sb_printf(&b, "#define HS_FLOWS_ON %d\n", wants_kinds(out, HS_SIG_QTHR, HS_SIG_PCMP));
+    /* the entrained air's mixture (kernels/hs_fluid.h) only where the model or its sweep has air */
+    sb_printf(&b, "#define HS_AIR_ON %d\n", m->air_fraction > 0.0 || var[field_index("air_fraction")]);
     sb_printf(&b, "#include \"hs_model.h\"\n\n/* sizes and other structural integers */\n");
     for (i = 0; hs_model_fields[i].name; ++i) {
         const hs_field *f = &hs_model_fields[i];

@@ -370,8 +370,9 @@ void hs_sim_summary_print(FILE *f, const hs_model_desc *d, const hs_sim_summary 
 int hs_model_implausible(const hs_model_desc *d, char *buf, size_t n)
 {
     static const char *const fmt[HS_PL_NRULE] = {"fluid.B_oil",        "fluid.rho",   "volume.%s.B", "volume.%s.p0",
-                                                 "cylinder.%s.B_wall", "source.%s.p", "component.%s.%s"};
-    static const char *const unit[HS_PL_NRULE] = {"Pa", "kg/m^3", "Pa", "Pa", "Pa", "Pa", ""};
+                                                 "cylinder.%s.B_wall", "source.%s.p", "fluid.air_fraction",
+                                                 "component.%s.%s"};
+    static const char *const unit[HS_PL_NRULE] = {"Pa", "kg/m^3", "Pa", "Pa", "Pa", "Pa", "", ""};
     const hs_model *m = &d->model;
     size_t o = 0;
     int k = 0, r, j;

@@ -619,7 +619,7 @@ static int parse_cosim(ctx *c)
  * escape the validator. */
 static int parse_fluid(ctx *c)
 {
-    static const char *const keys[] = {"B_oil", "rho", "p_vapour", NULL};
+    static const char *const keys[] = {"B_oil", "rho", "p_vapour", "air_fraction", "polytropic_index", NULL};
     hs_model *m = &c->d->model;
     const yt_node *y = yt_map_get(c->root, "fluid");
     const char *p = "fluid";
@@ -627,6 +627,8 @@ static int parse_fluid(ctx *c)
     int rc;
     c->fluid = y;
     m->p_vapour = HS_P_VAPOUR_DEFAULT;
+    m->air_fraction = 0.0;
+    m->air_n = 1.0;
     if (!y) {
         const yt_node *h = yt_map_get(c->root, "hydraulics");
         if (h)
@@ -637,7 +639,9 @@ static int parse_fluid(ctx *c)
     if ((rc = yt_need(&c->y, y, YT_MAP, p)) || (rc = yt_check_keys(&c->y, y, p, keys)) ||
         (rc = yt_get_num(&c->y, y, p, "B_oil", "Pa", 1, 0.0, &m->B_oil)) ||
         (rc = yt_get_num(&c->y, y, p, "rho", "kg/m^3", 1, 0.0, &m->rho)) ||
-        (rc = yt_get_num(&c->y, y, p, "p_vapour", "Pa", 0, HS_P_VAPOUR_DEFAULT, &m->p_vapour)))
+        (rc = yt_get_num(&c->y, y, p, "p_vapour", "Pa", 0, HS_P_VAPOUR_DEFAULT, &m->p_vapour)) ||
+        (rc = yt_get_num(&c->y, y, p, "air_fraction", "", 0, 0.0, &m->air_fraction)) ||
+        (rc = yt_get_num(&c->y, y, p, "polytropic_index", "", 0, 1.0, &m->air_n)))
         return rc;
     if (!(m->B_oil > 0.0))
         return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "B_oil"),

@@ -677,6 +677,17 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (!(m->p_vapour >= 0.0 && m->p_vapour < 1e6))
             return VF(HS_WHERE_FLUID, 0, "p_vapour", "p_vapour must be in [0, 1 MPa) (an absolute "
                       "pressure)");
+        if (!(m->air_fraction >= 0.0 && m->air_fraction < 1.0))
+            return VF(HS_WHERE_FLUID, 0, "air_fraction", "air_fraction (%g) must be in [0, 1): the volume "
+                      "fraction of undissolved air at atmospheric pressure (0: none, the constant bulk "
+                      "modulus)", m->air_fraction);
+        if (m->air_fraction > 0.0 && !(m->air_n >= 1.0 && m->air_n <= 1.4))
+            return VF(HS_WHERE_FLUID, 0, "polytropic_index", "polytropic_index (%g) must be in [1, 1.4]: "
+                      "the entrained air's, between isothermal (1) and adiabatic (1.4)", m->air_n);
+        if (m->air_fraction > 0.0 && !(m->p_vapour < HS_P_ATM))
+            return VF(HS_WHERE_FLUID, 0, "p_vapour", "with entrained air (air_fraction %g) p_vapour (%g Pa) "
+                      "must be below atmospheric pressure (%g Pa): the air's fraction is given there, "
+                      "and its pressure is p - p_vapour", m->air_fraction, m->p_vapour, HS_P_ATM);
     }
     for (i = 0; i < m->nsrc; ++i)
         if (!(m->src_p[i] >= 0.0))
@@ -693,6 +704,10 @@ static int check_hydraulics(const hs_model_desc *d, hs_error *err, hs_where *w)
             return VF(HS_WHERE_VOLUME, i, "p0", "p0 must be >= 0 (absolute pressure)");
         if (m->vol_model[i] != HS_VOL_LUMPED && m->vol_model[i] != HS_VOL_SP)
             return VF(HS_WHERE_VOLUME, i, "model", "model must be lumped or singular_perturbation");
+        if (m->vol_model[i] == HS_VOL_SP && m->air_fraction > 0.0)
+            return VF(HS_WHERE_VOLUME, i, "model", "a singular_perturbation volume takes the constant bulk "
+                      "modulus (seed 004 Pub. II eq. 33), not fluid.air_fraction %g: make it lumped, or "
+                      "give the fluid no entrained air", m->air_fraction);
         if (m->vol_model[i] == HS_VOL_SP) {
             /* eq. 33's closed form: the volume between one valve port and one throttle */
             int k, ports = 0, thr = 0;

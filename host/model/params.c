@@ -250,6 +250,8 @@ static void add_hydraulics(table *t, const hs_model_desc *d)
         add(t, "Pa", offsetof(hs_model, B_oil), "fluid.B_oil");
         add(t, "kg/m^3", offsetof(hs_model, rho), "fluid.rho");
         add(t, "Pa", offsetof(hs_model, p_vapour), "fluid.p_vapour");
+        add(t, "", offsetof(hs_model, air_fraction), "fluid.air_fraction");
+        add(t, "", offsetof(hs_model, air_n), "fluid.polytropic_index");
     }
     for (i = 0; i < m->nsrc; ++i) add(t, "Pa", OFF1(src_p, i), "source.%s.p", d->src_name[i]);
     for (i = 0; i < m->nvol; ++i) {
