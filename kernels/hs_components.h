@@ -208,7 +208,7 @@ enum hs_cmp_port_kind { HS_PORTS_AT = 1, HS_PORTS_FROM_TO = 2, HS_PORTS_PILOT = 
     X(SHUTTLE, 2, "dp_lim", "Pa", 2e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_lim must be > 0")
 
 /* Every pump's first six slots: displacement per revolution, shaft speed, efficiencies and
- * the pressures they are rated at. */
+ * the pressures they are rated at; and slot 9, its prime mover's speed droop. */
 #define HS_PUMP_PARAMS_(X, T)                                                                                    \
     X(T, 0, "D", "m^3/rev", HS_CMP_REQUIRED, 0.0, 1, HS_CMP_NOLIMIT, "D must be > 0")                            \
     X(T, 1, "speed", "rad/s", HS_CMP_REQUIRED, 0.0, 0, HS_CMP_NOLIMIT, "speed must be >= 0")                     \
@@ -216,14 +216,16 @@ enum hs_cmp_port_kind { HS_PORTS_AT = 1, HS_PORTS_FROM_TO = 2, HS_PORTS_PILOT = 
     X(T, 3, "dp_rated", "Pa", 200e5, 0.0, 1, HS_CMP_NOLIMIT, "dp_rated must be > 0")                             \
     X(T, 4, "eta_hm", "", 1.0, 0.0, 1, 1.0, "eta_hm must be in (0, 1]")                                          \
     X(T, 5, "p_max", "Pa", 0.0, 0.0, 0, HS_CMP_NOLIMIT,                                                         \
-      "p_max must be >= 0 (the rated maximum outlet pressure; 0: not rated)")
+      "p_max must be >= 0 (the rated maximum outlet pressure; 0: not rated)")                                  \
+    X(T, 9, "droop", "", 0.0, 0.0, 0, 0.5,                                                                       \
+      "droop must be in [0, 0.5] (the prime mover's speed lost at the pump's full torque, a fraction)")
 
 /* slot names used by the laws below */
 enum {
     HS_CP_RV_PCR = 0, HS_CP_RV_QNOM = 1, HS_CP_RV_DPOV = 2, HS_CP_RV_DPS = 3, HS_CP_RV_TAU = 4, HS_CP_RV_GL = 5,
     HS_CP_CK_PCR = 0, HS_CP_CK_DPO = 1, HS_CP_CK_CV = 2, HS_CP_CK_DPLIM = 3, HS_CP_CK_GL = 4,
     HS_CP_PU_D = 0, HS_CP_PU_N = 1, HS_CP_PU_ETAV = 2, HS_CP_PU_DPR = 3, HS_CP_PU_ETAHM = 4, HS_CP_PU_PMAX = 5,
-    HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8,
+    HS_CP_PU_PREF = 6, HS_CP_PU_BAND = 7, HS_CP_PU_TAU = 8, HS_CP_PU_DROOP = 9,
     HS_CP_AC_V0 = 0, HS_CP_AC_PPRE = 1, HS_CP_AC_N = 2,
     HS_CP_FC_QSET = 0, HS_CP_FC_DPC = 1, HS_CP_FC_DPLIM = 2, HS_CP_FC_GL = 3,
     HS_CP_MO_D = 0, HS_CP_MO_RATIO = 1, HS_CP_MO_ETAHM = 2, HS_CP_MO_GL = 3, HS_CP_MO_WS = 4, HS_CP_MO_CV = 5,
@@ -455,11 +457,26 @@ HS_HD static inline double hs_pump_qgeo(const double *par)
     return par[HS_CP_PU_D] * par[HS_CP_PU_N] / (2.0 * HS_PI);
 }
 
-/* A pump's flow inlet -> outlet at displacement fraction eps and pressure rise dp. */
+/* The shaft speed of a pump driven by a prime mover with speed droop (a diesel engine's
+ * governor: its speed falls in proportion to the torque it delivers), relative to its speed
+ * at no load: 1 - droop T / T_full, T = eps D dp / (2 pi eta_hm) the pump's torque at
+ * displacement fraction eps and pressure rise dp, T_full the torque at full displacement and
+ * p_max; so 1 - droop eps dp / p_max (never below 0). 1 without droop. */
+HS_HD static inline hs_real hs_pump_speed_ratio(const double *par, hs_real eps, hs_real dp)
+{
+    hs_real r;
+    if (!(par[HS_CP_PU_DROOP] > 0.0)) return 1.0 + 0.0 * dp;
+    r = 1.0 - par[HS_CP_PU_DROOP] * eps * dp / par[HS_CP_PU_PMAX];
+    return r > 0.0 ? r : 0.0 * r;
+}
+
+/* A pump's flow inlet -> outlet at displacement fraction eps and pressure rise dp: eps D n r
+ * (r: hs_pump_speed_ratio) less its laminar leakage. */
 HS_HD static inline hs_real hs_pump_flow(const double *par, hs_real eps, hs_real dp)
 {
     double qg = hs_pump_qgeo(par);
     double Cl = (1.0 - par[HS_CP_PU_ETAV]) * qg / par[HS_CP_PU_DPR];
+    if (par[HS_CP_PU_DROOP] > 0.0) return eps * qg * hs_pump_speed_ratio(par, eps, dp) - Cl * dp;
     return eps * qg - Cl * dp;
 }
 

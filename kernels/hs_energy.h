@@ -108,6 +108,7 @@ HS_HD static inline double hs_audit_component(const hs_mview *m, const double *p
     if (hs_cmp_is_pump(type)) { /* the shaft */
         double eps = type == HS_CMP_PUMP ? 1.0 : fs[k];
         double shaft = eps * hs_pump_qgeo(par) * (-dp + (1.0 / par[HS_CP_PU_ETAHM] - 1.0) * fabs(dp));
+        if (par[HS_CP_PU_DROOP] > 0.0) shaft *= hs_pump_speed_ratio(par, eps, -dp); /* at its speed */
         P[HS_PW_IN] += shaft;
         P[HS_PW_LOSS] += shaft;
     }

@@ -286,7 +286,8 @@ enum hs_cmp_pair_rule {
     HS_CPR_RELIEF_PMAX, /* a relief valve on a pump's outlet cracks at most at its p_max */
     HS_CPR_PRECHARGE, /* an accumulator's precharge below the circuit's highest pressure there */
     HS_CPR_POCV_DEC, /* a pilot-operated check valve: ratio_dec 0, or above ratio with Cv_dec > 0 */
-    HS_CPR_VENTED /* a counterbalance valve: vented is 0 or 1 */
+    HS_CPR_VENTED, /* a counterbalance valve: vented is 0 or 1 */
+    HS_CPR_DROOP_PMAX /* a pump with speed droop is rated (p_max > 0): its full torque */
 };
 
 /* The highest pressure the circuit of m reaches at node v: a source's own; for a volume the
@@ -324,6 +325,7 @@ HS_HD static inline int hs_cmp_pair_broken(const hs_model *m, int i, int *j)
         !(par[HS_CP_PO_RDEC] > par[HS_CP_PO_RATIO] && par[HS_CP_PO_CVDEC] > 0.0))
         return HS_CPR_POCV_DEC;
     if (type == HS_CMP_COUNTERBALANCE && par[HS_CP_CB_VENT] != 0.0 && par[HS_CP_CB_VENT] != 1.0) return HS_CPR_VENTED;
+    if (hs_cmp_is_pump(type) && par[HS_CP_PU_DROOP] > 0.0 && !(par[HS_CP_PU_PMAX] > 0.0)) return HS_CPR_DROOP_PMAX;
     if (type == HS_CMP_PUMP_PC && par[HS_CP_PU_PMAX] > 0.0 &&
         !(par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND] <= par[HS_CP_PU_PMAX]))
         return HS_CPR_PC_BAND;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/simulate.h"
 #include "hs/model_file.h"
 #include "hs_batch.h"
 #include "hs_integrator.h"
@@ -74,6 +75,15 @@ static void test_laws(void)
     CHECK_CLOSE(hs_pump_flow(PU, 1.0, 0.0), q, 1e-15, "pump: D n at no pressure rise (67.5 L/min)");
     CHECK_CLOSE(hs_pump_flow(PU, 1.0, 250e5), 0.94 * q, 1e-15, "pump: eta_v D n at dp_rated");
     CHECK_CLOSE(hs_pump_flow(PU, 0.5, 125e5), 0.5 * q - 0.5 * 0.06 * q, 1e-15, "pump: half stroke, half the leakage");
+    /* the prime mover's droop: the speed falls by droop eps dp / p_max; the leakage does not */
+    PU[HS_CP_PU_DROOP] = 0.1, PU[HS_CP_PU_PMAX] = 300e5;
+    CHECK_CLOSE(hs_pump_flow(PU, 1.0, 300e5), 0.9 * q - 0.06 * q * 300.0 / 250.0, 1e-15,
+                "pump with droop 0.1: 0.9 D n at full stroke and p_max, less the leakage");
+    CHECK_CLOSE(hs_pump_flow(PU, 0.5, 150e5), 0.5 * q * (1.0 - 0.1 * 0.25) - 0.06 * q * 150.0 / 250.0, 1e-15,
+                "pump with droop 0.1: half stroke at half p_max loses a quarter of the droop");
+    CHECK(hs_pump_speed_ratio(PU, 1.0, 1e10) == 0.0, "pump with droop: the speed never below 0");
+    PU[HS_CP_PU_DROOP] = 0.0;
+    CHECK(hs_pump_speed_ratio(PU, 1.0, 300e5) == 1.0, "pump without droop: its speed");
     CHECK_CLOSE(hs_pump_eps_ss(PU, 150e5, 200e5), 1.0, 0, "pump control: full stroke below p_ref");
     CHECK_CLOSE(hs_pump_eps_ss(PU, 205e5, 200e5), 0.5, 1e-15, "pump control: half stroke mid-band");
     CHECK_CLOSE(hs_pump_eps_ss(PU, 212e5, 200e5), 0.0, 0, "pump control: none beyond the band");
@@ -730,6 +740,58 @@ static void test_drawn_rules(void)
     drawn(2, HS_CP_AC_PPRE, 150e5, 1, "precharge drawn to 150 bar");
 }
 
+typedef struct {
+    double pin, pout;
+} droop_probe;
+
+static int on_droop(void *ctx, const hs_model *m, const hs_state *s, const hs_obs *o, double E)
+{
+    droop_probe *q = (droop_probe *)ctx;
+    int i;
+    (void)o;
+    (void)E;
+    for (i = 0; i < m->ncmp; ++i)
+        if (m->cmp_type[i] == HS_CMP_PUMP) {
+            q->pin = hs_node_p(m, s->p, m->cmp_a[i]);
+            q->pout = hs_node_p(m, s->p, m->cmp_b[i]);
+        }
+    return 0;
+}
+
+/* A pump whose prime mover droops (models/crane_pump_relief.yaml's, droop 0.08 at p_max 10
+ * MPa): its shaft power at the end is its torque D dp / (2 pi eta_hm) times its drooped speed
+ * n (1 - droop dp / p_max), the energy audit closes, and its line's pressure settles where the
+ * relief valve passes the smaller flow (below the undrooped run's). */
+static void test_pump_droop(void)
+{
+    static hs_model_desc d;
+    hs_sim_summary sum;
+    droop_probe q;
+    double p_end0, dp, P_expect, *par;
+    int i, ip = -1;
+    if (tu_load_model("models/crane_pump_relief.yaml", &d)) return;
+    for (i = 0; i < d.model.ncmp; ++i)
+        if (d.model.cmp_type[i] == HS_CMP_PUMP) ip = i;
+    CHECK(ip >= 0, "droop: the model's pump");
+    if (ip < 0) return;
+    par = d.model.cmp_par[ip];
+    CHECK(hs_simulate(&d.model, on_droop, &q, &sum) == 0, "droop: the undrooped run");
+    p_end0 = q.pout;
+    par[HS_CP_PU_DROOP] = 0.08, par[HS_CP_PU_PMAX] = 10e6;
+    CHECK(hs_simulate(&d.model, on_droop, &q, &sum) == 0, "droop: the drooped run");
+    dp = q.pout - q.pin;
+    /* its shaft, and the tank (a source) delivering its inflow at the tank's pressure */
+    P_expect = par[HS_CP_PU_D] * dp / (2.0 * HS_PI * par[HS_CP_PU_ETAHM]) * par[HS_CP_PU_N] * (1.0 - 0.08 * dp / 10e6) +
+               q.pin * hs_pump_flow(par, 1.0, dp);
+    i = d.model.nthr + d.model.ndcv + ip;
+    CHECK(fabs(sum.P_el[i * HS_NPW + HS_PW_IN] - P_expect) < 1e-9 * P_expect,
+          "droop: power in %.6g W = torque x drooped speed + p_tank Q, %.6g W", sum.P_el[i * HS_NPW + HS_PW_IN], P_expect);
+    CHECK(sum.max_abs_audit < 1e-6, "droop: the audit closes (%.2e J)", sum.max_abs_audit);
+    CHECK(q.pout < p_end0 && q.pout > p_end0 - 3e5, "droop: the relief's line %.4f MPa, below the undrooped %.4f MPa",
+          q.pout / 1e6, p_end0 / 1e6);
+    hs_model_desc_free(&d);
+}
+
 int main(void)
 {
     W = (hs_work *)calloc(1, sizeof *W);
@@ -747,6 +809,7 @@ int main(void)
     test_hose();
     test_audit_rates();
     test_audit_closed_form();
+    test_pump_droop();
     hs_model_desc_free(&D);
     free(W);
     return tu_report("test_components");

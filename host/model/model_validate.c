@@ -644,6 +644,10 @@ static int check_components(const hs_model_desc *d, hs_error *err, hs_where *w)
         case HS_CPR_VENTED:
             return VF(HS_WHERE_COMPONENT, i, "vented", "vented must be 0 (the spring chamber drains to the "
                       "valve port) or 1 (vented to atmosphere), not %g", par[HS_CP_CB_VENT]);
+        case HS_CPR_DROOP_PMAX:
+            return VF(HS_WHERE_COMPONENT, i, "droop", "a speed droop (%g) needs the pump's rated maximum "
+                      "pressure p_max > 0: the droop is the speed lost at full displacement and p_max",
+                      par[HS_CP_PU_DROOP]);
         case HS_CPR_PC_BAND:
             return VF(HS_WHERE_COMPONENT, i, "p_set", "p_set + dp_band (%g Pa) must not exceed the "
                       "pump's rated maximum p_max (%g Pa)", par[HS_CP_PU_PREF] + par[HS_CP_PU_BAND],
