@@ -220,7 +220,9 @@ static void check_specialised(void)
  *    velocities, its internal volumes), 1.2 s (the valve opens at 0.5 s);
  *  - tests/data/cbv_lower.yaml, pilot_circuit.yaml, seat_valves.yaml: the pilot-operated
  *    valves (kernels/hs_pilot_valves.h: a counterbalance valve's spool lag, a reducing, a
- *    sequence and a shuttle valve, a pilot-operated check) and the seat valves, 1.2 s each. */
+ *    sequence and a shuttle valve, a pilot-operated check) and the seat valves, 1.2 s each;
+ *  - tests/data/cavitation_lower.yaml (0.6 s), cavitation_closed.yaml (0.4 s): oil with
+ *    entrained air (kernels/hs_fluid.h), volumes at their vapour-pressure floor. */
 static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
@@ -484,6 +486,8 @@ int main(void)
     check_model_paths("tests/data/cbv_lower.yaml", 1.2);
     check_model_paths("tests/data/pilot_circuit.yaml", 1.2);
     check_model_paths("tests/data/seat_valves.yaml", 1.2);
+    check_model_paths("tests/data/cavitation_lower.yaml", 0.6);
+    check_model_paths("tests/data/cavitation_closed.yaml", 0.4);
     check_progress();
     check_quantiles();
     return tu_report("test_conformance_gpu");
