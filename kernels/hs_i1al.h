@@ -59,7 +59,7 @@ HS_HD HS_NOINLINE static inline void hs_i1al_residual(const hs_mview *m, const h
     hs_inverse_dynamics_side(m, &w->kin, w->t1, -1, w->zdd, ~0u, fb, tau);
     HS_UNROLL
     for (i = 0; i < n; ++i) tau[i] = -tau[i];
-    hs_q_total(m, w, tau, Rb); /* Q - M a: hs_q_total adds the cylinders' F_c ds_c/dz */
+    hs_q_total(m, w, w->x, w->zd, tau, Rb); /* Q - M a: hs_q_total adds the cylinders' F_c ds_c/dz */
     HS_UNROLL
     for (i = 0; i < n; ++i) Rb[i] = -Rb[i];
     if (HS_N(m, ncon) > 0) {

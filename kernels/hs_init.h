@@ -64,7 +64,7 @@ HS_HD HS_NOINLINE static inline int hs_init_pressures(const hs_mview *m, hs_stat
         /* Q0 (into w->r): gravity, loads and the cylinders not being solved for */
         hs_evaluate(m, s, 0.0, 1, s->z, s->zd, s->p, s->fs, s->U, w, M, Q0);
         for (i = 0; i < ne; ++i) w->hyd.F[ceq[i]] = 0.0;
-        hs_q_total(m, w, Q0, w->r);
+        hs_q_total(m, w, s->z, s->zd, Q0, w->r);
         hs_constraints_jac(m, &w->kin, w->J, HS_CAP_Z);
         /* A = [js^T | -J^T] (nz x nu): column u of A at row k */
 #define HS_ACOL(u, k) ((u) < ne ? w->js[ceq[u]][(k)] : -w->J[((u) - ne) * HS_CAP_Z + (k)])

@@ -226,6 +226,7 @@ enum hs_cosim_exchange {
     /* ---- sizes ---- */ \
     S(int, nbody) /* bodies = joints = relative coordinates */ \
     S(int, nz) /* relative coordinates (== nbody) */ \
+    S(int, nspring) /* joints with a spring or damper (joints[].spring; their k, c, zs below) */ \
     S(int, ncut) /* cut joints */ \
     S(int, ncon) /* scalar constraint equations, nonholonomic ones included */ \
     S(int, nnh) /* of which nonholonomic (HS_CON_NH): seed 001's l; holonomic m = ncon - nnh */ \
@@ -255,6 +256,9 @@ enum hs_cosim_exchange {
     R(double, joint_rot0, HS_MAX_BODIES, 9, nbody) /* fixed rotation parent -> child, row-major */ \
     A(double, joint_z0, HS_MAX_BODIES, nbody) /* initial coordinate, rad or m */ \
     A(double, joint_zd0, HS_MAX_BODIES, nbody) /* initial velocity, rad/s or m/s */ \
+    A(double, joint_k, HS_MAX_BODIES, nbody) /* its spring's stiffness, N m/rad or N/m (nbody) */ \
+    A(double, joint_c, HS_MAX_BODIES, nbody) /* its damper's, N m s/rad or N s/m (nbody) */ \
+    A(double, joint_zs, HS_MAX_BODIES, nbody) /* the spring's rest coordinate, rad or m (nbody) */ \
     A(int, joint_hold, HS_MAX_BODIES, nbody) /* 1: kept at z0 when the initial loop closure is \
                                                  solved */ \
     /* derived by hs_model_derive, for the kinematics' shorter paths: */ \

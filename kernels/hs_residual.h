@@ -140,9 +140,38 @@ HS_HD static inline double hs_motor_power(const hs_mview *m, const hs_hyd *o)
     return P;
 }
 
-/* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz and the
- * motors' torques (nz). */
-HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const double *Q0, double *Q)
+/* The joints' springs and dampers (joints[].spring: a torsion spring or a linear one across
+ * the joint, with a viscous damper): -(k (z_j - z_rest) - c zdot_j) on coordinate j, added to
+ * a generalised force Q (nz) times sg (+1: Q; -1: a residual's M zdd - Q), at positions z and
+ * velocities zd (nz). */
+HS_HD static inline void hs_spring_forces(const hs_mview *m, const double *z, const double *zd, double sg, double *Q)
+{
+    int j;
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nz); ++j) {
+        double k = HS_D(m, joint_k)[j], c = HS_D(m, joint_c)[j];
+        if (k != 0.0 || c != 0.0) Q[j] -= sg * (k * (z[j] - HS_D(m, joint_zs)[j]) + c * zd[j]);
+    }
+}
+
+/* Their power on the mechanism, sum of -(k (z - z_rest) + c zdot) zdot, W: counted with the
+ * external loads' (W_ext), so that E_balance closes with the spring's energy and the damper's
+ * loss in it. */
+HS_HD static inline double hs_spring_power(const hs_mview *m, const double *z, const double *zd)
+{
+    double P = 0.0;
+    int j;
+    if (HS_N(m, nspring) == 0) return 0.0;
+    HS_UNROLL
+    for (j = 0; j < HS_N(m, nz); ++j)
+        P -= (HS_D(m, joint_k)[j] * (z[j] - HS_D(m, joint_zs)[j]) + HS_D(m, joint_c)[j] * zd[j]) * zd[j];
+    return P;
+}
+
+/* The whole generalised force: Q0 of hs_evaluate plus the cylinders' F_c ds_c/dz, the
+ * motors' torques and the joints' springs at positions z and velocities zd (nz). */
+HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const double *z, const double *zd,
+                                    const double *Q0, double *Q)
 {
     int i, c;
     HS_UNROLL
@@ -153,6 +182,7 @@ HS_HD static inline void hs_q_total(const hs_mview *m, const hs_work *w, const d
         Q[i] = q;
     }
     if (HS_N(m, nmot) > 0) hs_motor_forces(m, &w->hyd, 1.0, Q);
+    if (HS_N(m, nspring) > 0) hs_spring_forces(m, z, zd, 1.0, Q);
 }
 
 /* The rows of the residual from the z rows' mechanical part w->rm, the cylinder forces, the
@@ -169,6 +199,7 @@ HS_HD static inline void hs_residual_rows(const hs_mview *m, const hs_state *s, 
         for (c = 0; c < HS_N(m, ncyl); ++c) r[i] -= w->hyd.F[c] * w->js[c][i];
     }
     if (HS_N(m, nmot) > 0) hs_motor_forces(m, &w->hyd, -1.0, r);
+    if (HS_N(m, nspring) > 0) hs_spring_forces(m, x, w->zd, -1.0, r);
     HS_UNROLL
     for (i = 0; i < n; ++i) f[i] = sc * r[i];
     HS_UNROLL

@@ -106,7 +106,7 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
     int n = HS_N(m, nz), nc = HS_N(m, ncon), i, j, e, it;
     double a = w->alpha, M[HS_CAP_Z * HS_CAP_Z], Q0[HS_CAP_Z], vp[HS_CAP_CON]; /* vp: Phidot_z zdot */
     hs_evaluate(m, s, t, 1, s->z, s->zd, s->p, s->fs, s->U, w, M, Q0);
-    hs_q_total(m, w, Q0, w->r);
+    hs_q_total(m, w, s->z, s->zd, Q0, w->r);
     for (i = 0; i < HS_N(m, nvol); ++i) s->pd[i] = HS_I(m, vol_model, i) == HS_VOL_SP ? 0.0 : w->hyd.h[i];
     for (i = 0; i < HS_N(m, nfs); ++i) s->fsd[i] = w->hyd.fsd[i];
     hs_cylinder_power(m, w, s->P_cyl);
@@ -150,7 +150,7 @@ HS_HD HS_NOINLINE static inline int hs_consistent_rates(const hs_mview *m, hs_st
             s->status |= HS_ST_NONFINITE;
             return s->status;
         }
-    s->P_ext = hs_external_power(m, &w->kin, t, 1);
+    s->P_ext = hs_external_power(m, &w->kin, t, 1) + hs_spring_power(m, s->z, s->zd);
     return s->status;
 }
 
@@ -344,7 +344,7 @@ HS_HD static inline int hs_step_accept(const hs_mview *m, hs_state *s, hs_work *
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) s->lambda[e] = w->lam[e];
     {
-        double P1 = hs_external_power(m, &w->kin, t1, -1), Pc[HS_CAP_CYLS];
+        double P1 = hs_external_power(m, &w->kin, t1, -1) + hs_spring_power(m, s->z, s->zd), Pc[HS_CAP_CYLS];
         int c;
         s->W_ext += 0.5 * dt * (s->P_ext + P1);
         s->P_ext = P1;

@@ -208,14 +208,17 @@ int factor_dep(const context &c, const hs_dual *Jz, int nd, hs_dual *D, int *piv
     return hs_ad::hs_lu_factor(D, nd, HS_MAX_Z, piv);
 }
 
-/* The mechanism's M and whole Q (cylinders and motors included) and the hydraulic rates at
- * the kinematics in k (positions and velocities). */
-void mechanics(const context &c, const hs_kin *k, const hs_dual *p, const hs_dual *fs, const hs_dual *U, hs_dual *M,
-               hs_dual *Q, hs_hyd *hyd)
+/* The mechanism's M and whole Q (cylinders, motors and the joints' springs included) and the
+ * hydraulic rates at the kinematics in k (positions z and velocities zd). */
+void mechanics(const context &c, const hs_kin *k, const hs_dual *z, const hs_dual *zd, const hs_dual *p,
+               const hs_dual *fs, const hs_dual *U, hs_dual *M, hs_dual *Q, hs_hyd *hyd)
 {
     const hs_model *m = c.m;
     hs_dyn_work dyn;
     hs_ad::hs_mass_force_side(m, k, c.t, 1, M, HS_MAX_Z, Q, &dyn);
+    for (int j = 0; j < m->nz; ++j) /* a joint's spring and damper (hs_spring_forces) */
+        if (m->joint_k[j] != 0.0 || m->joint_c[j] != 0.0)
+            Q[j] -= m->joint_k[j] * (z[j] - m->joint_zs[j]) + m->joint_c[j] * zd[j];
     if (m->ncyl > 0 || m->nvol > 0) {
         hs_ad::hs_hydraulics(m, k, p, fs, U, c.s0, hyd);
         for (int cy = 0; cy < m->ncyl; ++cy) {
@@ -283,7 +286,7 @@ int reduced_rates(const context &c, const hs_dual *z, const hs_dual *zda, const 
         hs_ad::hs_lu_solve(D, nd, HS_MAX_Z, piv, cd);
         for (int i = 0; i < nd; ++i) cc[P.dep[i]] = cd[i];
     }
-    mechanics(c, &k, p, fs, U, M, Q, &hyd);
+    mechanics(c, &k, z, zd, p, fs, U, M, Q, &hyd);
     /* T^T M T zddot_a = T^T (Q - M c) (eq. 32) */
     for (int a = 0; a < na; ++a) {
         hs_dual s = 0.0;
@@ -332,7 +335,7 @@ int conventional_rates(const context &c, const hs_dual *z, const hs_dual *zd, co
     std::memset(static_cast<void *>(&hyd), 0, sizeof hyd);
     hs_ad::hs_kin_positions(m, z, &k);
     hs_ad::hs_kin_velocities(m, zd, &k);
-    mechanics(c, &k, p, fs, U, M, Q, &hyd);
+    mechanics(c, &k, z, zd, p, fs, U, M, Q, &hyd);
     for (int i = 0; i < nk; ++i)
         for (int j = 0; j < nk; ++j) K[i * LD + j] = 0.0;
     for (int i = 0; i < n; ++i) {

@@ -273,6 +273,12 @@ static int build_tree(ctx *c, const tbody *tb, int nb, const tjoint *tj, int nj)
                     memcpy(m->joint_axis[j], t->axis, sizeof t->axis);
                     m->joint_z0[j] = t->z0;
                     m->joint_zd0[j] = t->zd0;
+                    if (t->spring) {
+                        m->joint_k[j] = t->k;
+                        m->joint_c[j] = t->c;
+                        m->joint_zs[j] = t->zs;
+                        m->nspring++;
+                    }
                     snprintf(c->d->joint_name[j], HS_NAME_LEN, "%s", t->name);
                 }
                 c->body_map[j] = s->map;

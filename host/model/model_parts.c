@@ -86,13 +86,18 @@ static int axis_angle(const yt_ctx *c, const yt_node *y, const char *path, const
 int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flags, tjoint *t)
 {
     static const char *const keys[] = {"name", "type", "parent", "child", "axis", "at_parent", "at_child",
-                                       "rotation0", "z0", "zdot0", "hold", "q0", "w0", NULL};
+                                       "rotation0", "z0", "zdot0", "hold", "q0", "w0", "spring", NULL};
     static const char *const types[] = {"revolute", "prismatic", "ball", NULL};
     double ax[3], ang;
     int rc, pr, tmpl = flags & HS_PART_TEMPLATE;
     memset(t, 0, sizeof *t);
     t->map = y;
     if ((rc = yt_need(c, y, YT_MAP, path)) || (rc = yt_check_keys(c, y, path, keys))) return rc;
+    if ((flags & HS_PART_TREE) &&
+        (rc = yt_forbid(c, y, path, "spring",
+                        "integrator.formulation riccati has no joint springs (the penalty and double-step "
+                        "formulations have)")))
+        return rc;
     if (tmpl) {
         static const char *const gen[] = {"name", "parent", "child", NULL};
         int k;
@@ -110,6 +115,10 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
     if (t->type == HS_JOINT_BALL) {
         static const char *const one[] = {"axis", "z0", "zdot0", "hold", NULL};
         int k;
+        if ((rc = yt_forbid(c, y, path, "spring",
+                            "a ball joint takes no spring (a revolute or prismatic joint does: its one "
+                            "coordinate has a rest position)")))
+            return rc;
         for (k = 0; one[k]; ++k)
             if ((rc = yt_forbid(c, y, path, one[k],
                                 "a ball joint has three rotational freedoms: its initial state is q0 "
@@ -141,6 +150,26 @@ int hs_parse_joint(const yt_ctx *c, const yt_node *y, const char *path, int flag
             (rc = yt_get_num(c, y, path, "zdot0", pr ? "m/s" : "rad/s", 0, 0.0, &t->zd0)) ||
             (rc = yt_get_bool(c, y, path, "hold", &t->hold)))
             return rc;
+        if (yt_map_get(y, "spring")) { /* a spring and damper across the joint */
+            static const char *const skeys[] = {"k", "c", "z_rest", NULL};
+            const yt_node *sp = yt_map_get(y, "spring");
+            char sp_path[160], kp[200];
+            yt_join(sp_path, sizeof sp_path, path, "spring");
+            if ((rc = yt_need(c, sp, YT_MAP, sp_path)) || (rc = yt_check_keys(c, sp, sp_path, skeys)) ||
+                (rc = yt_get_num(c, sp, sp_path, "k", pr ? "N/m" : "N m/rad", 0, 0.0, &t->k)) ||
+                (rc = yt_get_num(c, sp, sp_path, "c", pr ? "N s/m" : "N m s/rad", 0, 0.0, &t->c)) ||
+                (rc = yt_get_num(c, sp, sp_path, "z_rest", pr ? "m" : "rad", 0, t->z0, &t->zs)))
+                return rc;
+            if (!(t->k >= 0.0))
+                return yt_fail(c, HS_ERR_VALUE, yt_map_get(sp, "k"), yt_join(kp, sizeof kp, sp_path, "k"),
+                               "k must be >= 0 (the spring's stiffness)");
+            if (!(t->c >= 0.0))
+                return yt_fail(c, HS_ERR_VALUE, yt_map_get(sp, "c"), yt_join(kp, sizeof kp, sp_path, "c"),
+                               "c must be >= 0 (the damper's coefficient)");
+            if (!(t->k > 0.0 || t->c > 0.0))
+                return yt_fail(c, HS_ERR_VALUE, sp, sp_path, "a spring needs k > 0 or c > 0");
+            t->spring = 1;
+        }
     }
     t->rot0[0] = t->rot0[4] = t->rot0[8] = 1.0; /* identity unless rotation0 is given */
     if (yt_map_get(y, "rotation0")) {

@@ -24,13 +24,16 @@ typedef struct tjoint {
     char name[HS_NAME_LEN], parent[128], child[128];
     int type, hold;
     double axis[3], at_parent[3], at_child[3], rot0[9], z0, zd0;
+    int spring; /* a spring mapping given: k, c, z_rest below */
+    double k, c, zs;
     double q0[4], w0[3]; /* ball joints: initial relative rotation (unit quaternion w, x, y, z)
                             and relative angular velocity in the child's frame, rad/s */
 } tjoint;
 
 /* Flags of hs_parse_joint / hs_parse_body. */
 enum {
-    HS_PART_TEMPLATE = 2 /* a chain's template: no name, parent or child (generated) */
+    HS_PART_TEMPLATE = 2, /* a chain's template: no name, parent or child (generated) */
+    HS_PART_TREE = 4 /* a riccati model's joint (host/tree/): no spring */
 };
 
 /* The body at y (path names it in messages, e.g. "bodies[3]"). */

@@ -383,6 +383,11 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
         }
         add(&t, pr ? "m" : "rad", OFF1(joint_z0, j), "joint.%s.z0", n);
         add(&t, pr ? "m/s" : "rad/s", OFF1(joint_zd0, j), "joint.%s.zdot0", n);
+        if (m->joint_k[j] > 0.0 || m->joint_c[j] > 0.0) { /* a joint with a spring (joints[].spring) */
+            add(&t, pr ? "N/m" : "N m/rad", OFF1(joint_k, j), "joint.%s.spring.k", n);
+            add(&t, pr ? "N s/m" : "N m s/rad", OFF1(joint_c, j), "joint.%s.spring.c", n);
+            add(&t, pr ? "m" : "rad", OFF1(joint_zs, j), "joint.%s.spring.z_rest", n);
+        }
         add_vec(&t, "", OFF2(joint_axis, j, 0, 3), "joint", n, "axis");
         add_vec(&t, "m", OFF2(joint_at_parent, j, 0, 3), "joint", n, "at_parent");
         add_vec(&t, "m", OFF2(joint_at_child, j, 0, 3), "joint", n, "at_child");

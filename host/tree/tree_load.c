@@ -151,11 +151,11 @@ static int expand_chains(tctx *c, const yt_node *cl)
         if ((rc = hs_parse_body(&c->y, yt_map_get(ch, "body"), yt_join(kp, sizeof kp, path, "body"), HS_PART_TEMPLATE,
                                 &b)) ||
             (rc = hs_parse_joint(&c->y, yt_map_get(ch, "joint"), yt_join(kp, sizeof kp, path, "joint"),
-                                 HS_PART_TEMPLATE, &jt)))
+                                 HS_PART_TEMPLATE | HS_PART_TREE, &jt)))
             return rc;
         if (yt_map_get(ch, "first_joint")) {
             if ((rc = hs_parse_joint(&c->y, yt_map_get(ch, "first_joint"), yt_join(kp, sizeof kp, path, "first_joint"),
-                                     HS_PART_TEMPLATE, &jf)))
+                                     HS_PART_TEMPLATE | HS_PART_TREE, &jf)))
                 return rc;
         } else {
             jf = jt;
@@ -451,7 +451,7 @@ static int load_root(tctx *c)
     for (i = 0; jl && i < jl->n; ++i) {
         char path[32];
         snprintf(path, sizeof path, "joints[%d]", i);
-        if ((rc = hs_parse_joint(&c->y, jl->kid[i], path, 0, &c->tj[c->nj++]))) return rc;
+        if ((rc = hs_parse_joint(&c->y, jl->kid[i], path, HS_PART_TREE, &c->tj[c->nj++]))) return rc;
     }
     c->nj_listed = c->nj;
     if ((rc = expand_chains(c, cl))) return rc;
