@@ -124,6 +124,17 @@ HS_HD static inline int hs_model_values_ok(const hs_model *m)
             return 0;
     }
     if (m->nvol > 0 && !(m->B_oil > 0.0 && m->rho > 0.0 && m->p_vapour >= 0.0 && m->p_vapour < 1e6)) return 0;
+    for (i = 0; i < m->npay; ++i) { /* a payload: its mass, and its signal continuous knots >= 0 */
+        int s = m->pay_sig[i], k;
+        if (!(m->pay_mass[i] > 0.0) || s < 0 || m->sig_kind[s] != HS_SIGK_KNOTS) return 0;
+        for (k = 0; k < m->sig_n[s]; ++k) {
+            int q = m->sig_start[s] + k;
+            if (!(m->knot_v[q] >= 0.0) || (k > 0 && m->knot_t[q] == m->knot_t[q - 1] && m->knot_v[q] != m->knot_v[q - 1]))
+                return 0;
+        }
+    }
+    for (i = 0; i < m->nbody; ++i)
+        if (!(m->joint_k[i] >= 0.0 && m->joint_c[i] >= 0.0)) return 0; /* a joint's spring and damper */
     if (m->nvol > 0 && !(m->air_fraction == 0.0 || (m->air_fraction > 0.0 && m->air_fraction < 1.0 && m->air_n >= 1.0 &&
                                                     m->air_n <= 1.4 && m->p_vapour < HS_P_ATM)))
         return 0; /* entrained air (kernels/hs_fluid.h) */

@@ -150,14 +150,26 @@ HS_HD static inline hs_real hs_external_power(const hs_mview *m, const hs_kin *k
         hs_kin_point_vel(k, j, r, v);
         P += sf * hs_v3_dot(f, v) + st * hs_v3_dot(tq, k->Z[j] + 3);
     }
+    /* what a payload's changing mass brings in, dm/dt (|v|^2 / 2 - g . r): the E_kin and E_pot
+     * it adds or takes away with itself (so E_balance closes) */
+    for (l = 0; l < HS_N(m, npay); ++l) {
+        hs_real r[3], v[3];
+        int j = HS_I(m, pay_body, l);
+        double dm;
+        (void)hs_signal_smooth(m, HS_I(m, pay_sig, l), t, &dm);
+        dm *= HS_D(m, pay_mass)[l];
+        if (dm == 0.0) continue;
+        hs_kin_point(k, j, HS_D(m, pay_at)[l], r);
+        hs_kin_point_vel(k, j, r, v);
+        P += dm * (0.5 * hs_v3_dot(v, v) - hs_v3_dot(HS_D(m, gravity), r));
+    }
     return P;
 }
 
 /* Body j's Mbar (eq. 9), given its centre of mass g and its inertia about it in global axes J. */
-HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const hs_real g[3], const hs_real J[9],
-                                          hs_inertia6 *B)
+HS_HD static inline void hs_inertia6_set(hs_real mj, const hs_real g[3], const hs_real J[9], hs_inertia6 *B)
 {
-    hs_real mj = HS_D(m, body_mass)[j], gg = hs_v3_dot(g, g);
+    hs_real gg = hs_v3_dot(g, g);
     B->m = mj;
     B->c[0] = mj * g[0];
     B->c[1] = mj * g[1];
@@ -170,16 +182,21 @@ HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const hs_rea
     B->I[5] = J[5] - mj * g[1] * g[2];
 }
 
+HS_HD static inline void hs_body_inertia6(const hs_mview *m, int j, const hs_real g[3], const hs_real J[9],
+                                          hs_inertia6 *B)
+{
+    hs_inertia6_set(HS_D(m, body_mass)[j], g, J, B);
+}
+
 /* Body force vector Qbar_j (eq. 10) with applied force F and moment N about the origin, g its
  * centre of mass and Jw its inertia about it (global axes) times its angular velocity. */
-HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const hs_real g[3],
-                                        const hs_real Jw[3], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
+HS_HD static inline void hs_force6_set(hs_real mj, int planar, const hs_real *w, const hs_real g[3],
+                                       const hs_real Jw[3], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
 {
     hs_real wJw[3], c[3], mg[3], gc[3];
-    const hs_real *w = k->Z[j] + 3;
     int q;
-    for (q = 0; q < 3; ++q) mg[q] = HS_D(m, body_mass)[j] * g[q];
-    if (HS_I(m, joint_planar, j)) {
+    for (q = 0; q < 3; ++q) mg[q] = mj * g[q];
+    if (planar) {
         /* w = (0, 0, W) and Jw along it (planar body): w x (w x m g) = -W^2 (m gx, m gy, 0)
          * as hs_v3_cross2 evaluates it, w x Jw = 0 */
         hs_real W = w[2];
@@ -202,6 +219,44 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
     }
 }
 
+HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int j, const hs_real g[3],
+                                        const hs_real Jw[3], const hs_real F[3], const hs_real N[3], hs_real Qb[6])
+{
+    hs_force6_set(HS_D(m, body_mass)[j], HS_I(m, joint_planar, j), k->Z[j] + 3, g, Jw, F, N, Qb);
+}
+
+/* The payloads on body j at time t: each a point mass m_p s(t) at its
+ * point r, added to the body's Mbar (eq. 9 with J = 0 about r) and Qbar (eq. 10: its weight,
+ * and w x (w x m_p r) for its centripetal force), as if it were part of the body: a load picked
+ * up moves with the grapple that holds it (its mass ramps in at the grapple's velocity, not
+ * with an impact); s follows the payload's knot signal as a C1 curve (hs_signal_smooth). Its energy: hs_energy; what its changing mass brings: hs_external_power. */
+HS_HD static inline void hs_payloads_add(const hs_mview *m, const hs_kin *k, int j, double t, int side,
+                                         hs_inertia6 *B, hs_real Qb[6])
+{
+    int p, q;
+    (void)side; /* (the mass's curve is continuous: hs_signal_smooth) */
+    HS_UNROLL
+    for (p = 0; p < HS_N(m, npay); ++p) {
+        hs_real r[3], F[3], N[3], z9[9], z3[3], Qp[6];
+        hs_inertia6 Bp;
+        double mp, rate;
+        if (HS_I(m, pay_body, p) != j) continue;
+        mp = HS_D(m, pay_mass)[p] * hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
+        if (!(mp != 0.0)) continue;
+        hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
+        for (q = 0; q < 9; ++q) z9[q] = 0.0;
+        for (q = 0; q < 3; ++q) {
+            z3[q] = 0.0;
+            F[q] = mp * HS_D(m, gravity)[q];
+        }
+        hs_v3_cross(N, r, F);
+        hs_inertia6_set(mp, r, z9, &Bp);
+        hs_force6_set(mp, HS_I(m, joint_planar, j), k->Z[j] + 3, r, z3, F, N, Qp);
+        hs_inertia6_add(B, &Bp);
+        for (q = 0; q < 6; ++q) Qb[q] += Qp[q];
+    }
+}
+
 /* Body j's Mbar (eq. 9) and Qbar (eq. 10) at the state in k, applied forces at time t (signal
  * limit as in hs_body_applied). */
 HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k, int j, double t, int side,
@@ -215,6 +270,7 @@ HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k,
     if (HS_I(m, joint_planar, j)) hs_v3_set(Jw, 0.0, 0.0, 0.0); /* along w: hs_body_force6 needs no w x Jw */
     else hs_m3_mulv(Jw, J, k->Z[j] + 3);
     hs_body_force6(m, k, j, g, Jw, F, N, Qb);
+    if (HS_N(m, npay) > 0) hs_payloads_add(m, k, j, t, side, B, Qb);
 }
 
 /* M (nz x nz, row-major, leading dimension ldm) and Q (nz) with gravity and the external
@@ -322,11 +378,12 @@ HS_HD static inline void hs_mass_force(const hs_mview *m, const hs_kin *k, doubl
     hs_mass_force_side(m, k, t, 1, M, ldm, Q, w);
 }
 
-/* Kinetic and potential energy at the state in k (E_pot relative to the global origin). */
-HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, hs_real *Ekin, hs_real *Epot)
+/* Kinetic and potential energy at the state in k at time t (E_pot relative to the global
+ * origin), the payloads' included. */
+HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double t, hs_real *Ekin, hs_real *Epot)
 {
     hs_real T = 0.0, V = 0.0;
-    int j;
+    int j, p;
     for (j = 0; j < HS_N(m, nbody); ++j) {
         hs_real v[3], J[9], Jw[3], g[3];
         const hs_real *w = k->Z[j] + 3;
@@ -336,6 +393,15 @@ HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, hs_real *
         hs_m3_mulv(Jw, J, w);
         T += 0.5 * (HS_D(m, body_mass)[j] * hs_v3_dot(v, v) + hs_v3_dot(w, Jw));
         V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), g);
+    }
+    for (p = 0; p < HS_N(m, npay); ++p) {
+        hs_real r[3], v[3];
+        double rate, mp = HS_D(m, pay_mass)[p] * hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
+        j = HS_I(m, pay_body, p);
+        hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
+        hs_kin_point_vel(k, j, r, v);
+        T += 0.5 * mp * hs_v3_dot(v, v);
+        V -= mp * hs_v3_dot(HS_D(m, gravity), r);
     }
     *Ekin = T;
     *Epot = V;

@@ -37,6 +37,7 @@
 #define HS_MAX_CON 64 /* scalar constraint equations of all cut joints */
 #define HS_MAX_POINTS 64 /* named points */
 #define HS_MAX_LOADS 32 /* external forces/torques */
+#define HS_MAX_PAY 8 /* payloads: point masses picked up and released by a signal */
 #define HS_MAX_SIGNALS 64 /* piecewise-linear time functions */
 #define HS_MAX_KNOTS 256 /* knots of all signals together */
 #define HS_MAX_VOLS 48 /* hydraulic volumes (pressure states) */

@@ -232,6 +232,7 @@ enum hs_cosim_exchange {
     S(int, nnh) /* of which nonholonomic (HS_CON_NH): seed 001's l; holonomic m = ncon - nnh */ \
     S(int, npoint) /* named points */ \
     S(int, nload) /* external loads */ \
+    S(int, npay) /* payloads (point masses switched by a signal) */ \
     S(int, nsignal) /* piecewise-linear signals */ \
     S(int, nknot) /* knots of all signals */ \
     S(int, nx) /* Newton unknowns (nz for a pure mechanism) */ \
@@ -310,6 +311,12 @@ enum hs_cosim_exchange {
     R(double, load_torque_dir, HS_MAX_LOADS, 3, nload) /* N m per unit signal (nload x 3) */ \
     A(int, load_force_sig, HS_MAX_LOADS, nload) /* signal index, -1: constant 1 */ \
     A(int, load_torque_sig, HS_MAX_LOADS, nload) \
+    /* ---- payloads (npay): a point mass pay_mass s(t) at pay_at on body pay_body, s the signal \
+     * pay_sig (knots, continuous, >= 0): a load picked up and set down (kernels/hs_dynamics.h) */ \
+    A(int, pay_body, HS_MAX_PAY, npay) \
+    R(double, pay_at, HS_MAX_PAY, 3, npay) /* body frame, m (npay x 3) */ \
+    A(double, pay_mass, HS_MAX_PAY, npay) /* kg at s = 1 (npay) */ \
+    A(int, pay_sig, HS_MAX_PAY, npay) \
     /* ---- signals: piecewise linear in t, constant beyond the ends, or a test input ---- */ \
     A(int, sig_start, HS_MAX_SIGNALS, nsignal) /* first knot */ \
     A(int, sig_n, HS_MAX_SIGNALS, nsignal) /* knots; equal times make a jump, right value from \

@@ -64,6 +64,36 @@ HS_HD static inline double hs_signal_eval_side(const hs_mview *m, int sig, doubl
     return V[k] + (V[k + 1] - V[k]) * (t - T[k]) / (T[k + 1] - T[k]);
 }
 
+/* Knot signal sig at t as a C1 curve: between two knots the cubic smoothstep from one value
+ * to the next, v_a + (v_b - v_a) (3 u^2 - 2 u^3), u = (t - t_a)/(t_b - t_a), so its rate is 0
+ * at every knot; constant before the first knot and after the last; *rate its time
+ * derivative. A payload's mass follows it (hs_dynamics.h): a load taken up over a ramp's time
+ * with no jump in the rate of its mass, so what the mass brings in (hs_external_power) has
+ * no jump at a knot either and the trapezoidal rule stays second order across it. Not for
+ * test inputs (the loader's rule); 1 and 0 for no signal. */
+HS_HD static inline double hs_signal_smooth(const hs_mview *m, int sig, double t, double *rate)
+{
+    int k0, n, k;
+    const double *T, *V;
+    double u, d;
+    *rate = 0.0;
+    if (sig < 0) return 1.0;
+    k0 = HS_I(m, sig_start, sig);
+    n = HS_I(m, sig_n, sig);
+    T = HS_D(m, knot_t) + k0;
+    V = HS_D(m, knot_v) + k0;
+    if (n <= 0) return 0.0;
+    if (!(t > T[0])) return V[0];
+    k = 0;
+    while (k < n - 1 && T[k + 1] <= t) ++k;
+    if (k == n - 1) return V[n - 1];
+    d = T[k + 1] - T[k];
+    if (!(d > 0.0)) return V[k + 1];
+    u = (t - T[k]) / d;
+    *rate = (V[k + 1] - V[k]) * 6.0 * u * (1.0 - u) / d;
+    return V[k] + (V[k + 1] - V[k]) * u * u * (3.0 - 2.0 * u);
+}
+
 HS_HD static inline double hs_signal_eval(const hs_mview *m, int sig, double t)
 {
     return hs_signal_eval_side(m, sig, t, 1);

@@ -339,7 +339,7 @@ HS_HD static inline void hs_observe_current(const hs_mview *m, const hs_state *s
 {
     int e, i;
     double p2 = 0.0, v2 = 0.0;
-    hs_energy(m, &w->kin, &o->Ekin, &o->Epot);
+    hs_energy(m, &w->kin, s->t, &o->Ekin, &o->Epot);
     HS_UNROLL
     for (e = 0; e < HS_N(m, ncon); ++e) {
         double q = 0.0;

@@ -217,7 +217,7 @@ HS_HD static inline void shb_pendulum_eval(const hs_model *m, hs_kin *k, hs_dyn_
     hs_constraints_phi(m, k, phi);
     hs_constraints_jac(m, k, J, 2);
     hs_constraints_vprod(m, k, c);
-    hs_energy(m, k, &E[0], &E[1]);
+    hs_energy(m, k, 0.0, &E[0], &E[1]);
 }
 
 /* hs_init and nsteps steps of model 2 from rest. Returns the state's status. */

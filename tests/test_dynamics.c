@@ -99,7 +99,7 @@ static void test_tree_spd_and_energy(void)
         (void)piv;
         hs_kin_positions(&m, z, &k);
         hs_kin_velocities(&m, zd, &k);
-        hs_energy(&m, &k, &Ek, &Ep);
+        hs_energy(&m, &k, 0.0, &Ek, &Ep);
         CHECK_CLOSE(T, Ek, 1e-12, "1/2 zd^T M zd == body kinetic energy");
     }
 }
@@ -175,11 +175,11 @@ static void test_tree_gravity(void)
         z[q] = sv + h;
         hs_kin_positions(&m, z, &k);
         hs_kin_velocities(&m, zero, &k);
-        hs_energy(&m, &k, &Ek, &Vp);
+        hs_energy(&m, &k, 0.0, &Ek, &Vp);
         z[q] = sv - h;
         hs_kin_positions(&m, z, &k);
         hs_kin_velocities(&m, zero, &k);
-        hs_energy(&m, &k, &Ek, &Vm);
+        hs_energy(&m, &k, 0.0, &Ek, &Vm);
         z[q] = sv;
         CHECK_CLOSE(Q[q], -(Vp - Vm) / (2 * h), 1e-7, "gravity force = -dV/dz");
     }
@@ -325,8 +325,8 @@ static void test_planar_forms(void)
         hs_mass_force(&g, &kg, 0.3, Mg, HS_MAX_Z, Qg, &dw);
         hs_inverse_dynamics_side(&m, &k, 0.3, 1, zdd, ~0u, fb, tau);
         hs_inverse_dynamics_side(&g, &kg, 0.3, 1, zdd, ~0u, fbg, taug);
-        hs_energy(&m, &k, &T, &V);
-        hs_energy(&g, &kg, &Tg, &Vg);
+        hs_energy(&m, &k, 0.0, &T, &V);
+        hs_energy(&g, &kg, 0.0, &Tg, &Vg);
         for (i = 0; i < n; ++i) {
             CHECK(Q[i] == Qg[i] && tau[i] == taug[i], "trial %d: Q_%d %.17g / %.17g, tau %.17g / %.17g", trial, i,
                   Q[i], Qg[i], tau[i], taug[i]);

@@ -857,7 +857,7 @@ static void test_semi_recursive_ball(void)
         hs_kin k;
         hs_kin_positions(&m, m.joint_z0, &k);
         hs_kin_velocities(&m, m.joint_zd0, &k);
-        hs_energy(&m, &k, &Ek2, &Ep2);
+        hs_energy(&m, &k, 0.0, &Ek2, &Ep2);
         hs_tree_kinematics(&t, tm.q0, tm.v0, w);
         hs_tree_energy(&t, w, &Ek, &Ep);
         worst0 = fmax(fabs(Ek - Ek2) / Ek, fabs(Ep - Ep2) / fabs(Ep));

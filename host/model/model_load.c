@@ -35,6 +35,7 @@ typedef struct ctx {
     const yt_node *body_map[HS_MAX_BODIES], *joint_map[HS_MAX_BODIES];
     int body_y[HS_MAX_BODIES], joint_y[HS_MAX_BODIES];
     const yt_node *cut_map[HS_MAX_CUTS], *point_map[HS_MAX_POINTS], *load_map[HS_MAX_LOADS];
+    const yt_node *pay_map[HS_MAX_PAY];
     const yt_node *signal_map[HS_MAX_SIGNALS];
     const yt_node *fluid; /* fluid mapping or NULL */
     const yt_node *src_map[HS_MAX_SRCS], *vol_map[HS_MAX_VOLS], *thr_map[HS_MAX_THR];
@@ -540,6 +541,50 @@ static int parse_loads(ctx *c)
                                        "force_signal", "torque_signal", NULL};
     return named_list(c, c->root, "", "loads", HS_MAX_LOADS, "HS_MAX_LOADS", keys, "load", 0, c->d->load_name,
                       c->load_map, &c->d->model.nload, load_item);
+}
+
+/* A payload: a point mass `mass` s(t) at `at` (body frame) on `body`, s the knot signal
+ * `signal`, continuous (no jump: a mass does not appear at once) and >= 0 (kernels/hs_dynamics.h,
+ * hs_payloads_add). */
+static int pay_item(ctx *c, const yt_node *y, const char *path, int i)
+{
+    hs_model *m = &c->d->model;
+    char kp[160];
+    int rc, k, n, k0;
+    if ((rc = body_ref(c, y, path, "body", 0, &m->pay_body[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->pay_at[i])) ||
+        (rc = yt_get_num(&c->y, y, path, "mass", "kg", 1, 0.0, &m->pay_mass[i])) ||
+        (rc = signal_ref(c, y, path, "signal", &m->pay_sig[i])))
+        return rc;
+    if (!(m->pay_mass[i] > 0.0))
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "mass"), yt_join(kp, sizeof kp, path, "mass"),
+                       "mass must be > 0");
+    if (m->pay_sig[i] < 0) return yt_missing(&c->y, y, path, "signal");
+    k = m->pay_sig[i];
+    if (m->sig_kind[k] != HS_SIGK_KNOTS)
+        return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "signal"), yt_join(kp, sizeof kp, path, "signal"),
+                       "a payload's signal must be given by knots (its value scales the mass: 0 not held, 1 held)");
+    k0 = m->sig_start[k];
+    n = m->sig_n[k];
+    for (k = 0; k < n; ++k) {
+        if (!(m->knot_v[k0 + k] >= 0.0))
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "signal"), yt_join(kp, sizeof kp, path, "signal"),
+                           "signal '%s' takes the value %g at knot %d: a payload's signal scales its mass, "
+                           "so it must be >= 0", c->d->signal_name[m->pay_sig[i]], m->knot_v[k0 + k], k);
+        if (k > 0 && m->knot_t[k0 + k] == m->knot_t[k0 + k - 1] && m->knot_v[k0 + k] != m->knot_v[k0 + k - 1])
+            return yt_fail(&c->y, HS_ERR_VALUE, yt_map_get(y, "signal"), yt_join(kp, sizeof kp, path, "signal"),
+                           "signal '%s' jumps at t = %g s: a payload is picked up or set down over a time "
+                           "(ramp its signal, e.g. over 0.2 s), its mass cannot appear at once",
+                           c->d->signal_name[m->pay_sig[i]], m->knot_t[k0 + k]);
+    }
+    return HS_OK;
+}
+
+static int parse_payloads(ctx *c)
+{
+    static const char *const keys[] = {"name", "body", "at", "mass", "signal", NULL};
+    return named_list(c, c->root, "", "payloads", HS_MAX_PAY, "HS_MAX_PAY", keys, "payload", 0, c->d->pay_name,
+                      c->pay_map, &c->d->model.npay, pay_item);
 }
 
 static int parse_integrator(ctx *c)
@@ -1298,6 +1343,7 @@ static const yt_node *where_node(const ctx *c, const hs_where *w, char *key, siz
     case HS_WHERE_CUT: map = c->cut_map[w->index]; list = "cuts"; break;
     case HS_WHERE_POINT: map = c->point_map[w->index]; list = "points"; break;
     case HS_WHERE_LOAD: map = c->load_map[w->index]; list = "loads"; break;
+    case HS_WHERE_PAYLOAD: map = c->pay_map[w->index]; list = "payloads"; break;
     case HS_WHERE_SIGNAL: map = c->signal_map[w->index]; list = "signals"; break;
     case HS_WHERE_MODEL:
         /* the rules on dt and t_end (dt <= t_end, t_end / dt <= HS_MAX_STEPS) are about
@@ -1359,7 +1405,7 @@ static int parse_outputs(ctx *c)
 static int load_root(ctx *c)
 {
     static const char *const keys[] = {"name", "source", "gravity", "bodies", "joints",
-                                       "cuts", "points", "signals", "loads", "fluid",
+                                       "cuts", "points", "signals", "loads", "payloads", "fluid",
                                        "hydraulics", "integrator", "cosim", "outputs", NULL};
     hs_model_desc *d = c->d;
     hs_where w;
@@ -1385,7 +1431,7 @@ static int load_root(ctx *c)
         return yt_need(&c->y, yt_map_get(c->root, "source"), YT_SCALAR, "source");
     if ((rc = yt_get_vec(&c->y, c->root, "", "gravity", 3, "m/s^2", 0, NULL, d->model.gravity)) ||
         (rc = parse_bodies_joints(c)) || (rc = parse_cuts(c)) || (rc = parse_points(c)) ||
-        (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_hydraulics(c)) ||
+        (rc = parse_signals(c)) || (rc = parse_loads(c)) || (rc = parse_payloads(c)) || (rc = parse_hydraulics(c)) ||
         (rc = parse_integrator(c)) || (rc = parse_cosim(c)) || (rc = parse_outputs(c)))
         return rc;
     hs_model_derive(&d->model);

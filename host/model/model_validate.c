@@ -23,7 +23,7 @@ int hs_is_integrator_key(const char *f)
 
 static const char *const k_kind_prefix[] = {"", "body", "joint", "cut", "point", "load",
                                             "signal", "fluid", "source", "volume", "throttle",
-                                            "valve", "cylinder", "component"};
+                                            "valve", "cylinder", "component", "payload"};
 
 static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, int index,
                  const char *field, int comp, int code, const char *fmt, ...)
@@ -48,7 +48,7 @@ static int vfail(const hs_model_desc *d, hs_error *err, hs_where *w, int kind, i
         const char(*const names[])[HS_NAME_LEN] = {NULL,          d->body_name, d->joint_name, d->cut_name,
                                                    d->point_name, d->load_name, d->signal_name, NULL,
                                                    d->src_name,   d->vol_name,  d->thr_name,    d->dcv_name,
-                                                   d->cyl_name,   d->cmp_name};
+                                                   d->cyl_name,   d->cmp_name,  d->pay_name};
         if (kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) && names[kind]) nm = names[kind][index];
     }
     if (kind == HS_WHERE_PARAM)
@@ -365,6 +365,11 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
 {
     const hs_model *m = &d->model;
     int i, rc;
+    for (i = 0; i < m->npay; ++i) { /* payloads (the loader checks their signals) */
+        if (m->pay_body[i] < 0 || m->pay_body[i] >= m->nbody)
+            return VF(HS_WHERE_PAYLOAD, i, "body", "body index out of range");
+        if (!(m->pay_mass[i] > 0.0)) return VF(HS_WHERE_PAYLOAD, i, "mass", "mass must be > 0");
+    }
     for (i = 0; i < m->npoint; ++i)
         if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)
             return VF(HS_WHERE_POINT, i, "body", "body index out of range");

@@ -29,6 +29,7 @@ enum hs_where_kind {
     HS_WHERE_VALVE,
     HS_WHERE_CYLINDER, /* field may be dotted: friction.Fc, end_dampers.l_d, init.p */
     HS_WHERE_COMPONENT, /* hydraulics.components */
+    HS_WHERE_PAYLOAD, /* payloads */
     HS_WHERE_PARAM /* a parameter value as such (index into d->param): not finite */
 };
 

@@ -419,6 +419,11 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
         add_vec(&t, "N m", OFF2(load_torque_dir, j, 0, 3), "load", n, "torque");
     }
 
+    for (j = 0; j < m->npay; ++j) { /* payloads */
+        add(&t, "kg", OFF1(pay_mass, j), "payload.%s.mass", d->pay_name[j]);
+        add_vec(&t, "m", OFF2(pay_at, j, 0, 3), "payload", d->pay_name[j], "at");
+    }
+
     for (s = 0; s < m->nsignal; ++s) {
         for (k = 0; k < m->sig_n[s]; ++k)
             add(&t, "s", OFF1(knot_t, m->sig_start[s] + k), "signal.%s.t.%d", d->signal_name[s],

@@ -48,6 +48,7 @@ typedef struct hs_model_desc {
     char cut_name[HS_MAX_CUTS][HS_NAME_LEN];
     char point_name[HS_MAX_POINTS][HS_NAME_LEN];
     char load_name[HS_MAX_LOADS][HS_NAME_LEN];
+    char pay_name[HS_MAX_PAY][HS_NAME_LEN];
     char signal_name[HS_MAX_SIGNALS][HS_NAME_LEN];
     char vol_name[HS_MAX_VOLS][HS_NAME_LEN];
     char src_name[HS_MAX_SRCS][HS_NAME_LEN];
