@@ -150,18 +150,20 @@ HS_HD static inline hs_real hs_external_power(const hs_mview *m, const hs_kin *k
         hs_kin_point_vel(k, j, r, v);
         P += sf * hs_v3_dot(f, v) + st * hs_v3_dot(tq, k->Z[j] + 3);
     }
-    /* what a payload's changing mass brings in, dm/dt (|v|^2 / 2 - g . r): the E_kin and E_pot
-     * it adds or takes away with itself (so E_balance closes) */
+    /* what a payload's changing mass brings in, dm/dt (|v|^2 / 2 - g . r) + ds/dt w.J w / 2: the
+     * E_kin and E_pot it adds or takes away with itself (so E_balance closes) */
     for (l = 0; l < HS_N(m, npay); ++l) {
-        hs_real r[3], v[3];
+        hs_real r[3], v[3], J[9], Jw[3];
         int j = HS_I(m, pay_body, l);
-        double dm;
-        (void)hs_signal_smooth(m, HS_I(m, pay_sig, l), t, &dm);
-        dm *= HS_D(m, pay_mass)[l];
-        if (dm == 0.0) continue;
+        double ds;
+        (void)hs_signal_smooth(m, HS_I(m, pay_sig, l), t, &ds);
+        if (ds == 0.0) continue;
         hs_kin_point(k, j, HS_D(m, pay_at)[l], r);
         hs_kin_point_vel(k, j, r, v);
-        P += dm * (0.5 * hs_v3_dot(v, v) - hs_v3_dot(HS_D(m, gravity), r));
+        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[l]);
+        hs_m3_mulv(Jw, J, k->Z[j] + 3);
+        P += ds * (HS_D(m, pay_mass)[l] * (0.5 * hs_v3_dot(v, v) - hs_v3_dot(HS_D(m, gravity), r)) +
+                   0.5 * hs_v3_dot(k->Z[j] + 3, Jw));
     }
     return P;
 }
@@ -237,21 +239,21 @@ HS_HD static inline void hs_payloads_add(const hs_mview *m, const hs_kin *k, int
     (void)side; /* (the mass's curve is continuous: hs_signal_smooth) */
     HS_UNROLL
     for (p = 0; p < HS_N(m, npay); ++p) {
-        hs_real r[3], F[3], N[3], z9[9], z3[3], Qp[6];
+        hs_real r[3], F[3], N[3], J[9], Jw[3], Qp[6];
         hs_inertia6 Bp;
-        double mp, rate;
+        double mp, rate, s;
         if (HS_I(m, pay_body, p) != j) continue;
-        mp = HS_D(m, pay_mass)[p] * hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
+        s = hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
+        mp = HS_D(m, pay_mass)[p] * s;
         if (!(mp != 0.0)) continue;
         hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
-        for (q = 0; q < 9; ++q) z9[q] = 0.0;
-        for (q = 0; q < 3; ++q) {
-            z3[q] = 0.0;
-            F[q] = mp * HS_D(m, gravity)[q];
-        }
+        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[p]); /* its own, at s = 1 */
+        for (q = 0; q < 9; ++q) J[q] *= s;
+        hs_m3_mulv(Jw, J, k->Z[j] + 3);
+        for (q = 0; q < 3; ++q) F[q] = mp * HS_D(m, gravity)[q];
         hs_v3_cross(N, r, F);
-        hs_inertia6_set(mp, r, z9, &Bp);
-        hs_force6_set(mp, HS_I(m, joint_planar, j), k->Z[j] + 3, r, z3, F, N, Qp);
+        hs_inertia6_set(mp, r, J, &Bp);
+        hs_force6_set(mp, HS_I(m, joint_planar, j), k->Z[j] + 3, r, Jw, F, N, Qp);
         hs_inertia6_add(B, &Bp);
         for (q = 0; q < 6; ++q) Qb[q] += Qp[q];
     }
@@ -395,12 +397,14 @@ HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double t,
         V -= HS_D(m, body_mass)[j] * hs_v3_dot(HS_D(m, gravity), g);
     }
     for (p = 0; p < HS_N(m, npay); ++p) {
-        hs_real r[3], v[3];
-        double rate, mp = HS_D(m, pay_mass)[p] * hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
+        hs_real r[3], v[3], J[9], Jw[3];
+        double rate, s = hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate), mp = HS_D(m, pay_mass)[p] * s;
         j = HS_I(m, pay_body, p);
         hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
         hs_kin_point_vel(k, j, r, v);
-        T += 0.5 * mp * hs_v3_dot(v, v);
+        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[p]);
+        hs_m3_mulv(Jw, J, k->Z[j] + 3);
+        T += 0.5 * (mp * hs_v3_dot(v, v) + s * hs_v3_dot(k->Z[j] + 3, Jw));
         V -= mp * hs_v3_dot(HS_D(m, gravity), r);
     }
     *Ekin = T;

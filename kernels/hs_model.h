@@ -316,6 +316,8 @@ enum hs_cosim_exchange {
     A(int, pay_body, HS_MAX_PAY, npay) \
     R(double, pay_at, HS_MAX_PAY, 3, npay) /* body frame, m (npay x 3) */ \
     A(double, pay_mass, HS_MAX_PAY, npay) /* kg at s = 1 (npay) */ \
+    R(double, pay_inertia, HS_MAX_PAY, 6, npay) /* about its own centre at s = 1, body frame: \
+                                                   xx yy zz xy xz yz, kg m^2 (npay x 6) */ \
     A(int, pay_sig, HS_MAX_PAY, npay) \
     /* ---- signals: piecewise linear in t, constant beyond the ends, or a test input ---- */ \
     A(int, sig_start, HS_MAX_SIGNALS, nsignal) /* first knot */ \

@@ -554,6 +554,7 @@ static int pay_item(ctx *c, const yt_node *y, const char *path, int i)
     if ((rc = body_ref(c, y, path, "body", 0, &m->pay_body[i])) ||
         (rc = yt_get_vec(&c->y, y, path, "at", 3, "m", 0, NULL, m->pay_at[i])) ||
         (rc = yt_get_num(&c->y, y, path, "mass", "kg", 1, 0.0, &m->pay_mass[i])) ||
+        (rc = yt_get_vec(&c->y, y, path, "inertia", 6, "kg m^2", 0, NULL, m->pay_inertia[i])) ||
         (rc = signal_ref(c, y, path, "signal", &m->pay_sig[i])))
         return rc;
     if (!(m->pay_mass[i] > 0.0))
@@ -582,7 +583,7 @@ static int pay_item(ctx *c, const yt_node *y, const char *path, int i)
 
 static int parse_payloads(ctx *c)
 {
-    static const char *const keys[] = {"name", "body", "at", "mass", "signal", NULL};
+    static const char *const keys[] = {"name", "body", "at", "mass", "inertia", "signal", NULL};
     return named_list(c, c->root, "", "payloads", HS_MAX_PAY, "HS_MAX_PAY", keys, "payload", 0, c->d->pay_name,
                       c->pay_map, &c->d->model.npay, pay_item);
 }

@@ -369,6 +369,8 @@ static int check_rest(const hs_model_desc *d, hs_error *err, hs_where *w)
         if (m->pay_body[i] < 0 || m->pay_body[i] >= m->nbody)
             return VF(HS_WHERE_PAYLOAD, i, "body", "body index out of range");
         if (!(m->pay_mass[i] > 0.0)) return VF(HS_WHERE_PAYLOAD, i, "mass", "mass must be > 0");
+        if (!(m->pay_inertia[i][0] >= 0.0 && m->pay_inertia[i][1] >= 0.0 && m->pay_inertia[i][2] >= 0.0))
+            return VF(HS_WHERE_PAYLOAD, i, "inertia", "the moments of inertia (xx, yy, zz) must be >= 0");
     }
     for (i = 0; i < m->npoint; ++i)
         if (m->point_body[i] < -1 || m->point_body[i] >= m->nbody)

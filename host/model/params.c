@@ -422,6 +422,8 @@ int hs_params_build(hs_model_desc *d, hs_error *err)
     for (j = 0; j < m->npay; ++j) { /* payloads */
         add(&t, "kg", OFF1(pay_mass, j), "payload.%s.mass", d->pay_name[j]);
         add_vec(&t, "m", OFF2(pay_at, j, 0, 3), "payload", d->pay_name[j], "at");
+        for (k = 0; k < 6; ++k)
+            add(&t, "kg m^2", OFF2(pay_inertia, j, k, 6), "payload.%s.inertia.%s", d->pay_name[j], inertia_names[k]);
     }
 
     for (s = 0; s < m->nsignal; ++s) {
