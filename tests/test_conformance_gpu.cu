@@ -222,7 +222,10 @@ static void check_specialised(void)
  *    valves (kernels/hs_pilot_valves.h: a counterbalance valve's spool lag, a reducing, a
  *    sequence and a shuttle valve, a pilot-operated check) and the seat valves, 1.2 s each;
  *  - tests/data/cavitation_lower.yaml (0.6 s), cavitation_closed.yaml (0.4 s): oil with
- *    entrained air (kernels/hs_fluid.h), volumes at their vapour-pressure floor. */
+ *    entrained air (kernels/hs_fluid.h), volumes at their vapour-pressure floor.
+ * (The joints' springs and the payloads, mechanisms without a circuit, whose invalid instance
+ * this check draws through the fluid: tests/cli_springs.sh compares the emulated device's
+ * statistics with the cpu's.) */
 static void check_model_paths(const char *file, double t_end)
 {
     static hs_model_desc d;
