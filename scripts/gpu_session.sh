@@ -66,6 +66,10 @@
 # 12 MiB), the same options: every phase passed by 234 s (trees 1024 + 64 instances validated
 # at 221 s; ball chain, components, excavator validated by 234 s); the excavator's 32768 x 8 s
 # run was stopped at the deadline and reported as such; the session exited 0 in 460 s.
+# Again at c9c6726 (entrained air, pump droop, joint springs and payloads in the kernel headers;
+# gpu_prepare.sh 202 s from a fresh copy, carry 14.3 MB), the same options and a fake nvidia-smi:
+# the gpu-labelled test by 10 s, both bench passes by 20 s, every phase through the excavator's
+# validation by 205 s, the 32768 x 8 s run stopped at the deadline; exit 0 in 450 s.
 # --deadline-s bounds the whole session (a device command may run 600 s): the benchmark gets
 # what the build and tests leave, and skips the sizes that would not fit.
 # Exit status: 0 when the build and every test passed (benchmark sizes may be skipped).

@@ -27,23 +27,14 @@ grep -q 'WARNING          cavitation: p_rod fell below fluid.p_vapour' none.txt 
 monte_carlo_sweep mc.yaml "$M" 6 5 "0.6 s" "p_rod, p_piston, theta1, Q_feed" \
   "fluid.air_fraction: {uniform: [0.001, 0.005]}" "fluid.B_oil: {uniform: [1.2 GPa, 1.8 GPa]}" \
   "fluid.polytropic_index: {uniform: [1, 1.4]}"
-"$HS" run mc.yaml -o mc.h5 --no-progress >run.txt 2>&1 && grep -q 'finished, 0 failed' run.txt && ok ||
-  bad "the sweep: $(head -5 run.txt)"
-"$HS" validate mc.yaml --sample 2 >val.txt 2>&1 && grep -q 'validate: passed' val.txt && ok ||
-  bad "validate, cpu against the reference: $(tail -3 val.txt)"
+sweep_agrees "$HS" mc
 "$PY" -c '
 import sys, h5py
 d = h5py.File(sys.argv[1])["stats/p_rod"]
 lo = d[:, list(d.attrs["columns"]).index(b"min")]
 print("cli_cavitation: rod-side minima %.0f..%.0f Pa" % (lo.min(), lo.max()))
 sys.exit(0 if lo.min() >= 1e3 and lo.max() < 1e4 else 1)' mc.h5 && ok || bad "the rod side's minima not at the floor"
-EMU=$(dirname "$HS")/tests/hydrosweep_gpu_emul
-if [ -x "$EMU" ] && command -v h5diff >/dev/null; then
-  "$EMU" run mc.yaml -b gpu -o g.h5 --no-progress >gpu.txt 2>&1 && ok || bad "the emulated device: $(tail -3 gpu.txt)"
-  h5diff -q -p 1e-6 mc.h5 g.h5 /stats /stats >/dev/null 2>&1 && ok || bad "emulated device vs cpu: /stats differs"
-else
-  echo "cli_cavitation: the emulated device's run skipped (a build without CUDA)"
-fi
+[ -x "$(dirname "$HS")/tests/hydrosweep_gpu_emul" ] || echo "cli_cavitation: the emulated device's run skipped (a build without CUDA)"
 "$HS" linearize "$M" --at t=0.3 --json >lin.json 2>lin.err && ok || bad "linearize: $(tail -3 lin.err)"
 "$PY" -c '
 import sys, json, math

@@ -49,16 +49,7 @@ monte_carlo_sweep sv.yaml "$ROOT/tests/data/seat_valves.yaml" 4 6 "2.5 s" \
 "$HS" info "$ROOT/tests/data/seat_valves.yaml" >sv_info.txt 2>&1 && grep -q 'valves:           2 (selector seat_3_2, holder seat_2_2)' sv_info.txt &&
   ok || bad "info lists the seat valves: $(grep valves sv_info.txt)"
 EMU=$(dirname "$HS")/tests/hydrosweep_gpu_emul
-for s in cb pc sv; do
-  "$HS" run $s.yaml -o $s.h5 --no-progress >run_$s.txt 2>&1 && grep -q 'finished, 0 failed' run_$s.txt && ok ||
-    bad "$s: the sweep: $(head -5 run_$s.txt)"
-  "$HS" validate $s.yaml --sample 2 >val_$s.txt 2>&1 && grep -q 'validate: passed' val_$s.txt && ok ||
-    bad "$s: validate, cpu against the reference: $(tail -3 val_$s.txt)"
-  if [ -x "$EMU" ] && command -v h5diff >/dev/null; then
-    "$EMU" run $s.yaml -b gpu -o g_$s.h5 --no-progress >gpu_$s.txt 2>&1 && ok || bad "$s: the emulated device: $(tail -3 gpu_$s.txt)"
-    h5diff -q -p 1e-6 $s.h5 g_$s.h5 /stats /stats >/dev/null 2>&1 && ok || bad "$s: emulated device vs cpu: /stats differs"
-  fi
-done
+for s in cb pc sv; do sweep_agrees "$HS" $s; done
 [ -x "$EMU" ] || echo "cli_pilot_valves: the emulated device's runs skipped (a build without CUDA)"
 # the counterbalance valve's stability (tests/data/cbv_loop.yaml, 450 kg): at pilot ratio 3 the
 # descent is steady and its linearization's least damped mode decays at more than 15 /s; at 6.5

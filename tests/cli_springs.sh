@@ -25,16 +25,7 @@ monte_carlo_sweep mc.yaml "$M" 6 3 "1 s" "x, theta" "joint.x.spring.k: {uniform:
 monte_carlo_sweep pp.yaml "$ROOT/tests/data/payload_pick.yaml" 6 4 "1.2 s" "theta, E_balance" \
   "payload.log.mass: {uniform: [10 kg, 30 kg]}" "payload.log.at.x: {uniform: [0.8 m, 1 m]}"
 EMU=$(dirname "$HS")/tests/hydrosweep_gpu_emul
-for s in mc pp; do
-  "$HS" run $s.yaml -o $s.h5 --no-progress >run_$s.txt 2>&1 && grep -q 'finished, 0 failed' run_$s.txt && ok ||
-    bad "$s: the sweep: $(head -5 run_$s.txt)"
-  "$HS" validate $s.yaml --sample 2 >val_$s.txt 2>&1 && grep -q 'validate: passed' val_$s.txt && ok ||
-    bad "$s: validate, cpu against the reference: $(tail -3 val_$s.txt)"
-  if [ -x "$EMU" ] && command -v h5diff >/dev/null; then
-    "$EMU" run $s.yaml -b gpu -o g_$s.h5 --no-progress >gpu_$s.txt 2>&1 && ok || bad "$s: the emulated device: $(tail -3 gpu_$s.txt)"
-    h5diff -q -p 1e-6 $s.h5 g_$s.h5 /stats /stats >/dev/null 2>&1 && ok || bad "$s: emulated device vs cpu: /stats differs"
-  fi
-done
+for s in mc pp; do sweep_agrees "$HS" $s; done
 if [ ! -x "$EMU" ]; then
   echo "cli_springs: the emulated device's run skipped (a build without CUDA)"
 fi

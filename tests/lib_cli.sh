@@ -48,3 +48,20 @@ monte_carlo_sweep() {
     printf 'outputs:\n  signals: [%s]\n' "$sig"
   } >"$f"
 }
+
+# sweep_agrees HS S: the sweep file S.yaml run (results S.h5, every instance finished),
+# validated (cpu against the reference backend) and, in a CUDA build (HS's directory has
+# tests/hydrosweep_gpu_emul), run on the emulated device with the cpu's statistics (h5diff 1e-6).
+sweep_agrees() {
+  local hs=$1 s=$2 emu
+  emu=$(dirname "$1")/tests/hydrosweep_gpu_emul
+  "$hs" run "$s.yaml" -o "$s.h5" --no-progress >"run_$s.txt" 2>&1 && grep -q 'finished, 0 failed' "run_$s.txt" && ok ||
+    bad "$s: the sweep: $(head -5 "run_$s.txt")"
+  "$hs" validate "$s.yaml" --sample 2 >"val_$s.txt" 2>&1 && grep -q 'validate: passed' "val_$s.txt" && ok ||
+    bad "$s: validate, cpu against the reference: $(tail -3 "val_$s.txt")"
+  if [ -x "$emu" ] && command -v h5diff >/dev/null; then
+    "$emu" run "$s.yaml" -b gpu -o "g_$s.h5" --no-progress >"gpu_$s.txt" 2>&1 && ok ||
+      bad "$s: the emulated device: $(tail -3 "gpu_$s.txt")"
+    h5diff -q -p 1e-6 "$s.h5" "g_$s.h5" /stats /stats >/dev/null 2>&1 && ok || bad "$s: emulated device vs cpu: /stats differs"
+  fi
+}
