@@ -127,6 +127,19 @@ HS_HD static inline void hs_body_applied(const hs_mview *m, const hs_kin *k, int
     }
 }
 
+/* Payload p on its body (returned) at the state in k: its point r, its velocity v (NULL: not
+ * wanted) and its own inertia at s = 1 in global axes J (hs_payloads_add, hs_energy,
+ * hs_external_power). */
+HS_HD static inline int hs_payload_at(const hs_mview *m, const hs_kin *k, int p, hs_real r[3], hs_real *v,
+                                      hs_real J[9])
+{
+    int j = HS_I(m, pay_body, p);
+    hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
+    if (v) hs_kin_point_vel(k, j, r, v);
+    hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[p]);
+    return j;
+}
+
 /* Power of the external loads (gravity excluded: it is in E_pot) at time t (signal limit as
  * in hs_applied_forces_side). */
 HS_HD static inline hs_real hs_external_power(const hs_mview *m, const hs_kin *k, double t, int side)
@@ -154,13 +167,11 @@ HS_HD static inline hs_real hs_external_power(const hs_mview *m, const hs_kin *k
      * E_kin and E_pot it adds or takes away with itself (so E_balance closes) */
     for (l = 0; l < HS_N(m, npay); ++l) {
         hs_real r[3], v[3], J[9], Jw[3];
-        int j = HS_I(m, pay_body, l);
+        int j;
         double ds;
         (void)hs_signal_smooth(m, HS_I(m, pay_sig, l), t, &ds);
         if (ds == 0.0) continue;
-        hs_kin_point(k, j, HS_D(m, pay_at)[l], r);
-        hs_kin_point_vel(k, j, r, v);
-        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[l]);
+        j = hs_payload_at(m, k, l, r, v, J);
         hs_m3_mulv(Jw, J, k->Z[j] + 3);
         P += ds * (HS_D(m, pay_mass)[l] * (0.5 * hs_v3_dot(v, v) - hs_v3_dot(HS_D(m, gravity), r)) +
                    0.5 * hs_v3_dot(k->Z[j] + 3, Jw));
@@ -231,12 +242,12 @@ HS_HD static inline void hs_body_force6(const hs_mview *m, const hs_kin *k, int 
  * point r, added to the body's Mbar (eq. 9 with J = 0 about r) and Qbar (eq. 10: its weight,
  * and w x (w x m_p r) for its centripetal force), as if it were part of the body: a load picked
  * up moves with the grapple that holds it (its mass ramps in at the grapple's velocity, not
- * with an impact); s follows the payload's knot signal as a C1 curve (hs_signal_smooth). Its energy: hs_energy; what its changing mass brings: hs_external_power. */
-HS_HD static inline void hs_payloads_add(const hs_mview *m, const hs_kin *k, int j, double t, int side,
-                                         hs_inertia6 *B, hs_real Qb[6])
+ * with an impact); s follows the payload's knot signal as a C1 curve (hs_signal_smooth). Its
+ * energy: hs_energy; what its changing mass brings: hs_external_power. */
+HS_HD static inline void hs_payloads_add(const hs_mview *m, const hs_kin *k, int j, double t, hs_inertia6 *B,
+                                         hs_real Qb[6])
 {
     int p, q;
-    (void)side; /* (the mass's curve is continuous: hs_signal_smooth) */
     HS_UNROLL
     for (p = 0; p < HS_N(m, npay); ++p) {
         hs_real r[3], F[3], N[3], J[9], Jw[3], Qp[6];
@@ -246,9 +257,8 @@ HS_HD static inline void hs_payloads_add(const hs_mview *m, const hs_kin *k, int
         s = hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate);
         mp = HS_D(m, pay_mass)[p] * s;
         if (!(mp != 0.0)) continue;
-        hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
-        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[p]); /* its own, at s = 1 */
-        for (q = 0; q < 9; ++q) J[q] *= s;
+        (void)hs_payload_at(m, k, p, r, (hs_real *)0, J);
+        for (q = 0; q < 9; ++q) J[q] *= s; /* its own inertia, at s */
         hs_m3_mulv(Jw, J, k->Z[j] + 3);
         for (q = 0; q < 3; ++q) F[q] = mp * HS_D(m, gravity)[q];
         hs_v3_cross(N, r, F);
@@ -272,7 +282,7 @@ HS_HD static inline void hs_body_mass_force6(const hs_mview *m, const hs_kin *k,
     if (HS_I(m, joint_planar, j)) hs_v3_set(Jw, 0.0, 0.0, 0.0); /* along w: hs_body_force6 needs no w x Jw */
     else hs_m3_mulv(Jw, J, k->Z[j] + 3);
     hs_body_force6(m, k, j, g, Jw, F, N, Qb);
-    if (HS_N(m, npay) > 0) hs_payloads_add(m, k, j, t, side, B, Qb);
+    if (HS_N(m, npay) > 0) hs_payloads_add(m, k, j, t, B, Qb); /* (continuous in t: no side) */
 }
 
 /* M (nz x nz, row-major, leading dimension ldm) and Q (nz) with gravity and the external
@@ -399,10 +409,7 @@ HS_HD static inline void hs_energy(const hs_mview *m, const hs_kin *k, double t,
     for (p = 0; p < HS_N(m, npay); ++p) {
         hs_real r[3], v[3], J[9], Jw[3];
         double rate, s = hs_signal_smooth(m, HS_I(m, pay_sig, p), t, &rate), mp = HS_D(m, pay_mass)[p] * s;
-        j = HS_I(m, pay_body, p);
-        hs_kin_point(k, j, HS_D(m, pay_at)[p], r);
-        hs_kin_point_vel(k, j, r, v);
-        hs_m3_inertia_global(J, k->A[j], HS_D(m, pay_inertia)[p]);
+        j = hs_payload_at(m, k, p, r, v, J);
         hs_m3_mulv(Jw, J, k->Z[j] + 3);
         T += 0.5 * (mp * hs_v3_dot(v, v) + s * hs_v3_dot(k->Z[j] + 3, Jw));
         V -= mp * hs_v3_dot(HS_D(m, gravity), r);

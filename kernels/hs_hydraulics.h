@@ -316,12 +316,14 @@ HS_HD static inline void hs_valve_weights(const hs_mview *m, int i, const hs_rea
  * there, Cacc (hs_component_capacitance). */
 HS_HD static inline hs_real hs_volume_capacitance(const hs_mview *m, int v, hs_real pv, hs_real Vch, hs_real Cacc)
 {
-    hs_real V = HS_D(m, vol_V)[v] + Vch, kap;
-    hs_real c = V / HS_D(m, B_oil) + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
+    hs_real V = HS_D(m, vol_V)[v] + Vch, c, kap;
     if (hs_air_on(m)) {
         (void)hs_fluid_volume(m, pv, &kap);
-        c = V * kap + HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
+        c = V * kap;
+    } else {
+        c = V / HS_D(m, B_oil);
     }
+    c += HS_D(m, vol_V)[v] / HS_D(m, vol_B)[v];
     if (HS_I(m, vol_cyl, v) >= 0) c += Vch / HS_D(m, cyl_B)[HS_I(m, vol_cyl, v)];
     if (HS_N(m, ncmp) > 0) c += Cacc; /* (a constant test when specialised) */
     return c;
@@ -346,7 +348,7 @@ HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_re
                 Cacc[a] += (par[HS_CP_AC_V0] - Vg) * (kap - 1.0 / HS_D(m, B_oil));
             }
         } else if (HS_I(m, cmp_type, i) == HS_CMP_HOSE) {
-            double Ch = 0.5 * hs_hose_seg_capacitance(par, HS_D(m, B_oil));
+            double Ch;
             if (hs_air_on(m)) { /* A l / 2 (kappa(p) + 1/B_wall) at each end */
                 double Vh = 0.5 * hs_hose_area(par) * hs_hose_seg_length(par);
                 hs_real kap;
@@ -360,6 +362,7 @@ HS_HD static inline void hs_component_capacitance(const hs_mview *m, const hs_re
                 }
                 continue;
             }
+            Ch = 0.5 * hs_hose_seg_capacitance(par, HS_D(m, B_oil));
             if (a < HS_N(m, nvol)) Cacc[a] += Ch;
             if (b < HS_N(m, nvol)) Cacc[b] += Ch;
         }
